@@ -1,0 +1,421 @@
+"""The only place hookwise spawns processes.
+
+:func:`run_many` starts every command of a parallel firing and drives them all
+from one thread with one selector: stdin is written without blocking, stdout
+and stderr are read up to a cap (the rest is drained and dropped), and process
+exit is watched through a pidfd where the platform has one (no thread per
+child). Each child leads its own process group; at its timeout the whole group
+gets SIGTERM, then SIGKILL after a short grace. When the direct child has
+exited, its pipes are drained of what is already there and closed: a
+grandchild that keeps them open is never waited for.
+
+Failures are data (:class:`Completed`), never exceptions.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+DEFAULT_CAP = 1 << 20  # bytes kept per stream
+KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
+READ_CHUNK = 1 << 16
+
+_HAS_PIDFD = hasattr(os, "pidfd_open")
+
+
+@dataclass
+class Spawn:
+    """What to run."""
+
+    argv: Sequence[str]
+    cwd: str
+    env: dict[str, str]
+    stdin: bytes
+    timeout_s: float
+    cap: int = DEFAULT_CAP
+
+
+@dataclass
+class Completed:
+    """What happened. ``returncode`` is None when the process never ran, timed out or died by a signal."""
+
+    returncode: int | None = None
+    signal: int | None = None
+    stdout: bytes = b""
+    stderr: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    timed_out: bool = False
+    spawn_error: str | None = None
+    duration_ms: float = 0.0
+
+
+@dataclass
+class _Stream:
+    fd: int
+    cap: int
+    chunks: list[bytes] = field(default_factory=list)
+    size: int = 0
+    truncated: bool = False
+
+    def feed(self, data: bytes) -> None:
+        room = self.cap - self.size
+        if room <= 0:
+            self.truncated = True
+            return
+        if len(data) > room:
+            data = data[:room]
+            self.truncated = True
+        self.chunks.append(data)
+        self.size += len(data)
+
+    def value(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+class _Child:
+    """One running command and its bookkeeping."""
+
+    def __init__(self, req: Spawn, t0: float) -> None:
+        self.req = req
+        self.t0 = t0
+        self.result = Completed()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pidfd: int | None = None
+        self.out: _Stream | None = None
+        self.err: _Stream | None = None
+        self.stdin_fd: int | None = None
+        self.stdin_view = memoryview(req.stdin)
+        self.deadline = t0 + max(req.timeout_s, 0.0)
+        self.kill_at: float | None = None
+        self.exited = False
+        self.done = False
+
+    @property
+    def pgid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+
+def _spawn_error_text(exc: OSError, req: Spawn) -> str:
+    if isinstance(exc, FileNotFoundError) and not os.path.isdir(req.cwd):
+        return f"working directory {req.cwd} does not exist"
+    if isinstance(exc, FileNotFoundError):
+        return f"{req.argv[0]}: command not found"
+    if isinstance(exc, PermissionError):
+        return f"{req.argv[0]}: permission denied"
+    if isinstance(exc, NotADirectoryError):
+        return f"working directory {req.cwd} is not a directory"
+    return f"could not start {req.argv[0]}: {exc.strerror or exc}"
+
+
+def _start(child: _Child, sel: selectors.BaseSelector) -> None:
+    req = child.req
+    try:
+        proc = subprocess.Popen(
+            list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=req.cwd, env=req.env, start_new_session=True, close_fds=True,
+        )
+    except OSError as exc:
+        child.result.spawn_error = _spawn_error_text(exc, req)
+        child.done = True
+        return
+    except (ValueError, TypeError) as exc:  # e.g. NUL byte in an argument or the environment
+        child.result.spawn_error = f"could not start the command: {exc}"
+        child.done = True
+        return
+    child.proc = proc
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+    for fd in (out_fd, err_fd, in_fd):
+        os.set_blocking(fd, False)
+    child.out = _Stream(out_fd, req.cap)
+    child.err = _Stream(err_fd, req.cap)
+    sel.register(out_fd, selectors.EVENT_READ, (child, "out"))
+    sel.register(err_fd, selectors.EVENT_READ, (child, "err"))
+    if len(child.stdin_view):
+        child.stdin_fd = in_fd
+        sel.register(in_fd, selectors.EVENT_WRITE, (child, "in"))
+    else:
+        proc.stdin.close()
+    if _HAS_PIDFD:
+        try:
+            child.pidfd = os.pidfd_open(proc.pid)
+            sel.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
+        except OSError:
+            child.pidfd = None
+
+
+def _close_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
+    if child.stdin_fd is not None:
+        try:
+            sel.unregister(child.stdin_fd)
+        except (KeyError, ValueError):
+            pass
+        child.stdin_fd = None
+    if child.proc is not None and child.proc.stdin is not None:
+        try:
+            child.proc.stdin.close()
+        except OSError:
+            pass
+
+
+def _write_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
+    assert child.stdin_fd is not None
+    try:
+        n = os.write(child.stdin_fd, child.stdin_view[:READ_CHUNK])
+    except BlockingIOError:
+        return
+    except OSError:  # EPIPE: the hook closed stdin or exited without reading; that is normal
+        _close_stdin(child, sel)
+        return
+    child.stdin_view = child.stdin_view[n:]
+    if not len(child.stdin_view):
+        _close_stdin(child, sel)
+
+
+def _read(child: _Child, which: str, sel: selectors.BaseSelector) -> None:
+    stream = child.out if which == "out" else child.err
+    assert stream is not None
+    try:
+        data = os.read(stream.fd, READ_CHUNK)
+    except BlockingIOError:
+        return
+    except OSError:
+        data = b""
+    if data:
+        stream.feed(data)
+        return
+    _close_stream(child, which, sel)
+
+
+def _close_stream(child: _Child, which: str, sel: selectors.BaseSelector) -> None:
+    stream = child.out if which == "out" else child.err
+    if stream is None or stream.fd < 0:
+        return
+    try:
+        sel.unregister(stream.fd)
+    except (KeyError, ValueError):
+        pass
+    assert child.proc is not None
+    f = child.proc.stdout if which == "out" else child.proc.stderr
+    if f is not None:
+        try:
+            f.close()
+        except OSError:
+            pass
+    stream.fd = -1
+
+
+def _drain(child: _Child, sel: selectors.BaseSelector) -> None:
+    """Read what is already in the pipes of an exited child, then close them."""
+    for which in ("out", "err"):
+        stream = child.out if which == "out" else child.err
+        if stream is None or stream.fd < 0:
+            continue
+        for _ in range(4096):  # at most a pipe buffer's worth per read; bounded anyway
+            try:
+                data = os.read(stream.fd, READ_CHUNK)
+            except (BlockingIOError, OSError):
+                break
+            if not data:
+                break
+            stream.feed(data)
+        _close_stream(child, which, sel)
+
+
+def _reap(child: _Child, sel: selectors.BaseSelector) -> None:
+    """The direct child has exited: record its status and finish it."""
+    assert child.proc is not None
+    try:
+        status = child.proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - pidfd said it exited
+        return
+    child.exited = True
+    if child.pidfd is not None:
+        try:
+            sel.unregister(child.pidfd)
+        except (KeyError, ValueError):
+            pass
+        os.close(child.pidfd)
+        child.pidfd = None
+    _close_stdin(child, sel)
+    _drain(child, sel)
+    if status < 0:
+        child.result.signal = -status
+    else:
+        child.result.returncode = status
+    if child.result.timed_out:
+        # give the rest of the group the grace period, then make sure it is gone
+        if child.kill_at is None:
+            child.kill_at = time.monotonic()
+        if not _group_alive(child.pgid):
+            _finish(child)
+    else:
+        _finish(child)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _signal_group(child: _Child, sig: int) -> None:
+    try:
+        os.killpg(child.pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _finish(child: _Child) -> None:
+    if child.done:
+        return
+    child.done = True
+    r = child.result
+    if child.out is not None:
+        r.stdout, r.stdout_truncated = child.out.value(), child.out.truncated
+    if child.err is not None:
+        r.stderr, r.stderr_truncated = child.err.value(), child.err.truncated
+    r.duration_ms = (time.monotonic() - child.t0) * 1000.0
+
+
+def _on_timeout(child: _Child, now: float) -> None:
+    if not child.result.timed_out:
+        child.result.timed_out = True
+        _signal_group(child, signal.SIGTERM)
+        child.kill_at = now + KILL_GRACE_S
+    elif child.kill_at is not None and now >= child.kill_at:
+        _signal_group(child, signal.SIGKILL)
+        child.kill_at = None
+        if child.exited:
+            _finish(child)
+
+
+def run_many(requests: Sequence[Spawn], during: Callable[[], None] | None = None) -> list[Completed]:
+    """Run every request concurrently; return their results in the same order.
+
+    ``during`` (if given) is called once every process has been started, before
+    waiting for them: the engine runs in-process hooks there, alongside.
+    """
+    sel = selectors.DefaultSelector()
+    t0 = time.monotonic()
+    children = [_Child(r, t0) for r in requests]
+    try:
+        for c in children:
+            c.t0 = time.monotonic()
+            c.deadline = c.t0 + max(c.req.timeout_s, 0.0)
+            _start(c, sel)
+        if during is not None:
+            during()
+        _loop(children, sel)
+    finally:
+        for c in children:
+            _cleanup(c, sel)
+        sel.close()
+    for c in children:
+        if c.result.duration_ms == 0.0:
+            c.result.duration_ms = (time.monotonic() - c.t0) * 1000.0
+    return [c.result for c in children]
+
+
+def run_one(request: Spawn) -> Completed:
+    return run_many([request])[0]
+
+
+def _next_wakeup(children: Sequence[_Child], now: float) -> float | None:
+    wake: float | None = None
+    for c in children:
+        if c.done:
+            continue
+        t = c.kill_at if c.result.timed_out else c.deadline
+        if c.result.timed_out and c.exited and c.kill_at is not None:
+            t = min(c.kill_at, now + 0.02)  # poll whether the rest of the group has gone
+        if c.pidfd is None and not c.exited:
+            t = min(t if t is not None else now + 0.01, now + 0.01)  # no pidfd: poll for exit
+        if t is not None:
+            wake = t if wake is None else min(wake, t)
+    return wake
+
+
+def _loop(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
+    while True:
+        pending = [c for c in children if not c.done]
+        if not pending:
+            return
+        now = time.monotonic()
+        for c in pending:
+            if c.exited:
+                if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
+                    if c.kill_at is not None and _group_alive(c.pgid):
+                        _signal_group(c, signal.SIGKILL)
+                    _finish(c)
+                continue
+            if (not c.result.timed_out and now >= c.deadline) or (
+                    c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
+                _on_timeout(c, now)
+            if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
+                _reap(c, sel)
+        if all(c.done for c in children):
+            return
+        wake = _next_wakeup(children, time.monotonic())
+        timeout = None if wake is None else max(0.0, wake - time.monotonic())
+        try:
+            events = sel.select(timeout)
+        except InterruptedError:  # pragma: no cover - PEP 475 retries
+            continue
+        for key, _mask in events:
+            child, which = key.data
+            if which == "exit":
+                _reap(child, sel)
+            elif which == "in":
+                _write_stdin(child, sel)
+            else:
+                _read(child, which, sel)
+        # no pidfd: once both output streams closed, the child is about to exit
+        for c in children:
+            if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
+                    and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
+                remaining = c.deadline - time.monotonic()
+                try:
+                    c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
+                except subprocess.TimeoutExpired:
+                    continue
+                _reap(c, sel)
+
+
+def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:
+    """Never leave a pipe or a pidfd open; never leave a timed-out process group alive."""
+    if child.proc is None:
+        return
+    if not child.exited:
+        _signal_group(child, signal.SIGKILL)
+        try:
+            child.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+    elif child.result.timed_out:
+        _signal_group(child, signal.SIGKILL)
+    _close_stdin(child, sel)
+    for which in ("out", "err"):
+        _close_stream(child, which, sel)
+    if child.pidfd is not None:
+        try:
+            sel.unregister(child.pidfd)
+        except (KeyError, ValueError):
+            pass
+        os.close(child.pidfd)
+        child.pidfd = None
+    _finish(child)
+
+

@@ -1,0 +1,157 @@
+"""``hookwise fire EVENT``: run one event through the configured hooks and print the merged result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import PayloadError, UnknownEventError
+from ..events import (
+    EVENT_SPECS,
+    PRE_COMPRESS_TRIGGERS,
+    SESSION_END_REASONS,
+    SESSION_START_SOURCES,
+    HookEvent,
+    parse_event,
+)
+from .main import CliContext, UsageError
+
+JSON_FLAGS = {
+    "tool_input": "--tool-input", "tool_response": "--tool-response",
+    "llm_request": "--llm-request", "llm_response": "--llm-response", "details": "--details",
+}
+
+DEFAULTS: dict[HookEvent, dict[str, Any]] = {
+    HookEvent.BEFORE_TOOL: {"tool_input": {}},
+    HookEvent.AFTER_TOOL: {"tool_input": {}, "tool_response": {"llmContent": "", "returnDisplay": ""}},
+    HookEvent.BEFORE_AGENT: {"prompt": ""},
+    HookEvent.AFTER_AGENT: {"prompt": "", "prompt_response": "", "stop_hook_active": False},
+    HookEvent.BEFORE_MODEL: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}},
+    HookEvent.AFTER_MODEL: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}},
+                            "llm_response": {"text": "", "candidates": []}},
+    HookEvent.BEFORE_TOOL_SELECTION: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}},
+    HookEvent.SESSION_START: {"source": "startup"},
+    HookEvent.SESSION_END: {"reason": "exit"},
+    HookEvent.PRE_COMPRESS: {"trigger": "manual"},
+    HookEvent.NOTIFICATION: {"notification_type": "ToolPermission", "message": "Tool requires confirmation",
+                             "details": {}},
+}
+
+CHOICES = {"source": SESSION_START_SOURCES, "reason": SESSION_END_REASONS, "trigger": PRE_COMPRESS_TRIGGERS}
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("event", metavar="EVENT", help="one of: " + ", ".join(e.value for e in HookEvent))
+    p.add_argument("--input", metavar="FILE", help="a JSON object with the event input ('-' for stdin)")
+    p.add_argument("--tool", metavar="NAME", help="tool_name (BeforeTool, AfterTool)")
+    p.add_argument("--tool-input", metavar="JSON", help="tool_input, a JSON object")
+    p.add_argument("--tool-response", metavar="JSON", help="tool_response, a JSON object (AfterTool)")
+    p.add_argument("--prompt", metavar="TEXT", help="prompt (BeforeAgent, AfterAgent)")
+    p.add_argument("--prompt-response", metavar="TEXT", help="prompt_response (AfterAgent)")
+    p.add_argument("--stop-hook-active", action="store_true", help="stop_hook_active: true (AfterAgent)")
+    p.add_argument("--source", metavar="S", help="SessionStart source: " + "/".join(SESSION_START_SOURCES))
+    p.add_argument("--reason", metavar="R", help="SessionEnd reason: " + "/".join(SESSION_END_REASONS))
+    p.add_argument("--trigger", metavar="T", help="PreCompress trigger: " + "/".join(PRE_COMPRESS_TRIGGERS))
+    p.add_argument("--llm-request", metavar="JSON", help="llm_request, a JSON object (model events)")
+    p.add_argument("--llm-response", metavar="JSON", help="llm_response, a JSON object (AfterModel)")
+    p.add_argument("--notification-type", metavar="T", help="notification_type (Notification)")
+    p.add_argument("--message", metavar="TEXT", help="message (Notification)")
+    p.add_argument("--details", metavar="JSON", help="details, a JSON object (Notification)")
+    p.add_argument("--session-id", metavar="ID", help="session_id (default: a new random id)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def _json_flag(flag: str, text: str) -> dict[str, Any]:
+    from ..jsonc import loads_strict
+
+    try:
+        value = loads_strict(text)
+    except ValueError as exc:
+        raise UsageError(f"{flag}: not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"{flag}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def read_input(path: str, stdin: Any) -> dict[str, Any]:
+    """The ``--input`` object (``-`` reads standard input)."""
+    from ..jsonc import loads_strict
+
+    where = "--input -" if path == "-" else f"--input {path}"
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except FileNotFoundError:
+        raise UsageError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{where}: cannot read: {exc}") from None
+    try:
+        value = loads_strict(text)
+    except ValueError as exc:
+        raise UsageError(f"{where}: not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: the input must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def build_payload(event: HookEvent, args: argparse.Namespace, stdin: Any) -> dict[str, Any]:
+    data: dict[str, Any] = dict(DEFAULTS[event])
+    if args.input:
+        given = read_input(args.input, stdin)
+        if "hook_event_name" in given and given["hook_event_name"] != event.value:
+            raise UsageError(f"--input: hook_event_name is {given['hook_event_name']!r} but the event fired is "
+                             f"{event.value!r}")
+        data.update(given)
+    simple = {"tool_name": args.tool, "prompt": args.prompt, "prompt_response": args.prompt_response,
+              "source": args.source, "reason": args.reason, "trigger": args.trigger,
+              "notification_type": args.notification_type, "message": args.message, "session_id": args.session_id}
+    for key, value in simple.items():
+        if value is not None:
+            data[key] = value
+    for key, flag in JSON_FLAGS.items():
+        value = getattr(args, key)
+        if value is not None:
+            data[key] = _json_flag(flag, value)
+    if args.stop_hook_active:
+        data["stop_hook_active"] = True
+    fields = EVENT_SPECS[event].fields
+    for key, flag in (("tool_name", "--tool"), ("prompt_response", "--prompt-response"), ("source", "--source"),
+                      ("reason", "--reason"), ("trigger", "--trigger"), ("tool_response", "--tool-response"),
+                      ("llm_response", "--llm-response"), ("notification_type", "--notification-type")):
+        if getattr(args, key if key != "tool_name" else "tool", None) is not None and key not in fields:
+            raise UsageError(f"{flag} does not apply to {event.value}")
+    for key, allowed in CHOICES.items():
+        if key in fields and key in data and data[key] not in allowed:
+            raise UsageError(f"--{key} {data[key]!r}: expected one of {', '.join(allowed)}")
+    if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL) and not data.get("tool_name"):
+        raise UsageError(f"{event.value} needs a tool name: --tool NAME (or tool_name in --input)")
+    return data
+
+
+def run(args: argparse.Namespace, ctx: CliContext) -> int:
+    try:
+        event = parse_event(args.event)
+    except UnknownEventError as exc:
+        raise UsageError(str(exc)) from None
+    payload = build_payload(event, args, ctx.stdin if args.input == "-" else sys.stdin)
+    hs = ctx.hook_system()
+    for w in hs.warnings:
+        ctx.warn(w)
+    try:
+        result = hs.fire(event, payload)
+    except PayloadError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False), file=ctx.stdout)
+    else:
+        from ..render import render_fire
+
+        print(render_fire(result), file=ctx.stdout)
+    for w in result.warnings:
+        ctx.warn(w)
+    return int(result.exit_code)

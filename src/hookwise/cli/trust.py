@@ -1,0 +1,49 @@
+"""``hookwise trust [--all]``: review untrusted project and extension hooks and approve them."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..render import relpath
+from ..trust import named_files
+from .main import CliContext
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--all", action="store_true", help="approve every untrusted hook without asking")
+
+
+def run(args: argparse.Namespace, ctx: CliContext) -> int:
+    hs = ctx.hook_system(trust_all=False)
+    for w in hs.warnings:
+        ctx.warn(w)
+    pending = hs.untrusted()
+    if not pending:
+        print("every project and extension hook is trusted", file=ctx.stdout)
+        return 0
+    approved = []
+    for e in pending:
+        scope = hs.trust_store.scope(e)
+        files = named_files(e.command.replace("$GEMINI_PROJECT_DIR", scope).replace("$CLAUDE_PROJECT_DIR", scope),
+                            scope, hs.project_dir)
+        print(f"{e.source} hook {e.display_name!r} ({e.event.value}) from {relpath(e.file, ctx.project_dir)}",
+              file=ctx.stdout)
+        print(f"  command: {e.command}", file=ctx.stdout)
+        for _word, real in files:
+            print(f"  script:  {relpath(real, ctx.project_dir)}", file=ctx.stdout)
+        if args.all:
+            approved.append(e)
+            continue
+        print("  trust this hook? [y/N] ", end="", file=ctx.stdout, flush=True)
+        answer = ctx.stdin.readline()
+        if not answer:
+            print("", file=ctx.stdout)
+        if answer.strip().lower() in ("y", "yes"):
+            approved.append(e)
+    added = hs.trust(approved)
+    for e in added:
+        print(f"trusted: {e.display_name} ({e.event.value}, {e.source})", file=ctx.stdout)
+    left = len(pending) - len(approved)
+    if left:
+        print(f"{left} hook(s) left untrusted; they are skipped until approved", file=ctx.stdout)
+    return 0

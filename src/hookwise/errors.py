@@ -1,0 +1,72 @@
+"""Exceptions hookwise raises on purpose.
+
+Hook failures (a non-zero exit, a timeout, garbage on stdout) are never
+exceptions: they are outcomes on a :class:`~hookwise.result.HookOutcome`.
+Exceptions are for bad input from the user or the host, and for bugs::
+
+    HookwiseError
+    ├── SettingsError        a settings file cannot be read or parsed (.path, .line, .column)
+    ├── UnknownEventError    an event name that is not one of the eleven (.name, .suggestion)
+    ├── PayloadError         an event input that is not a JSON object or misses fields
+    └── HookNotFoundError    a hook name that no settings layer defines
+"""
+
+from __future__ import annotations
+
+
+class HookwiseError(Exception):
+    """Base class of every exception hookwise raises on purpose."""
+
+
+class SettingsError(HookwiseError):
+    """A settings file could not be read or parsed.
+
+    ``str(err)`` is ``path:line:col: message`` (line and column are 1-based and
+    omitted when unknown).
+    """
+
+    def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None) -> None:
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+        super().__init__(self.location() + ": " + message)
+
+    def location(self) -> str:
+        if self.line is None:
+            return self.path
+        if self.column is None:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+class UnknownEventError(HookwiseError, ValueError):
+    """An event name that is not one of the eleven hook events."""
+
+    def __init__(self, name: str, suggestion: str | None = None) -> None:
+        self.name = name
+        self.suggestion = suggestion
+        msg = f"unknown event {name!r}"
+        if suggestion:
+            msg += f" (did you mean {suggestion!r}?)"
+        super().__init__(msg)
+
+
+class PayloadError(HookwiseError, ValueError):
+    """An event input that is not a JSON object, or whose fields have the wrong type."""
+
+
+class HookNotFoundError(HookwiseError, LookupError):
+    """A hook name that no settings layer defines."""
+
+    def __init__(self, name: str, suggestions: list[str] | None = None) -> None:
+        self.name = name
+        self.suggestions = suggestions or []
+        msg = f"no hook named {name!r}"
+        if self.suggestions:
+            msg += " (did you mean " + ", ".join(repr(s) for s in self.suggestions) + "?)"
+        super().__init__(msg)
+
+
+for _cls in (HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError):
+    _cls.__module__ = "hookwise"

@@ -1,0 +1,186 @@
+"""The eleven hook events and everything that varies by event, in one table.
+
+Every other module that needs a per-event rule (how the matcher is tested, how
+outputs are merged, what a sequential chain rewrites, which input fields exist)
+reads it from :data:`EVENT_SPECS`. A test checks that the table covers every
+member of :class:`HookEvent`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class HookEvent(str, Enum):
+    """A lifecycle point. Values are the wire names used in settings files and inputs."""
+
+    BEFORE_TOOL = "BeforeTool"
+    AFTER_TOOL = "AfterTool"
+    BEFORE_AGENT = "BeforeAgent"
+    AFTER_AGENT = "AfterAgent"
+    BEFORE_MODEL = "BeforeModel"
+    AFTER_MODEL = "AfterModel"
+    BEFORE_TOOL_SELECTION = "BeforeToolSelection"
+    SESSION_START = "SessionStart"
+    SESSION_END = "SessionEnd"
+    PRE_COMPRESS = "PreCompress"
+    NOTIFICATION = "Notification"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class MatcherKind(str, Enum):
+    """How a definition's ``matcher`` is tested for an event."""
+
+    TOOL = "tool"  # regex search on the tool name, exact fallback when the regex is invalid
+    EXACT = "exact"  # one name or names separated by "|", each compared exactly
+    NONE = "none"  # the matcher is ignored
+
+
+class MergeKind(str, Enum):
+    """How the outputs of one firing are merged (CONTRACT §8)."""
+
+    OR = "or"
+    REPLACE = "replace"  # BeforeModel / AfterModel: later llm_request/llm_response wins
+    TOOL_SELECTION = "tool_selection"
+    SIMPLE = "simple"  # shallow merge, later wins
+
+
+class ChainKind(str, Enum):
+    """What a successful hook in a sequential chain rewrites in the next hook's input (CONTRACT §4)."""
+
+    NONE = "none"
+    PROMPT_CONTEXT = "prompt_context"  # BeforeAgent: additionalContext appended to prompt
+    LLM_REQUEST = "llm_request"  # BeforeModel: llm_request merged
+    TOOL_INPUT = "tool_input"  # BeforeTool: tool_input merged
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """Everything about one event that the engine and the CLI need."""
+
+    event: HookEvent
+    matcher: MatcherKind
+    match_field: str | None  # input field the matcher is tested against
+    merge: MergeKind
+    chain: ChainKind
+    fields: tuple[str, ...]  # event-specific input fields (beyond the base fields)
+    required: tuple[str, ...]  # of those, the ones a firing must carry
+    description: str
+
+
+BASE_FIELDS: tuple[str, ...] = ("session_id", "transcript_path", "cwd", "hook_event_name", "timestamp")
+
+E = HookEvent
+EVENT_SPECS: dict[HookEvent, EventSpec] = {
+    E.BEFORE_TOOL: EventSpec(
+        E.BEFORE_TOOL, MatcherKind.TOOL, "tool_name", MergeKind.OR, ChainKind.TOOL_INPUT,
+        ("tool_name", "tool_input", "mcp_context", "original_request_name"), ("tool_name", "tool_input"),
+        "before a tool runs: allow, deny, ask, rewrite its arguments, or stop the agent",
+    ),
+    E.AFTER_TOOL: EventSpec(
+        E.AFTER_TOOL, MatcherKind.TOOL, "tool_name", MergeKind.OR, ChainKind.NONE,
+        ("tool_name", "tool_input", "tool_response", "mcp_context", "original_request_name"),
+        ("tool_name", "tool_input", "tool_response"),
+        "after a tool ran: hide its result, add context, request a tail tool call, or stop",
+    ),
+    E.BEFORE_AGENT: EventSpec(
+        E.BEFORE_AGENT, MatcherKind.NONE, None, MergeKind.OR, ChainKind.PROMPT_CONTEXT,
+        ("prompt",), ("prompt",),
+        "when a user prompt arrives: block it, stop, or add context for this turn",
+    ),
+    E.AFTER_AGENT: EventSpec(
+        E.AFTER_AGENT, MatcherKind.NONE, None, MergeKind.OR, ChainKind.NONE,
+        ("prompt", "prompt_response", "stop_hook_active"), ("prompt", "prompt_response", "stop_hook_active"),
+        "after the agent's final answer: retry with a reason, clear context, or stop",
+    ),
+    E.BEFORE_MODEL: EventSpec(
+        E.BEFORE_MODEL, MatcherKind.NONE, None, MergeKind.REPLACE, ChainKind.LLM_REQUEST,
+        ("llm_request",), ("llm_request",),
+        "before every model call: rewrite the request, answer instead of the model, or stop",
+    ),
+    E.AFTER_MODEL: EventSpec(
+        E.AFTER_MODEL, MatcherKind.NONE, None, MergeKind.REPLACE, ChainKind.NONE,
+        ("llm_request", "llm_response"), ("llm_request", "llm_response"),
+        "for every streamed model chunk: replace it, discard it, or stop",
+    ),
+    E.BEFORE_TOOL_SELECTION: EventSpec(
+        E.BEFORE_TOOL_SELECTION, MatcherKind.NONE, None, MergeKind.TOOL_SELECTION, ChainKind.NONE,
+        ("llm_request",), ("llm_request",),
+        "before the model chooses tools: restrict the tool-calling mode and allowed names",
+    ),
+    E.SESSION_START: EventSpec(
+        E.SESSION_START, MatcherKind.EXACT, "source", MergeKind.OR, ChainKind.NONE,
+        ("source",), ("source",),
+        "when a session starts, resumes or is cleared: add context, show a message",
+    ),
+    E.SESSION_END: EventSpec(
+        E.SESSION_END, MatcherKind.EXACT, "reason", MergeKind.SIMPLE, ChainKind.NONE,
+        ("reason",), ("reason",),
+        "when a session ends or is cleared (result is informational)",
+    ),
+    E.PRE_COMPRESS: EventSpec(
+        E.PRE_COMPRESS, MatcherKind.EXACT, "trigger", MergeKind.SIMPLE, ChainKind.NONE,
+        ("trigger",), ("trigger",),
+        "before the history is compressed (result is informational)",
+    ),
+    E.NOTIFICATION: EventSpec(
+        E.NOTIFICATION, MatcherKind.EXACT, "notification_type", MergeKind.SIMPLE, ChainKind.NONE,
+        ("notification_type", "message", "details"), ("notification_type", "message", "details"),
+        "before a confirmation prompt is shown (result is informational)",
+    ),
+}
+del E
+
+EVENT_NAMES: tuple[str, ...] = tuple(e.value for e in HookEvent)
+
+# Allowed values of the enumerated input fields (used by the CLI to check shortcuts).
+SESSION_START_SOURCES = ("startup", "resume", "clear")
+SESSION_END_REASONS = ("exit", "clear", "logout", "prompt_input_exit", "other")
+PRE_COMPRESS_TRIGGERS = ("manual", "auto")
+
+# Claude Code event names and the hookwise event they correspond to (for messages and migration).
+CLAUDE_EVENT_NAMES: dict[str, str] = {
+    "PreToolUse": "BeforeTool",
+    "PostToolUse": "AfterTool",
+    "PostToolUseFailure": "AfterTool",
+    "UserPromptSubmit": "BeforeAgent",
+    "Stop": "AfterAgent",
+    "SubagentStop": "AfterAgent",
+    "SessionStart": "SessionStart",
+    "SessionEnd": "SessionEnd",
+    "PreCompact": "PreCompress",
+    "Notification": "Notification",
+}
+
+
+def parse_event(name: str | HookEvent) -> HookEvent:
+    """Return the :class:`HookEvent` for a wire name; raise :class:`UnknownEventError` otherwise.
+
+    The error message suggests the hookwise name when a Claude Code name or a
+    differently-cased name was given.
+    """
+    if isinstance(name, HookEvent):
+        return name
+    try:
+        return HookEvent(name)
+    except ValueError:
+        from .errors import UnknownEventError
+
+        raise UnknownEventError(name, suggest_event(name)) from None
+
+
+def suggest_event(name: str) -> str | None:
+    """The event a mistyped or Claude-named event most likely means, or None."""
+    if name in CLAUDE_EVENT_NAMES:
+        return CLAUDE_EVENT_NAMES[name]
+    lowered = name.lower().replace("_", "").replace("-", "")
+    for ev in EVENT_NAMES:
+        if ev.lower() == lowered:
+            return ev
+    import difflib
+
+    close = difflib.get_close_matches(name, EVENT_NAMES, n=1, cutoff=0.6)
+    return close[0] if close else None

@@ -1,0 +1,120 @@
+"""Matching and planning (CONTRACT §3-§4): which hooks run for a firing, in what order, and how.
+
+Pure functions over entries and the firing's match value; no clock, no I/O.
+Matchers are compiled once per entry and plans are cached per (event, match
+value), so a firing that matches nothing costs a dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .events import EVENT_SPECS, HookEvent, MatcherKind
+from .registry import HookEntry
+
+Predicate = Callable[[str | None], bool]
+
+
+def _always(value: str | None) -> bool:
+    return True
+
+
+def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
+    """A predicate over the firing's match value (tool name, source, reason, trigger, notification type).
+
+    ``None``, ``""`` and ``"*"`` match everything, and so does a firing without a
+    match value. Tool matchers are a regex *search*; an invalid regex is compared
+    exactly. Exact matchers are one name or ``a|b|c``, compared case-sensitively.
+    """
+    if matcher is None or kind is MatcherKind.NONE:
+        return _always
+    m = matcher.strip()
+    if m in ("", "*"):
+        return _always
+    if kind is MatcherKind.TOOL:
+        try:
+            rx = re.compile(m)
+        except (re.error, RecursionError, OverflowError):
+            return lambda v: v is None or v == m
+        search = rx.search
+        return lambda v: v is None or v == "" or search(v) is not None
+    names = frozenset(p.strip() for p in m.split("|"))
+    return lambda v: v is None or v in names
+
+
+def matcher_is_valid_regex(matcher: str) -> bool:
+    try:
+        re.compile(matcher)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The hooks of one firing, de-duplicated, in plan order; ``sequential`` for the whole firing."""
+
+    entries: tuple[HookEntry, ...]
+    sequential: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+
+EMPTY_PLAN = Plan((), False)
+
+
+def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
+    """Drop entries whose identity (``name:command``) an earlier entry has (first kept)."""
+    seen: set[str] = set()
+    out = []
+    for e in entries:
+        key = e.identity if e.type != "python" else f"{e.name}:"
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(e)
+    return out
+
+
+def make_plan(entries: Sequence[HookEntry], predicates: Sequence[Predicate], value: str | None) -> Plan:
+    """Match, de-duplicate and decide parallel vs sequential (pure)."""
+    matched = [e for e, p in zip(entries, predicates) if p(value)]
+    if not matched:
+        return EMPTY_PLAN
+    kept = dedupe(matched)
+    return Plan(tuple(kept), any(e.sequential for e in kept))
+
+
+class Planner:
+    """Per-event compiled matchers and a bounded plan cache."""
+
+    CACHE_LIMIT = 512
+
+    def __init__(self, by_event: Callable[[HookEvent], list[HookEntry]]) -> None:
+        self._by_event = by_event
+        self._compiled: dict[HookEvent, tuple[list[HookEntry], list[Predicate]]] = {}
+        self._cache: dict[tuple[HookEvent, str | None], Plan] = {}
+
+    def invalidate(self) -> None:
+        self._compiled.clear()
+        self._cache.clear()
+
+    def plan(self, event: HookEvent, value: str | None) -> Plan:
+        key = (event, value)
+        p = self._cache.get(key)
+        if p is not None:
+            return p
+        comp = self._compiled.get(event)
+        if comp is None:
+            entries = list(self._by_event(event))
+            kind = EVENT_SPECS[event].matcher
+            comp = (entries, [compile_matcher(e.matcher, kind) for e in entries])
+            self._compiled[event] = comp
+        p = make_plan(comp[0], comp[1], value)
+        if len(self._cache) >= self.CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[key] = p
+        return p

@@ -1,0 +1,95 @@
+"""Human-readable rendering of firings and hook lists (CLI only)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from .result import FireResult, Outcome
+
+MARK = {
+    Outcome.OK: "ok", Outcome.BLOCKED: "BLOCKED", Outcome.FAILED: "FAILED", Outcome.NOT_RUN: "NOT RUN",
+    Outcome.TIMEOUT: "TIMEOUT", Outcome.SKIPPED: "SKIPPED",
+}
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _verdict(result: FireResult) -> str:
+    if result.stopped:
+        return "STOP"
+    if result.blocked:
+        return result.decision.upper()
+    if result.asked:
+        return "ASK"
+    return "ALLOW" if result.output else "ALLOW (no hook answered)"
+
+
+def render_fire(result: FireResult) -> str:
+    """The default (non-JSON) output of ``hookwise fire``."""
+    lines = []
+    target = result.input.get("tool_name") or result.input.get("source") or result.input.get("reason") \
+        or result.input.get("trigger") or result.input.get("notification_type")
+    head = result.event.value + (f" ({target})" if isinstance(target, str) and target else "")
+    lines.append(f"{head}: {_verdict(result)}")
+    if not result.hooks:
+        lines.append("  no hook matched")
+    width = max((len(h.name) for h in result.hooks), default=0)
+    width = min(max(width, 8), 40)
+    for h in result.hooks:
+        detail = ""
+        if h.output:
+            d = h.output.get("decision")
+            why = h.output.get("reason") or h.output.get("stopReason") or h.output.get("systemMessage") or ""
+            if h.output.get("continue") is False:
+                detail = "stop" + (f": {why}" if why else "")
+            elif d:
+                detail = str(d) + (f": {why}" if why else "")
+            elif why:
+                detail = str(why)
+        if h.error and h.outcome is not Outcome.OK:
+            detail = h.error if not detail else f"{h.error}; {detail}"
+        lines.append(f"  {_short(h.name, width):<{width}}  {MARK[h.outcome]:<8} {h.duration_ms:8.1f} ms"
+                     + (f"  {_short(detail, 100)}" if detail else ""))
+    if result.stopped:
+        lines.append(f"stop reason: {result.effective_reason}")
+    elif result.reason:
+        lines.append(f"reason: {result.reason}")
+    if result.system_message:
+        lines.append(f"system message: {result.system_message}")
+    hso = result.hook_specific
+    for key in ("additionalContext", "tool_input", "toolConfig", "llm_request", "llm_response",
+                "tailToolCallRequest", "clearContext"):
+        if key in hso:
+            import json
+
+            val = hso[key] if isinstance(hso[key], str) else json.dumps(hso[key], ensure_ascii=False)
+            lines.append(f"{key}: {_short(str(val), 200)}")
+    return "\n".join(lines)
+
+
+def table(rows: Sequence[Sequence[str]], headers: Sequence[str]) -> str:
+    """A plain left-aligned text table."""
+    widths = [len(h) for h in headers]
+    for r in rows:
+        for i, cell in enumerate(r):
+            widths[i] = max(widths[i], len(cell))
+    fmt = "  ".join("{:<" + str(w) + "}" for w in widths)
+    out = [fmt.format(*headers).rstrip(), fmt.format(*("-" * w for w in widths)).rstrip()]
+    out.extend(fmt.format(*r).rstrip() for r in rows)
+    return "\n".join(out)
+
+
+def relpath(path: str | None, start: str) -> str:
+    if not path:
+        return "-"
+    try:
+        rel = os.path.relpath(path, start)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+

@@ -1,0 +1,439 @@
+"""Settings layers (CONTRACT §1): where hook settings come from and how they combine.
+
+Discovery (:func:`discover_layers`) and reading turn files into
+:class:`HookEntry` objects with their true source label. A file that cannot be
+read or parsed contributes nothing and produces one warning ``path:line:col:
+message``; a malformed event, definition or hook is skipped on its own with one
+warning naming the file and the key. Nothing else is lost.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import jsonc
+from .errors import SettingsError
+from .events import EVENT_NAMES, HookEvent, suggest_event
+from .registry import DEFAULT_TIMEOUT_MS, HookEntry
+
+LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
+HOOK_TYPES = ("command",)
+
+
+def user_dir(env: Mapping[str, str] | None = None) -> str:
+    """The user's gemini directory: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``."""
+    env = os.environ if env is None else env
+    home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, ".gemini")
+
+
+def user_settings_path(env: Mapping[str, str] | None = None) -> str:
+    return os.path.join(user_dir(env), "settings.json")
+
+
+def project_settings_path(project_dir: str) -> str:
+    return os.path.join(project_dir, ".gemini", "settings.json")
+
+
+@dataclass
+class SettingsLayer:
+    """One settings file at one scope.
+
+    ``label`` is the source label hooks from it carry (``system``, ``user``,
+    ``project``, ``extension``); ``kind`` tells the layers apart
+    (``system-defaults``, ``user``, ``project``, ``system``, ``extension``).
+    ``data`` is the parsed document (``None`` when missing or broken), ``error``
+    the reason it could not be used, ``text`` the raw file text.
+    """
+
+    label: str
+    kind: str
+    path: str
+    exists: bool = False
+    text: str = ""
+    data: dict[str, Any] | None = None
+    error: SettingsError | None = None
+    extension_dir: str | None = None
+    extension_name: str | None = None
+
+    def load(self) -> SettingsLayer:
+        """Read and parse the file (idempotent). Missing files are not errors."""
+        if self.text or self.data is not None or self.error is not None:
+            return self
+        if not os.path.lexists(self.path):
+            return self
+        self.exists = True
+        try:
+            self.text, value = jsonc.read_file(self.path)
+        except SettingsError as exc:
+            self.error = exc
+            return self
+        if not isinstance(value, dict):
+            self.error = SettingsError(self.path, f"expected a JSON object at the top level, got {_kind(value)}",
+                                       *jsonc.locate(self.text, ""))
+            return self
+        self.data = value
+        return self
+
+
+def discover_layers(project_dir: str, env: Mapping[str, str] | None = None) -> list[SettingsLayer]:
+    """Every settings layer in merge order (CONTRACT §1), whether or not its file exists."""
+    env = os.environ if env is None else env
+    udir = user_dir(env)
+    user_path = os.path.join(udir, "settings.json")
+    layers = [
+        SettingsLayer("system", "system-defaults",
+                      env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"),
+        SettingsLayer("user", "user", user_path),
+    ]
+    proj_path = project_settings_path(project_dir)
+    if os.path.abspath(proj_path) != os.path.abspath(user_path):
+        layers.append(SettingsLayer("project", "project", proj_path))
+    layers.append(SettingsLayer("system", "system",
+                                env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"))
+    ext_root = os.path.join(udir, "extensions")
+    try:
+        names = sorted(os.listdir(ext_root))
+    except OSError:
+        names = []
+    for name in names:
+        ext_dir = os.path.join(ext_root, name)
+        hooks_file = os.path.join(ext_dir, "hooks", "hooks.json")
+        if os.path.isfile(hooks_file):
+            layers.append(SettingsLayer("extension", "extension", hooks_file, extension_dir=ext_dir,
+                                        extension_name=name))
+    return layers
+
+
+@dataclass
+class RedactionPolicy:
+    """``security.environmentVariableRedaction`` as combined across layers (CONTRACT §7)."""
+
+    allowed: frozenset[str] = frozenset()
+    blocked: frozenset[str] = frozenset()
+    enabled_for_trusted: bool = False  # user/system explicitly switched redaction on for every hook
+    enabled_for_untrusted: bool = True  # project/extension hooks: on unless user/system say enabled: false
+
+
+@dataclass
+class LoadedSettings:
+    """The result of reading every layer: hook entries in layer order, plus warnings."""
+
+    layers: list[SettingsLayer]
+    entries: list[HookEntry]
+    warnings: list[str] = field(default_factory=list)
+    redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
+    claude_settings: bool = False
+    hooks_config: dict[str, Any] = field(default_factory=dict)
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+class _Reporter:
+    def __init__(self, warnings: list[str]) -> None:
+        self.warnings = warnings
+
+    def at(self, layer: SettingsLayer, ptr: str, message: str) -> None:
+        line, col = jsonc.locate(layer.text, ptr) if layer.text else (None, None)
+        loc = layer.path if line is None else f"{layer.path}:{line}:{col}"
+        self.warnings.append(f"{loc}: {ptr or '/'}: {message}")
+
+
+_HYDRATE_DROP = ("__proto__", "constructor", "prototype")
+
+
+def _hydrate(value: Any, variables: Mapping[str, str]) -> Any:
+    """Replace ``${var}`` placeholders in every string of an extension's hooks (unknown ones stay)."""
+    if isinstance(value, str):
+        if "${" not in value:
+            return value
+        for k, v in variables.items():
+            value = value.replace("${" + k + "}", v)
+        return value
+    if isinstance(value, list):
+        return [_hydrate(v, variables) for v in value]
+    if isinstance(value, dict):
+        return {k: _hydrate(v, variables) for k, v in value.items() if k not in _HYDRATE_DROP}
+    return value
+
+
+def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, definition: dict[str, Any],
+               report: _Reporter) -> HookEntry | None:
+    """Turn one hook object of a settings file into a :class:`HookEntry`, or report why not."""
+    if not isinstance(raw, dict):
+        report.at(layer, ptr, f"a hook must be an object, got {_kind(raw)}; skipped")
+        return None
+    htype = raw.get("type")
+    if htype == "plugin":
+        htype = "command"
+    if htype not in HOOK_TYPES:
+        if htype is None:
+            report.at(layer, ptr, 'missing "type" (expected "command"); hook skipped')
+        else:
+            report.at(layer, ptr + "/type", f'unsupported hook type {htype!r} (expected "command"); hook skipped')
+        return None
+    command = raw.get("command")
+    if not isinstance(command, str) or not command.strip():
+        report.at(layer, ptr + ("/command" if "command" in raw else ""),
+                  'a command hook needs a non-empty "command" string; hook skipped')
+        return None
+    name = raw.get("name", "")
+    if not isinstance(name, str):
+        report.at(layer, ptr + "/name", f'"name" must be a string, got {_kind(name)}; ignored')
+        name = ""
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        description = ""
+    timeout = raw.get("timeout", DEFAULT_TIMEOUT_MS)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        report.at(layer, ptr + "/timeout",
+                  f'"timeout" must be a positive number of milliseconds, got {timeout!r}; using {DEFAULT_TIMEOUT_MS}')
+        timeout = DEFAULT_TIMEOUT_MS
+    env_raw = raw.get("env", {})
+    env: dict[str, str] = {}
+    if isinstance(env_raw, dict):
+        for k, v in env_raw.items():
+            if isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                env[str(k)] = str(v)
+            else:
+                report.at(layer, ptr + "/env/" + k, f"environment values must be strings, got {_kind(v)}; ignored")
+    else:
+        report.at(layer, ptr + "/env", f'"env" must be an object of strings, got {_kind(env_raw)}; ignored')
+    dialect = raw.get("dialect")
+    if dialect is not None and dialect != "claude":
+        report.at(layer, ptr + "/dialect", f'unknown dialect {dialect!r} (expected "claude"); ignored')
+        dialect = None
+    fail_closed = raw.get("failClosed", False) is True
+    persistent = raw.get("persistent", False) is True
+    matcher = definition.get("matcher")
+    return HookEntry(
+        event=event,
+        command=command,
+        name=name,
+        type="command",
+        description=description,
+        matcher=matcher if isinstance(matcher, str) else None,
+        sequential=definition.get("sequential") is True,
+        timeout_ms=int(timeout),
+        source=layer.label,
+        file=layer.path,
+        pointer=ptr,
+        env=env,
+        fail_closed=fail_closed,
+        dialect=dialect,
+        extension_dir=layer.extension_dir,
+        persistent=persistent,
+    )
+
+
+def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter) -> list[HookEntry]:
+    """Every valid hook of a ``hooks`` object, in file order; problems are reported and skipped."""
+    if hooks is None:
+        return []
+    if not isinstance(hooks, dict):
+        report.at(layer, base_ptr, f'"hooks" must be an object keyed by event name, got {_kind(hooks)}; ignored')
+        return []
+    out: list[HookEntry] = []
+    for key, defs in hooks.items():
+        kptr = base_ptr + jsonc.pointer(key)
+        if key in LEGACY_HOOKS_KEYS:
+            report.at(layer, kptr, f'"hooks.{key}" is not read; use "hooksConfig.{key}"')
+            continue
+        if key not in EVENT_NAMES:
+            hint = suggest_event(key)
+            report.at(layer, kptr, f"unknown hook event {key!r}" + (f" (did you mean {hint!r}?)" if hint else "")
+                      + "; skipped")
+            continue
+        event = HookEvent(key)
+        if not isinstance(defs, list):
+            report.at(layer, kptr, f"the value of an event must be an array of definitions, got {_kind(defs)}; skipped")
+            continue
+        for i, d in enumerate(defs):
+            dptr = f"{kptr}/{i}"
+            if not isinstance(d, dict):
+                report.at(layer, dptr, f"a hook definition must be an object, got {_kind(d)}; skipped")
+                continue
+            if "matcher" in d and not isinstance(d["matcher"], str):
+                report.at(layer, dptr + "/matcher", f'"matcher" must be a string, got {_kind(d["matcher"])}; '
+                          "definition skipped")
+                continue
+            if "sequential" in d and not isinstance(d["sequential"], bool):
+                report.at(layer, dptr + "/sequential", f'"sequential" must be true or false, got {d["sequential"]!r}')
+            hooks_list = d.get("hooks")
+            if not isinstance(hooks_list, list):
+                report.at(layer, dptr + ("/hooks" if "hooks" in d else ""),
+                          'a definition needs a "hooks" array; definition skipped')
+                continue
+            for j, h in enumerate(hooks_list):
+                entry = parse_hook(h, event, layer, f"{dptr}/hooks/{j}", d, report)
+                if entry is not None:
+                    out.append(entry)
+    return out
+
+
+def _string_list(v: Any, layer: SettingsLayer, ptr: str, report: _Reporter) -> list[str]:
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        report.at(layer, ptr, f"expected an array of strings, got {_kind(v)}; ignored")
+        return []
+    out = []
+    for i, s in enumerate(v):
+        if isinstance(s, str):
+            out.append(s)
+        else:
+            report.at(layer, f"{ptr}/{i}", f"expected a string, got {_kind(s)}; ignored")
+    return out
+
+
+def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
+                  claude_settings: bool | None = None) -> LoadedSettings:
+    """Read every layer and build the hook entries with enabled flags and the redaction policy."""
+    env = os.environ if env is None else env
+    layers = [layer.load() for layer in discover_layers(project_dir, env)]
+    warnings: list[str] = []
+    report = _Reporter(warnings)
+    entries: list[HookEntry] = []
+    disabled_all: list[str] = []
+    disabled_system: list[str] = []
+    disabled_by_project: list[str] = []
+    enabled_all: bool = True
+    enabled_system: bool = True
+    project_switched_off = False
+    claude = False
+    hooks_config: dict[str, Any] = {}
+    allowed: set[str] = set()
+    blocked: set[str] = set()
+    red_trusted = False
+    red_untrusted = True
+
+    for layer in layers:
+        if layer.error is not None:
+            warnings.append(f"{layer.error}; this settings file was skipped")
+            continue
+        doc = layer.data
+        if doc is None:
+            continue
+        if layer.kind == "extension":
+            variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
+                         "/": os.sep, "pathSeparator": os.sep}
+            hooks = doc.get("hooks")
+            if not isinstance(hooks, dict):
+                report.at(layer, "/hooks", 'an extension hooks file needs a "hooks" object; skipped')
+                continue
+            entries.extend(parse_hooks_section(_hydrate(hooks, variables), layer, "/hooks", report))
+            continue
+        entries.extend(parse_hooks_section(doc.get("hooks"), layer, "/hooks", report))
+        cfg = doc.get("hooksConfig")
+        if cfg is not None and not isinstance(cfg, dict):
+            report.at(layer, "/hooksConfig", f'"hooksConfig" must be an object, got {_kind(cfg)}; ignored')
+            cfg = None
+        if cfg:
+            names = _string_list(cfg.get("disabled"), layer, "/hooksConfig/disabled", report)
+            disabled_all.extend(names)
+            if layer.label == "system":
+                disabled_system.extend(names)
+            if layer.kind == "project":
+                disabled_by_project.extend(names)
+            if "enabled" in cfg:
+                if isinstance(cfg["enabled"], bool):
+                    enabled_all = cfg["enabled"]
+                    if layer.label == "system":
+                        enabled_system = cfg["enabled"]
+                    if layer.kind == "project" and cfg["enabled"] is False:
+                        project_switched_off = True
+                else:
+                    report.at(layer, "/hooksConfig/enabled", '"enabled" must be true or false; ignored')
+            if "claudeSettings" in cfg:
+                if isinstance(cfg["claudeSettings"], bool):
+                    claude = cfg["claudeSettings"]
+                else:
+                    report.at(layer, "/hooksConfig/claudeSettings", '"claudeSettings" must be true or false; ignored')
+            for k, v in cfg.items():
+                if k not in ("disabled", "enabled"):
+                    hooks_config[k] = v
+        sec = doc.get("security")
+        red = sec.get("environmentVariableRedaction") if isinstance(sec, dict) else None
+        if isinstance(red, dict):
+            rptr = "/security/environmentVariableRedaction"
+            loosening_ok = layer.label in ("user", "system")
+            a = _string_list(red.get("allowed"), layer, rptr + "/allowed", report)
+            if a and not loosening_ok:
+                report.at(layer, rptr + "/allowed",
+                          "only user and system settings may allow environment variables; ignored")
+            elif a:
+                allowed.update(x.upper() for x in a)
+            blocked.update(x.upper() for x in _string_list(red.get("blocked"), layer, rptr + "/blocked", report))
+            en = red.get("enabled")
+            if isinstance(en, bool):
+                if en:
+                    if loosening_ok:
+                        red_trusted = True
+                elif loosening_ok:
+                    red_untrusted = False
+                else:
+                    report.at(layer, rptr + "/enabled",
+                              "only user and system settings may switch environment redaction off; ignored")
+
+    if claude_settings is None:
+        claude_settings = claude
+    if claude_settings:
+        from .claude import load_claude_entries
+
+        claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+        try:
+            extra, extra_warnings = load_claude_entries(project_dir, claude_user, env)
+        except SettingsError as exc:
+            warnings.append(f"{exc}; Claude settings skipped")
+        else:
+            entries.extend(extra)
+            warnings.extend(extra_warnings)
+
+    dis_all = set(disabled_all)
+    dis_sys = set(disabled_system)
+    user_names = {e.display_name for e in entries if e.source == "user"}
+    for e in entries:
+        if e.source == "system":
+            e.enabled = enabled_system and e.display_name not in dis_sys
+        else:
+            e.enabled = enabled_all and e.display_name not in dis_all
+    project_file = project_settings_path(project_dir)
+    switched = sorted(user_names.intersection(disabled_by_project))
+    if switched:
+        warnings.append(f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
+                        + ", ".join(repr(n) for n in switched)
+                        + " (a cloned repository can switch off your guards; remove them from the list"
+                        " if unintended)")
+    if project_switched_off and user_names and not enabled_all:
+        warnings.append(f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
+                        "including your user hooks")
+    sys_named = {e.display_name for e in entries if e.source == "system"}
+    ignored = sorted(sys_named.intersection(dis_all - dis_sys))
+    if ignored:
+        warnings.append("system hook(s) " + ", ".join(repr(n) for n in ignored)
+                        + " can only be disabled by the system settings; they stay enabled")
+    return LoadedSettings(
+        layers=layers,
+        entries=entries,
+        warnings=warnings,
+        redaction=RedactionPolicy(frozenset(allowed), frozenset(blocked), red_trusted, red_untrusted),
+        claude_settings=bool(claude_settings),
+        hooks_config=hooks_config,
+    )
