@@ -1,0 +1,5 @@
+"""A tiny application the example hooks protect."""
+
+
+def greet(name: str) -> str:
+    return f"Hello, {name}!"

@@ -1,0 +1,99 @@
+"""Shared fixtures: every test gets an isolated user dir and no system settings.
+
+``project`` builds a real project tree in a temporary directory: settings files
+for any layer and small hook scripts (run with this interpreter).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_gemini_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(home / "no-system-defaults.json"))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(home / "no-system-settings.json"))
+    monkeypatch.delenv("HOOKWISE_TRUST_ALL", raising=False)
+    monkeypatch.delenv("GITHUB_SHA", raising=False)
+    return home
+
+
+class Project:
+    """A project directory with helpers to write settings layers and hook scripts."""
+
+    def __init__(self, root: Path, home: Path) -> None:
+        self.root = root
+        self.home = home
+        self.user_dir = home / ".gemini"
+
+    def settings_path(self, layer: str = "project") -> Path:
+        if layer == "project":
+            return self.root / ".gemini" / "settings.json"
+        if layer == "user":
+            return self.user_dir / "settings.json"
+        if layer == "system":
+            return Path(os.environ["GEMINI_CLI_SYSTEM_SETTINGS_PATH"])
+        if layer == "system-defaults":
+            return Path(os.environ["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"])
+        raise ValueError(layer)
+
+    def write_settings(self, settings: dict[str, Any] | str, layer: str = "project") -> Path:
+        path = self.settings_path(layer)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(settings if isinstance(settings, str) else json.dumps(settings, indent=2))
+        return path
+
+    def hooks(self, event: str, *commands: str | dict[str, Any], matcher: str | None = None,
+              sequential: bool | None = None, layer: str = "project") -> Path:
+        """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's file)."""
+        hooks = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
+        definition: dict[str, Any] = {"hooks": hooks}
+        if matcher is not None:
+            definition["matcher"] = matcher
+        if sequential is not None:
+            definition["sequential"] = sequential
+        return self.write_settings({"hooks": {event: [definition]}}, layer)
+
+    def script(self, name: str, body: str) -> str:
+        """Write a Python hook script; returns a command that runs it with this interpreter."""
+        path = self.root / ".gemini" / "hooks" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("import json, os, sys\n" + textwrap.dedent(body))
+        return f"{sys.executable} \"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}\""
+
+
+@pytest.fixture
+def project(tmp_path: Path, _isolated_gemini_home: Path) -> Project:
+    root = tmp_path / "project"
+    root.mkdir()
+    return Project(root, _isolated_gemini_home)
+
+
+@pytest.fixture
+def trust_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOOKWISE_TRUST_ALL", "1")
+
+
+def emit(stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep: float | None = None) -> str:
+    """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with ``exit``."""
+    import shlex
+
+    parts = []
+    if sleep:
+        parts.append(f"sleep {sleep}")
+    if stdout is not None:
+        text = stdout if isinstance(stdout, str) else json.dumps(stdout)
+        parts.append(f"printf '%s\\n' {shlex.quote(text)}")
+    if stderr is not None:
+        parts.append(f"printf '%s\\n' {shlex.quote(stderr)} >&2")
+    parts.append(f"exit {exit}")
+    return "; ".join(parts)
