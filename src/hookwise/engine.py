@@ -10,7 +10,6 @@ loop.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import os
@@ -23,7 +22,6 @@ from typing import Any
 
 from . import _subprocess
 from .aggregate import merge
-from .claude import normalize_output, text_output, to_claude_input
 from .envsan import is_strict, sanitize
 from .errors import PayloadError
 from .events import EVENT_SPECS, ChainKind, HookEvent, parse_event
@@ -261,6 +259,7 @@ class HookSystem:
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
+        import asyncio
         ev, data, plan = self._prepare(event, payload, fields)
         if not plan:
             return FireResult(ev, data)
@@ -385,6 +384,8 @@ class HookSystem:
                 continue
             if e.dialect == "claude":
                 if claude_payload is None:
+                    from .claude import to_claude_input
+
                     claude_payload = _encode(to_claude_input(ev, inp))
                 data = claude_payload
             else:
@@ -410,8 +411,10 @@ class HookSystem:
         output = it.output
         if output is not None:
             if it.is_json:
-                output = normalize_output(ev, output, entry.dialect)
+                output = _normalize(ev, output, entry.dialect)
             elif entry.dialect == "claude" and c.returncode == 0 and it.outcome is Outcome.OK:
+                from .claude import text_output
+
                 mapped = text_output(ev, stdout.strip(), entry.dialect)
                 if mapped is not None:
                     output = mapped
@@ -453,6 +456,8 @@ class HookSystem:
         return self._finish(entry, ev, interpret_python(entry.display_name, value), None, elapsed)
 
     async def _python_async(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> HookOutcome:
+        import asyncio
+
         func = entry.func
         assert func is not None
         t0 = time.perf_counter()
@@ -494,6 +499,21 @@ class HookSystem:
             for o in outcomes:
                 self.trace_record(hook_call_record(inp, o))
         return result
+
+
+_CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
+
+
+def _normalize(ev: HookEvent, output: dict[str, Any], dialect: str | None) -> dict[str, Any]:
+    """Claude-style answers are understood from any hook; the mapping module loads only when needed."""
+    if dialect is None and output.get("decision") != "approve":
+        hso = output.get("hookSpecificOutput")
+        if not any(k in output for k in _CLAUDE_ANSWER_KEYS) and not (
+                isinstance(hso, dict) and any(k in hso for k in _CLAUDE_ANSWER_KEYS)):
+            return output
+    from .claude import normalize_output
+
+    return normalize_output(ev, output, dialect)
 
 
 def outcome_warning(o: HookOutcome) -> str | None:
@@ -539,6 +559,7 @@ async def _as_coroutine(aw: Awaitable[Any]) -> Any:
 
 def _run_coroutine_blocking(aw: Awaitable[Any], timeout: float) -> Any:
     """Run an awaitable to completion from synchronous code, with a timeout."""
+    import asyncio
 
     async def runner() -> Any:
         try:
