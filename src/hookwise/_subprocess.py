@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from . import _leftovers
+
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
 READ_CHUNK = 1 << 16
@@ -39,6 +41,10 @@ class Spawn:
     stdin: bytes
     timeout_s: float
     cap: int = DEFAULT_CAP
+    #: the program to exec when it is not ``argv[0]`` looked up in PATH (direct spawn, see _direct)
+    executable: str | None = None
+    #: what to run instead when this cannot be started (direct spawn falls back to ``bash -c``)
+    fallback: Spawn | None = None
 
 
 @dataclass
@@ -96,6 +102,8 @@ class _Child:
         self.kill_at: float | None = None
         self.exited = False
         self.done = False
+        self.token = _leftovers.new_token()  # marks every process of this run (see _leftovers)
+        self.pipe_inodes: tuple[int, ...] = ()
 
     @property
     def pgid(self) -> int:
@@ -120,14 +128,19 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
     try:
         proc = subprocess.Popen(
             list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=req.cwd, env=req.env, start_new_session=True, close_fds=True,
+            cwd=req.cwd, env={**req.env, _leftovers.MARKER: child.token}, start_new_session=True, close_fds=True,
+            executable=req.executable,
         )
-    except OSError as exc:
+    except (OSError, ValueError, TypeError) as exc:
+        if req.fallback is not None:  # bash reports (or handles) what the direct exec could not do
+            child.req = req.fallback
+            _start(child, sel)
+            return
+        if not isinstance(exc, OSError):  # e.g. NUL byte in an argument or the environment
+            child.result.spawn_error = f"could not start the command: {exc}"
+            child.done = True
+            return
         child.result.spawn_error = _spawn_error_text(exc, req)
-        child.done = True
-        return
-    except (ValueError, TypeError) as exc:  # e.g. NUL byte in an argument or the environment
-        child.result.spawn_error = f"could not start the command: {exc}"
         child.done = True
         return
     child.proc = proc
@@ -135,6 +148,8 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
     out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
     for fd in (out_fd, err_fd, in_fd):
         os.set_blocking(fd, False)
+    child.pipe_inodes = tuple(i for i in (_leftovers.pipe_inode(out_fd), _leftovers.pipe_inode(err_fd))
+                              if i is not None)
     child.out = _Stream(out_fd, req.cap)
     child.err = _Stream(err_fd, req.cap)
     sel.register(out_fd, selectors.EVENT_READ, (child, "out"))
@@ -214,7 +229,13 @@ def _close_stream(child: _Child, which: str, sel: selectors.BaseSelector) -> Non
 
 
 def _drain(child: _Child, sel: selectors.BaseSelector) -> None:
-    """Read what is already in the pipes of an exited child, then close them."""
+    """Read what is already in the pipes of an exited child, then close them.
+
+    A pipe that is not at end-of-file is still held by a process the hook left
+    behind (a daemon that inherited stdout): those processes are killed, since
+    the firing does not wait for them and nobody will read what they write.
+    """
+    held = False
     for which in ("out", "err"):
         stream = child.out if which == "out" else child.err
         if stream is None or stream.fd < 0:
@@ -222,12 +243,19 @@ def _drain(child: _Child, sel: selectors.BaseSelector) -> None:
         for _ in range(4096):  # at most a pipe buffer's worth per read; bounded anyway
             try:
                 data = os.read(stream.fd, READ_CHUNK)
-            except (BlockingIOError, OSError):
+            except BlockingIOError:
+                held = True
+                break
+            except OSError:
                 break
             if not data:
                 break
             stream.feed(data)
+        else:
+            held = True
         _close_stream(child, which, sel)
+    if held and not child.result.timed_out and child.pipe_inodes:
+        _leftovers.signal_run(child.token, child.pgid, signal.SIGKILL, holding=child.pipe_inodes)
 
 
 def _reap(child: _Child, sel: selectors.BaseSelector) -> None:
@@ -276,6 +304,7 @@ def _signal_group(child: _Child, sig: int) -> None:
         os.killpg(child.pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+    _leftovers.signal_run(child.token, None, sig)  # processes of the run that left the group
 
 
 def _finish(child: _Child) -> None:

@@ -1,26 +1,280 @@
 """Claude Code compatibility: Claude-shaped inputs, Claude-style answers, native ``.claude/`` loading.
 
-(Seam only: the engine calls these functions; the full mapping is filled in by the
-Claude-compatibility work.)
+Three seams the engine calls:
+
+- :func:`to_claude_input` builds the stdin of a ``"dialect": "claude"`` hook:
+  Claude's event name in ``hook_event_name`` (``PreToolUse``, ``Stop``...),
+  Claude's tool names (``Bash``, ``Edit``, ``mcp__server__tool``) and Claude's
+  parameter names in ``tool_input``.
+- :func:`normalize_output` maps Claude-style answers from *any* hook onto the
+  contract: ``hookSpecificOutput.permissionDecision`` allow/deny/ask/defer
+  (+ ``permissionDecisionReason``), ``updatedInput``, top-level
+  ``decision: approve``. An answer without those fields is returned as is.
+- :func:`text_output` gives plain stdout of a Claude hook its Claude meaning
+  (context for SessionStart and UserPromptSubmit).
+
+And :func:`load_claude_entries`, which turns the hooks of ``.claude/settings.json``,
+``.claude/settings.local.json`` and ``~/.claude/settings.json`` into
+:class:`~hookwise.registry.HookEntry` objects (translation shared with
+``hookwise migrate``, see :mod:`hookwise.migrate`).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Any
 
+from . import jsonc
+from .errors import SettingsError
 from .events import HookEvent
+from .migrate import (
+    CLAUDE_DEFAULT_TIMEOUT_S,
+    GEMINI_LIFECYCLE_TO_CLAUDE,
+    GEMINI_TO_CLAUDE_EVENT,
+    convert_claude_document,
+    params_to_claude,
+    params_to_gemini,
+    plugin_root_candidates,
+    tool_to_claude,
+)
+from .registry import HookEntry
+
+#: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
+_PERMISSION = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny", "ask": "ask", "defer": "ask"}
+_RANK = {"allow": 0, "approve": 0, "ask": 1, "deny": 2, "block": 2}
+
+#: events whose plain-text stdout Claude Code adds to the model's context
+_TEXT_CONTEXT_EVENTS = frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGENT})
 
 
-def to_claude_input(event: HookEvent, payload: dict[str, Any]) -> dict[str, Any]:
-    """The stdin a ``"dialect": "claude"`` hook receives for ``payload``."""
-    return payload
+# --------------------------------------------------------------------------- input
 
 
-def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | None) -> dict[str, Any]:
-    """Map Claude-style answer fields onto the contract's (applied to every hook's JSON answer)."""
-    return output
+def claude_event_name(event: HookEvent, payload: Mapping[str, Any] | None = None) -> str:
+    """The Claude Code name of ``event`` (AfterTool with a tool error is ``PostToolUseFailure``)."""
+    if event is HookEvent.AFTER_TOOL and payload is not None and _tool_error(payload) is not None:
+        return "PostToolUseFailure"
+    return GEMINI_TO_CLAUDE_EVENT.get(event.value, event.value)
+
+
+def _tool_error(payload: Mapping[str, Any]) -> str | None:
+    resp = payload.get("tool_response")
+    if not isinstance(resp, dict):
+        return None
+    err = resp.get("error")
+    if err is None or err is False or err == "":
+        return None
+    if isinstance(err, dict):
+        msg = err.get("message")
+        return msg if isinstance(msg, str) and msg else str(err.get("type") or "error")
+    return str(err)
+
+
+def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str | None = None) -> dict[str, Any]:
+    """The stdin a ``"dialect": "claude"`` hook receives for ``payload``.
+
+    Base fields are kept; ``hook_event_name`` is Claude's name (or
+    ``claude_event`` when the engine knows the hook's own Claude event, e.g.
+    ``SubagentStop``); tool events get Claude tool and parameter names; Stop
+    gets ``last_assistant_message``; lifecycle values use Claude's spelling.
+    Fields hookwise adds (``timestamp``, ``mcp_context``) stay, as extra fields
+    are harmless to Claude hooks.
+    """
+    out = dict(payload)
+    name = claude_event_name(event, payload)
+    if claude_event and claude_event not in ("PostToolUse", "PostToolUseFailure"):
+        name = claude_event  # e.g. SubagentStop; for tool events success/failure decides
+    out["hook_event_name"] = name
+    out.setdefault("permission_mode", "default")
+    if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL):
+        gname = payload.get("tool_name")
+        if isinstance(gname, str):
+            mcp = payload.get("mcp_context")
+            out["tool_name"] = tool_to_claude(gname, mcp if isinstance(mcp, dict) else None)
+            ti = payload.get("tool_input")
+            if isinstance(ti, dict):
+                out["tool_input"] = params_to_claude(gname, ti)
+        if event is HookEvent.AFTER_TOOL:
+            err = _tool_error(payload)
+            if err is not None:
+                out["error"] = err
+            resp = payload.get("tool_response")
+            if isinstance(resp, dict):
+                r = dict(resp)
+                ti2 = out.get("tool_input")
+                if isinstance(ti2, dict) and isinstance(ti2.get("file_path"), str):
+                    r.setdefault("filePath", ti2["file_path"])
+                r.setdefault("success", err is None)
+                out["tool_response"] = r
+    elif event is HookEvent.AFTER_AGENT:
+        if "prompt_response" in payload:
+            out.setdefault("last_assistant_message", payload["prompt_response"])
+        out.setdefault("stop_hook_active", False)
+    elif event is HookEvent.SESSION_END:
+        reason = payload.get("reason")
+        if isinstance(reason, str):
+            out["reason"] = GEMINI_LIFECYCLE_TO_CLAUDE["SessionEnd"].get(reason, reason)
+    elif event is HookEvent.NOTIFICATION:
+        t = payload.get("notification_type")
+        if isinstance(t, str):
+            out["notification_type"] = GEMINI_LIFECYCLE_TO_CLAUDE["Notification"].get(t, t)
+    elif event is HookEvent.PRE_COMPRESS:
+        out.setdefault("custom_instructions", "")
+    return out
+
+
+# --------------------------------------------------------------------------- output
+
+
+def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | None,
+                     payload: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Map Claude-style answer fields onto the contract's (applied to every hook's JSON answer).
+
+    - ``hookSpecificOutput.permissionDecision``: allow → ``decision: allow``,
+      deny → ``deny``, ask → ``ask``, defer → ``ask`` (a person decides: an
+      interactive host asks, a headless one refuses). Combined with a
+      top-level ``decision`` the stricter wins.
+    - ``permissionDecisionReason`` → ``reason`` (if none); for ask also the
+      ``systemMessage`` shown in the confirmation prompt.
+    - ``updatedInput`` → ``hookSpecificOutput.tool_input`` (merged over the
+      tool's arguments like every hookwise rewrite); for a Claude-dialect hook
+      its Claude parameter names are turned back into the tool's names (needs
+      ``payload``, the firing's input, for the tool name).
+    - top-level ``decision: approve`` → ``allow``; ``block`` already blocks.
+    - An unknown ``permissionDecision`` is kept out of the decision and named in
+      ``systemMessage``, so it is visible and never taken for an allow.
+
+    Returns ``output`` itself when it has none of these fields.
+    """
+    hso = output.get("hookSpecificOutput")
+    has_perm = isinstance(hso, dict) and ("permissionDecision" in hso or "updatedInput" in hso)
+    if not has_perm and output.get("decision") != "approve":
+        return output
+    out = dict(output)
+    if out.get("decision") == "approve":
+        out["decision"] = "allow"
+    if not isinstance(hso, dict):
+        return out
+    h = dict(hso)
+    out["hookSpecificOutput"] = h
+    pd = h.get("permissionDecision")
+    if pd is not None:
+        mapped = _PERMISSION.get(pd.lower()) if isinstance(pd, str) else None
+        if mapped is None:
+            note = f"unknown permissionDecision {pd!r} ignored (expected allow, deny, ask or defer)"
+            sm = out.get("systemMessage")
+            out["systemMessage"] = f"{sm}\n{note}" if isinstance(sm, str) and sm else note
+        else:
+            cur = out.get("decision")
+            if not isinstance(cur, str) or _RANK.get(mapped, 0) >= _RANK.get(cur, -1):
+                out["decision"] = mapped
+            reason = h.get("permissionDecisionReason")
+            if isinstance(reason, str) and reason:
+                if not (isinstance(out.get("reason"), str) and out["reason"]):
+                    out["reason"] = reason
+                if mapped == "ask" and not (isinstance(out.get("systemMessage"), str) and out["systemMessage"]):
+                    out["systemMessage"] = reason
+    upd = h.get("updatedInput")
+    if isinstance(upd, dict) and "tool_input" not in h:
+        tool = payload.get("tool_name") if payload is not None else None
+        if dialect == "claude" and isinstance(tool, str):
+            orig = payload.get("tool_input") if payload is not None else None
+            h["tool_input"] = params_to_gemini(tool, upd, orig if isinstance(orig, dict) else None)
+        else:
+            h["tool_input"] = dict(upd)
+    return out
 
 
 def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, Any] | None:
-    """For a Claude-dialect hook's plain-text stdout at exit 0: its meaning, or None for the default."""
-    return None
+    """For a Claude-dialect hook's plain-text stdout at exit 0: its meaning, or None for the default.
+
+    Claude Code adds plain stdout of SessionStart and UserPromptSubmit hooks to
+    the model's context; for other events the default (a system message) applies.
+    """
+    if dialect != "claude" or event not in _TEXT_CONTEXT_EVENTS:
+        return None
+    text = text.strip()
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": GEMINI_TO_CLAUDE_EVENT.get(event.value, event.value),
+                                   "additionalContext": text}}
+
+
+# --------------------------------------------------------------------------- native loading
+
+
+def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list[tuple[str, str]]:
+    """``(source label, path)`` of the Claude settings files, in loading order (user, project, local)."""
+    files: list[tuple[str, str]] = []
+    if user_dir_claude:
+        files.append(("user", os.path.join(user_dir_claude, "settings.json")))
+    files.append(("project", os.path.join(project_dir, ".claude", "settings.json")))
+    files.append(("project", os.path.join(project_dir, ".claude", "settings.local.json")))
+    return files
+
+
+def load_claude_entries(project_dir: str, user_dir_claude: str,
+                        env: Mapping[str, str] | None = None) -> tuple[list[HookEntry], list[str]]:
+    """Hook entries (``dialect="claude"``) from the ``.claude/`` settings files, plus warnings.
+
+    Events and matchers are translated as by ``hookwise migrate --from-claude``;
+    timeouts are converted from seconds (Claude's 600 s default when unset);
+    ``${CLAUDE_PLUGIN_ROOT}`` is resolved and exported. A file that cannot be
+    read or parsed is one warning and contributes nothing; a hook that cannot
+    run in hookwise (HTTP/prompt/agent handler, event without equivalent) and a
+    field whose loss changes behaviour (``if``, ``async``, ``once``...) are each
+    a warning naming the file, line and pointer.
+    """
+    entries: list[HookEntry] = []
+    warnings: list[str] = []
+    loaded: list[tuple[str, str, str, Any]] = []
+    for label, path in claude_settings_files(project_dir, user_dir_claude):
+        if not os.path.lexists(path):
+            continue
+        try:
+            text, doc = jsonc.read_file(path)
+        except SettingsError as exc:
+            warnings.append(f"{exc}; this Claude settings file was skipped")
+            continue
+        loaded.append((label, path, text, doc))
+    for _label, path, text, doc in loaded:
+        if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
+            line, col = jsonc.locate(text, "/disableAllHooks")
+            warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so no Claude Code hooks are loaded")
+            return [], warnings
+    for label, path, text, doc in loaded:
+        roots = plugin_root_candidates(path, project_dir if label == "project" else None)
+        converted, findings = convert_claude_document(doc, file=path, text=text, plugin_roots=roots, native=True)
+        warnings.extend(findings)
+        for c in converted:
+            rep = c.report
+            if c.hook is None or c.event is None:
+                warnings.append(f"{rep.location}: {rep.reason}; hook not loaded")
+                continue
+            for f in rep.fields:
+                if f.action == "dropped":
+                    warnings.append(f"{rep.location}/{f.field}: ignored: {f.detail}")
+            for n in rep.warnings:
+                warnings.append(f"{rep.location}: {n}")
+            hook = c.hook
+            timeout = hook.get("timeout", CLAUDE_DEFAULT_TIMEOUT_S * 1000)
+            env_map = {str(k): str(v) for k, v in (hook.get("env") or {}).items()}
+            entries.append(HookEntry(
+                event=HookEvent(c.event),
+                command=hook["command"],
+                name=hook.get("name", ""),
+                type="command",
+                description=hook.get("description", ""),
+                matcher=c.matcher,
+                sequential=c.sequential,
+                timeout_ms=int(timeout),
+                source=label,
+                file=path,
+                pointer=rep.pointer,
+                env=env_map,
+                dialect="claude",
+                extra={"claude_event": c.claude_event,
+                       "claude_matcher": rep.matcher_from},
+            ))
+    return entries, warnings

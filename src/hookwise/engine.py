@@ -4,8 +4,8 @@
 Python hooks in process) → interpret each answer (pure) → merge (pure). This is
 the only module that knows about concurrency: parallel command hooks are
 driven from one thread by :mod:`hookwise._subprocess`; ``fire_async`` hands
-that work to a worker thread and awaits Python coroutine hooks on the caller's
-loop.
+that work to a worker thread. Python hooks that could block a loop run on
+:mod:`hookwise._pyhooks` workers and are abandoned at their deadline.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ import json
 import os
 import threading
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from datetime import datetime, timezone
 from typing import Any
 
-from . import _subprocess
+from . import _pyhooks, _subprocess
 from .aggregate import merge
 from .envsan import is_strict, sanitize
 from .errors import PayloadError
@@ -52,7 +50,18 @@ _TYPE_NAMES: dict[Any, str] = {str: "a string", dict: "an object", bool: "true o
 
 
 def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The current UTC time as ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up stays fast)."""
+    ns = time.time_ns()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}Z"
+
+
+def _uuid4() -> str:
+    """A random (version 4) UUID string, without importing :mod:`uuid`."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _encode(obj: Any) -> bytes:
@@ -63,6 +72,9 @@ def _encode(obj: Any) -> bytes:
         raise PayloadError(f"the event input cannot be sent as JSON: {exc} (NaN and Infinity are not JSON)") from None
     except TypeError as exc:
         raise PayloadError(f"the event input cannot be sent as JSON: {exc}") from None
+
+
+_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool
 
 
 class _TraceWriter:
@@ -109,7 +121,7 @@ class HookSystem:
         self.project_dir = os.path.abspath(os.fspath(project_dir) if project_dir is not None else os.getcwd())
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else self.project_dir
         self.env: dict[str, str] = dict(os.environ if env is None else env)
-        self.session_id = session_id or str(uuid.uuid4())
+        self.session_id = session_id or _uuid4()
         self.transcript_path = transcript_path
         self.trust_all = (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
         self.output_cap = output_cap
@@ -256,6 +268,20 @@ class HookSystem:
         outcomes = self._run_sequential(ev, inp, plan) if plan.sequential else self._run_parallel(ev, inp, plan)
         return self._result(ev, inp, outcomes)
 
+    def run_entry(self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /,
+                  **fields: Any) -> HookOutcome:
+        """Run one configured hook on an input, outside planning (for diagnostics and tests).
+
+        The input is completed like a firing's; trust still applies (an untrusted
+        project hook comes back ``skipped``). The hook's own answer is returned as
+        its :class:`HookOutcome`; nothing is merged.
+        """
+        data = {**(payload or {}), **fields}
+        inp = self.build_input(entry.event, data)
+        if entry.type == "python":
+            return self._python_sync(entry, entry.event, inp)
+        return self._run_commands(entry.event, [entry], inp)[0]
+
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
@@ -271,13 +297,13 @@ class HookSystem:
                 if entry.type == "python":
                     o = await self._python_async(entry, ev, cur)
                 else:
-                    o = (await asyncio.to_thread(self._run_commands, ev, [entry], cur))[0]
+                    o = (await _pyhooks.in_thread(self._run_commands, ev, [entry], cur))[0]
                 outcomes.append(o)
                 cur = self._chain(ev, cur, o)
         else:
             py = [e for e in plan.entries if e.type == "python"]
             cmds = [e for e in plan.entries if e.type != "python"]
-            cmd_task = asyncio.ensure_future(asyncio.to_thread(self._run_commands, ev, cmds, inp)) if cmds else None
+            cmd_task = asyncio.ensure_future(_pyhooks.in_thread(self._run_commands, ev, cmds, inp)) if cmds else None
             py_out = list(await asyncio.gather(*(self._python_async(e, ev, inp) for e in py)))
             cmd_out = list(await cmd_task) if cmd_task is not None else []
             by_id = {id(e): o for e, o in zip(py, py_out)}
@@ -370,48 +396,155 @@ class HookSystem:
         }
         return ["bash", "-c", expand_command(entry.command, values)]
 
+    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise._direct`)
+    direct_spawn: bool = True
+
+    def _spawn(self, entry: HookEntry, inp: Mapping[str, Any], data: bytes) -> _subprocess.Spawn:
+        """The process request for a command hook: direct exec when that is identical to ``bash -c``."""
+        argv = self._argv(entry, inp)
+        env = self._child_env(entry, inp)
+        timeout = entry.timeout_ms / 1000.0
+        if self.direct_spawn:
+            from . import _direct
+
+            denv = dict(env)
+            direct = _direct.plan(argv[2], denv, self.project_dir)
+            if direct is not None:
+                fallback = _subprocess.Spawn(argv, self.project_dir, env, data, timeout, self.output_cap)
+                return _subprocess.Spawn(direct[0], self.project_dir, denv, data, timeout, self.output_cap,
+                                         executable=direct[1], fallback=fallback)
+        return _subprocess.Spawn(argv, self.project_dir, env, data, timeout, self.output_cap)
+
+    _pool: Any = None  # hookwise.persistent.PersistentPool, created on first use
+
+    def _persistent_job(self, entry: HookEntry, ev: HookEvent, inp: Mapping[str, Any], data: bytes) -> Any:
+        from .persistent import Job
+
+        sig = (id(entry), str(inp.get("cwd", self.cwd)), str(inp.get("session_id", self.session_id)),
+               id(self._env_trusted), id(self._env_untrusted))
+        return Job((ev.value, entry.identity, entry.source), sig, lambda: self._spawn(entry, inp, data), data,
+                   entry.timeout_ms / 1000.0, entry.display_name, self.output_cap)
+
+    def _run_persistent(self, ev: HookEvent, entries: list[HookEntry], jobs: list[Any],
+                        inp: Mapping[str, Any] | None = None) -> list[HookOutcome]:
+        from .persistent import Answer, PersistentPool
+
+        with _POOL_LOCK:
+            pool = self._pool
+            if pool is None:
+                import weakref
+
+                pool = self._pool = PersistentPool()
+                weakref.finalize(self, pool.close)
+        try:
+            answers = pool.exchange(jobs)
+        except Exception as exc:  # never drop a hook's outcome: a bug here is a visible not-run
+            answers = [Answer(_subprocess.Completed(spawn_error=f"internal error: {type(exc).__name__}: {exc}"))
+                       for _ in jobs]
+        out = []
+        for e, a in zip(entries, answers):
+            if a.protocol_error is not None:
+                c = a.completed
+                o = self._finish(e, ev, Interpretation(Outcome.FAILED, None, a.protocol_error), None, c.duration_ms,
+                                 c.stdout.decode("utf-8", "replace"), c.stderr.decode("utf-8", "replace"),
+                                 c.stdout_truncated or c.stderr_truncated)
+            else:
+                o = self._command_outcome(e, ev, a.completed, inp)
+            o.notes.extend(a.notes)
+            out.append(o)
+        return out
+
+    def close(self) -> None:
+        """Stop the processes of persistent hooks (idempotent; the next firing starts them again)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def __enter__(self) -> HookSystem:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def after_model_per_response(self) -> bool:
+        """``hooksConfig.afterModel: "response"``: hosts fire AfterModel once per complete response."""
+        return self.settings.hooks_config.get("afterModel") == "response"
+
     def _run_commands(self, ev: HookEvent, entries: list[HookEntry], inp: dict[str, Any],
                       during: Callable[[], None] | None = None) -> list[HookOutcome]:
         """Run command hooks concurrently with the same input; ``during`` runs once they have started."""
         results: list[HookOutcome | None] = [None] * len(entries)
         requests: list[_subprocess.Spawn] = []
         index: list[int] = []
+        pjobs: list[Any] = []
+        pindex: list[int] = []
         payload: bytes | None = None
-        claude_payload: bytes | None = None
+        claude_payloads: dict[str | None, bytes] = {}
         for i, e in enumerate(entries):
             if not self.is_trusted(e):
                 results[i] = self._skipped(e, ev)
                 continue
             if e.dialect == "claude":
-                if claude_payload is None:
+                claude_event = e.extra.get("claude_event")
+                if claude_event not in claude_payloads:
                     from .claude import to_claude_input
 
-                    claude_payload = _encode(to_claude_input(ev, inp))
-                data = claude_payload
+                    claude_payloads[claude_event] = _encode(to_claude_input(ev, inp, claude_event=claude_event))
+                data = claude_payloads[claude_event]
             else:
                 if payload is None:
                     payload = _encode(inp)
                 data = payload
-            requests.append(_subprocess.Spawn(self._argv(e, inp), self.project_dir, self._child_env(e, inp), data,
-                                              e.timeout_ms / 1000.0, self.output_cap))
+            if e.persistent:
+                pjobs.append(self._persistent_job(e, ev, inp, data))
+                pindex.append(i)
+                continue
+            requests.append(self._spawn(e, inp, data))
             index.append(i)
-        completed = _subprocess.run_many(requests, during=during) if requests else []
-        if not requests and during is not None:
-            during()
+        if pjobs:  # persistent hooks: alongside the one-shot processes (in a helper thread), or right here
+            pentries = [entries[i] for i in pindex]
+            if requests:
+                box: list[HookOutcome] = []
+                helper = threading.Thread(target=lambda: box.extend(self._run_persistent(ev, pentries, pjobs, inp)),
+                                          name="hookwise-persistent", daemon=True)
+                helper.start()
+                try:
+                    completed = _subprocess.run_many(requests, during=during)
+                finally:
+                    helper.join()
+                pout = box
+            else:
+                if during is not None:
+                    during()
+                pout = self._run_persistent(ev, pentries, pjobs, inp)
+                completed = []
+            for i, o in zip(pindex, pout):
+                results[i] = o
+        else:
+            completed = _subprocess.run_many(requests, during=during) if requests else []
+            if not requests and during is not None:
+                during()
         for i, c in zip(index, completed):
-            results[i] = self._command_outcome(entries[i], ev, c)
+            results[i] = self._command_outcome(entries[i], ev, c, inp)
         return [r for r in results if r is not None]
 
-    def _command_outcome(self, entry: HookEntry, ev: HookEvent, c: _subprocess.Completed) -> HookOutcome:
+    def _command_outcome(self, entry: HookEntry, ev: HookEvent, c: _subprocess.Completed,
+                         inp: Mapping[str, Any] | None = None) -> HookOutcome:
         stdout = c.stdout.decode("utf-8", "replace")
         stderr = c.stderr.decode("utf-8", "replace")
         name = entry.display_name
         it = interpret(name, exit_code=c.returncode, signal=c.signal, stdout=stdout, stderr=stderr,
                        timed_out=c.timed_out, timeout_ms=entry.timeout_ms, spawn_error=c.spawn_error)
+        if it.outcome in (Outcome.OK, Outcome.FAILED) and (c.stdout_truncated or (c.stderr_truncated
+                                                                                 and not stdout.strip())):
+            # a cut-off answer is not the hook's answer: never read a prefix as text (an allow) or JSON
+            it = Interpretation(Outcome.FAILED, None, f"its output passed the {self.output_cap}-byte cap and was "
+                                                      "cut off; the answer was ignored")
         output = it.output
         if output is not None:
             if it.is_json:
-                output = _normalize(ev, output, entry.dialect)
+                output = _normalize(ev, output, entry.dialect, inp)
             elif entry.dialect == "claude" and c.returncode == 0 and it.outcome is Outcome.OK:
                 from .claude import text_output
 
@@ -437,13 +570,15 @@ class HookSystem:
         assert func is not None
         t0 = time.perf_counter()
         try:
-            value = func(inp)
-            if inspect.isawaitable(value):
-                value = _run_coroutine_blocking(value, entry.timeout_ms / 1000.0)
-        except _HookTimeout:
-            return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None,
-                                                          f"timed out after {entry.timeout_ms} ms"),
-                                None, (time.perf_counter() - t0) * 1000)
+            if _pyhooks.is_async(func):  # may block a loop: on a worker, abandoned at the deadline
+                value = _pyhooks.call(func, inp, entry.timeout_ms / 1000.0)
+            else:  # the fast path: inline on the caller's thread
+                value = func(inp)
+                if inspect.isawaitable(value):
+                    value = _pyhooks.call(None, None, entry.timeout_ms / 1000.0, awaitable=value)
+        except _pyhooks.HookTimeout as exc:
+            return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None, _pyhooks.timeout_text(
+                entry.timeout_ms, exc)), None, (time.perf_counter() - t0) * 1000)
         except Exception as exc:  # a hook's bug is its outcome, not ours
             return self._finish(entry, ev, Interpretation(Outcome.FAILED, None,
                                                           f"raised {type(exc).__name__}: {exc}"),
@@ -456,20 +591,15 @@ class HookSystem:
         return self._finish(entry, ev, interpret_python(entry.display_name, value), None, elapsed)
 
     async def _python_async(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> HookOutcome:
-        import asyncio
-
         func = entry.func
         assert func is not None
         t0 = time.perf_counter()
         timeout = entry.timeout_ms / 1000.0
-        try:
-            value = func(inp)
-            if inspect.isawaitable(value):
-                value = await asyncio.wait_for(_as_coroutine(value), timeout)
-        except asyncio.TimeoutError:
-            return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None,
-                                                          f"timed out after {entry.timeout_ms} ms"),
-                                None, (time.perf_counter() - t0) * 1000)
+        try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
+            value = await _pyhooks.call_async(func, inp, timeout)
+        except _pyhooks.HookTimeout as exc:
+            return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None, _pyhooks.timeout_text(
+                entry.timeout_ms, exc)), None, (time.perf_counter() - t0) * 1000)
         except Exception as exc:
             return self._finish(entry, ev, Interpretation(Outcome.FAILED, None,
                                                           f"raised {type(exc).__name__}: {exc}"),
@@ -490,6 +620,7 @@ class HookSystem:
             w = outcome_warning(o)
             if w:
                 warnings.append(w)
+            warnings.extend(f"{n} ({ev.value})" for n in o.notes)
             if o.truncated:
                 cap = f"{self.output_cap // (1 << 20)} MiB" if self.output_cap % (1 << 20) == 0 else \
                     f"{self.output_cap} bytes"
@@ -504,7 +635,8 @@ class HookSystem:
 _CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
 
 
-def _normalize(ev: HookEvent, output: dict[str, Any], dialect: str | None) -> dict[str, Any]:
+def _normalize(ev: HookEvent, output: dict[str, Any], dialect: str | None,
+               inp: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Claude-style answers are understood from any hook; the mapping module loads only when needed."""
     if dialect is None and output.get("decision") != "approve":
         hso = output.get("hookSpecificOutput")
@@ -513,7 +645,7 @@ def _normalize(ev: HookEvent, output: dict[str, Any], dialect: str | None) -> di
             return output
     from .claude import normalize_output
 
-    return normalize_output(ev, output, dialect)
+    return normalize_output(ev, output, dialect, payload=inp)
 
 
 def outcome_warning(o: HookOutcome) -> str | None:

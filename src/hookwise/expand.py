@@ -9,6 +9,7 @@ bash would. No value can inject a command.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 EXPANDED_VARS = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR")
 
@@ -30,50 +31,92 @@ def quote_in_double(value: str) -> str:
     return "".join(out)
 
 
-def expand_command(command: str, values: Mapping[str, str]) -> str:
+def expand_command(command: str, values: Mapping[str, str], *, in_single_quotes: bool = False) -> str:
     """Replace ``$NAME`` / ``${NAME}`` for the names in ``values`` with shell-safe text.
 
-    Follows bash's own quoting rules to know the context of each reference;
-    ``$NAME_MORE`` is a different variable and is left alone, and so is an
-    escaped ``\\$NAME``.
+    Follows bash's quoting rules to know the context of each reference. The
+    context is a stack: a command substitution ``$(...)`` or a backtick inside a
+    double-quoted string starts a fresh, unquoted context, so
+    ``"x $(cat "$CLAUDE_PROJECT_DIR/f")"`` is expanded correctly. ``$NAME_MORE``
+    is a different variable and is left alone, and so is an escaped ``\\$NAME``.
     """
     if "$" not in command:
         return command
     out: list[str] = []
+    # each frame: [kind, paren depth]; kind is "" (unquoted), "'", '"', "$(" or "`"
+    stack: list[list[Any]] = [["", 0]]
     i, n = 0, len(command)
-    quote = ""  # "", "'", '"'
     while i < n:
+        frame = stack[-1]
+        kind = frame[0]
         c = command[i]
-        if quote == "'":
+        if kind == "'":
+            if in_single_quotes and c == "$":  # textual placeholders (extension hydration): '\'' keeps it one word
+                name, end = _reference(command, i)
+                if name is not None and name in values:
+                    out.append(values[name].replace("'", "'\\''"))
+                    i = end
+                    continue
             out.append(c)
             if c == "'":
-                quote = ""
+                stack.pop()
             i += 1
             continue
         if c == "\\" and i + 1 < n:
             out.append(command[i : i + 2])
             i += 2
             continue
-        if c == "'" and quote == "":
-            quote = "'"
-            out.append(c)
-            i += 1
-            continue
-        if c == '"':
-            quote = "" if quote == '"' else '"'
-            out.append(c)
-            i += 1
+        if command.startswith("$(", i):
+            stack.append(["$(", 0])
+            out.append("$(")
+            i += 2
             continue
         if c == "$":
             name, end = _reference(command, i)
             if name is not None and name in values:
                 v = values[name]
-                out.append(quote_in_double(v) if quote == '"' else quote_word(v))
+                text = quote_in_double(v) if kind == '"' else quote_word(v)
+                for f in stack:  # legacy backticks process \\, ` and $ once more per level
+                    if f[0] == "`":
+                        text = _backtick_escape(text)
+                out.append(text)
                 i = end
                 continue
+            out.append(c)
+            i += 1
+            continue
+        if kind == '"':
+            if c == '"':
+                stack.pop()
+            elif c == "`":
+                stack.append(["`", 0])
+            out.append(c)
+            i += 1
+            continue
+        # unquoted-like contexts: top level, $( ... ), ` ... `
+        if c == "'":
+            stack.append(["'", 0])
+        elif c == '"':
+            stack.append(['"', 0])
+        elif c == "`":
+            if kind == "`":
+                stack.pop()
+            else:
+                stack.append(["`", 0])
+        elif kind == "$(" and c == "(":
+            frame[1] += 1
+        elif kind == "$(" and c == ")":
+            if frame[1] == 0:
+                stack.pop()
+            else:
+                frame[1] -= 1
         out.append(c)
         i += 1
     return "".join(out)
+
+
+def _backtick_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("`", "\\`").replace("$", "\\$")
 
 
 def _reference(s: str, i: int) -> tuple[str | None, int]:

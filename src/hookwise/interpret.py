@@ -48,6 +48,17 @@ def parse_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _too_deep(text: str) -> bool:
+    """``text`` is JSON that Python's parser gives up on only because of its nesting depth."""
+    try:
+        loads_strict(text)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    return False
+
+
 def last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     s = lines[-1].strip() if lines else ""
@@ -74,6 +85,9 @@ def interpret(name: str, *, exit_code: int | None, signal: int | None = None, st
     out_s, err_s = stdout.strip(), stderr.strip()
     out = out_s or err_s
     obj = parse_object(out) if out else None
+    if obj is None and exit_code != 2 and out[:1] == "{" and _too_deep(out):
+        return Interpretation(Outcome.FAILED, None, "its JSON output is nested too deeply to read; the answer was "
+                                                    "ignored")
     if exit_code == 0:
         if obj is not None:
             return Interpretation(Outcome.OK, obj, None, True)

@@ -13,6 +13,8 @@ starts, for messages of the form ``path:line:col: /hooks/BeforeTool/0: ...``.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from typing import Any
 
 from .errors import SettingsError
@@ -88,6 +90,31 @@ def _find_constant(text: str) -> tuple[int | None, int | None]:
     return None, None
 
 
+#: settings files larger than this are refused with a message (they are a few KB in practice)
+MAX_FILE_BYTES = 16 << 20
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a settings file, refusing what is not one.
+
+    Raises what ``open`` raises (``FileNotFoundError``, ``IsADirectoryError``,
+    ``PermissionError``...) and :class:`SettingsError` for a FIFO, device or
+    socket (a FIFO would block forever, ``/dev/zero`` would never end: a cloned
+    repository can plant either as a symlink) and for a file over
+    :data:`MAX_FILE_BYTES`.
+    """
+    st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "Is a directory", path)
+    if not stat.S_ISREG(st.st_mode):
+        raise SettingsError(path, "is not a regular file (a device, FIFO or socket); refusing to read it")
+    with open(path, "rb") as f:
+        raw = f.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise SettingsError(path, f"is larger than {MAX_FILE_BYTES >> 20} MiB; refusing to read it as settings")
+    return raw
+
+
 def read_file(path: str) -> tuple[str, Any]:
     """Read and parse a settings file. Returns ``(text, value)``.
 
@@ -95,8 +122,7 @@ def read_file(path: str) -> tuple[str, Any]:
     permission, a directory, invalid UTF-8, a parse error (with line and column).
     """
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        raw = read_bytes(path)
     except IsADirectoryError:
         raise SettingsError(path, "is a directory, not a settings file") from None
     except PermissionError:

@@ -61,6 +61,8 @@ class HookOutcome:
     error: str | None = None
     truncated: bool = False
     signal: int | None = None
+    #: warnings about this call that do not change its outcome (e.g. a persistent hook was restarted)
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The ``hooks[]`` entry of ``hookwise fire --json`` (CONTRACT §10)."""

@@ -20,6 +20,8 @@ from .events import EVENT_NAMES, HookEvent, suggest_event
 from .registry import DEFAULT_TIMEOUT_MS, HookEntry
 
 LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
+#: ``hooksConfig.afterModel`` (hookwise extension): fire AfterModel per streamed chunk (default) or per response
+AFTER_MODEL_MODES = ("chunk", "response")
 HOOK_TYPES = ("command",)
 
 
@@ -63,8 +65,12 @@ class SettingsLayer:
         """Read and parse the file (idempotent). Missing files are not errors."""
         if self.text or self.data is not None or self.error is not None:
             return self
-        if not os.path.lexists(self.path):
+        try:
+            os.lstat(self.path)
+        except (FileNotFoundError, NotADirectoryError):
             return self
+        except OSError:
+            pass  # e.g. a directory on the way cannot be searched: reading it reports why, never silently
         self.exists = True
         try:
             self.text, value = jsonc.read_file(self.path)
@@ -170,8 +176,26 @@ def _hydrate(value: Any, variables: Mapping[str, str]) -> Any:
     if isinstance(value, list):
         return [_hydrate(v, variables) for v in value]
     if isinstance(value, dict):
-        return {k: _hydrate(v, variables) for k, v in value.items() if k not in _HYDRATE_DROP}
+        return {k: _hydrate_command(v, variables) if k == "command" and isinstance(v, str) else _hydrate(v, variables)
+                for k, v in value.items() if k not in _HYDRATE_DROP}
     return value
+
+
+def _hydrate_command(command: str, variables: Mapping[str, str]) -> str:
+    """A command's ``${extensionPath}``/``${workspacePath}`` become shell-quoted words (a directory named
+    ``x$(cmd)`` must not run ``cmd``), in whatever quoting the author used, like ``$GEMINI_PROJECT_DIR``."""
+    import re
+
+    from .expand import expand_command
+
+    if "${" not in command:
+        return command
+    # values made only of safe characters stay bare (commands and display names look as before); the rest are
+    # quoted for their context, single quotes included (hydration is textual: it applies inside '...' too)
+    unsafe = {k: v for k, v in variables.items() if k.isidentifier() and not re.fullmatch(r"[\w@%+=:,./-]+", v)}
+    if unsafe:
+        command = expand_command(command, unsafe, in_single_quotes=True)
+    return str(_hydrate(command, {k: v for k, v in variables.items() if k not in unsafe}))
 
 
 def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, definition: dict[str, Any],
@@ -367,7 +391,10 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                 else:
                     report.at(layer, "/hooksConfig/claudeSettings", '"claudeSettings" must be true or false; ignored')
             for k, v in cfg.items():
-                if k not in ("disabled", "enabled"):
+                if k == "afterModel" and v not in AFTER_MODEL_MODES:
+                    report.at(layer, "/hooksConfig/afterModel", f'"afterModel" must be "chunk" or "response", '
+                              f"got {v!r}; ignored")
+                elif k not in ("disabled", "enabled"):
                     hooks_config[k] = v
         sec = doc.get("security")
         red = sec.get("environmentVariableRedaction") if isinstance(sec, dict) else None

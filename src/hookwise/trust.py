@@ -14,7 +14,6 @@ ever trusting a hook for the other.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -50,6 +49,8 @@ class FileHasher:
             hit = self._cache.get(path)
         if hit is not None and hit[0] == sig:
             return hit[1]
+        import hashlib  # here, not at the top: loading OpenSSL costs ~3 ms of CLI start-up
+
         h = hashlib.sha256()
         try:
             with open(path, "rb") as f:
@@ -131,6 +132,8 @@ class TrustStore:
         root = self.scope(entry)
         expanded = expand_command(entry.command, {**self.values, "GEMINI_PROJECT_DIR": self.project_dir,
                                                   "CLAUDE_PROJECT_DIR": self.project_dir})
+        import hashlib
+
         h = hashlib.sha256()
         for word, real in named_files(expanded, root, self.project_dir):
             d = self.hasher.digest(real) or "unreadable"

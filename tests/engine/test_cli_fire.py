@@ -9,7 +9,6 @@ import sys
 from typing import Any
 
 import pytest
-
 from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")

@@ -8,9 +8,9 @@ import sys
 import time
 
 import pytest
+from tests.conftest import Project, emit
 
 from hookwise import HookSystem, Outcome
-from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.conftest import Project, emit
 
 from hookwise import HookSystem
 from hookwise.aggregate import merge
 from hookwise.events import HookEvent
-from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 import pytest
+from tests.conftest import Project, emit
 
 from hookwise import HookSystem
 from hookwise.events import MatcherKind
 from hookwise.planner import compile_matcher
-from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 
@@ -35,11 +35,11 @@ def test_exact_matcher(matcher: str, value: str, matches: bool) -> None:
 
 
 def test_matchers_per_event(project: Project) -> None:
-    project.write_settings({"hooks": {
-        "SessionStart": [{"matcher": "resume", "hooks": [{"type": "command", "command": emit({"systemMessage": "r"})}]}],
-        "Notification": [{"matcher": "Other", "hooks": [{"type": "command", "command": emit({"systemMessage": "n"})}]}],
-        "BeforeAgent": [{"matcher": "garbage(", "hooks": [{"type": "command", "command": emit({"systemMessage": "a"})}]}],
-    }})
+    def one(matcher: str, msg: str) -> list[dict]:
+        return [{"matcher": matcher, "hooks": [{"type": "command", "command": emit({"systemMessage": msg})}]}]
+
+    project.write_settings({"hooks": {"SessionStart": one("resume", "r"), "Notification": one("Other", "n"),
+                                      "BeforeAgent": one("garbage(", "a")}})
     hs = HookSystem(project.root)
     assert hs.fire("SessionStart", source="startup").hooks == []
     assert len(hs.fire("SessionStart", source="resume").hooks) == 1

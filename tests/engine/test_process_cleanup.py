@@ -7,9 +7,9 @@ import os
 import time
 
 import pytest
+from tests.conftest import Project
 
 from hookwise import HookSystem, Outcome
-from tests.conftest import Project
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

@@ -6,9 +6,9 @@ import asyncio
 from typing import Any
 
 import pytest
+from tests.conftest import Project, emit
 
 from hookwise import HookSystem, Outcome
-from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

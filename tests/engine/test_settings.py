@@ -6,9 +6,9 @@ import json
 import os
 
 import pytest
+from tests.conftest import Project, emit
 
 from hookwise import HookSystem
-from tests.conftest import Project, emit
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

@@ -8,10 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from tests.conftest import Project
 
 from hookwise import HookSystem, Outcome
 from hookwise.expand import expand_command
-from tests.conftest import Project
 
 
 def test_untrusted_project_hook_is_skipped_with_a_warning(project: Project) -> None:
@@ -156,3 +156,16 @@ def test_project_dir_with_metacharacters_runs_the_script(tmp_path: os.PathLike) 
     r = HookSystem(root).fire("BeforeAgent", prompt="p")
     assert r.system_message == f"ran\n{root}/x"
     assert not os.path.exists(os.path.join(root, "PWNED"))
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+@pytest.mark.parametrize("template", ['echo "x $(printf %s "$GEMINI_PROJECT_DIR" > out)"',
+                                      "x=$(printf %s $GEMINI_PROJECT_DIR > out)",
+                                      'echo "`printf %s $GEMINI_PROJECT_DIR > out`"',
+                                      "echo $((1 + $(echo 1))) && printf %s ${GEMINI_PROJECT_DIR} > out"])
+def test_expansion_inside_command_substitution(tmp_path: os.PathLike, value: str, template: str) -> None:
+    cmd = expand_command(template, {"GEMINI_PROJECT_DIR": value})
+    subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=str(tmp_path))
+    with open(os.path.join(str(tmp_path), "out")) as f:
+        assert f.read() == value, cmd
+    assert not os.path.exists(os.path.join(str(tmp_path), "pwned"))

@@ -1,0 +1,227 @@
+"""Running Python hooks off the caller's thread, so that none can hold a firing past its timeout.
+
+A coroutine hook that calls blocking code (``time.sleep``, a synchronous HTTP
+client) blocks whatever event loop it runs on; on the caller's loop nothing
+could interrupt it, and the firing would wait as long as the hook does. So
+hooks that may block a loop run on a *worker*: a daemon thread with its own
+event loop, used by one hook call at a time. The caller waits for the answer
+until the deadline and then gives up on the call (outcome ``timeout``):
+
+* a coroutine that is merely waiting is cancelled at the deadline on its own
+  loop (``asyncio.wait_for``), and the worker is reused;
+* a call that blocks its worker cannot be stopped (Python cannot kill a
+  thread); the worker is abandoned: it finishes the call in the background,
+  its answer is discarded, and it exits instead of taking new work.
+
+Which hooks run where (the engine decides, see ``HookSystem._python_sync``):
+plain functions in :meth:`HookSystem.fire` run inline on the caller's thread
+(the fast path: they cannot block a loop that is not there, and a worker
+hand-off costs tens of microseconds); coroutine functions, and every Python
+hook fired through :meth:`HookSystem.fire_async`, run on a worker.
+"""
+
+from __future__ import annotations
+
+import inspect
+import queue
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+# asyncio is imported where it is used: importing hookwise stays cheap for the CLI
+
+#: idle workers kept for reuse; more are started on demand and exit when not needed
+MAX_IDLE = 8
+#: how long past the deadline the caller waits for a coroutine to be cancelled on its own loop
+#: before abandoning the worker (a call that blocks its loop ends the firing at timeout + this)
+CANCEL_GRACE_S = 0.1
+
+
+class HookTimeout(Exception):
+    """The call did not finish before its deadline (``abandoned``: it was still running)."""
+
+    def __init__(self, abandoned: bool) -> None:
+        super().__init__("abandoned" if abandoned else "cancelled")
+        self.abandoned = abandoned
+
+
+class _Job:
+    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned")
+
+    def __init__(self, func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None,
+                 timeout: float) -> None:
+        self.func = func
+        self.arg = arg
+        self.awaitable = awaitable
+        self.timeout = timeout
+        import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
+
+        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.abandoned = False
+
+
+async def _await(aw: Awaitable[Any]) -> Any:
+    return await aw
+
+
+class _Worker:
+    def __init__(self) -> None:
+        import asyncio
+
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._main, name="hookwise-python-hook", daemon=True)
+        self.thread.start()
+
+    def _main(self) -> None:
+        import asyncio
+
+        asyncio.set_event_loop(self.loop)
+        try:
+            while True:
+                job = self.jobs.get()
+                if job is None:
+                    return
+                self._run(job)
+                if job.abandoned or not _release(self):
+                    return
+        finally:
+            try:
+                self.loop.close()
+            except Exception:  # pragma: no cover - a hook left the loop in a bad state
+                pass
+
+    def _run(self, job: _Job) -> None:
+        import asyncio
+
+        fut = job.future
+        if not fut.set_running_or_notify_cancel():
+            return
+        try:
+            value = job.func(job.arg) if job.func is not None else job.awaitable
+            if inspect.isawaitable(value):
+                try:
+                    value = self.loop.run_until_complete(asyncio.wait_for(_await(value), job.timeout))
+                except asyncio.TimeoutError:
+                    raise HookTimeout(False) from None
+        except BaseException as exc:  # handed to the caller, never raised here
+            fut.set_exception(exc)
+        else:
+            fut.set_result(value)
+
+
+_idle: list[_Worker] = []
+_lock = threading.Lock()
+
+
+def _acquire() -> _Worker:
+    with _lock:
+        if _idle:
+            return _idle.pop()
+    return _Worker()
+
+
+def _release(worker: _Worker) -> bool:
+    """Put a worker back in the idle list; False when it should exit instead."""
+    with _lock:
+        if len(_idle) < MAX_IDLE:
+            _idle.append(worker)
+            return True
+    return False
+
+
+def _submit(func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None,
+            timeout: float) -> _Job:
+    job = _Job(func, arg, awaitable, max(timeout, 0.0))
+    _acquire().jobs.put(job)
+    return job
+
+
+def _abandon(job: _Job) -> None:
+    job.abandoned = True  # the worker exits once the call returns
+    job.future.cancel()
+
+
+def is_async(func: Callable[..., Any]) -> bool:
+    """``func`` is a coroutine function (or a callable object whose ``__call__`` is one)."""
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(type(func).__call__)
+
+
+def call(func: Callable[[Any], Any] | None, arg: Any, timeout: float,
+         awaitable: Awaitable[Any] | None = None) -> Any:
+    """Run ``func(arg)`` (awaiting its result if awaitable), or just ``awaitable``, on a worker.
+
+    Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
+    after that, and whatever the hook raised otherwise.
+    """
+    import concurrent.futures
+
+    job = _submit(func, arg, awaitable, timeout)
+    try:
+        return job.future.result(timeout=max(timeout, 0.0) + CANCEL_GRACE_S)
+    except concurrent.futures.TimeoutError:
+        if job.future.done() and not job.future.cancelled():
+            return job.future.result()
+        _abandon(job)
+        raise HookTimeout(True) from None
+
+
+async def call_async(func: Callable[[Any], Any], arg: Any, timeout: float) -> Any:
+    """Like :func:`call`, for a caller on an event loop: the caller's loop is never blocked."""
+    import asyncio
+
+    job = _submit(func, arg, None, timeout)
+    wrapped = asyncio.wrap_future(job.future)
+    try:
+        return await asyncio.wait_for(wrapped, max(timeout, 0.0) + CANCEL_GRACE_S)
+    except asyncio.TimeoutError:
+        if job.future.done() and not job.future.cancelled():
+            return job.future.result()
+        _abandon(job)
+        raise HookTimeout(True) from None
+    except asyncio.CancelledError:
+        _abandon(job)
+        raise
+
+
+def timeout_text(timeout_ms: int, exc: HookTimeout) -> str:
+    """The ``error`` of a Python hook that timed out."""
+    if exc.abandoned:
+        return f"timed out after {timeout_ms} ms (it was still running and was abandoned)"
+    return f"timed out after {timeout_ms} ms"
+
+
+async def in_thread(func: Callable[..., Any], *args: Any) -> Any:
+    """Run ``func(*args)`` on a thread of its own and await the result.
+
+    Unlike ``asyncio.to_thread`` (the loop's default executor: a handful of
+    threads), concurrent firings never queue behind each other: a firing whose
+    hooks hang until their timeout cannot delay the firings started after it.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[Any] = loop.create_future()
+
+    def deliver(ok: bool, value: Any) -> None:
+        if fut.cancelled():
+            return
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)
+
+    def target() -> None:
+        try:
+            value = func(*args)
+        except BaseException as exc:  # handed to the awaiting task
+            ok, value = False, exc
+        else:
+            ok = True
+        try:
+            loop.call_soon_threadsafe(deliver, ok, value)
+        except RuntimeError:  # the loop was closed meanwhile: nobody is waiting
+            pass
+
+    threading.Thread(target=target, name="hookwise-fire", daemon=True).start()
+    return await fut

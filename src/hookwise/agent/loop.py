@@ -1,0 +1,752 @@
+"""The agent session: a small, real agent loop that fires every hook event and applies its result.
+
+One :class:`AgentSession` holds the conversation history (google-genai ``contents`` dicts), a
+:class:`~hookwise.HookSystem`, a model (:mod:`hookwise.agent.models`) and the tools. It is the
+reference for every framework adapter, so each fire site below names the rule it follows
+(CONTRACT §8/§9/§11, spec §11):
+
+=====================  ==========================================================================
+event                  fire site → what the session does with the merged result
+=====================  ==========================================================================
+SessionStart           :meth:`start` / :meth:`clear` → context injected, system message shown
+BeforeAgent            :meth:`run_prompt`, once per prompt → stop keeps the message, block drops
+                       it, context goes into every request of this prompt only
+BeforeModel            before each model call → stop; block (+ ``llm_response``); an
+                       ``llm_response`` skips the model; ``llm_request`` merged (§12.2)
+BeforeToolSelection    after BeforeModel → ``toolConfig`` set on the request (and enforced)
+AfterModel             per streamed chunk → stop; deny discards the chunk and stops the stream;
+                       ``llm_response`` replaces the chunk
+BeforeTool             per tool call → stop; block; ask forces a confirmation; ``tool_input``
+                       merged over the arguments (a note tells the model)
+AfterTool              after the tool ran → stop; block hides the result; context appended;
+                       ``tailToolCallRequest`` runs another tool in its place
+AfterAgent             once per prompt, after the final answer → stop (+ ``clearContext``); block
+                       retries with the reason (``stop_hook_active``), capped
+PreCompress            before history compression (``/compress`` = manual, threshold = auto)
+Notification           before every confirmation prompt
+SessionEnd             :meth:`clear` (clear) and :meth:`end` (exit)
+=====================  ==========================================================================
+
+A hook's malformed ``tool_input`` / ``llm_request`` / ``llm_response`` / ``toolConfig`` /
+``tailToolCallRequest`` is reported as a warning and ignored as a whole.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import IO, Any
+
+from ..errors import HookwiseError
+from ..events import HookEvent
+from ..result import FireResult, Outcome
+from . import llm_format as fmt
+from .models import Model
+from .tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
+
+MODIFIED_NOTE = "\n\n[System] Tool input parameters were modified by a hook before execution."
+CANCELLED = "[Operation Cancelled] Reason: User did not allow tool call"
+SUMMARY_PROMPT = (
+    "Summarize the conversation so far for your own later use: the goal, what was done, the files "
+    "involved, decisions made and what remains. Answer with the summary only."
+)
+SNAPSHOT_ACK = "Got it. Thanks for the additional context!"
+MAX_TAIL_CALLS = 16
+
+
+class TurnStatus(str, Enum):
+    """How one user prompt ended."""
+
+    COMPLETED = "completed"
+    STOPPED = "stopped"  # a hook said continue: false (or a cap was reached)
+    BLOCKED = "blocked"  # BeforeAgent blocked the prompt
+
+
+@dataclass
+class AgentOptions:
+    """Settings of a session (the ``hookwise agent`` flags)."""
+
+    model_name: str = fmt.DEFAULT_MODEL
+    approval_mode: str = "default"
+    interactive: bool = False
+    max_agent_retries: int = 8
+    compress_threshold: int = 100_000
+    max_turns: int = 100
+    shell_timeout_s: float = 120.0
+    system_instruction: str | None = None
+
+
+@dataclass
+class Stats:
+    model_calls: int = 0
+    tool_calls: int = 0
+    hook_calls: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"modelCalls": self.model_calls, "toolCalls": self.tool_calls, "hookCalls": self.hook_calls}
+
+
+class AgentUI:
+    """Where a session reports what happens. The base class is silent; subclasses print.
+
+    ``interactive`` decides whether confirmations can be asked (:meth:`confirm`).
+    """
+
+    interactive = False
+
+    def text(self, text: str) -> None:
+        """Answer text from the model, as it streams."""
+
+    def thought(self, text: str) -> None:
+        """A thought part from the model."""
+
+    def end_turn(self) -> None:
+        """A model turn ended (text printed so far may need a newline)."""
+
+    def system_message(self, event: str, message: str) -> None:
+        """A hook's ``systemMessage``."""
+
+    def warning(self, message: str) -> None:
+        """Something went wrong but the session goes on (hook failures, ignored hook output)."""
+
+    def stopped(self, reason: str) -> None:
+        """``Agent execution stopped: <reason>``."""
+
+    def blocked(self, reason: str) -> None:
+        """``Agent execution blocked: <reason>``."""
+
+    def info(self, message: str) -> None:
+        """A neutral status line (compression, context cleared...)."""
+
+    def tool_call(self, name: str, args: dict[str, Any]) -> None:
+        """The model asked for a tool call."""
+
+    def tool_done(self, name: str, args: dict[str, Any], success: bool, display: str) -> None:
+        """A tool call finished (``display`` is the result or error text for people)."""
+
+    def tool_error(self, name: str, message: str) -> None:
+        """A tool call failed, was refused or blocked: ``Error executing tool <name>: <message>``."""
+
+    def confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
+                hook_message: str | None) -> bool:
+        """Ask the person whether the call may run. Non-interactive UIs never get asked."""
+        return False
+
+
+class HeadlessUI(AgentUI):
+    """``-p`` runs: the answer on stdout, everything else on stderr (CONTRACT §11)."""
+
+    def __init__(self, stdout: IO[str], stderr: IO[str], *, collect: bool = False) -> None:
+        self.out = stdout
+        self.err = stderr
+        self.collect = collect  # json output: keep the answer for the final object instead of printing
+        self.answer: list[str] = []
+        self.messages: list[str] = []
+        self._at_line_start = True
+
+    def _err(self, line: str) -> None:
+        self.messages.append(line)
+        print(line, file=self.err, flush=True)
+
+    def text(self, text: str) -> None:
+        if not text:
+            return
+        self.answer.append(text)
+        if not self.collect:
+            self.out.write(text)
+            self.out.flush()
+            self._at_line_start = text.endswith("\n")
+
+    def end_turn(self) -> None:
+        if not self.collect and not self._at_line_start:
+            self.out.write("\n")
+            self.out.flush()
+            self._at_line_start = True
+
+    def system_message(self, event: str, message: str) -> None:
+        self._err(message)
+
+    def warning(self, message: str) -> None:
+        self._err(f"[WARNING] {message}")
+
+    def stopped(self, reason: str) -> None:
+        self._err(f"Agent execution stopped: {reason}")
+
+    def blocked(self, reason: str) -> None:
+        self._err(f"[WARNING] Agent execution blocked: {reason}")
+
+    def info(self, message: str) -> None:
+        self._err(message)
+
+    def tool_error(self, name: str, message: str) -> None:
+        self._err(f"Error executing tool {name}: {message}")
+
+
+# ---------------------------------------------------------------------------------------------
+# transcripts
+# ---------------------------------------------------------------------------------------------
+class TranscriptStore:
+    """Conversation files under ``<user dir>/tmp/hookwise/<project hash>/`` (the hooks' ``transcript_path``)."""
+
+    def __init__(self, user_dir: str, project_dir: str) -> None:
+        digest = hashlib.sha256(os.path.realpath(project_dir).encode("utf-8")).hexdigest()[:16]
+        self.dir = os.path.join(user_dir, "tmp", "hookwise", digest)
+        self.project_dir = project_dir
+
+    def path(self, session_id: str) -> str:
+        return os.path.join(self.dir, f"session-{session_id}.json")
+
+    def save(self, session_id: str, history: list[dict[str, Any]]) -> None:
+        from ..atomic import write_atomic
+
+        doc = {"sessionId": session_id, "projectDir": self.project_dir, "messages": history}
+        write_atomic(self.path(session_id), json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+
+    def latest(self) -> str | None:
+        try:
+            names = [n for n in os.listdir(self.dir) if n.startswith("session-") and n.endswith(".json")]
+        except FileNotFoundError:
+            return None
+        if not names:
+            return None
+        best = max(names, key=lambda n: os.path.getmtime(os.path.join(self.dir, n)))
+        return best[len("session-"):-len(".json")]
+
+    def load(self, session_id: str) -> list[dict[str, Any]]:
+        """The saved history of ``session_id``; ``ValueError`` with a clear message when unusable."""
+        path = self.path(session_id)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except FileNotFoundError:
+            raise ValueError(f"no saved session {session_id!r} for this project (looked for {path})") from None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"cannot read saved session {path}: {exc}") from None
+        messages = doc.get("messages") if isinstance(doc, dict) else None
+        if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+            raise ValueError(f"saved session {path} has no valid \"messages\" list")
+        return messages
+
+
+# ---------------------------------------------------------------------------------------------
+# the session
+# ---------------------------------------------------------------------------------------------
+def _text_of(parts: Iterable[dict[str, Any]]) -> str:
+    return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"role": "user", "parts": [{"text": text}]}
+
+
+def _merge_parts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Join adjacent streamed text parts of the same kind (plain text / thought) into one part."""
+    out: list[dict[str, Any]] = []
+    for p in parts:
+        simple = set(p) <= {"text", "thought"} and isinstance(p.get("text"), str)
+        if out and simple:
+            last = out[-1]
+            if set(last) <= {"text", "thought"} and isinstance(last.get("text"), str) and \
+                    bool(last.get("thought")) == bool(p.get("thought")):
+                out[-1] = {**last, "text": last["text"] + p["text"]}
+                continue
+        out.append(copy.deepcopy(p))
+    return out
+
+
+def _whole_response(stream: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The whole streamed response as one chunk (hookwise extension ``hooksConfig.afterModel: "response"``).
+
+    AfterModel then fires once per response instead of once per chunk; the response is shown when complete.
+    """
+    parts: list[dict[str, Any]] = []
+    last: dict[str, Any] = {}
+    for chunk in stream:
+        parts.extend(fmt.chunk_parts(chunk))
+        last = chunk
+    if not last:
+        return
+    cand = dict(last["candidates"][0]) if isinstance(last.get("candidates"), list) and last["candidates"] and \
+        isinstance(last["candidates"][0], dict) else {}
+    cand["content"] = {"role": "model", "parts": _merge_parts(parts)}
+    yield {**last, "candidates": [cand]}
+
+
+@dataclass
+class _CallOutcome:
+    response: dict[str, Any]  # functionResponse.response
+    stop: str | None = None
+
+
+@dataclass
+class _TurnState:
+    """Per-prompt state: the prompt's history entry and this prompt's BeforeAgent context."""
+
+    entry: dict[str, Any] | None = None
+    context: str | None = None
+    texts: list[str] = field(default_factory=list)
+
+
+class AgentSession:
+    """A conversation between a person (or a script), a model, the tools and the hooks."""
+
+    def __init__(self, hooks: Any, model: Model, ui: AgentUI | None = None, options: AgentOptions | None = None,
+                 *, tools: ToolRegistry | None = None, transcripts: TranscriptStore | None = None) -> None:
+        self.hooks = hooks
+        self.model = model
+        self.ui = ui or AgentUI()
+        self.options = options or AgentOptions()
+        self.tools = tools or ToolRegistry()
+        self.tool_ctx = ToolContext(hooks.project_dir, shell_timeout_s=self.options.shell_timeout_s)
+        self.transcripts = transcripts
+        self.history: list[dict[str, Any]] = []
+        self.stats = Stats()
+        self._turn = _TurnState()
+        self._snapshot_len = 0  # history[:n] is a compression snapshot (nothing new to compress there)
+        self._untrusted_reported: set[str] = set()
+        if transcripts is not None:
+            hooks.transcript_path = transcripts.path(hooks.session_id)
+
+    # ---- hooks -------------------------------------------------------------------------------
+    @property
+    def session_id(self) -> str:
+        return str(self.hooks.session_id)
+
+    def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
+        """Fire ``event``; report its warnings and system message; count the hook calls.
+
+        ``seen``: warnings already reported for this model response (AfterModel fires per chunk;
+        a failing hook is reported once per response, not once per chunk)."""
+        result: FireResult = self.hooks.fire(event, **fields)
+        self.stats.hook_calls += sum(1 for h in result.hooks if h.outcome is not Outcome.SKIPPED)
+        skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
+        for w in result.warnings:
+            untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
+            if untrusted is not None:  # an untrusted hook is reported once per session, not at every firing
+                if untrusted in self._untrusted_reported:
+                    continue
+                self._untrusted_reported.add(untrusted)
+            if seen is not None:
+                if w in seen:
+                    continue
+                seen.add(w)
+            self.ui.warning(w)
+        msg = result.system_message
+        if msg and not result.suppress_output:
+            self.ui.system_message(event.value, msg)
+        return result
+
+    def _bad_hook_value(self, result: FireResult, key: str, message: str) -> None:
+        names = [h.name for h in result.hooks if isinstance(h.output, dict)
+                 and isinstance(h.output.get("hookSpecificOutput"), dict)
+                 and key in h.output["hookSpecificOutput"]]
+        who = ", ".join(names) or "a hook"
+        self.ui.warning(f"{result.event.value} hook {who} returned an unusable {key}: {message}; it was ignored")
+
+    def _check_each(self, result: FireResult, key: str, ok: Any) -> bool:
+        """Warn about every hook whose ``hookSpecificOutput[key]`` fails ``ok``; True if any did."""
+        bad = False
+        for h in result.hooks:
+            hso = h.output.get("hookSpecificOutput") if isinstance(h.output, dict) else None
+            if isinstance(hso, dict) and key in hso and not ok(hso[key]):
+                bad = True
+                self.ui.warning(f"{result.event.value} hook {h.name} returned an unusable {key} "
+                                f"({json.dumps(hso[key])[:200]}); it was ignored")
+        return bad
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    def start(self, source: str = "startup") -> str | None:
+        """Fire SessionStart. Returns the ``<hook_context>`` block for a headless prompt (None otherwise);
+        in an interactive session the context becomes a user message in the history."""
+        result = self.fire(HookEvent.SESSION_START, source=source)
+        ctx = result.hook_context
+        if ctx and self.options.interactive:
+            self.history.append(_user(ctx))
+            return None
+        return ctx
+
+    def end(self, reason: str = "exit") -> None:
+        """Save the transcript and fire SessionEnd."""
+        self._save()
+        self.fire(HookEvent.SESSION_END, reason=reason)
+
+    def clear(self) -> None:
+        """``/clear``: SessionEnd(clear) with the old session id, then a fresh session and SessionStart(clear)."""
+        self._save()
+        self.fire(HookEvent.SESSION_END, reason="clear")
+        self.history = []
+        self._snapshot_len = 0
+        self.hooks.session_id = str(uuid.uuid4())
+        if self.transcripts is not None:
+            self.hooks.transcript_path = self.transcripts.path(self.hooks.session_id)
+        self.start("clear")
+        self.ui.info("Conversation cleared; new session " + self.session_id)
+
+    def _save(self) -> None:
+        if self.transcripts is not None:
+            try:
+                self.transcripts.save(self.session_id, self.history)
+            except (OSError, HookwiseError) as exc:
+                self.ui.warning(f"could not save the transcript: {exc}")
+
+    # ---- compression -------------------------------------------------------------------------
+    def estimated_tokens(self) -> int:
+        """Characters of the history's JSON text / 4."""
+        return len(json.dumps(self.history, ensure_ascii=False)) // 4
+
+    def _compressible(self) -> int:
+        k = len(self.history)
+        entry = self._turn.entry
+        if entry is not None:
+            k = next((i for i, m in enumerate(self.history) if m is entry), k)
+        return k if k > self._snapshot_len else 0
+
+    def compress(self, trigger: str = "manual") -> bool:
+        """Summarise the history before the current prompt; fires PreCompress first. False: nothing to do."""
+        k = self._compressible()
+        if k == 0:
+            return False
+        self.fire(HookEvent.PRE_COMPRESS, trigger=trigger)
+        before = self.estimated_tokens()
+        request = {"model": self.options.model_name,
+                   "contents": copy.deepcopy(self.history[:k]) + [_user(SUMMARY_PROMPT)], "config": {}}
+        self._trace_model_call(request)
+        response = self.model.generate(request)
+        summary = _text_of(fmt.chunk_parts(response)).strip() or "(the model returned no summary)"
+        self.history = [_user(f"<state_snapshot>\n{summary}\n</state_snapshot>"),
+                        {"role": "model", "parts": [{"text": SNAPSHOT_ACK}]}] + self.history[k:]
+        self._snapshot_len = 2
+        self.ui.info(f"Chat history compressed from ~{before} to ~{self.estimated_tokens()} tokens ({trigger}).")
+        return True
+
+    def _maybe_compress(self) -> None:
+        if self.estimated_tokens() > self.options.compress_threshold:
+            self.compress("auto")
+
+    # ---- a user prompt -----------------------------------------------------------------------
+    def run_prompt(self, prompt: str) -> TurnStatus:
+        """Run one user prompt to its end: BeforeAgent, the model/tool loop, AfterAgent (with retries)."""
+        message = prompt
+        stop_hook_active = False
+        retries = 0
+        texts: list[str] = []
+        try:
+            while True:
+                before = self.fire(HookEvent.BEFORE_AGENT, prompt=message)
+                if before.stopped:
+                    self.history.append(_user(message))
+                    self.ui.stopped(before.effective_reason)
+                    return TurnStatus.STOPPED
+                if before.blocked:
+                    self.ui.blocked(before.effective_reason)
+                    return TurnStatus.BLOCKED
+                self._turn = _TurnState()
+                self._maybe_compress()
+                entry = _user(message)
+                self.history.append(entry)
+                self._turn = _TurnState(entry=entry, context=before.hook_context)
+                status = self._agentic_loop()
+                texts.extend(self._turn.texts)
+                if status is TurnStatus.STOPPED:
+                    return status
+                after = self.fire(HookEvent.AFTER_AGENT, prompt=prompt,
+                                  prompt_response="\n".join(t for t in texts if t) or "[no response text]",
+                                  stop_hook_active=stop_hook_active)
+                if after.stopped:
+                    self.ui.stopped(after.effective_reason)
+                    self._clear_context(after)
+                    return TurnStatus.STOPPED
+                if not after.blocked:
+                    return TurnStatus.COMPLETED
+                self.ui.blocked(after.effective_reason)
+                self._clear_context(after)
+                retries += 1
+                if retries > self.options.max_agent_retries:
+                    self.ui.stopped(f"AfterAgent hooks blocked the answer {retries} times; giving up after "
+                                    f"{self.options.max_agent_retries} retries (--max-agent-retries). "
+                                    f"Last reason: {after.effective_reason}")
+                    return TurnStatus.STOPPED
+                message = after.effective_reason
+                stop_hook_active = True
+        finally:
+            self._turn = _TurnState()
+            self._save()
+
+    def _clear_context(self, result: FireResult) -> None:
+        if result.clear_context:
+            self.history = []
+            self._snapshot_len = 0
+            self.ui.info("Conversation context has been cleared.")
+
+    # ---- model turns -------------------------------------------------------------------------
+    def build_request(self) -> dict[str, Any]:
+        """The model request for the current history (this prompt's BeforeAgent context included)."""
+        contents = []
+        for m in self.history:
+            c = copy.deepcopy(m)
+            if m is self._turn.entry and self._turn.context:
+                c["parts"].append({"text": self._turn.context})
+            contents.append(c)
+        config: dict[str, Any] = {"tools": [{"functionDeclarations": self.tools.declarations()}]}
+        if self.options.system_instruction:
+            config["systemInstruction"] = {"parts": [{"text": self.options.system_instruction}]}
+        return {"model": self.options.model_name, "contents": contents, "config": config}
+
+    def _trace_model_call(self, request: dict[str, Any]) -> None:
+        self.stats.model_calls += 1
+        self.hooks.trace_record({"type": "model_call", "model": request.get("model") or self.model.name,
+                                 "request_text": json.dumps(request.get("contents", []), ensure_ascii=False)})
+
+    def _agentic_loop(self) -> TurnStatus:
+        turns = 0
+        while True:
+            turns += 1
+            if turns > self.options.max_turns:
+                self.ui.stopped(f"the model made {self.options.max_turns} calls for this prompt (--max-turns)")
+                return TurnStatus.STOPPED
+            self._maybe_compress()
+            step = self._model_turn()
+            if step is None:
+                return TurnStatus.STOPPED
+            parts, request = step
+            calls = [p["functionCall"] for p in parts if isinstance(p.get("functionCall"), dict)]
+            if not calls:
+                return TurnStatus.COMPLETED
+            responses, stop = self._run_calls(calls, request)
+            self.history.append({"role": "user", "parts": responses})
+            if stop is not None:
+                self.ui.stopped(stop)
+                return TurnStatus.STOPPED
+
+    def _model_turn(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+        """One model call with its hooks. Returns (parts acted on, request sent), or None when stopped.
+
+        A blocked turn returns no parts (the loop then ends normally and AfterAgent runs)."""
+        request = self.build_request()
+        before = self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request))
+        if before.stopped:
+            self.ui.stopped(before.effective_reason)
+            return None
+        synthetic: dict[str, Any] | None = None
+        if "llm_response" in before.hook_specific:
+            try:
+                synthetic = fmt.synthetic_chunk(before.hook_specific["llm_response"])
+            except fmt.LlmFormatError as exc:
+                self._bad_hook_value(before, "llm_response", str(exc))
+        if before.blocked:
+            self.ui.blocked(before.effective_reason)
+            if synthetic is None:
+                return [], request
+        if synthetic is None and "llm_request" in before.hook_specific:
+            try:
+                request = fmt.apply_llm_request(request, before.hook_specific["llm_request"])
+            except fmt.LlmFormatError as exc:
+                self._bad_hook_value(before, "llm_request", str(exc))
+        if synthetic is not None:
+            parts = _merge_parts(fmt.chunk_parts(synthetic))
+            self._show(parts)
+            return self._record_turn(parts), request
+
+        selection = self.fire(HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request))
+        self._check_each(selection, "toolConfig", lambda v: isinstance(v, dict))
+        if selection.tool_config is not None:
+            try:
+                sdk_cfg = fmt.tool_config_from_hook(selection.tool_config)
+            except fmt.LlmFormatError as exc:
+                self._bad_hook_value(selection, "toolConfig", str(exc))
+            else:
+                if sdk_cfg is not None:
+                    request["config"]["toolConfig"] = sdk_cfg
+
+        self._trace_model_call(request)
+        llm_request = fmt.to_llm_request(request)
+        collected: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        stream = self.model.stream(request)
+        if getattr(self.hooks, "after_model_per_response", False):  # hooksConfig.afterModel: "response"
+            stream = _whole_response(stream)
+        for chunk in stream:
+            after = self.fire(HookEvent.AFTER_MODEL, seen=seen, llm_request=llm_request,
+                              llm_response=fmt.to_llm_response(chunk))
+            if after.stopped or after.blocked:
+                close = getattr(stream, "close", None)
+                if callable(close):
+                    close()
+                self.ui.end_turn()
+                if after.stopped:
+                    self.ui.stopped(after.effective_reason)
+                    return None
+                self.ui.blocked(after.effective_reason)
+                return [], request
+            parts = fmt.chunk_parts(chunk)
+            replacement = after.hook_specific.get("llm_response") if "llm_response" in after.hook_specific else None
+            if replacement is not None and fmt.modified_response(replacement) and \
+                    replacement != fmt.to_llm_response(chunk):
+                try:
+                    new_parts = fmt.chunk_parts(fmt.from_llm_response(replacement))
+                except fmt.LlmFormatError as exc:
+                    self._bad_hook_value(after, "llm_response", str(exc))
+                else:
+                    # the stable format is text-only: keep the chunk's function calls (and other non-text parts)
+                    parts = new_parts + [p for p in parts if not isinstance(p.get("text"), str)]
+            self._show(parts)
+            collected.extend(parts)
+        merged = _merge_parts(collected)
+        return self._record_turn(merged), request
+
+    def _show(self, parts: list[dict[str, Any]]) -> None:
+        for p in parts:
+            if isinstance(p.get("text"), str):
+                if p.get("thought"):
+                    self.ui.thought(p["text"])
+                else:
+                    self.ui.text(p["text"])
+
+    def _record_turn(self, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        self.ui.end_turn()
+        if parts:
+            self.history.append({"role": "model", "parts": parts})
+        self._turn.texts.append(_text_of(parts))
+        return parts
+
+    # ---- tool calls --------------------------------------------------------------------------
+    def _run_calls(self, calls: list[dict[str, Any]],
+                   request: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+        responses: list[dict[str, Any]] = []
+        stop: str | None = None
+        for call in calls:
+            name = call.get("name", "")
+            args = call.get("args")
+            if args is None:
+                args = {}
+            if stop is not None:  # requested but never run: still recorded
+                self.stats.tool_calls += 1
+                out = self._finish_call(name, args, {"error": "[Operation Cancelled] The agent was stopped before "
+                                                              "this call ran."}, report=False)
+            else:
+                out = self._run_call(name, args, request.get("config", {}).get("toolConfig"))
+                stop = out.stop
+            fr: dict[str, Any] = {"name": name, "response": out.response}
+            if call.get("id") is not None:
+                fr = {"id": call["id"], **fr}
+            responses.append({"functionResponse": fr})
+        return responses, stop
+
+    def _finish_call(self, name: str, args: Any, response: dict[str, Any], *, error: str | None = None,
+                     stop: str | None = None, display: str = "", report: bool = True) -> _CallOutcome:
+        success = error is None and "error" not in response
+        err = error if error is not None else response.get("error")
+        self.hooks.trace_record({"type": "tool_call", "name": name, "args": args, "success": success,
+                                 "error": err})
+        if not success and report:
+            self.ui.tool_error(name, str(err))
+        self.ui.tool_done(name, args if isinstance(args, dict) else {}, success, display or str(err or ""))
+        return _CallOutcome(response, stop)
+
+    def _fail(self, name: str, args: Any, message: str) -> _CallOutcome:
+        return self._finish_call(name, args, {"error": message}, error=message)
+
+    def _run_call(self, name: str, args: Any, tool_config: Any, *, original: str | None = None,
+                  depth: int = 0) -> _CallOutcome:
+        self.stats.tool_calls += 1
+        self.ui.tool_call(name, args if isinstance(args, dict) else {})
+        tool = self.tools.get(name)
+        if tool is None:
+            return self._fail(name, args, self.tools.not_found(name))
+        why = fmt.function_call_allowed(tool_config, name)
+        if why is not None:
+            return self._fail(name, args, f"Tool call refused: {why} (set by a BeforeToolSelection hook)")
+        invalid = tool.validate(args)
+        if invalid is not None:
+            return self._fail(name, args, f"Invalid parameters for {name}: {invalid}")
+
+        before = self.fire(HookEvent.BEFORE_TOOL, tool_name=name, tool_input=args, original_request_name=original)
+        if before.stopped:
+            reason = before.effective_reason
+            msg = f"Agent execution stopped by hook: {reason}"
+            return self._finish_call(name, args, {"error": msg}, error=msg, stop=reason, report=False)
+        if before.blocked:
+            return self._fail(name, args, f"Tool execution blocked: {before.effective_reason}")
+        self._check_each(before, "tool_input", lambda v: isinstance(v, dict))
+        run_args: dict[str, Any] = args
+        if before.tool_input is not None:
+            new_args = before.tool_input_for(args)
+            invalid = tool.validate(new_args)
+            if invalid is not None:
+                return self._fail(name, new_args, f"Tool parameter modification by hook failed validation: {invalid}")
+            run_args = new_args
+        modified = run_args != args
+
+        if before.asked or needs_confirmation(tool, self.options.approval_mode):
+            refused = self._confirm(tool.name, run_args, tool.confirmation(self.tool_ctx, run_args), before)
+            if refused is not None:
+                return self._fail(name, run_args, refused)
+
+        result = tool.execute(self.tool_ctx, run_args)
+        after = self.fire(HookEvent.AFTER_TOOL, tool_name=name, tool_input=run_args,
+                          tool_response=result.to_hook(), original_request_name=original)
+        if after.stopped:
+            reason = after.effective_reason
+            return self._finish_call(name, run_args, {"error": reason}, error=reason, stop=reason, report=False,
+                                     display=f"Agent execution stopped by hook: {reason}")
+        if after.blocked:
+            reason = after.effective_reason
+            return self._finish_call(name, run_args, {"error": reason}, error=reason,
+                                     display=f"Tool result blocked: {reason}")
+        response = self._model_facing(result, after.hook_context, modified)
+        tail = self._tail_request(after)
+        if tail is None:
+            return self._finish_call(name, run_args, response, display=result.return_display)
+        # the intermediate call is recorded, then replaced by the tail call (answering the original call)
+        self._finish_call(name, run_args, response, display=result.return_display)
+        if depth >= MAX_TAIL_CALLS:
+            self.ui.warning(f"AfterTool tail tool calls nested {MAX_TAIL_CALLS} deep; not running "
+                            f"{tail[0]!r}; the last result is used")
+            return _CallOutcome(response)
+        return self._run_call(tail[0], tail[1], tool_config, original=original or name, depth=depth + 1)
+
+    def _model_facing(self, result: ToolResult, context: str | None, modified: bool) -> dict[str, Any]:
+        if result.error is not None:  # a failed tool answers with its error message only
+            return {"error": result.error.get("message", result.llm_content)}
+        content = result.llm_content
+        if context:
+            content = f"{content}\n\n{context}" if content else context
+        if modified:
+            content += MODIFIED_NOTE
+        return {"output": content}
+
+    def _tail_request(self, after: FireResult) -> tuple[str, dict[str, Any]] | None:
+        def ok(v: Any) -> bool:
+            return isinstance(v, dict) and isinstance(v.get("name"), str) and bool(v["name"]) and \
+                isinstance(v.get("args", {}), dict)
+
+        self._check_each(after, "tailToolCallRequest", ok)
+        tail = after.hook_specific.get("tailToolCallRequest")
+        if not isinstance(tail, dict) or not ok(tail):
+            return None
+        return tail["name"], dict(tail.get("args") or {})
+
+    def _confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
+                 before: FireResult) -> str | None:
+        """Ask for confirmation; returns the refusal message, or None when the call may run."""
+        asked = before.asked
+        hook_text = before.system_message or before.reason
+        if not self.ui.interactive:
+            if asked:
+                why = f" ({hook_text})" if hook_text else ""
+                return (f'Tool "{name}" needs confirmation because a hook asked for it{why}; '
+                        "a headless run cannot ask, so the call was refused")
+            return (f'Tool "{name}" needs confirmation in approval mode {self.options.approval_mode}; '
+                    "a headless run cannot ask, so the call was refused (use --approval-mode "
+                    + ("auto_edit or yolo" if confirmation.kind == "edit" else "yolo") + " to allow it)")
+        self.fire(HookEvent.NOTIFICATION, notification_type="ToolPermission", message=confirmation.message,
+                  details=confirmation.details)
+        if self.ui.confirm(name, args, confirmation, hook_text if asked else None):
+            return None
+        return CANCELLED

@@ -1,0 +1,37 @@
+"""``hookwise validate [--json]``: check every settings layer, report all problems, exit 1 on errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from ..validate import validate_project
+from .main import CliContext
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: {valid, errors, warnings, files, problems: [...]}")
+
+
+def run(args: argparse.Namespace, ctx: CliContext) -> int:
+    report = validate_project(ctx.project_dir, os.environ)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2), file=ctx.stdout)
+        return 0 if report.ok else 1
+    for p in report.problems:
+        print(str(p), file=ctx.stdout)
+    n_err, n_warn = len(report.errors), len(report.warnings)
+    files = len(report.files)
+    where = f"{files} settings file{'s' if files != 1 else ''}"
+    if not report.files:
+        print("no settings files found (looked for the system, user, project and extension layers)",
+              file=ctx.stderr)
+        return 0
+    if n_err or n_warn:
+        print(f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''} "
+              f"in {where}", file=ctx.stderr)
+    else:
+        print(f"ok: {where} checked, no problems", file=ctx.stderr)
+    return 0 if report.ok else 1

@@ -1,0 +1,2 @@
+# shared helpers of the plugin
+protected_re='(^|/)(migrations|vendor)/'

@@ -1,0 +1,86 @@
+"""Functional checks of the fast paths (never timing): lazy imports, per-response AfterModel, no retention."""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+import tracemalloc
+from typing import Any
+
+from hookwise import HookSystem
+
+HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.persistent")
+
+
+def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:
+    project.hooks("BeforeTool", "true", layer="user")
+    code = (
+        "import sys\n"
+        "from hookwise.cli.main import main\n"
+        f"rc = main(['--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x', '--json'])\n"
+        f"print('LOADED', [m for m in {HEAVY!r} if m in sys.modules], rc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout[: out.stdout.rindex("LOADED")])
+    assert result["hooks"][0]["outcome"] == "ok"
+    assert out.stdout.strip().endswith("LOADED [] 0"), out.stdout
+
+
+def test_after_model_per_response_setting(project: Any) -> None:
+    hs = HookSystem(project.root)
+    assert hs.after_model_per_response is False
+    project.write_settings({"hooksConfig": {"afterModel": "response"}})
+    hs = HookSystem(project.root)
+    assert hs.after_model_per_response is True and hs.settings.hooks_config["afterModel"] == "response"
+    project.write_settings({"hooksConfig": {"afterModel": "chunk"}})
+    assert HookSystem(project.root).after_model_per_response is False
+
+
+def test_after_model_bad_value_is_reported_and_ignored(project: Any) -> None:
+    project.write_settings({"hooksConfig": {"afterModel": "per-response"}}, layer="user")
+    hs = HookSystem(project.root)
+    assert hs.after_model_per_response is False
+    assert any("afterModel" in w and "settings.json" in w for w in hs.warnings)
+
+
+def test_user_layer_value_is_overridden_by_project(project: Any) -> None:
+    project.write_settings({"hooksConfig": {"afterModel": "response"}}, layer="user")
+    project.write_settings({"hooksConfig": {"afterModel": "chunk"}})
+    assert HookSystem(project.root).after_model_per_response is False
+
+
+def test_nothing_is_retained_per_firing(project: Any) -> None:
+    hs = HookSystem(project.root)
+    hs.register("BeforeTool", lambda inp: {"decision": "allow", "reason": inp["tool_input"]["content"][:8]},
+                name="py", matcher="run_shell_command")
+    pad = "x" * 20_000
+
+    def fire(i: int) -> None:
+        r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"content": f"{i:08d}{pad}"})
+        assert r.reason == f"{i:08d}"
+        hs.fire("BeforeTool", tool_name=f"other-{i}", tool_input={"content": pad})  # a new plan-cache key
+
+    for i in range(600):
+        fire(i)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for i in range(600, 1600):
+            fire(i)
+        gc.collect()
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # 1000 firings of 20 KB inputs would retain ~20 MB if anything kept them; allow bounded caches only
+    assert after - before < 2_000_000, after - before
+
+
+def test_no_matching_hook_runs_nothing(project: Any) -> None:
+    project.hooks("BeforeTool", "exit 2", matcher="write_file")
+    hs = HookSystem(project.root, trust_all=True)
+    r = hs.fire("BeforeTool", tool_name="read_file", tool_input={})
+    assert r.hooks == [] and r.output == {} and not r.blocked
