@@ -4,7 +4,8 @@ The new content goes to a temporary file in the same directory, is flushed to
 disk, and replaces the target with one ``os.replace``: a crash at any point
 leaves either the old file or the new one, never a mix. A target (or parent
 directory) that is a symlink is refused, so a write cannot be redirected to
-another file through a planted link.
+another file through a planted link. Settings edits, the trust store, session
+transcripts and JUnit reports all go through :func:`write_atomic`.
 """
 
 from __future__ import annotations
@@ -16,49 +17,77 @@ import tempfile
 from .errors import HookwiseError
 
 
-class UnsafePathError(HookwiseError):
-    """A file hookwise was asked to write is reached through a symlink."""
+class WriteError(HookwiseError):
+    """A file could not be written safely (a symlink in the way, a directory, an OS error)."""
 
 
-def check_no_symlink(path: str) -> None:
-    """Raise :class:`UnsafePathError` if ``path`` or its parent directory is a symlink."""
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8, line endings as given) to ``path`` atomically.
+
+    A temporary file is written in the same directory, fsynced and renamed over
+    ``path`` (``os.replace``), so a crash leaves either the old or the new file.
+    The file's permission bits are kept (a new file gets 0666 minus the umask).
+    The parent directory is created when missing (``.gemini/``). Symlinks are
+    never written through: if ``path`` or its directory is a symlink, raise
+    :class:`WriteError` naming it.
+    """
+    path = os.path.abspath(path)
+    directory = os.path.dirname(path)
+    data = text.encode("utf-8")  # fails before anything is written
+    if os.path.islink(directory):
+        raise WriteError(f"{directory} is a symbolic link (to {os.readlink(directory)}); refusing to write "
+                        f"{os.path.basename(path)} through it. Edit the real file instead.")
     if os.path.islink(path):
-        raise UnsafePathError(f"{path} is a symlink; refusing to write through it (replace it with a real file)")
-    parent = os.path.dirname(os.path.abspath(path))
-    if os.path.islink(parent):
-        raise UnsafePathError(f"{parent} is a symlink; refusing to write {os.path.basename(path)} through it")
-
-
-def write_atomic(path: str, text: str, *, encoding: str = "utf-8") -> None:
-    """Replace ``path`` with ``text`` atomically (creating the parent directory when missing)."""
-    check_no_symlink(path)
-    parent = os.path.dirname(os.path.abspath(path))
-    os.makedirs(parent, exist_ok=True)
-    check_no_symlink(path)
+        raise WriteError(f"{path} is a symbolic link (to {os.readlink(path)}); refusing to write through it. "
+                        f"Edit the real file instead.")
+    if os.path.isdir(path):
+        raise WriteError(f"{path} is a directory; cannot write a file there")
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=parent)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, exist_ok=True)
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
         raise
     try:
-        dfd = os.open(parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        dfd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
     except OSError:
         pass
+    finally:
+        os.close(dfd)
+
+
+def _umask() -> int:
+    """The process umask, read without changing it when the OS allows (no window for other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -139,6 +139,23 @@ def read_file(path: str) -> tuple[str, Any]:
     return text, parse(text, path)
 
 
+def kind_of(v: Any) -> str:
+    """A short English name for a JSON value's type, for messages ("a string", "an array"...)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column of ``offset`` in ``text``."""
     offset = min(offset, len(text))

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
+from .atomic import WriteError
+from .atomic import write_atomic as _write_atomic
 from .errors import HookwiseError, SettingsError
-from .jsonc import parse, read_bytes, strip_comments
+from .jsonc import kind_of, parse, read_bytes, strip_comments
 
 __all__ = [
     "EditError",
@@ -126,20 +125,6 @@ def _tokens(ptr: str) -> list[str]:
 
 def _ptr(tokens: list[str]) -> str:
     return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens) or "/"
-
-
-def _type_name(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    return "an object"
 
 
 @dataclass
@@ -500,7 +485,7 @@ def set_value(text: str, pointer: str, value: Any, *, path: str = "<settings>") 
                             f"(the array has {len(parent_value)})")
         new_text = _insert_child(doc, parent_node, value, None)
     else:
-        raise EditError(f"{path}: {_ptr(tokens[:depth])} is {_type_name(parent_value)}, not an object; "
+        raise EditError(f"{path}: {_ptr(tokens[:depth])} is {kind_of(parent_value)}, not an object; "
                         f"cannot set {pointer} (fix the file by hand)")
     return _check(doc, new_text, _expected(doc.value, expected_tokens, "set", value), path,
                   f"setting {pointer}")
@@ -517,7 +502,7 @@ def append_to_array(text: str, pointer: str, value: Any, *, path: str = "<settin
         return set_value(text, pointer, [value], path=path)
     node, current = nodes[-1], values[-1]
     if node.kind != "array" or not isinstance(current, list):
-        raise EditError(f"{path}: {pointer} is {_type_name(current)}, not an array; "
+        raise EditError(f"{path}: {pointer} is {kind_of(current)}, not an array; "
                         f"cannot add {json.dumps(value)} to it (fix the file by hand)")
     json.dumps(value, allow_nan=False)
     new_text = _insert_child(doc, node, value, None)
@@ -582,72 +567,10 @@ def read_text(path: str) -> str:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8, line endings as given) to ``path`` atomically.
-
-    A temporary file is written in the same directory, fsynced and renamed over
-    ``path`` (``os.replace``), so a crash leaves either the old or the new file.
-    The file's permission bits are kept (a new file gets 0666 minus the umask).
-    The parent directory is created when missing (``.gemini/``). Symlinks are
-    never written through: if ``path`` or its directory is a symlink, raise
-    :class:`EditError` naming it.
-    """
-    path = os.path.abspath(path)
-    directory = os.path.dirname(path)
-    data = text.encode("utf-8")  # fails before anything is written
-    if os.path.islink(directory):
-        raise EditError(f"{directory} is a symbolic link (to {os.readlink(directory)}); refusing to write "
-                        f"{os.path.basename(path)} through it. Edit the real file instead.")
-    if os.path.islink(path):
-        raise EditError(f"{path} is a symbolic link (to {os.readlink(path)}); refusing to write through it. "
-                        f"Edit the real file instead.")
-    if os.path.isdir(path):
-        raise EditError(f"{path} is a directory; cannot write a file there")
+    """Write ``text`` to ``path`` atomically (see :func:`hookwise.atomic.write_atomic`); raises :class:`EditError`."""
     try:
-        if not os.path.isdir(directory):
-            os.makedirs(directory, exist_ok=True)
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    except OSError as exc:
-        raise EditError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise EditError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
-        raise
-    try:
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+        _write_atomic(path, text)
+    except WriteError as exc:
+        raise EditError(str(exc)) from None
 
 
-def _umask() -> int:
-    """The process umask, read without changing it when the OS allows (no window for other threads)."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask

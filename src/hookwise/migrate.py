@@ -32,6 +32,7 @@ from typing import Any
 
 from . import jsonc
 from .events import CLAUDE_EVENT_NAMES
+from .jsonc import kind_of
 
 # --------------------------------------------------------------------------- tables
 
@@ -190,23 +191,6 @@ _PLUGIN_ROOT_PATH = re.compile(
 _OTHER_CLAUDE_VAR = re.compile(r"\$\{?(CLAUDE_[A-Z0-9_]+)")
 _OTHER_GEMINI_VAR = re.compile(r"\$\{?(GEMINI_(?:CWD|SESSION_ID|PLANS_DIR))\b")
 _SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=@%+,-]+$")
-
-
-def kind_of(v: Any) -> str:
-    """A short English name for a JSON value's type, for messages."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
 
 
 # --------------------------------------------------------------------------- tool names

@@ -17,6 +17,7 @@ from typing import Any
 from . import jsonc
 from .errors import SettingsError
 from .events import EVENT_NAMES, HookEvent, suggest_event
+from .jsonc import kind_of
 from .registry import DEFAULT_TIMEOUT_MS, HookEntry
 
 LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
@@ -78,7 +79,7 @@ class SettingsLayer:
             self.error = exc
             return self
         if not isinstance(value, dict):
-            self.error = SettingsError(self.path, f"expected a JSON object at the top level, got {_kind(value)}",
+            self.error = SettingsError(self.path, f"expected a JSON object at the top level, got {kind_of(value)}",
                                        *jsonc.locate(self.text, ""))
             return self
         self.data = value
@@ -136,22 +137,6 @@ class LoadedSettings:
     hooks_config: dict[str, Any] = field(default_factory=dict)
 
 
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
-
-
 class _Reporter:
     def __init__(self, warnings: list[str]) -> None:
         self.warnings = warnings
@@ -202,7 +187,7 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
                report: _Reporter) -> HookEntry | None:
     """Turn one hook object of a settings file into a :class:`HookEntry`, or report why not."""
     if not isinstance(raw, dict):
-        report.at(layer, ptr, f"a hook must be an object, got {_kind(raw)}; skipped")
+        report.at(layer, ptr, f"a hook must be an object, got {kind_of(raw)}; skipped")
         return None
     htype = raw.get("type")
     if htype == "plugin":
@@ -220,7 +205,7 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
         return None
     name = raw.get("name", "")
     if not isinstance(name, str):
-        report.at(layer, ptr + "/name", f'"name" must be a string, got {_kind(name)}; ignored')
+        report.at(layer, ptr + "/name", f'"name" must be a string, got {kind_of(name)}; ignored')
         name = ""
     description = raw.get("description", "")
     if not isinstance(description, str):
@@ -237,9 +222,9 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
             if isinstance(v, (str, int, float)) and not isinstance(v, bool):
                 env[str(k)] = str(v)
             else:
-                report.at(layer, ptr + "/env/" + k, f"environment values must be strings, got {_kind(v)}; ignored")
+                report.at(layer, ptr + "/env/" + k, f"environment values must be strings, got {kind_of(v)}; ignored")
     else:
-        report.at(layer, ptr + "/env", f'"env" must be an object of strings, got {_kind(env_raw)}; ignored')
+        report.at(layer, ptr + "/env", f'"env" must be an object of strings, got {kind_of(env_raw)}; ignored')
     dialect = raw.get("dialect")
     if dialect is not None and dialect != "claude":
         report.at(layer, ptr + "/dialect", f'unknown dialect {dialect!r} (expected "claude"); ignored')
@@ -272,7 +257,7 @@ def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report:
     if hooks is None:
         return []
     if not isinstance(hooks, dict):
-        report.at(layer, base_ptr, f'"hooks" must be an object keyed by event name, got {_kind(hooks)}; ignored')
+        report.at(layer, base_ptr, f'"hooks" must be an object keyed by event name, got {kind_of(hooks)}; ignored')
         return []
     out: list[HookEntry] = []
     for key, defs in hooks.items():
@@ -287,15 +272,16 @@ def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report:
             continue
         event = HookEvent(key)
         if not isinstance(defs, list):
-            report.at(layer, kptr, f"the value of an event must be an array of definitions, got {_kind(defs)}; skipped")
+            report.at(layer, kptr,
+                      f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped")
             continue
         for i, d in enumerate(defs):
             dptr = f"{kptr}/{i}"
             if not isinstance(d, dict):
-                report.at(layer, dptr, f"a hook definition must be an object, got {_kind(d)}; skipped")
+                report.at(layer, dptr, f"a hook definition must be an object, got {kind_of(d)}; skipped")
                 continue
             if "matcher" in d and not isinstance(d["matcher"], str):
-                report.at(layer, dptr + "/matcher", f'"matcher" must be a string, got {_kind(d["matcher"])}; '
+                report.at(layer, dptr + "/matcher", f'"matcher" must be a string, got {kind_of(d["matcher"])}; '
                           "definition skipped")
                 continue
             if "sequential" in d and not isinstance(d["sequential"], bool):
@@ -316,14 +302,14 @@ def _string_list(v: Any, layer: SettingsLayer, ptr: str, report: _Reporter) -> l
     if v is None:
         return []
     if not isinstance(v, list):
-        report.at(layer, ptr, f"expected an array of strings, got {_kind(v)}; ignored")
+        report.at(layer, ptr, f"expected an array of strings, got {kind_of(v)}; ignored")
         return []
     out = []
     for i, s in enumerate(v):
         if isinstance(s, str):
             out.append(s)
         else:
-            report.at(layer, f"{ptr}/{i}", f"expected a string, got {_kind(s)}; ignored")
+            report.at(layer, f"{ptr}/{i}", f"expected a string, got {kind_of(s)}; ignored")
     return out
 
 
@@ -367,7 +353,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         entries.extend(parse_hooks_section(doc.get("hooks"), layer, "/hooks", report))
         cfg = doc.get("hooksConfig")
         if cfg is not None and not isinstance(cfg, dict):
-            report.at(layer, "/hooksConfig", f'"hooksConfig" must be an object, got {_kind(cfg)}; ignored')
+            report.at(layer, "/hooksConfig", f'"hooksConfig" must be an object, got {kind_of(cfg)}; ignored')
             cfg = None
         if cfg:
             names = _string_list(cfg.get("disabled"), layer, "/hooksConfig/disabled", report)

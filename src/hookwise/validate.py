@@ -39,6 +39,7 @@ from .events import (
     MatcherKind,
     suggest_event,
 )
+from .jsonc import kind_of
 
 ERROR = "error"
 WARNING = "warning"
@@ -138,20 +139,6 @@ class Report:
         }
 
 
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "an array"
-    return "an object"
-
-
 def _close(word: str, options: Iterable[str]) -> str | None:
     opts = list(options)
     hits = difflib.get_close_matches(word, opts, n=1, cutoff=0.6)
@@ -211,7 +198,7 @@ class DocumentChecker:
     # -- the walk -------------------------------------------------------------------------
     def check(self, doc: Any) -> None:
         if not isinstance(doc, dict):
-            self.add("", f"a settings file must contain a JSON object, got {_kind(doc)}")
+            self.add("", f"a settings file must contain a JSON object, got {kind_of(doc)}")
             return
         for dup in _duplicate_keys(self.text):
             self.warn(dup, "this key appears again later in the same object; this occurrence is ignored "
@@ -230,7 +217,7 @@ class DocumentChecker:
 
     def check_hooks(self, hooks: Any, ptr: str) -> None:
         if not isinstance(hooks, dict):
-            self.add(ptr, f'"hooks" must be an object whose keys are event names, got {_kind(hooks)}')
+            self.add(ptr, f'"hooks" must be an object whose keys are event names, got {kind_of(hooks)}')
             return
         for key, defs in hooks.items():
             kptr = ptr + jsonc.pointer(key)
@@ -250,14 +237,14 @@ class DocumentChecker:
             event = HookEvent(key)
             if not isinstance(defs, list):
                 self.add(kptr, f"the value of {key!r} must be an array of hook definitions, "
-                         f"got {_kind(defs)}")
+                         f"got {kind_of(defs)}")
                 continue
             for i, d in enumerate(defs):
                 self.check_definition(event, d, f"{kptr}/{i}")
 
     def check_definition(self, event: HookEvent, d: Any, ptr: str) -> None:
         if not isinstance(d, dict):
-            self.add(ptr, f"a hook definition must be an object with a \"hooks\" array, got {_kind(d)}")
+            self.add(ptr, f"a hook definition must be an object with a \"hooks\" array, got {kind_of(d)}")
             return
         hooks = d.get("hooks")
         claude_dialect = isinstance(hooks, list) and any(
@@ -282,7 +269,7 @@ class DocumentChecker:
             self.add(ptr, 'a hook definition needs a "hooks" array of hooks')
             return
         if not isinstance(hooks, list):
-            self.add(ptr + "/hooks", f'"hooks" must be an array of hooks, got {_kind(hooks)}')
+            self.add(ptr + "/hooks", f'"hooks" must be an array of hooks, got {kind_of(hooks)}')
             return
         if not hooks:
             self.warn(ptr + "/hooks", "this definition has no hooks")
@@ -291,7 +278,7 @@ class DocumentChecker:
 
     def check_matcher(self, event: HookEvent, m: Any, ptr: str, claude_dialect: bool) -> None:
         if not isinstance(m, str):
-            self.add(ptr, f'"matcher" must be a string, got {_kind(m)}')
+            self.add(ptr, f'"matcher" must be a string, got {kind_of(m)}')
             return
         spec = EVENT_SPECS[event]
         s = m.strip()
@@ -330,7 +317,7 @@ class DocumentChecker:
     def check_hook(self, event: HookEvent, h: Any, ptr: str) -> None:
         if not isinstance(h, dict):
             self.add(ptr, 'a hook must be an object like {"type": "command", "command": "..."}, got '
-                     + _kind(h))
+                     + kind_of(h))
             return
         htype = h.get("type")
         if "type" not in h:
@@ -345,16 +332,16 @@ class DocumentChecker:
         if "command" not in h:
             self.add(ptr, 'missing "command": the shell command to run')
         elif not isinstance(command, str):
-            self.add(ptr + "/command", f'"command" must be a string, got {_kind(command)}')
+            self.add(ptr + "/command", f'"command" must be a string, got {kind_of(command)}')
         elif not command.strip():
             self.add(ptr + "/command", '"command" is empty')
         for k in ("name", "description"):
             if k in h and not isinstance(h[k], str):
-                self.add(ptr + "/" + k, f'"{k}" must be a string, got {_kind(h[k])}')
+                self.add(ptr + "/" + k, f'"{k}" must be a string, got {kind_of(h[k])}')
         if "timeout" in h:
             t = h["timeout"]
             if isinstance(t, bool) or not isinstance(t, (int, float)):
-                self.add(ptr + "/timeout", f'"timeout" must be a number of milliseconds, got {_kind(t)}')
+                self.add(ptr + "/timeout", f'"timeout" must be a number of milliseconds, got {kind_of(t)}')
             elif t <= 0:
                 self.add(ptr + "/timeout", f'"timeout" must be a positive number of milliseconds, got {t}')
             elif t < SECONDS_THRESHOLD_MS:
@@ -363,7 +350,7 @@ class DocumentChecker:
         if "env" in h:
             env = h["env"]
             if not isinstance(env, dict):
-                self.add(ptr + "/env", f'"env" must be an object of strings, got {_kind(env)}')
+                self.add(ptr + "/env", f'"env" must be an object of strings, got {kind_of(env)}')
             else:
                 for k, v in env.items():
                     vptr = ptr + "/env" + jsonc.pointer(k)
@@ -373,7 +360,7 @@ class DocumentChecker:
                         self.warn(vptr, f"environment value {v!r} is a number; it is passed as the string "
                                   f"{json.dumps(str(v))} (quote it)")
                     else:
-                        self.add(vptr, f"environment values must be strings, got {_kind(v)}")
+                        self.add(vptr, f"environment values must be strings, got {kind_of(v)}")
         for flag in ("failClosed", "persistent"):
             if flag in h and not isinstance(h[flag], bool):
                 self.add(f"{ptr}/{flag}", f'"{flag}" must be true or false, got {json.dumps(h[flag])}')
@@ -393,7 +380,7 @@ class DocumentChecker:
 
     def check_hooks_config(self, cfg: Any, ptr: str) -> None:
         if not isinstance(cfg, dict):
-            self.add(ptr, f'"hooksConfig" must be an object, got {_kind(cfg)}')
+            self.add(ptr, f'"hooksConfig" must be an object, got {kind_of(cfg)}')
             return
         for k, v in cfg.items():
             kptr = ptr + jsonc.pointer(k)
@@ -405,11 +392,11 @@ class DocumentChecker:
                     self.add(kptr, f'"afterModel" must be "chunk" or "response", got {json.dumps(v)}')
             elif k == "disabled":
                 if not isinstance(v, list):
-                    self.add(kptr, f'"disabled" must be an array of hook names, got {_kind(v)}')
+                    self.add(kptr, f'"disabled" must be an array of hook names, got {kind_of(v)}')
                     continue
                 for i, name in enumerate(v):
                     if not isinstance(name, str):
-                        self.add(f"{kptr}/{i}", f"a disabled hook name must be a string, got {_kind(name)}")
+                        self.add(f"{kptr}/{i}", f"a disabled hook name must be a string, got {kind_of(name)}")
                     else:
                         self.disabled.append((name, f"{kptr}/{i}"))
             else:
@@ -417,7 +404,7 @@ class DocumentChecker:
 
     def check_redaction(self, red: Any, ptr: str) -> None:
         if not isinstance(red, dict):
-            self.add(ptr, f"must be an object, got {_kind(red)}")
+            self.add(ptr, f"must be an object, got {kind_of(red)}")
             return
         for k, v in red.items():
             kptr = ptr + jsonc.pointer(k)
