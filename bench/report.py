@@ -113,7 +113,7 @@ def main() -> None:
             continue
         vals = [x["median"] for doc in impl for x in doc["results"] if x["id"] == i]
         p95s = [x["p95"] for doc in impl for x in doc["results"] if x["id"] == i]
-        unit = "MiB" if i == "mem" else ("x" if i == "x-ratio" else "ms")
+        unit = "MiB" if i == "mem" else ("x" if i.endswith("ratio") else "ms")
         print(f"| {i} | {r['label']} | {fmt(statistics.median(vals), unit)} | "
               f"{fmt(statistics.median(p95s), unit) if unit != 'MiB' else '—'} |")
     if node:

@@ -35,7 +35,7 @@ _counter = itertools.count(1)
 _counter_lock = threading.Lock()
 _HAS_PIDFD = hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal")
 #: how long a process may keep an exited hook's stdout/stderr before it counts as holding them
-HOLD_GRACE_S = 0.05
+HOLD_GRACE_S = 0.2
 
 
 def new_token() -> str:
@@ -58,13 +58,25 @@ def _pids() -> list[int]:
     return [int(n) for n in names if n.isdigit() and int(n) != me]
 
 
+def child_env(env: dict[str, str], token: str) -> dict[str, str]:
+    """``env`` plus the run's marker. A hook run inside another hook run (a hook that runs hookwise)
+    carries both tokens (``outer:inner``), so a timeout of the outer run also finds the inner run's processes."""
+    outer = env.get(MARKER)
+    return {**env, MARKER: f"{outer}:{token}" if outer else token}
+
+
 def _has_marker(pid: int, needle: bytes) -> bool:
+    """``needle`` is ``b":<token>:"``; the process's marker variable holds the token (alone or chained)."""
     try:
         with open(f"{_PROC}/{pid}/environ", "rb") as f:
             data = f.read()
     except OSError:
         return False
-    return needle in data
+    prefix = MARKER.encode() + b"="
+    for entry in data.split(b"\0"):
+        if entry.startswith(prefix) and needle in b":" + entry[len(prefix):] + b":":
+            return True
+    return False
 
 
 def _pgrp(pid: int) -> int | None:
@@ -144,7 +156,7 @@ def signal_run(token: str, pgid: int | None, sig: int, *, holding: tuple[int, ..
     """
     if not available():
         return []
-    needle = f"{MARKER}={token}\0".encode()
+    needle = f":{token}:".encode()
     links = frozenset(f"pipe:[{ino}]" for ino in holding) if holding is not None else None
     hit = []
     try:

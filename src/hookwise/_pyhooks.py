@@ -23,6 +23,7 @@ hook fired through :meth:`HookSystem.fire_async`, run on a worker.
 from __future__ import annotations
 
 import inspect
+import os
 import queue
 import threading
 from collections.abc import Awaitable, Callable
@@ -104,6 +105,8 @@ class _Worker:
                     value = self.loop.run_until_complete(asyncio.wait_for(_await(value), job.timeout))
                 except asyncio.TimeoutError:
                     raise HookTimeout(False) from None
+        except asyncio.CancelledError:  # raised by the hook itself: must not look like the caller's cancellation
+            fut.set_exception(RuntimeError("the hook raised CancelledError"))
         except BaseException as exc:  # handed to the caller, never raised here
             fut.set_exception(exc)
         else:
@@ -112,6 +115,17 @@ class _Worker:
 
 _idle: list[_Worker] = []
 _lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has none of the parent's threads: forget their workers."""
+    global _lock
+    _idle.clear()
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _acquire() -> _Worker:

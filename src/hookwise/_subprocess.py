@@ -128,7 +128,7 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
     try:
         proc = subprocess.Popen(
             list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=req.cwd, env={**req.env, _leftovers.MARKER: child.token}, start_new_session=True, close_fds=True,
+            cwd=req.cwd, env=_leftovers.child_env(req.env, child.token), start_new_session=True, close_fds=True,
             executable=req.executable,
         )
     except (OSError, ValueError, TypeError) as exc:

@@ -189,6 +189,8 @@ def _first_command(words: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _shebang(path: str) -> list[str] | None:
+    if not os.path.isfile(path):  # never open a FIFO or a device: it could block
+        return None
     try:
         with open(path, "rb") as f:
             head = f.read(256)

@@ -21,7 +21,7 @@ from typing import Any
 from . import _pyhooks, _subprocess
 from .aggregate import merge
 from .envsan import is_strict, sanitize
-from .errors import PayloadError
+from .errors import HookwiseError, PayloadError
 from .events import EVENT_SPECS, ChainKind, HookEvent, parse_event
 from .expand import expand_command
 from .interpret import Interpretation, fail_closed_output, interpret, interpret_python
@@ -83,6 +83,14 @@ class _TraceWriter:
     def __init__(self, path: str) -> None:
         self.path = os.fspath(path)
         self._lock = threading.Lock()
+        # fail now, with the path, rather than after the first hooks ran (checked without creating the file)
+        parent = os.path.dirname(os.path.abspath(self.path))
+        if os.path.isdir(self.path):
+            raise HookwiseError(f"trace file {self.path} is a directory")
+        if not os.path.isdir(parent):
+            raise HookwiseError(f"trace file {self.path}: directory {parent} does not exist")
+        if not os.access(self.path if os.path.exists(self.path) else parent, os.W_OK):
+            raise HookwiseError(f"trace file {self.path}: permission denied")
 
     def write(self, record: dict[str, Any]) -> None:
         line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8", "surrogatepass")
@@ -136,7 +144,8 @@ class HookSystem:
 
     # ---- configuration ---------------------------------------------------------------------
     def reload(self) -> None:
-        """Re-read every settings layer (runtime hooks are kept)."""
+        """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
+        self.close()
         loaded = load_settings(self.project_dir, self.env, self._claude_settings)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
@@ -158,9 +167,12 @@ class HookSystem:
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
         returns the same answer as a dict, or None for no opinion; it may be a
-        coroutine function. An exception makes the outcome ``failed``. A coroutine
-        is cancelled at its timeout; a plain function cannot be interrupted, so
-        one that overruns its timeout has its answer discarded (outcome ``timeout``).
+        coroutine function. An exception makes the outcome ``failed``. Coroutine
+        functions (and every hook fired through :meth:`fire_async`) run on a
+        worker thread with its own loop: at the timeout the firing goes on with
+        outcome ``timeout``, even if the hook blocks its loop (docs/reliability.md).
+        A plain function fired through :meth:`fire` runs inline (the fast path) and
+        cannot be interrupted: one that overruns has its answer discarded.
         """
         ev = parse_event(event)
         if not callable(func):
@@ -628,7 +640,12 @@ class HookSystem:
         result = FireResult(ev, inp, merged, outcomes, warnings)
         if self._trace is not None or self._monitors:
             for o in outcomes:
-                self.trace_record(hook_call_record(inp, o))
+                try:
+                    self.trace_record(hook_call_record(inp, o))
+                except Exception as exc:  # the verdict must survive a broken trace file or monitor
+                    result.warnings.append(f"could not record hook {o.name} ({ev.value}) in the trace: "
+                                           f"{type(exc).__name__}: {exc}")
+                    break
         return result
 
 
@@ -680,41 +697,3 @@ def hook_call_record(inp: dict[str, Any], o: HookOutcome) -> dict[str, Any]:
         "error": o.error,
     }
 
-
-class _HookTimeout(Exception):
-    pass
-
-
-async def _as_coroutine(aw: Awaitable[Any]) -> Any:
-    return await aw
-
-
-def _run_coroutine_blocking(aw: Awaitable[Any], timeout: float) -> Any:
-    """Run an awaitable to completion from synchronous code, with a timeout."""
-    import asyncio
-
-    async def runner() -> Any:
-        try:
-            return await asyncio.wait_for(_as_coroutine(aw), timeout)
-        except asyncio.TimeoutError:
-            raise _HookTimeout() from None
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(runner())
-    # called from inside a running loop (sync fire() in async code): use a private thread
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(runner())
-        except BaseException as exc:  # re-raised in the caller
-            box["error"] = exc
-
-    t = threading.Thread(target=target, name="hookwise-python-hook", daemon=True)
-    t.start()
-    t.join()
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")

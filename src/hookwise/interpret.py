@@ -85,7 +85,7 @@ def interpret(name: str, *, exit_code: int | None, signal: int | None = None, st
     out_s, err_s = stdout.strip(), stderr.strip()
     out = out_s or err_s
     obj = parse_object(out) if out else None
-    if obj is None and exit_code != 2 and out[:1] == "{" and _too_deep(out):
+    if obj is None and exit_code not in (2, 126, 127) and out[:1] == "{" and _too_deep(out):
         return Interpretation(Outcome.FAILED, None, "its JSON output is nested too deeply to read; the answer was "
                                                     "ignored")
     if exit_code == 0:

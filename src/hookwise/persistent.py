@@ -214,7 +214,7 @@ class PersistentPool:
             try:
                 proc = subprocess.Popen(
                     list(attempt.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    cwd=attempt.cwd, env={**attempt.env, _leftovers.MARKER: token}, start_new_session=True,
+                    cwd=attempt.cwd, env=_leftovers.child_env(attempt.env, token), start_new_session=True,
                     close_fds=True, executable=attempt.executable,
                 )
             except (OSError, ValueError, TypeError) as exc:

@@ -8,6 +8,7 @@ value), so a firing that matches nothing costs a dictionary lookup.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
         return _always
     if kind is MatcherKind.TOOL:
         try:
-            rx = re.compile(m)
+            rx = matcher_regex(m)
         except (re.error, RecursionError, OverflowError):
             return lambda v: v is None or v == m
         search = rx.search
@@ -44,9 +45,16 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
     return lambda v: v is None or v in names
 
 
+def matcher_regex(pattern: str) -> re.Pattern[str]:
+    """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(pattern)
+
+
 def matcher_is_valid_regex(matcher: str) -> bool:
     try:
-        re.compile(matcher)
+        matcher_regex(matcher)
     except (re.error, RecursionError, OverflowError):
         return False
     return True
@@ -71,7 +79,7 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
     seen: set[str] = set()
     out = []
     for e in entries:
-        key = e.identity if e.type != "python" else f"{e.name}:"
+        key = e.identity  # CONTRACT §2/§4: name:command (a Python hook's command part is empty)
         if key in seen:
             continue
         seen.add(key)

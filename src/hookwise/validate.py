@@ -40,6 +40,7 @@ from .events import (
     suggest_event,
 )
 from .jsonc import kind_of
+from .planner import matcher_regex
 
 ERROR = "error"
 WARNING = "warning"
@@ -290,7 +291,7 @@ class DocumentChecker:
             return
         if spec.matcher is MatcherKind.TOOL:
             try:
-                re.compile(s)
+                matcher_regex(s)
             except (re.error, RecursionError, OverflowError) as exc:
                 self.add(ptr, f"matcher {m!r} is not a valid regular expression ({exc}); "
                          f"it would only match a tool named exactly {s!r}")

@@ -199,3 +199,50 @@ def test_threads_and_tasks_at_the_same_time(system: tuple[HookSystem, Path], bas
     assert [summary(r) for r in results] == baseline
     check_trace(trace, results)
     record("concurrent firings checked", N)
+
+
+def test_hanging_firings_do_not_delay_other_async_firings(tmp_path: Path) -> None:
+    """fire_async gives each firing its own thread: no queue behind a pool of hung firings."""
+    project = tmp_path / "p"
+    (project / ".gemini").mkdir(parents=True)
+    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [
+        {"matcher": "^slow$", "hooks": [{"type": "command", "command": "exec sleep 30", "timeout": 2000}]},
+        {"matcher": "^fast$", "hooks": [{"type": "command", "command": "echo '{\"systemMessage\": \"fast\"}'"}]},
+    ]}}))
+    hs = HookSystem(project, trust_all=True, env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")})
+
+    async def main() -> tuple[float, list[FireResult]]:
+        slow = [asyncio.ensure_future(hs.fire_async("BeforeTool", tool_name="slow", tool_input={}))
+                for _ in range(12)]
+        await asyncio.sleep(0.2)
+        t0 = time.monotonic()
+        fast = await hs.fire_async("BeforeTool", tool_name="fast", tool_input={})
+        took = time.monotonic() - t0
+        assert fast.system_message == "fast"
+        return took, list(await asyncio.gather(*slow))
+
+    took, slow_results = asyncio.run(main())
+    assert took < 1.5, f"a fast firing waited {took:.2f}s behind hung ones"
+    assert all(r.hooks[0].outcome.value == "timeout" for r in slow_results)
+    record("concurrent firings checked", 13)
+
+
+def test_trace_lines_stay_whole_with_large_records_from_many_threads(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    (project / ".gemini").mkdir(parents=True)
+    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"AfterTool": [{"hooks": [
+        {"type": "command", "name": "big", "command": "head -c 900000 /dev/zero | tr '\\0' x; echo"},
+        {"type": "command", "name": "small", "command": "echo '{}'"}]}]}}))
+    trace = tmp_path / "trace.jsonl"
+    hs = HookSystem(project, trust_all=True, trace=trace,
+                    env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")})
+    with ThreadPoolExecutor(max_workers=24) as pool:
+        results = list(pool.map(lambda i: hs.fire("AfterTool", tool_name="t", tool_input={"n": i},
+                                                  tool_response={}), range(24)))
+    lines = trace.read_bytes().split(b"\n")
+    records = [json.loads(line) for line in lines[:-1]]
+    assert len(records) == 48 and lines[-1] == b""
+    assert sorted(r["hook_input"]["tool_input"]["n"] for r in records) == sorted(list(range(24)) * 2)
+    assert all(len(r["stdout"]) == 900_001 for r in records if r["hook_name"] == "big")
+    assert all(r.hooks[0].outcome.value == "ok" for r in results)
+    record("concurrent firings checked", 24)

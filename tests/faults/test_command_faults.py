@@ -448,3 +448,90 @@ def test_no_hook_process_survives_a_host_that_gives_up(faults: Faults) -> None:
     pids = [int(p) for p in (faults.piddir / "pids").read_text().split()]
     assert_gone(pids)
     assert json.dumps(PY)  # the interpreter used by the script hooks exists
+
+
+def test_hook_that_runs_hookwise_itself_leaves_nothing_at_its_timeout(faults: Faults) -> None:
+    """Nested runs: the inner hookwise starts its hook in a new session; the outer timeout still finds it."""
+    inner_home = faults.root / "inner-home"
+    (inner_home / ".gemini").mkdir(parents=True)
+    (inner_home / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": f'echo $$ >> "{faults.piddir}/inner"; exec sleep 100', "timeout": 60_000}]}]}}))
+    inner_project = faults.root / "inner-project"
+    inner_project.mkdir()
+    faults.hooks(f'{NOTE}; GEMINI_CLI_HOME="{inner_home}" HOOKWISE_TRUST_ALL=1 {PY} -m hookwise '
+                 f'--project "{inner_project}" fire BeforeTool --tool t', timeout_ms=3000)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.TIMEOUT
+    assert run.elapsed <= bound(3000)
+    inner = [int(p) for p in (faults.piddir / "inner").read_text().split()]
+    assert inner, "the inner hook did not start"
+    assert_gone(run.pids + inner)
+
+
+def test_hook_that_stops_itself_is_killed_at_the_timeout(faults: Faults) -> None:
+    faults.hooks(f"{NOTE}; kill -STOP $$; echo never", timeout_ms=400)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.TIMEOUT  # SIGTERM stays pending on a stopped process; SIGKILL does not
+    assert run.elapsed <= bound(400)
+    assert_gone(run.pids)
+
+
+def test_hook_that_forks_many_children_loses_them_all_at_the_timeout(faults: Faults) -> None:
+    faults.hooks(f'{NOTE}; for i in $(seq 60); do (trap "" TERM; exec sleep 100) & echo $! >> "$PIDDIR/pids"; done; '
+                 "wait", timeout_ms=800)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.TIMEOUT
+    assert run.elapsed <= bound(800)
+    assert len(run.pids) == 61
+    assert_gone(run.pids)
+
+
+def test_hook_that_waits_for_terminal_input_does_not_hang(faults: Faults) -> None:
+    """Hooks run in a new session without a controlling terminal: a prompt fails instead of waiting."""
+    faults.hooks(f'{NOTE}; read -r answer < /dev/tty || exit 1; echo "{{\\"systemMessage\\": \\"$answer\\"}}"',
+                 timeout_ms=5000)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.FAILED and "/dev/tty" in run.hook.stderr  # no terminal to open
+    assert run.elapsed < SLACK_S
+    assert_gone(run.pids)
+
+
+def test_hook_that_closes_stdout_and_keeps_running_times_out(faults: Faults) -> None:
+    faults.hooks(f"{NOTE}; exec 1>&- 2>&-; exec sleep 100", timeout_ms=400)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.TIMEOUT
+    assert run.elapsed <= bound(400)
+    assert_gone(run.pids)
+
+
+def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None:
+    """The hook process itself calls setsid/setpgid (it already leads its group, so setsid fails) and hangs."""
+    script = faults.script("self_regroup.py", """
+        note()
+        for call in (os.setsid, lambda: os.setpgid(0, 0)):
+            try:
+                call()  # both refused: the hook leads its own session already
+            except OSError:
+                pass
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        time.sleep(100)
+    """, python=True)
+    faults.hooks(str(script), timeout_ms=400)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.TIMEOUT
+    assert run.elapsed <= bound(400)
+    assert_gone(run.pids)
+
+
+def test_hook_run_through_the_setsid_program_is_not_waited_for(faults: Faults) -> None:
+    """`setsid cmd` forks into a new session and exits: the detached copy holds stdout and is killed."""
+    faults.hooks(f'setsid sh -c \'{NOTE}; sleep 100; echo "{{}}"\'', timeout_ms=5000)
+    run = faults.fire()
+    assert run.hook.outcome is Outcome.OK and run.hook.output is None
+    assert run.elapsed < SLACK_S
+    deadline = time.monotonic() + 2
+    while not run.pids and time.monotonic() < deadline:  # the detached copy may write its pid late
+        time.sleep(0.05)
+        run.pids[:] = [int(p) for p in (faults.piddir / "pids").read_text().split()] \
+            if (faults.piddir / "pids").exists() else []
+    assert_gone(run.pids)

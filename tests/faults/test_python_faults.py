@@ -96,7 +96,7 @@ def test_python_hook_that_returns_a_dict_that_is_not_json(hs: HookSystem, value:
 
 
 async def blocks_loop(_: dict[str, Any]) -> dict[str, Any]:
-    time.sleep(1.5)  # a blocking call inside a coroutine: the loop it runs on is stuck
+    time.sleep(4)  # a blocking call inside a coroutine: the loop it runs on is stuck
     return {"decision": "deny", "reason": "too late"}
 
 
@@ -115,14 +115,14 @@ def test_async_hook_that_blocks_or_hangs_times_out_within_the_bound(hs: HookSyst
         assert (o.error or "").startswith("timed out after 200 ms")
         assert not result.blocked  # the late answer is discarded
         assert elapsed <= 0.2 + CANCEL_GRACE_S + SLACK_S
-        assert elapsed < 1.4  # much less than the hook's 1.5 s block
+        assert elapsed < 3  # much less than the hook's 4 s block
 
 
 def test_blocking_hook_does_not_stall_the_hosts_event_loop(hs: HookSystem) -> None:
     """While one Python hook blocks, the caller's loop keeps running its other tasks."""
 
     def sync_blocker(_: dict[str, Any]) -> None:
-        time.sleep(1.0)
+        time.sleep(4)
 
     hs.register("BeforeTool", blocks_loop, name="async-blocker", timeout_ms=300)
     hs.register("BeforeTool", sync_blocker, name="sync-blocker", timeout_ms=300)
@@ -144,7 +144,7 @@ def test_blocking_hook_does_not_stall_the_hosts_event_loop(hs: HookSystem) -> No
     result = asyncio.run(main())
     elapsed = time.monotonic() - t0
     assert [h.outcome for h in result.hooks] == [Outcome.TIMEOUT, Outcome.TIMEOUT]
-    assert elapsed <= 0.3 + CANCEL_GRACE_S + SLACK_S and elapsed < 0.95
+    assert elapsed <= 0.3 + CANCEL_GRACE_S + SLACK_S and elapsed < 3
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     assert len(ticks) >= 5 and max(gaps) < 0.25, "the host's loop was blocked"
 
@@ -191,3 +191,27 @@ def test_slow_sync_hook_in_fire_has_its_answer_discarded(hs: HookSystem) -> None
     (o,) = result.hooks
     assert o.outcome is Outcome.TIMEOUT and "discarded" in (o.error or "")
     assert not result.blocked
+
+
+def test_hook_that_raises_cancelled_error_fails_without_cancelling_the_host(hs: HookSystem) -> None:
+    async def cancels(_: dict[str, Any]) -> None:
+        raise asyncio.CancelledError
+
+    hs.register("BeforeTool", cancels, name="cancels")
+    for result, _ in fire_both(hs):  # neither call raises: the host's task was not cancelled
+        (o,) = result.hooks
+        assert o.outcome is Outcome.FAILED and "CancelledError" in (o.error or "")
+
+
+def test_sync_fire_inside_a_running_loop_with_a_blocking_coroutine_hook(hs: HookSystem) -> None:
+    """fire() called from async code (a common mistake) still bounds a coroutine hook that blocks."""
+    hs.register("BeforeTool", blocks_loop, name="blocker", timeout_ms=200)
+
+    async def main() -> Any:
+        t0 = time.monotonic()
+        r = hs.fire("BeforeTool", PAYLOAD)
+        return r, time.monotonic() - t0
+
+    result, elapsed = asyncio.run(main())
+    assert result.hooks[0].outcome is Outcome.TIMEOUT
+    assert elapsed < 3

@@ -263,3 +263,13 @@ def test_shell_persistent_hook(project: Any) -> None:
             r = hs.fire("BeforeTool", tool_name="t", tool_input={"x": json.dumps({"a": "\n"})})
             assert r.blocked and r.reason == "sh"
         assert len(hs._pool.pids()) == 1
+
+
+def test_reload_restarts_persistent_hooks(dual: Any) -> None:
+    with system(dual, True) as hs:
+        first = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message
+        hs.reload()
+        assert hs._pool is None
+        second = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message
+        assert first and second and first != second
+        assert len(hs._pool.pids()) == 1

@@ -24,11 +24,17 @@ VALID_BYTES = VALID.encode()
 VALID_DOC = jsonc.parse(VALID)
 
 
-def load_quietly(layers: Layers) -> HookSystem:
+def load_quietly(layers: Layers, *, cli_too: bool = True) -> HookSystem:
+    """Load through the API, and (``cli_too``) run ``list`` and ``validate`` as a user would: no crash."""
     hs = HookSystem(layers.project)
     assert any(e.name == "user-guard" for e in hs.entries)
     for w in hs.warnings:
         assert "Traceback" not in w
+    if cli_too:
+        for args in (("list",), ("validate",)):
+            r = cli("--project", str(layers.project), *args)
+            assert r.code in (0, 1), (args, r)
+            assert "Traceback" not in r.err + r.out and "internal error" not in r.err, (args, r)
     return hs
 
 
@@ -115,6 +121,10 @@ def test_wrong_types_anywhere(layers: Layers, where: list[tuple[Any, ...]], valu
         assert isinstance(e.command, str) and e.command.strip()
         assert isinstance(e.timeout_ms, int) and e.timeout_ms > 0
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in e.env.items())
+    for tool in ("write_file", "read_file"):  # and it fires: planning and running never trip over it
+        r = hs.fire("BeforeTool", tool_name=tool, tool_input={})
+        # a corrupted timeout can be a few milliseconds, so "timeout" is a correct outcome too
+        assert all(h.outcome.value in ("ok", "failed", "not-run", "blocked", "timeout") for h in r.hooks), r.hooks
 
 
 # ---- targeted cases ---------------------------------------------------------------------------------
@@ -142,7 +152,7 @@ def test_huge_file_is_refused_with_a_message(layers: Layers) -> None:
 def test_large_but_allowed_file_loads(layers: Layers) -> None:
     text = "// " + "x" * (8 << 20) + "\n" + VALID
     layers.write_project(text)
-    hs = load_quietly(layers)
+    hs = load_quietly(layers, cli_too=False)
     assert any(e.name == "guard" for e in hs.entries)
     record("corruption cases")
 
