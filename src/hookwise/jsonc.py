@@ -115,14 +115,18 @@ def read_bytes(path: str) -> bytes:
     return raw
 
 
-def read_file(path: str) -> tuple[str, Any]:
-    """Read and parse a settings file. Returns ``(text, value)``.
+def read_text(path: str) -> str:
+    """The text of a settings file, exactly as stored (BOM and line endings kept).
 
-    Raises :class:`SettingsError` naming the file for every failure: missing
-    permission, a directory, invalid UTF-8, a parse error (with line and column).
+    Raises :class:`SettingsError` naming the file for every failure to read it
+    (permission, a directory, a FIFO or device, a huge file, invalid UTF-8 with
+    its line and column). ``FileNotFoundError`` passes through: callers decide
+    whether a missing file is an error.
     """
     try:
-        raw = read_bytes(path)
+        raw = read_bytes(path)  # refuses FIFOs, devices and huge files
+    except FileNotFoundError:
+        raise
     except IsADirectoryError:
         raise SettingsError(path, "is a directory, not a settings file") from None
     except PermissionError:
@@ -130,10 +134,22 @@ def read_file(path: str) -> tuple[str, Any]:
     except OSError as exc:
         raise SettingsError(path, exc.strerror or str(exc)) from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, col = line_col(raw[: exc.start].decode("utf-8", "replace"), exc.start)
         raise SettingsError(path, "not valid UTF-8", line, col) from None
+
+
+def read_file(path: str) -> tuple[str, Any]:
+    """Read and parse a settings file. Returns ``(text, value)``.
+
+    Raises :class:`SettingsError` naming the file for every failure: missing
+    permission, a directory, invalid UTF-8, a parse error (with line and column).
+    """
+    try:
+        text = read_text(path)
+    except FileNotFoundError as exc:
+        raise SettingsError(path, exc.strerror or "no such file") from None
     if not text.strip():
         return text, {}
     return text, parse(text, path)

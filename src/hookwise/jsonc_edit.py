@@ -27,10 +27,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import jsonc
 from .atomic import WriteError
 from .atomic import write_atomic as _write_atomic
 from .errors import HookwiseError, SettingsError
-from .jsonc import kind_of, parse, read_bytes, strip_comments
+from .jsonc import kind_of, parse, strip_comments
 
 __all__ = [
     "EditError",
@@ -551,19 +552,9 @@ def read_text(path: str) -> str:
     Raises :class:`SettingsError` naming the file for unreadable or non-UTF-8 files.
     """
     try:
-        raw = read_bytes(path)  # refuses FIFOs, devices and huge files
+        return jsonc.read_text(path)
     except FileNotFoundError:
         return ""
-    except IsADirectoryError:
-        raise SettingsError(path, "is a directory, not a settings file") from None
-    except PermissionError:
-        raise SettingsError(path, "permission denied") from None
-    except OSError as exc:
-        raise SettingsError(path, exc.strerror or str(exc)) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SettingsError(path, "not valid UTF-8; refusing to edit it") from None
 
 
 def write_atomic(path: str, text: str) -> None:

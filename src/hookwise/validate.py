@@ -40,6 +40,7 @@ from .events import (
     suggest_event,
 )
 from .jsonc import kind_of
+from .migrate import CLAUDE_TO_GEMINI_TOOL
 from .planner import matcher_regex
 
 ERROR = "error"
@@ -64,19 +65,8 @@ EXACT_VALUES: dict[HookEvent, tuple[str, ...]] = {
     HookEvent.NOTIFICATION: ("ToolPermission",),
 }
 
-#: Claude Code tool names and the Gemini CLI tool a matcher most likely means
-CLAUDE_TOOL_NAMES: dict[str, str] = {
-    "Bash": "run_shell_command",
-    "Read": "read_file",
-    "Write": "write_file",
-    "Edit": "replace",
-    "MultiEdit": "replace",
-    "Glob": "glob",
-    "Grep": "grep_search",
-    "LS": "list_directory",
-    "WebFetch": "web_fetch",
-    "WebSearch": "google_web_search",
-}
+#: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
+CLAUDE_TOOL_NAMES: dict[str, str] = {k: v for k, v in CLAUDE_TO_GEMINI_TOOL.items() if v is not None}
 
 
 @dataclass
@@ -496,18 +486,9 @@ def validate_project(project_dir: str, env: Mapping[str, str] | None = None) -> 
 
 def _read(path: str) -> str:
     try:
-        raw = jsonc.read_bytes(path)  # refuses FIFOs, devices and huge files
-    except IsADirectoryError:
-        raise SettingsError(path, "is a directory, not a settings file") from None
-    except PermissionError:
-        raise SettingsError(path, "permission denied") from None
-    except OSError as exc:
-        raise SettingsError(path, exc.strerror or str(exc)) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line, col = jsonc.line_col(raw[: exc.start].decode("utf-8", "replace"), exc.start)
-        raise SettingsError(path, "not valid UTF-8", line, col) from None
+        return jsonc.read_text(path)
+    except FileNotFoundError as exc:
+        raise SettingsError(path, exc.strerror or "no such file") from None
 
 
 def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
