@@ -34,7 +34,14 @@ def render_fire(result: FireResult) -> str:
     target = result.input.get("tool_name") or result.input.get("source") or result.input.get("reason") \
         or result.input.get("trigger") or result.input.get("notification_type")
     head = result.event.value + (f" ({target})" if isinstance(target, str) and target else "")
-    lines.append(f"{head}: {_verdict(result)}")
+    verdict = _verdict(result)
+    failed = result.failed_hooks
+    if failed:
+        counts: dict[str, int] = {}
+        for h in failed:
+            counts[h.outcome.value] = counts.get(h.outcome.value, 0) + 1
+        verdict += " [" + ", ".join(f"{n} {k}" for k, n in counts.items()) + " — see warnings]"
+    lines.append(f"{head}: {verdict}")
     if not result.hooks:
         lines.append("  no hook matched")
     width = max((len(h.name) for h in result.hooks), default=0)
