@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from . import _leftovers
-from ._subprocess import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn
+from ._subprocess import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn, _Stream
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 
@@ -163,8 +163,7 @@ class _Exchange:
         self.deadline = t0 + max(job.timeout_s, 0.0)
         self.view = memoryview(job.line + b"\n")
         self.out = bytearray()
-        self.err = bytearray()
-        self.err_truncated = False
+        self.err = _Stream(proc.stderr, job.cap)  # capped like a one-shot hook's stderr
         self.line: bytes | None = None
         self.extra = False
         self.exited = False
@@ -311,8 +310,8 @@ class PersistentPool:
         """Turn a finished exchange into what a one-shot run would have returned."""
         job, proc, c = x.job, x.proc, a.completed
         c.duration_ms = (time.monotonic() - x.t0) * 1000.0
-        c.stderr = bytes(x.err)
-        c.stderr_truncated = x.err_truncated
+        c.stderr = x.err.value()
+        c.stderr_truncated = x.err.truncated
         restart = False
         if x.timed_out:
             c.timed_out = True
@@ -493,18 +492,7 @@ def _read_err(sel: selectors.BaseSelector, x: _Exchange) -> None:
         except (KeyError, ValueError):
             pass
         return
-    _feed_err(x, data)
-
-
-def _feed_err(x: _Exchange, data: bytes) -> None:
-    room = x.job.cap - len(x.err)
-    if room <= 0:
-        x.err_truncated = True
-        return
-    if len(data) > room:
-        data = data[:room]
-        x.err_truncated = True
-    x.err += data
+    x.err.feed(data)
 
 
 def _read_err_now(x: _Exchange) -> None:
@@ -516,7 +504,7 @@ def _read_err_now(x: _Exchange) -> None:
             return
         if not data:
             return
-        _feed_err(x, data)
+        x.err.feed(data)
 
 
 def _on_exit(sel: selectors.BaseSelector, x: _Exchange) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from .. import jsonc
 from ..errors import SettingsError
 from ..jsonc_edit import EditError, append_to_array, read_text, remove_value, write_atomic
 from ..registry import HookEntry
-from ..settings import discover_layers, load_settings, project_settings_path, user_settings_path
+from ..settings import SettingsLayer, discover_layers, load_settings, project_settings_path, user_settings_path
 from .main import CliContext, UsageError
 
 POINTER = "/hooksConfig/disabled"
@@ -79,18 +80,22 @@ def _entries(ctx: CliContext) -> list[HookEntry]:
     return loaded.entries
 
 
-def _disabled_elsewhere(name: str, target: Target, ctx: CliContext) -> list[str]:
-    """Where else ``name`` is listed in ``hooksConfig.disabled`` (other settings layers)."""
-    where = []
+def _other_disabled(target: Target, ctx: CliContext) -> Iterator[tuple[SettingsLayer, list[Any]]]:
+    """Each other settings layer (not ``target``, not extensions) with its ``hooksConfig.disabled`` list."""
     for layer in discover_layers(ctx.project_dir, os.environ):
         if layer.kind == "extension" or os.path.abspath(layer.path) == os.path.abspath(target.path):
             continue
         layer.load()
         cfg = layer.data.get("hooksConfig") if layer.data else None
         names = cfg.get("disabled") if isinstance(cfg, dict) else None
-        if isinstance(names, list) and name in names:
-            where.append(f"{layer.kind} settings ({layer.path})")
-    return where
+        if isinstance(names, list):
+            yield layer, names
+
+
+def _disabled_elsewhere(name: str, target: Target, ctx: CliContext) -> list[str]:
+    """Where else ``name`` is listed in ``hooksConfig.disabled`` (other settings layers)."""
+    return [f"{layer.kind} settings ({layer.path})" for layer, names in _other_disabled(target, ctx)
+            if name in names]
 
 
 def _unknown(name: str, entries: list[HookEntry]) -> UsageError:
@@ -197,13 +202,8 @@ def _enable_all(target: Target, ctx: CliContext) -> int:
 
 
 def _other_lists(target: Target, ctx: CliContext) -> None:
-    for layer in discover_layers(ctx.project_dir, os.environ):
-        if layer.kind == "extension" or os.path.abspath(layer.path) == os.path.abspath(target.path):
-            continue
-        layer.load()
-        cfg = layer.data.get("hooksConfig") if layer.data else None
-        names = cfg.get("disabled") if isinstance(cfg, dict) else None
-        if isinstance(names, list) and names:
+    for layer, names in _other_disabled(target, ctx):
+        if names:
             hint = (f" (`hookwise enable-all --scope {layer.kind}`)" if layer.kind in ("user", "project")
                     else "")
             ctx.warn(f"the {layer.kind} settings ({layer.path}) still disable: "
