@@ -74,17 +74,8 @@ class TerminalUI(AgentUI):
     def system_message(self, event: str, message: str) -> None:
         self.line(f"[hook {event}] {message}")
 
-    def warning(self, message: str) -> None:
-        self.line(f"[WARNING] {message}")
-
-    def stopped(self, reason: str) -> None:
-        self.line(f"Agent execution stopped: {reason}")
-
-    def blocked(self, reason: str) -> None:
-        self.line(f"[WARNING] Agent execution blocked: {reason}")
-
-    def info(self, message: str) -> None:
-        self.line(message)
+    def status_line(self, line: str) -> None:
+        self.line(line)
 
     def tool_call(self, name: str, args: dict[str, Any]) -> None:
         self.line(f"-> {name} {_short(args)}")

@@ -112,17 +112,24 @@ class AgentUI:
     def system_message(self, event: str, message: str) -> None:
         """A hook's ``systemMessage``."""
 
+    def status_line(self, line: str) -> None:
+        """Print one status line; the wording below (CONTRACT §11) is shared by every UI."""
+
     def warning(self, message: str) -> None:
         """Something went wrong but the session goes on (hook failures, ignored hook output)."""
+        self.status_line(f"[WARNING] {message}")
 
     def stopped(self, reason: str) -> None:
         """``Agent execution stopped: <reason>``."""
+        self.status_line(f"Agent execution stopped: {reason}")
 
     def blocked(self, reason: str) -> None:
-        """``Agent execution blocked: <reason>``."""
+        """``[WARNING] Agent execution blocked: <reason>``."""
+        self.status_line(f"[WARNING] Agent execution blocked: {reason}")
 
     def info(self, message: str) -> None:
         """A neutral status line (compression, context cleared...)."""
+        self.status_line(message)
 
     def tool_call(self, name: str, args: dict[str, Any]) -> None:
         """The model asked for a tool call."""
@@ -172,17 +179,8 @@ class HeadlessUI(AgentUI):
     def system_message(self, event: str, message: str) -> None:
         self._err(message)
 
-    def warning(self, message: str) -> None:
-        self._err(f"[WARNING] {message}")
-
-    def stopped(self, reason: str) -> None:
-        self._err(f"Agent execution stopped: {reason}")
-
-    def blocked(self, reason: str) -> None:
-        self._err(f"[WARNING] Agent execution blocked: {reason}")
-
-    def info(self, message: str) -> None:
-        self._err(message)
+    def status_line(self, line: str) -> None:
+        self._err(line)
 
     def tool_error(self, name: str, message: str) -> None:
         self._err(f"Error executing tool {name}: {message}")

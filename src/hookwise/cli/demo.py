@@ -156,17 +156,8 @@ class DemoUI(AgentUI):
     def system_message(self, event: str, message: str) -> None:
         self._print(f"   note  {message}")
 
-    def warning(self, message: str) -> None:
-        self._print(f"[WARNING] {message}")
-
-    def stopped(self, reason: str) -> None:
-        self._print(f"Agent execution stopped: {reason}")
-
-    def blocked(self, reason: str) -> None:
-        self._print(f"[WARNING] Agent execution blocked: {reason}")
-
-    def info(self, message: str) -> None:
-        self._print(message)
+    def status_line(self, line: str) -> None:
+        self._print(line)
 
     def tool_call(self, name: str, args: dict[str, Any]) -> None:
         self._print(f"   tool  {name} {_short(args)}")
