@@ -389,32 +389,31 @@ class HookSystem:
             error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)",
         )
 
-    def _child_env(self, entry: HookEntry, inp: Mapping[str, Any]) -> dict[str, str]:
-        base = self._env_untrusted if entry.sanitized_env else self._env_trusted
-        env = dict(base)
-        env["GEMINI_PROJECT_DIR"] = self.project_dir
-        env["GEMINI_CWD"] = str(inp.get("cwd", self.cwd))
-        env["GEMINI_SESSION_ID"] = str(inp.get("session_id", self.session_id))
-        env["CLAUDE_PROJECT_DIR"] = self.project_dir
-        env.update(entry.env)
-        return env
-
-    def _argv(self, entry: HookEntry, inp: Mapping[str, Any]) -> list[str]:
-        values = {
+    def _hook_vars(self, inp: Mapping[str, Any]) -> dict[str, str]:
+        """The variables a hook sees both in its command text and in its environment (CONTRACT §5)."""
+        return {
             "GEMINI_PROJECT_DIR": self.project_dir,
             "GEMINI_CWD": str(inp.get("cwd", self.cwd)),
             "GEMINI_SESSION_ID": str(inp.get("session_id", self.session_id)),
             "CLAUDE_PROJECT_DIR": self.project_dir,
         }
-        return ["bash", "-c", expand_command(entry.command, values)]
+
+    def _child_env(self, entry: HookEntry, inp: Mapping[str, Any],
+                   hook_vars: dict[str, str] | None = None) -> dict[str, str]:
+        base = self._env_untrusted if entry.sanitized_env else self._env_trusted
+        return {**base, **(hook_vars or self._hook_vars(inp)), **entry.env}
+
+    def _argv(self, entry: HookEntry, inp: Mapping[str, Any], hook_vars: dict[str, str] | None = None) -> list[str]:
+        return ["bash", "-c", expand_command(entry.command, hook_vars or self._hook_vars(inp))]
 
     #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise._direct`)
     direct_spawn: bool = True
 
     def _spawn(self, entry: HookEntry, inp: Mapping[str, Any], data: bytes) -> _subprocess.Spawn:
         """The process request for a command hook: direct exec when that is identical to ``bash -c``."""
-        argv = self._argv(entry, inp)
-        env = self._child_env(entry, inp)
+        hook_vars = self._hook_vars(inp)
+        argv = self._argv(entry, inp, hook_vars)
+        env = self._child_env(entry, inp, hook_vars)
         timeout = entry.timeout_ms / 1000.0
         if self.direct_spawn:
             from . import _direct
