@@ -54,7 +54,6 @@ for _v in ("GITHUB_SHA", "SURFACE"):  # as run.sh: measure the default (non-CI) 
 
 T_IMP0 = time.perf_counter()
 from hookwise import HookSystem  # noqa: E402
-from hookwise.engine import HookSystem as _HS  # noqa: E402,F401  (import cost measured above)
 
 IMPORT_MS = (time.perf_counter() - T_IMP0) * 1000
 

@@ -33,15 +33,15 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .engine import HookSystem
-    from .errors import HookNotFoundError, HookwiseError, PayloadError, SettingsError, UnknownEventError
-    from .events import HookEvent
-    from .registry import HookEntry
-    from .result import FireResult, HookOutcome, Outcome
+    from hookwise.core.registry import HookEntry
+    from hookwise.engine import HookSystem
+    from hookwise.errors import HookNotFoundError, HookwiseError, PayloadError, SettingsError, UnknownEventError
+    from hookwise.events import HookEvent
+    from hookwise.result import FireResult, HookOutcome, Outcome
 
 _LAZY = {
     "HookSystem": "engine",
-    "HookEntry": "registry",
+    "HookEntry": "core.registry",
     "FireResult": "result",
     "HookOutcome": "result",
     "Outcome": "result",

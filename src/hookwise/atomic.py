@@ -14,7 +14,7 @@ import os
 import stat
 import tempfile
 
-from .errors import HookwiseError
+from hookwise.errors import HookwiseError
 
 
 class WriteError(HookwiseError):

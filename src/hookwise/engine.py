@@ -3,9 +3,9 @@
 ``fire()`` / ``fire_async()`` = plan (pure) → run (command hooks as processes,
 Python hooks in process) → interpret each answer (pure) → merge (pure). This is
 the only module that knows about concurrency: parallel command hooks are
-driven from one thread by :mod:`hookwise._subprocess`; ``fire_async`` hands
+driven from one thread by :mod:`hookwise.runners._process`; ``fire_async`` hands
 that work to a worker thread. Python hooks that could block a loop run on
-:mod:`hookwise._pyhooks` workers and are abandoned at their deadline.
+:mod:`hookwise.runners._workers` workers and are abandoned at their deadline.
 """
 
 from __future__ import annotations
@@ -18,18 +18,20 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from . import _pyhooks, _subprocess
-from .aggregate import merge
-from .envsan import is_strict, sanitize
-from .errors import HookwiseError, PayloadError
-from .events import EVENT_SPECS, ChainKind, HookEvent, parse_event
-from .expand import expand_command
-from .interpret import Interpretation, fail_closed_output, interpret, interpret_python
-from .planner import Plan, Planner
-from .registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
-from .result import FireResult, HookOutcome, Outcome
-from .settings import LoadedSettings, load_settings, user_dir
-from .trust import TrustStore
+from hookwise.core.expand import expand_command
+from hookwise.core.interpret import Interpretation, fail_closed_output, interpret, interpret_python
+from hookwise.core.merge import merge
+from hookwise.core.plan import Plan, Planner
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
+from hookwise.errors import HookwiseError, PayloadError
+from hookwise.events import EVENT_SPECS, ChainKind, HookEvent, parse_event
+from hookwise.result import FireResult, HookOutcome, Outcome
+from hookwise.runners import _process as _subprocess
+from hookwise.runners import _workers as _pyhooks
+from hookwise.runners.env import is_strict, sanitize
+from hookwise.settings.layers import user_dir
+from hookwise.settings.load import LoadedSettings, load_settings
+from hookwise.trust import TrustStore
 
 PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
 Monitor = Callable[[dict[str, Any]], None]
@@ -406,7 +408,7 @@ class HookSystem:
     def _argv(self, entry: HookEntry, inp: Mapping[str, Any], hook_vars: dict[str, str] | None = None) -> list[str]:
         return ["bash", "-c", expand_command(entry.command, hook_vars or self._hook_vars(inp))]
 
-    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise._direct`)
+    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
     direct_spawn: bool = True
 
     def _spawn(self, entry: HookEntry, inp: Mapping[str, Any], data: bytes) -> _subprocess.Spawn:
@@ -416,7 +418,7 @@ class HookSystem:
         env = self._child_env(entry, inp, hook_vars)
         timeout = entry.timeout_ms / 1000.0
         if self.direct_spawn:
-            from . import _direct
+            from hookwise.runners import _direct
 
             denv = dict(env)
             direct = _direct.plan(argv[2], denv, self.project_dir)
@@ -426,10 +428,10 @@ class HookSystem:
                                          executable=direct[1], fallback=fallback)
         return _subprocess.Spawn(argv, self.project_dir, env, data, timeout, self.output_cap)
 
-    _pool: Any = None  # hookwise.persistent.PersistentPool, created on first use
+    _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 
     def _persistent_job(self, entry: HookEntry, ev: HookEvent, inp: Mapping[str, Any], data: bytes) -> Any:
-        from .persistent import Job
+        from hookwise.runners.persistent import Job
 
         sig = (id(entry), str(inp.get("cwd", self.cwd)), str(inp.get("session_id", self.session_id)),
                id(self._env_trusted), id(self._env_untrusted))
@@ -438,7 +440,7 @@ class HookSystem:
 
     def _run_persistent(self, ev: HookEvent, entries: list[HookEntry], jobs: list[Any],
                         inp: Mapping[str, Any] | None = None) -> list[HookOutcome]:
-        from .persistent import Answer, PersistentPool
+        from hookwise.runners.persistent import Answer, PersistentPool
 
         with _POOL_LOCK:
             pool = self._pool
@@ -499,7 +501,7 @@ class HookSystem:
             if e.dialect == "claude":
                 claude_event = e.extra.get("claude_event")
                 if claude_event not in claude_payloads:
-                    from .claude import to_claude_input
+                    from hookwise.claude.dialect import to_claude_input
 
                     claude_payloads[claude_event] = _encode(to_claude_input(ev, inp, claude_event=claude_event))
                 data = claude_payloads[claude_event]
@@ -557,7 +559,7 @@ class HookSystem:
             if it.is_json:
                 output = _normalize(ev, output, entry.dialect, inp)
             elif entry.dialect == "claude" and c.returncode == 0 and it.outcome is Outcome.OK:
-                from .claude import text_output
+                from hookwise.claude.dialect import text_output
 
                 mapped = text_output(ev, stdout.strip(), entry.dialect)
                 if mapped is not None:
@@ -659,7 +661,7 @@ def _normalize(ev: HookEvent, output: dict[str, Any], dialect: str | None,
         if not any(k in output for k in _CLAUDE_ANSWER_KEYS) and not (
                 isinstance(hso, dict) and any(k in hso for k in _CLAUDE_ANSWER_KEYS)):
             return output
-    from .claude import normalize_output
+    from hookwise.claude.dialect import normalize_output
 
     return normalize_output(ev, output, dialect, payload=inp)
 

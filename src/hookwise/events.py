@@ -167,7 +167,7 @@ def parse_event(name: str | HookEvent) -> HookEvent:
     try:
         return HookEvent(name)
     except ValueError:
-        from .errors import UnknownEventError
+        from hookwise.errors import UnknownEventError
 
         raise UnknownEventError(name, suggest_event(name)) from None
 

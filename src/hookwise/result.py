@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .events import HookEvent
+from hookwise.events import HookEvent
 
 
 class Outcome(str, Enum):

@@ -21,8 +21,8 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .expand import expand_command
-from .registry import HookEntry
+from hookwise.core.expand import expand_command
+from hookwise.core.registry import HookEntry
 
 STORE_NAME = "trusted_hooks.json"
 
@@ -185,7 +185,7 @@ class TrustStore:
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record every entry as trusted (keys of other tools and projects are kept). Returns those added."""
-        from .atomic import write_atomic
+        from hookwise.atomic import write_atomic
 
         added = []
         with self._lock:

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from hookwise import HookSystem, jsonc
+from hookwise import HookSystem
+from hookwise.jsonc import parse as jsonc
 
 GUARD = textwrap.dedent("""\
     #!/usr/bin/env python3

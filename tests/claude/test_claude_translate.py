@@ -9,19 +9,11 @@ from typing import Any
 
 import pytest
 
-from hookwise.claude import normalize_output, text_output, to_claude_input
+from hookwise.claude.convert import PluginRoot, convert_claude_document, exec_form_to_shell, resolve_plugin_root
+from hookwise.claude.dialect import normalize_output, text_output, to_claude_input
+from hookwise.claude.matchers import translate_matcher_from_claude, translate_matcher_to_claude
+from hookwise.claude.names import CLAUDE_EVENTS_WITHOUT_EQUIVALENT, GEMINI_TO_CLAUDE_EVENT, mcp_to_claude
 from hookwise.events import CLAUDE_EVENT_NAMES, HookEvent
-from hookwise.migrate import (
-    CLAUDE_EVENTS_WITHOUT_EQUIVALENT,
-    GEMINI_TO_CLAUDE_EVENT,
-    PluginRoot,
-    convert_claude_document,
-    exec_form_to_shell,
-    mcp_to_claude,
-    resolve_plugin_root,
-    translate_matcher_from_claude,
-    translate_matcher_to_claude,
-)
 
 E = HookEvent
 

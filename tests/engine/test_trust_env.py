@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import Project
 
 from hookwise import HookSystem, Outcome
-from hookwise.expand import expand_command
+from hookwise.core.expand import expand_command
 
 
 def test_untrusted_project_hook_is_skipped_with_a_warning(project: Project) -> None:

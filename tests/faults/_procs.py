@@ -1,7 +1,7 @@
 """Finding processes that hook runs of this test process left behind (shared by the reliability suites).
 
 Every hook process carries ``HOOKWISE_HOOK_RUN=<pid of the runner>-<n>-<random>``
-(see ``hookwise._leftovers``), so a scan of ``/proc`` finds every process any
+(see ``hookwise.runners._reaper``), so a scan of ``/proc`` finds every process any
 firing of this test process started, whatever process group or session it
 moved to. Zombies count as gone (they have exited; init reaps them).
 """
@@ -13,7 +13,7 @@ import signal
 import time
 from pathlib import Path
 
-from hookwise._leftovers import MARKER
+from hookwise.runners._reaper import MARKER
 
 
 def _state(pid: int) -> str | None:

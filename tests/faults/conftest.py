@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from hookwise import HookSystem
-from hookwise._subprocess import KILL_GRACE_S
 from hookwise.result import FireResult, HookOutcome
+from hookwise.runners._process import KILL_GRACE_S
 
 from ._procs import kill_all, marked_processes, read_pids, wait_gone
 

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from hookwise import Outcome
-from hookwise._subprocess import DEFAULT_CAP, KILL_GRACE_S
+from hookwise.runners._process import DEFAULT_CAP, KILL_GRACE_S
 
 from ._procs import alive, kill_all, wait_gone
 from .conftest import PY, SLACK_S, Faults, bound
@@ -431,7 +431,7 @@ def test_every_fault_in_one_parallel_firing(faults: Faults) -> None:
 
 def test_no_hook_process_survives_a_host_that_gives_up(faults: Faults) -> None:
     """Even when the run is interrupted (KeyboardInterrupt in `during`), every child is killed."""
-    from hookwise import _subprocess
+    from hookwise.runners import _process as _subprocess
 
     faults.hooks(f"{NOTE}; exec sleep 100", timeout_ms=60_000)
     spawn = _subprocess.Spawn(["bash", "-c", f"{NOTE}; exec sleep 100"], str(faults.project_dir),

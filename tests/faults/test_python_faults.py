@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from hookwise import HookSystem, Outcome
-from hookwise._pyhooks import CANCEL_GRACE_S
+from hookwise.runners._workers import CANCEL_GRACE_S
 
 from .conftest import SLACK_S
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from hookwise import HookSystem
 
-HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.persistent")
+HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.runners.persistent")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faults._stats import counted
-from hookwise.aggregate import merge
+from hookwise.core.merge import merge
 from hookwise.events import EVENT_SPECS, HookEvent, MergeKind
 from hookwise.result import FireResult, escape_context, hook_context_block
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from faults._stats import counted
 from hookwise import HookSystem
-from hookwise.aggregate import merge
+from hookwise.core.merge import merge
 from hookwise.events import HookEvent
 from hookwise.result import FireResult
 

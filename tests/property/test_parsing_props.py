@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faults._stats import counted
-from hookwise import jsonc
-from hookwise.claude import normalize_output
+from hookwise.claude.dialect import normalize_output
+from hookwise.core.interpret import interpret, interpret_python, parse_object
 from hookwise.errors import SettingsError
-from hookwise.interpret import interpret, interpret_python, parse_object
+from hookwise.jsonc import parse as jsonc
 from hookwise.result import Outcome
 
 from .conftest import EXAMPLES, events, hook_outputs, json_values

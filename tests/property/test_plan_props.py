@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faults._stats import counted
+from hookwise.core.plan import Planner, compile_matcher, dedupe, make_plan
+from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
-from hookwise.planner import Planner, compile_matcher, dedupe, make_plan
-from hookwise.registry import HookEntry
 
 from .conftest import EXAMPLES, events
 

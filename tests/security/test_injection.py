@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from faults._stats import counted
 from hookwise import HookSystem, Outcome
-from hookwise.expand import expand_command
+from hookwise.core.expand import expand_command
 
 pytestmark = pytest.mark.security
 

@@ -20,7 +20,7 @@ import time
 import pytest
 
 from faults._stats import record
-from hookwise import jsonc
+from hookwise.jsonc import parse as jsonc
 
 from .conftest import Layers
 

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faults._stats import counted, record
-from hookwise import HookSystem, jsonc
+from hookwise import HookSystem
+from hookwise.jsonc import parse as jsonc
 
 from .conftest import VALID, Layers, cli
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.casefile import CaseFileError, load_file
 from hookwise.cli.main import main
 from hookwise.testing import HookTester
+from hookwise.testing.cases import CaseFileError, load_file
 
 from .conftest import Sandbox
 

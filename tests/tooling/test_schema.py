@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.jsonc import parse
-from hookwise.validate import check_text
+from hookwise.jsonc.parse import parse
+from hookwise.settings.validate import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "validate"
 

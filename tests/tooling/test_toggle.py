@@ -8,7 +8,7 @@ import os
 import pytest
 
 from hookwise.cli.main import main
-from hookwise.jsonc import parse
+from hookwise.jsonc.parse import parse
 
 from .conftest import Sandbox
 

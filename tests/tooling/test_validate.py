@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hookwise.cli.main import main
-from hookwise.validate import check_text
+from hookwise.settings.validate import check_text
 
 from .conftest import Sandbox
 

@@ -21,8 +21,10 @@ Embedding it::
 
 from __future__ import annotations
 
-from .loop import AgentOptions, AgentSession, AgentUI, HeadlessUI, Stats, TranscriptStore, TurnStatus
-from .models import GeminiModel, Model, ModelError, ResponsesFileError, ScriptedModel
+from hookwise.agent.models import GeminiModel, Model, ModelError, ResponsesFileError, ScriptedModel
+from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
+from hookwise.agent.transcripts import TranscriptStore
+from hookwise.agent.ui import AgentUI, HeadlessUI, Stats
 
 __all__ = [
     "AgentOptions",

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from .loop import AgentSession, AgentUI
-from .tools import Confirmation
+from hookwise.agent.session import AgentSession
+from hookwise.agent.tools import Confirmation
+from hookwise.agent.ui import AgentUI
 
 COMMANDS = {
     "/clear": "start a fresh conversation (SessionEnd clear, SessionStart clear)",

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..errors import HookwiseError
+from hookwise.errors import HookwiseError
 
 STREAM = "generateContentStream"
 GENERATE = "generateContent"

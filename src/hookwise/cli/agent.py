@@ -17,11 +17,13 @@ import json
 import os
 from typing import Any
 
-from ..agent import llm_format as fmt
-from ..agent.loop import AgentOptions, AgentSession, HeadlessUI, TranscriptStore, TurnStatus
-from ..agent.models import GEMINI_EXTRA_HINT, GeminiModel, Model, ModelError, ScriptedModel
-from ..agent.tools import APPROVAL_MODES
-from .main import CliContext, UsageError
+from hookwise.agent import llm_format as fmt
+from hookwise.agent.models import GEMINI_EXTRA_HINT, GeminiModel, Model, ModelError, ScriptedModel
+from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
+from hookwise.agent.tools import APPROVAL_MODES
+from hookwise.agent.transcripts import TranscriptStore
+from hookwise.agent.ui import HeadlessUI
+from hookwise.cli.main import CliContext, UsageError
 
 SYSTEM_INSTRUCTION = (
     "You are a careful software agent working in the project directory {project}. Use the tools to "
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
     piped = "" if stdin_tty else ctx.stdin.read()
     hs = ctx.hook_system()
-    from ..settings import user_dir
+    from hookwise.settings.layers import user_dir
 
     transcripts = TranscriptStore(user_dir(hs.env), hs.project_dir)
     history: list[dict[str, Any]] = []
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                            system_instruction=SYSTEM_INSTRUCTION.format(project=hs.project_dir))
 
     if interactive:
-        from ..agent.interactive import TerminalUI, run_interactive
+        from hookwise.agent.interactive import TerminalUI, run_interactive
 
         ui = TerminalUI(ctx.stdin, ctx.stdout)
         for w in hs.warnings:

@@ -25,9 +25,10 @@ import tempfile
 from importlib import resources
 from typing import IO, Any
 
-from ..agent.loop import AgentOptions, AgentSession, AgentUI, TurnStatus
-from ..agent.models import ModelError, ScriptedModel
-from .main import CliContext, UsageError
+from hookwise.agent.models import ModelError, ScriptedModel
+from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
+from hookwise.agent.ui import AgentUI
+from hookwise.cli.main import CliContext, UsageError
 
 PROMPT = "Clean out the old build, then write release notes for the current version and publish them."
 NOTES = "notes/RELEASE-1.4.2.md"
@@ -185,7 +186,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
-    from ..engine import HookSystem
+    from hookwise.engine import HookSystem
 
     project, home, responses = set_up(base)
     env = dict(os.environ)

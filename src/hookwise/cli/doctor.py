@@ -14,8 +14,8 @@ import os
 import shutil
 import uuid
 
-from ..doctor import ERROR, SKIPPED, WARNING, HookCheck, make_sandbox, plan_checks, run_checks
-from .main import CliContext
+from hookwise.cli.main import CliContext
+from hookwise.settings.doctor import ERROR, SKIPPED, WARNING, HookCheck, make_sandbox, plan_checks, run_checks
 
 _TAG = {"ok": "ok     ", WARNING: "WARN   ", ERROR: "ERROR  ", SKIPPED: "skipped"}
 

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
-from ..errors import PayloadError, UnknownEventError
-from ..events import (
+from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import PayloadError, UnknownEventError
+from hookwise.events import (
     EVENT_SPECS,
     PRE_COMPRESS_TRIGGERS,
     SESSION_END_REASONS,
@@ -16,7 +17,6 @@ from ..events import (
     HookEvent,
     parse_event,
 )
-from .main import CliContext, UsageError
 
 JSON_FLAGS = {
     "tool_input": "--tool-input", "tool_response": "--tool-response",
@@ -64,7 +64,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def _json_flag(flag: str, text: str) -> dict[str, Any]:
-    from ..jsonc import loads_strict
+    from hookwise.jsonc.parse import loads_strict
 
     try:
         value = loads_strict(text)
@@ -77,7 +77,7 @@ def _json_flag(flag: str, text: str) -> dict[str, Any]:
 
 def read_input(path: str, stdin: Any) -> dict[str, Any]:
     """The ``--input`` object (``-`` reads standard input)."""
-    from ..jsonc import loads_strict
+    from hookwise.jsonc.parse import loads_strict
 
     where = "--input -" if path == "-" else f"--input {path}"
     try:
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False), file=ctx.stdout)
     else:
-        from ..render import render_fire
+        from hookwise.cli.render import render_fire
 
         print(render_fire(result), file=ctx.stdout)
     for w in result.warnings:

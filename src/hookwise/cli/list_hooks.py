@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from ..render import relpath, table
-from .main import CliContext
+from hookwise.cli.main import CliContext
+from hookwise.cli.render import relpath, table
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "disable-all": ("hookwise.cli.toggle", "disable every hook"),
     "validate": ("hookwise.cli.validate", "check every settings layer and report all problems"),
     "doctor": ("hookwise.cli.doctor", "run every hook once on a synthetic input and diagnose it"),
-    "test": ("hookwise.cli.test_cases", "run *.hooktest.json hook test cases"),
+    "test": ("hookwise.cli.run_cases", "run *.hooktest.json hook test cases"),
     "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
     "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
@@ -53,7 +53,7 @@ class CliContext:
 
     def hook_system(self, **kwargs: Any) -> Any:
         """A :class:`hookwise.HookSystem` for the project, with ``--trace`` applied."""
-        from ..engine import HookSystem
+        from hookwise.engine import HookSystem
 
         if self.claude_settings:
             kwargs.setdefault("claude_settings", True)
@@ -72,7 +72,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; when ``only`` is given, only that command's module is imported."""
-    from .. import __version__
+    from hookwise import __version__
 
     parser = _Parser(prog="hookwise", description="A runtime for AI-agent lifecycle hooks (Gemini CLI contract).")
     parser.add_argument("--version", action="version", version=f"hookwise {__version__}")
@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # programming errors: say so clearly, keep the traceback available
-        from ..errors import HookwiseError
+        from hookwise.errors import HookwiseError
 
         if isinstance(exc, HookwiseError):
             print(f"hookwise: error: {exc}", file=sys.stderr)

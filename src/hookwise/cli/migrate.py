@@ -29,20 +29,13 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from .. import jsonc
-from ..errors import SettingsError
-from ..jsonc_edit import EditError, read_text, write_atomic
-from ..migrate import (
-    MigrationPlan,
-    PluginRoot,
-    apply_plan,
-    format_report,
-    plan_from_claude,
-    plan_to_claude,
-    plugin_root_candidates,
-)
-from ..settings import project_settings_path, user_dir, user_settings_path
-from .main import CliContext, UsageError
+from hookwise.claude.convert import PluginRoot, plugin_root_candidates
+from hookwise.claude.migrate import MigrationPlan, apply_plan, format_report, plan_from_claude, plan_to_claude
+from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import SettingsError
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.edit import EditError, read_text, write_atomic
+from hookwise.settings.layers import project_settings_path, user_dir, user_settings_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -20,12 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .. import jsonc
-from ..errors import SettingsError
-from ..jsonc_edit import EditError, append_to_array, read_text, remove_value, write_atomic
-from ..registry import HookEntry
-from ..settings import SettingsLayer, discover_layers, load_settings, project_settings_path, user_settings_path
-from .main import CliContext, UsageError
+from hookwise.cli.main import CliContext, UsageError
+from hookwise.core.registry import HookEntry
+from hookwise.errors import SettingsError
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.edit import EditError, append_to_array, read_text, remove_value, write_atomic
+from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_settings_path
+from hookwise.settings.load import load_settings
 
 POINTER = "/hooksConfig/disabled"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..render import relpath
-from ..trust import named_files
-from .main import CliContext
+from hookwise.cli.main import CliContext
+from hookwise.cli.render import relpath
+from hookwise.trust import named_files
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -6,8 +6,8 @@ import argparse
 import json
 import os
 
-from ..validate import validate_project
-from .main import CliContext
+from hookwise.cli.main import CliContext
+from hookwise.settings.validate import validate_project
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..casefile import CaseResult
-    from ..engine import HookSystem
-    from ..registry import HookEntry
-    from ..result import FireResult
+    from hookwise.core.registry import HookEntry
+    from hookwise.engine import HookSystem
+    from hookwise.result import FireResult
+    from hookwise.testing.cases import CaseResult
 
 __all__ = ["HookTester"]
 
@@ -90,7 +90,7 @@ class HookTester:
         return path
 
     def read_settings(self, layer: str = "project") -> dict[str, Any]:
-        from ..jsonc import read_file
+        from hookwise.jsonc.parse import read_file
 
         path = self.settings_path(layer)
         if not path.exists():
@@ -153,7 +153,7 @@ class HookTester:
     def system(self) -> HookSystem:
         """The :class:`~hookwise.HookSystem` for the current settings (rebuilt after every settings change)."""
         if self._system is None:
-            from ..engine import HookSystem
+            from hookwise.engine import HookSystem
 
             hs = HookSystem(str(self.project_dir), trust_all=self.trust_all, env=self.env,
                             session_id="hookwise-testing")
@@ -188,7 +188,7 @@ class HookTester:
 
     def run_cases(self, *paths: str | os.PathLike[str]) -> list[CaseResult]:
         """Run ``*.hooktest.json`` files (or directories) against this project."""
-        from ..casefile import discover, load_file, run_cases
+        from hookwise.testing.cases import discover, load_file, run_cases
 
         cases = [c for f in discover([os.fspath(p) for p in paths]) for c in load_file(f)]
         for c in cases:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from . import HookTester
+    from hookwise.testing import HookTester
 
 
 @pytest.fixture
 def hooks(tmp_path: Path) -> Iterator[HookTester]:
     """A :class:`hookwise.testing.HookTester` on a fresh temporary project with isolated user/system settings."""
-    from . import HookTester
+    from hookwise.testing import HookTester
 
     yield HookTester(tmp_path / "hookwise")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..casefile import CaseFileError, CaseResult, discover, junit_xml, load_file, run_cases
-from ..jsonc_edit import write_atomic
-from .main import CliContext, UsageError
+from hookwise.cli.main import CliContext, UsageError
+from hookwise.jsonc.edit import write_atomic
+from hookwise.testing.cases import CaseFileError, CaseResult, discover, junit_xml, load_file, run_cases
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

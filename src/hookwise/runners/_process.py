@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from . import _leftovers
+from hookwise.runners import _reaper as _leftovers
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group

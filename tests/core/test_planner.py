@@ -9,8 +9,8 @@ import pytest
 from tests.conftest import Project, emit
 
 from hookwise import HookSystem
+from hookwise.core.plan import compile_matcher
 from hookwise.events import MatcherKind
-from hookwise.planner import compile_matcher
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 

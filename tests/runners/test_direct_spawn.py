@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from hookwise import HookSystem
-from hookwise._direct import plan, split_simple
 from hookwise.events import HookEvent
+from hookwise.runners._direct import plan, split_simple
 
 MARKER = "HOOKWISE_HOOK_RUN"  # differs per run by design
 

@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsonc
-from .errors import HookwiseError, SettingsError
-from .events import EVENT_NAMES, suggest_event
-from .result import FireResult
+from hookwise.errors import HookwiseError, SettingsError
+from hookwise.events import EVENT_NAMES, suggest_event
+from hookwise.jsonc import parse as jsonc
+from hookwise.result import FireResult
 
 SUFFIX = ".hooktest.json"
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -340,7 +340,7 @@ def run_cases(cases: list[Case], project_dir: str, *, claude_settings: bool | No
     Hooks of the tested project run trusted (like ``pytest`` runs a repository's
     tests). One :class:`~hookwise.HookSystem` is built per (project, isolation, env).
     """
-    from .engine import HookSystem
+    from hookwise.engine import HookSystem
 
     base_env = dict(os.environ if env is None else env)
     systems: dict[tuple[str, bool, tuple[tuple[str, str], ...]], Any] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .events import EVENT_SPECS, HookEvent, MergeKind
+from hookwise.events import EVENT_SPECS, HookEvent, MergeKind
 
 BLOCKING = ("block", "deny")
 

@@ -33,11 +33,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import EVENT_SPECS, PRE_COMPRESS_TRIGGERS, SESSION_END_REASONS, SESSION_START_SOURCES, HookEvent
-from .expand import expand_command
-from .planner import compile_matcher
-from .registry import HookEntry
-from .result import HookOutcome, Outcome
+from hookwise.core.expand import expand_command
+from hookwise.core.plan import compile_matcher
+from hookwise.core.registry import HookEntry
+from hookwise.events import EVENT_SPECS, PRE_COMPRESS_TRIGGERS, SESSION_END_REASONS, SESSION_START_SOURCES, HookEvent
+from hookwise.result import HookOutcome, Outcome
 
 OK = "ok"
 WARNING = "warning"

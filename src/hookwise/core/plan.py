@@ -12,8 +12,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .events import EVENT_SPECS, HookEvent, MatcherKind
-from .registry import HookEntry
+from hookwise.core.registry import HookEntry
+from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 
 Predicate = Callable[[str | None], bool]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .result import FireResult, Outcome
+from hookwise.result import FireResult, Outcome
 
 MARK = {
     Outcome.OK: "ok", Outcome.BLOCKED: "BLOCKED", Outcome.FAILED: "FAILED", Outcome.NOT_RUN: "NOT RUN",

@@ -4,7 +4,7 @@ Every hook process is started with ``HOOKWISE_HOOK_RUN=<token>`` in its
 environment, a token unique to that one run. Children inherit it, so the
 processes of a run can be found under ``/proc`` even after they moved to
 another process group or session (``setsid``, ``set -m``, a double fork).
-:mod:`hookwise._subprocess` uses this in two places:
+:mod:`hookwise.runners._process` uses this in two places:
 
 * at a timeout, every process of the run (its process group, plus every
   process carrying the token) gets SIGTERM, then SIGKILL after the grace;

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import HookEvent
+from hookwise.events import HookEvent
 
 DEFAULT_TIMEOUT_MS = 60_000
 

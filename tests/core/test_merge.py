@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import Project, emit
 
 from hookwise import HookSystem
-from hookwise.aggregate import merge
+from hookwise.core.merge import merge
 from hookwise.events import HookEvent
 
 pytestmark = pytest.mark.usefixtures("trust_all")

@@ -27,11 +27,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsonc
-from .atomic import WriteError
-from .atomic import write_atomic as _write_atomic
-from .errors import HookwiseError, SettingsError
-from .jsonc import kind_of, parse, strip_comments
+from hookwise.atomic import WriteError
+from hookwise.atomic import write_atomic as _write_atomic
+from hookwise.errors import HookwiseError, SettingsError
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.parse import kind_of, parse, strip_comments
 
 __all__ = [
     "EditError",

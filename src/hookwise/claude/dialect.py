@@ -15,30 +15,23 @@ Three seams the engine calls:
 
 And :func:`load_claude_entries`, which turns the hooks of ``.claude/settings.json``,
 ``.claude/settings.local.json`` and ``~/.claude/settings.json`` into
-:class:`~hookwise.registry.HookEntry` objects (translation shared with
-``hookwise migrate``, see :mod:`hookwise.migrate`).
+:class:`~hookwise.core.registry.HookEntry` objects (translation shared with
+``hookwise migrate``, see :mod:`hookwise.claude.convert`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
-from . import jsonc
-from .errors import SettingsError
-from .events import HookEvent
-from .migrate import (
-    CLAUDE_DEFAULT_TIMEOUT_S,
+from hookwise.claude.names import (
     GEMINI_LIFECYCLE_TO_CLAUDE,
     GEMINI_TO_CLAUDE_EVENT,
-    convert_claude_document,
     params_to_claude,
     params_to_gemini,
-    plugin_root_candidates,
     tool_to_claude,
 )
-from .registry import HookEntry
+from hookwise.events import HookEvent
 
 #: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
 _PERMISSION = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny", "ask": "ask", "defer": "ask"}
@@ -204,77 +197,3 @@ def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, A
 # --------------------------------------------------------------------------- native loading
 
 
-def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list[tuple[str, str]]:
-    """``(source label, path)`` of the Claude settings files, in loading order (user, project, local)."""
-    files: list[tuple[str, str]] = []
-    if user_dir_claude:
-        files.append(("user", os.path.join(user_dir_claude, "settings.json")))
-    files.append(("project", os.path.join(project_dir, ".claude", "settings.json")))
-    files.append(("project", os.path.join(project_dir, ".claude", "settings.local.json")))
-    return files
-
-
-def load_claude_entries(project_dir: str, user_dir_claude: str,
-                        env: Mapping[str, str] | None = None) -> tuple[list[HookEntry], list[str]]:
-    """Hook entries (``dialect="claude"``) from the ``.claude/`` settings files, plus warnings.
-
-    Events and matchers are translated as by ``hookwise migrate --from-claude``;
-    timeouts are converted from seconds (Claude's 600 s default when unset);
-    ``${CLAUDE_PLUGIN_ROOT}`` is resolved and exported. A file that cannot be
-    read or parsed is one warning and contributes nothing; a hook that cannot
-    run in hookwise (HTTP/prompt/agent handler, event without equivalent) and a
-    field whose loss changes behaviour (``if``, ``async``, ``once``...) are each
-    a warning naming the file, line and pointer.
-    """
-    entries: list[HookEntry] = []
-    warnings: list[str] = []
-    loaded: list[tuple[str, str, str, Any]] = []
-    for label, path in claude_settings_files(project_dir, user_dir_claude):
-        if not os.path.lexists(path):
-            continue
-        try:
-            text, doc = jsonc.read_file(path)
-        except SettingsError as exc:
-            warnings.append(f"{exc}; this Claude settings file was skipped")
-            continue
-        loaded.append((label, path, text, doc))
-    for _label, path, text, doc in loaded:
-        if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
-            line, col = jsonc.locate(text, "/disableAllHooks")
-            warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so no Claude Code hooks are loaded")
-            return [], warnings
-    for label, path, text, doc in loaded:
-        roots = plugin_root_candidates(path, project_dir if label == "project" else None)
-        converted, findings = convert_claude_document(doc, file=path, text=text, plugin_roots=roots, native=True)
-        warnings.extend(findings)
-        for c in converted:
-            rep = c.report
-            if c.hook is None or c.event is None:
-                warnings.append(f"{rep.location}: {rep.reason}; hook not loaded")
-                continue
-            for f in rep.fields:
-                if f.action == "dropped":
-                    warnings.append(f"{rep.location}/{f.field}: ignored: {f.detail}")
-            for n in rep.warnings:
-                warnings.append(f"{rep.location}: {n}")
-            hook = c.hook
-            timeout = hook.get("timeout", CLAUDE_DEFAULT_TIMEOUT_S * 1000)
-            env_map = {str(k): str(v) for k, v in (hook.get("env") or {}).items()}
-            entries.append(HookEntry(
-                event=HookEvent(c.event),
-                command=hook["command"],
-                name=hook.get("name", ""),
-                type="command",
-                description=hook.get("description", ""),
-                matcher=c.matcher,
-                sequential=c.sequential,
-                timeout_ms=int(timeout),
-                source=label,
-                file=path,
-                pointer=rep.pointer,
-                env=env_map,
-                dialect="claude",
-                extra={"claude_event": c.claude_event,
-                       "claude_matcher": rep.matcher_from},
-            ))
-    return entries, warnings

@@ -23,8 +23,8 @@ import signal as _signal
 from dataclasses import dataclass
 from typing import Any
 
-from .jsonc import loads_strict
-from .result import Outcome
+from hookwise.jsonc.parse import loads_strict
+from hookwise.result import Outcome
 
 
 @dataclass

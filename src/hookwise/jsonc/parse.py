@@ -17,7 +17,7 @@ import os
 import stat
 from typing import Any
 
-from .errors import SettingsError
+from hookwise.errors import SettingsError
 
 
 def strip_comments(text: str) -> str:

@@ -11,7 +11,7 @@ file that switches off the user's own hooks.
 
 The walk is independent of the engine's loader: it reads the files found by
 :func:`hookwise.settings.discover_layers` and checks the parsed documents,
-placing every problem with :func:`hookwise.jsonc.locate`. The JSON Schema in
+placing every problem with :func:`hookwise.jsonc.parse.locate`. The JSON Schema in
 ``hookwise/schema/settings.schema.json`` describes the same rules for editors
 (a test checks that both agree on the same fixtures).
 """
@@ -26,9 +26,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsonc
-from .errors import SettingsError
-from .events import (
+from hookwise.claude.names import CLAUDE_TO_GEMINI_TOOL
+from hookwise.core.plan import matcher_regex
+from hookwise.errors import SettingsError
+from hookwise.events import (
     CLAUDE_EVENT_NAMES,
     EVENT_NAMES,
     EVENT_SPECS,
@@ -39,9 +40,8 @@ from .events import (
     MatcherKind,
     suggest_event,
 )
-from .jsonc import kind_of
-from .migrate import CLAUDE_TO_GEMINI_TOOL
-from .planner import matcher_regex
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.parse import kind_of
 
 ERROR = "error"
 WARNING = "warning"
@@ -462,7 +462,7 @@ def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
 
 def validate_project(project_dir: str, env: Mapping[str, str] | None = None) -> Report:
     """Check every settings layer of ``project_dir`` (CONTRACT §1) plus the cross-file rules of §7."""
-    from .settings import discover_layers
+    from hookwise.settings.layers import discover_layers
 
     env = os.environ if env is None else env
     report = Report()

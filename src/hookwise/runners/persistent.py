@@ -35,8 +35,8 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
-from . import _leftovers
-from ._subprocess import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn, _Stream
+from hookwise.runners import _reaper as _leftovers
+from hookwise.runners._process import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn, _Stream
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.errors import SettingsError
-from hookwise.jsonc import parse
-from hookwise.jsonc_edit import EditError, append_to_array, read_text, remove_value, set_value, write_atomic
+from hookwise.jsonc.edit import EditError, append_to_array, read_text, remove_value, set_value, write_atomic
+from hookwise.jsonc.parse import parse
 
 MESSY = """\
 // user settings, hand written

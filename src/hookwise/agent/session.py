@@ -34,21 +34,21 @@ A hook's malformed ``tool_input`` / ``llm_request`` / ``llm_response`` / ``toolC
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-import os
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import IO, Any
+from typing import Any
 
-from ..errors import HookwiseError
-from ..events import HookEvent
-from ..result import FireResult, Outcome
-from . import llm_format as fmt
-from .models import Model
-from .tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
+from hookwise.agent import llm_format as fmt
+from hookwise.agent.models import Model
+from hookwise.agent.tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
+from hookwise.agent.transcripts import TranscriptStore
+from hookwise.agent.ui import AgentUI, Stats
+from hookwise.errors import HookwiseError
+from hookwise.events import HookEvent
+from hookwise.result import FireResult, Outcome
 
 MODIFIED_NOTE = "\n\n[System] Tool input parameters were modified by a hook before execution."
 CANCELLED = "[Operation Cancelled] Reason: User did not allow tool call"
@@ -82,159 +82,6 @@ class AgentOptions:
     system_instruction: str | None = None
 
 
-@dataclass
-class Stats:
-    model_calls: int = 0
-    tool_calls: int = 0
-    hook_calls: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {"modelCalls": self.model_calls, "toolCalls": self.tool_calls, "hookCalls": self.hook_calls}
-
-
-class AgentUI:
-    """Where a session reports what happens. The base class is silent; subclasses print.
-
-    ``interactive`` decides whether confirmations can be asked (:meth:`confirm`).
-    """
-
-    interactive = False
-
-    def text(self, text: str) -> None:
-        """Answer text from the model, as it streams."""
-
-    def thought(self, text: str) -> None:
-        """A thought part from the model."""
-
-    def end_turn(self) -> None:
-        """A model turn ended (text printed so far may need a newline)."""
-
-    def system_message(self, event: str, message: str) -> None:
-        """A hook's ``systemMessage``."""
-
-    def status_line(self, line: str) -> None:
-        """Print one status line; the wording below (CONTRACT §11) is shared by every UI."""
-
-    def warning(self, message: str) -> None:
-        """Something went wrong but the session goes on (hook failures, ignored hook output)."""
-        self.status_line(f"[WARNING] {message}")
-
-    def stopped(self, reason: str) -> None:
-        """``Agent execution stopped: <reason>``."""
-        self.status_line(f"Agent execution stopped: {reason}")
-
-    def blocked(self, reason: str) -> None:
-        """``[WARNING] Agent execution blocked: <reason>``."""
-        self.status_line(f"[WARNING] Agent execution blocked: {reason}")
-
-    def info(self, message: str) -> None:
-        """A neutral status line (compression, context cleared...)."""
-        self.status_line(message)
-
-    def tool_call(self, name: str, args: dict[str, Any]) -> None:
-        """The model asked for a tool call."""
-
-    def tool_done(self, name: str, args: dict[str, Any], success: bool, display: str) -> None:
-        """A tool call finished (``display`` is the result or error text for people)."""
-
-    def tool_error(self, name: str, message: str) -> None:
-        """A tool call failed, was refused or blocked: ``Error executing tool <name>: <message>``."""
-
-    def confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
-                hook_message: str | None) -> bool:
-        """Ask the person whether the call may run. Non-interactive UIs never get asked."""
-        return False
-
-
-class HeadlessUI(AgentUI):
-    """``-p`` runs: the answer on stdout, everything else on stderr (CONTRACT §11)."""
-
-    def __init__(self, stdout: IO[str], stderr: IO[str], *, collect: bool = False) -> None:
-        self.out = stdout
-        self.err = stderr
-        self.collect = collect  # json output: keep the answer for the final object instead of printing
-        self.answer: list[str] = []
-        self.messages: list[str] = []
-        self._at_line_start = True
-
-    def _err(self, line: str) -> None:
-        self.messages.append(line)
-        print(line, file=self.err, flush=True)
-
-    def text(self, text: str) -> None:
-        if not text:
-            return
-        self.answer.append(text)
-        if not self.collect:
-            self.out.write(text)
-            self.out.flush()
-            self._at_line_start = text.endswith("\n")
-
-    def end_turn(self) -> None:
-        if not self.collect and not self._at_line_start:
-            self.out.write("\n")
-            self.out.flush()
-            self._at_line_start = True
-
-    def system_message(self, event: str, message: str) -> None:
-        self._err(message)
-
-    def status_line(self, line: str) -> None:
-        self._err(line)
-
-    def tool_error(self, name: str, message: str) -> None:
-        self._err(f"Error executing tool {name}: {message}")
-
-
-# ---------------------------------------------------------------------------------------------
-# transcripts
-# ---------------------------------------------------------------------------------------------
-class TranscriptStore:
-    """Conversation files under ``<user dir>/tmp/hookwise/<project hash>/`` (the hooks' ``transcript_path``)."""
-
-    def __init__(self, user_dir: str, project_dir: str) -> None:
-        digest = hashlib.sha256(os.path.realpath(project_dir).encode("utf-8")).hexdigest()[:16]
-        self.dir = os.path.join(user_dir, "tmp", "hookwise", digest)
-        self.project_dir = project_dir
-
-    def path(self, session_id: str) -> str:
-        return os.path.join(self.dir, f"session-{session_id}.json")
-
-    def save(self, session_id: str, history: list[dict[str, Any]]) -> None:
-        from ..atomic import write_atomic
-
-        doc = {"sessionId": session_id, "projectDir": self.project_dir, "messages": history}
-        write_atomic(self.path(session_id), json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-
-    def latest(self) -> str | None:
-        try:
-            names = [n for n in os.listdir(self.dir) if n.startswith("session-") and n.endswith(".json")]
-        except FileNotFoundError:
-            return None
-        if not names:
-            return None
-        best = max(names, key=lambda n: os.path.getmtime(os.path.join(self.dir, n)))
-        return best[len("session-"):-len(".json")]
-
-    def load(self, session_id: str) -> list[dict[str, Any]]:
-        """The saved history of ``session_id``; ``ValueError`` with a clear message when unusable."""
-        path = self.path(session_id)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except FileNotFoundError:
-            raise ValueError(f"no saved session {session_id!r} for this project (looked for {path})") from None
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"cannot read saved session {path}: {exc}") from None
-        messages = doc.get("messages") if isinstance(doc, dict) else None
-        if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
-            raise ValueError(f"saved session {path} has no valid \"messages\" list")
-        return messages
-
-
-# ---------------------------------------------------------------------------------------------
-# the session
-# ---------------------------------------------------------------------------------------------
 def _text_of(parts: Iterable[dict[str, Any]]) -> str:
     return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
 

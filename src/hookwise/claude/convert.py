@@ -1,0 +1,538 @@
+"""Per-hook conversion between Claude Code and hookwise hook definitions.
+
+Shared by native ``.claude/`` loading and ``hookwise migrate``, so both agree on every field."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookwise.claude.matchers import MatcherResult, translate_matcher_from_claude
+from hookwise.claude.names import (
+    _CARRIED_HOOK_FIELDS,
+    _DROP_REASONS,
+    _GEMINI_DIR_REF,
+    _OTHER_CLAUDE_VAR,
+    _OTHER_GEMINI_VAR,
+    _PLUGIN_ROOT_PATH,
+    _PLUGIN_ROOT_REF,
+    _PROJECT_DIR_REF,
+    _SAFE_WORD,
+    CLAUDE_DEFAULT_TIMEOUT_S,
+    CLAUDE_EVENTS_WITHOUT_EQUIVALENT,
+    CLAUDE_TO_GEMINI_EVENT,
+    EVENT_NOTES,
+    GEMINI_TO_CLAUDE_EVENT,
+)
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.parse import kind_of
+
+
+@dataclass(frozen=True)
+class PluginRoot:
+    """Where ``${CLAUDE_PLUGIN_ROOT}`` points for one settings file.
+
+    ``path`` is the directory on disk; ``expr`` is the text written into a
+    migrated command in its place (``${GEMINI_PROJECT_DIR}/.claude``), or None
+    to insert ``path`` literally (quoted as the command's quoting requires).
+    """
+
+    path: str
+    expr: str | None
+
+
+def plugin_root_candidates(settings_path: str, project_dir: str | None) -> list[PluginRoot]:
+    """Where to look for the plugin root of a ``.claude/`` settings file, in order.
+
+    For a project file: the ``.claude`` directory (hooks copied out of a plugin
+    usually keep their scripts beside the settings), then the project root.
+    For a user file: ``~/.claude``, then its parent.
+    """
+    settings_dir = os.path.dirname(os.path.abspath(settings_path))
+    if project_dir is not None:
+        proj = os.path.abspath(project_dir)
+        rel = os.path.relpath(settings_dir, proj)
+        inner = "${GEMINI_PROJECT_DIR}" if rel == "." else "${GEMINI_PROJECT_DIR}/" + rel.replace(os.sep, "/")
+        return [PluginRoot(settings_dir, inner), PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
+    return [PluginRoot(settings_dir, None), PluginRoot(os.path.dirname(settings_dir), None)]
+
+
+def resolve_plugin_root(command: str, candidates: Sequence[PluginRoot]) -> tuple[PluginRoot, bool]:
+    """Pick the candidate under which every ``${CLAUDE_PLUGIN_ROOT}/path`` of ``command`` exists.
+
+    Returns ``(root, found)``; when no candidate has them all, the first
+    candidate with ``found`` False.
+    """
+    rests = [r.lstrip("/") for r in _PLUGIN_ROOT_PATH.findall(command)]
+    rests = [r for r in rests if r]
+    for cand in candidates:
+        if all(os.path.exists(os.path.join(cand.path, r)) for r in rests):
+            return cand, True
+    return candidates[0], False
+
+
+def plugin_root_paths(command: str, root: str) -> list[str]:
+    """The files ``${CLAUDE_PLUGIN_ROOT}/...`` names in ``command``, under ``root``, that exist."""
+    out = []
+    for r in _PLUGIN_ROOT_PATH.findall(command):
+        p = os.path.join(root, r.lstrip("/"))
+        if r.strip("/") and os.path.isfile(p):
+            out.append(p)
+    return out
+
+
+def script_reads_plugin_root(paths: Iterable[str]) -> bool:
+    """True when one of the scripts mentions ``CLAUDE_PLUGIN_ROOT`` itself (reads it from its environment)."""
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                if b"CLAUDE_PLUGIN_ROOT" in f.read(1 << 20):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def exec_form_to_shell(command: str, args: Sequence[str]) -> str:
+    """Claude's exec form (``command`` + ``args``, no shell) as one shell command line.
+
+    Each word is quoted so bash passes it unchanged; ``${CLAUDE_PROJECT_DIR}``
+    and ``${CLAUDE_PLUGIN_ROOT}`` placeholders stay variable references inside
+    double quotes so they are expanded (and rewritten by the migration).
+    """
+    words = [command, *args]
+    out = []
+    placeholder = re.compile(r"\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)"
+                             r"(?![A-Za-z0-9_])")
+    for w in words:
+        if _SAFE_WORD.match(w):
+            out.append(w)
+            continue
+        parts: list[str] = []
+        pos = 0
+        for mt in placeholder.finditer(w):
+            parts.append(_escape_double(w[pos : mt.start()]))
+            parts.append("${" + (mt.group(1) or mt.group(2)) + "}")
+            pos = mt.end()
+        parts.append(_escape_double(w[pos:]))
+        out.append('"' + "".join(parts) + '"')
+    return " ".join(out)
+
+
+def _escape_double(s: str) -> str:
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in s)
+
+
+def _single_quote(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+# --------------------------------------------------------------------------- one hook, Claude -> hookwise
+
+
+@dataclass
+class FieldNote:
+    """What happened to one field of a hook (or definition): carried, converted or dropped."""
+
+    field: str
+    action: str  # "carried" | "converted" | "dropped" | "added"
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "action": self.action, "detail": self.detail}
+
+
+@dataclass
+class HookReport:
+    """The fate of one hook of a source file."""
+
+    file: str
+    pointer: str
+    line: int | None
+    column: int | None
+    source_event: str
+    target_event: str | None
+    status: str  # "migrated" | "duplicate" | "skipped"
+    reason: str = ""
+    command: str | None = None
+    command_to: str | None = None
+    matcher_from: str | None = None
+    matcher_to: str | None = None
+    fields: list[FieldNote] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def location(self) -> str:
+        if self.line is None:
+            return f"{self.file}: {self.pointer}"
+        return f"{self.file}:{self.line}:{self.column}: {self.pointer}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file, "pointer": self.pointer, "line": self.line, "column": self.column,
+            "sourceEvent": self.source_event, "targetEvent": self.target_event, "status": self.status,
+            "reason": self.reason, "command": self.command, "commandTo": self.command_to,
+            "matcherFrom": self.matcher_from, "matcherTo": self.matcher_to,
+            "fields": [{**f.to_json(), "pointer": f"{self.pointer}/{jsonc.escape_pointer_token(f.field)}"}
+                       for f in self.fields],
+            "notes": list(self.notes), "warnings": list(self.warnings),
+        }
+
+
+@dataclass
+class ConvertedHook:
+    """One Claude hook translated to hookwise form.
+
+    ``hook`` is the hook object to write (``None`` when it cannot be carried
+    over; ``report.reason`` says why). ``env`` holds environment values that
+    native loading sets (``CLAUDE_PLUGIN_ROOT``); a migration writes the
+    equivalent into the command instead.
+    """
+
+    claude_event: str
+    event: str | None
+    matcher: str | None
+    hook: dict[str, Any] | None
+    report: HookReport
+    env: dict[str, str] = field(default_factory=dict)
+    definition_index: int = 0
+    sequential: bool = False
+
+
+def _timeout_ms(seconds: Any) -> int | None:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0 or seconds != seconds:
+        return None
+    return int(round(seconds * 1000))
+
+
+def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, matcher_raw: Any,
+                        file: str, text: str, pointer: str, plugin_roots: Sequence[PluginRoot],
+                        native: bool = False) -> ConvertedHook:
+    """Translate one Claude hook object (``hooks.<event>[i].hooks[j]``).
+
+    ``native`` selects native loading: ``${CLAUDE_PLUGIN_ROOT}`` is resolved to
+    an absolute path and also exported in ``env``; ``$CLAUDE_PROJECT_DIR`` is
+    left for the engine to expand. Otherwise (migration) the command is
+    rewritten with ``$GEMINI_PROJECT_DIR``.
+    """
+    line, col = jsonc.locate(text, pointer) if text else (None, None)
+    target = CLAUDE_TO_GEMINI_EVENT.get(claude_event)
+    rep = HookReport(file=file, pointer=pointer, line=line, column=col, source_event=claude_event,
+                     target_event=target, status="migrated",
+                     matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
+                     matcher_to=matcher.value)
+    rep.notes.extend(matcher.notes)
+    rep.warnings.extend(matcher.warnings)
+    conv = ConvertedHook(claude_event=claude_event, event=target, matcher=matcher.value, hook=None, report=rep)
+
+    def skip(reason: str) -> ConvertedHook:
+        rep.status = "skipped"
+        rep.reason = reason
+        return conv
+
+    if not isinstance(raw, dict):
+        return skip(f"a hook must be an object, got {kind_of(raw)}")
+    if isinstance(raw.get("command"), str):
+        rep.command = raw["command"]
+    if target is None:
+        return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
+    htype = raw.get("type", "command")
+    if htype != "command":
+        what = {"http": "HTTP hooks", "prompt": "prompt (LLM) hooks", "agent": "agent (LLM) hooks",
+                "mcp_tool": "MCP-tool hooks"}.get(str(htype), f"hook type {htype!r}")
+        return skip(f"{what} cannot run in hookwise (only command hooks)")
+    if matcher.matches_nothing:
+        rep.warnings.clear()
+        return skip("its matcher can never match, so the hook could never fire: " + "; ".join(matcher.warnings))
+    command = raw.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return skip('a command hook needs a non-empty "command" string')
+
+    fields = rep.fields
+    fields.append(FieldNote("type", "carried"))
+    hook: dict[str, Any] = {"type": "command"}
+    cmd = command
+    args = raw.get("args")
+    if "args" in raw:
+        if isinstance(args, list) and all(isinstance(a, str) for a in args):
+            cmd = exec_form_to_shell(command, args)
+            fields.append(FieldNote("args", "converted", "exec form written as one quoted shell command"))
+        else:
+            fields.append(FieldNote("args", "dropped", f"must be an array of strings, got {kind_of(args)}"))
+
+    shell = raw.get("shell")
+    if "shell" in raw:
+        if shell in ("bash", "sh"):
+            fields.append(FieldNote("shell", "carried", "hookwise always runs commands with bash"))
+        elif shell in ("powershell", "pwsh"):
+            cmd = "pwsh -NoProfile -Command " + _single_quote(cmd)
+            fields.append(FieldNote("shell", "converted", "command wrapped in `pwsh -NoProfile -Command` "
+                                                          "(needs PowerShell 7 on PATH)"))
+        else:
+            fields.append(FieldNote("shell", "dropped", f"unknown shell {shell!r}; bash is used"))
+
+    # ${CLAUDE_PLUGIN_ROOT}
+    if _PLUGIN_ROOT_REF.search(cmd):
+        root, found = resolve_plugin_root(cmd, plugin_roots)
+        scripts = plugin_root_paths(cmd, root.path)
+        reads_env = script_reads_plugin_root(scripts)
+        if native:
+            from hookwise.core.expand import expand_command
+
+            cmd = expand_command(_PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd), {"CLAUDE_PLUGIN_ROOT": root.path})
+            conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
+            fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
+        else:
+            if root.expr is not None:
+                cmd = _PLUGIN_ROOT_REF.sub(lambda _m: root.expr or "", cmd)
+                shown = root.expr
+            else:
+                from hookwise.core.expand import expand_command
+
+                cmd = expand_command(_PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
+                                     {"CLAUDE_PLUGIN_ROOT": root.path})
+                shown = root.path
+            detail = f"${{CLAUDE_PLUGIN_ROOT}} → {shown}"
+            if reads_env:
+                value = f'"{root.expr}"' if root.expr is not None else _single_quote(root.path)
+                cmd = f"export CLAUDE_PLUGIN_ROOT={value}; {cmd}"
+                detail += " (and exported, because the script reads CLAUDE_PLUGIN_ROOT itself)"
+            fields.append(FieldNote("command", "converted", detail))
+        if not found:
+            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command exist neither under "
+                             f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}; the command will fail "
+                             "(exit 127, reported as not-run) until the plugin's files are there")
+    if not native and _PROJECT_DIR_REF.search(cmd):
+        cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
+                                   else "$GEMINI_PROJECT_DIR", cmd)
+        fields.append(FieldNote("command", "converted", "$CLAUDE_PROJECT_DIR → $GEMINI_PROJECT_DIR"))
+    for var in sorted(set(_OTHER_CLAUDE_VAR.findall(cmd)) - {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}):
+        rep.warnings.append(f"the command uses ${var}, which hookwise does not set")
+    if not any(f.field == "command" for f in fields):
+        fields.append(FieldNote("command", "carried"))
+    hook["command"] = cmd
+    rep.command_to = cmd
+
+    timeout = raw.get("timeout")
+    if "timeout" in raw:
+        ms = _timeout_ms(timeout)
+        if ms is None:
+            hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
+            fields.append(FieldNote("timeout", "converted", f"invalid value {timeout!r}; Claude Code's default "
+                                                            f"{CLAUDE_DEFAULT_TIMEOUT_S} s used"))
+        else:
+            hook["timeout"] = ms
+            fields.append(FieldNote("timeout", "converted", f"{timeout} s → {ms} ms"))
+    else:
+        hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
+        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
+                                                    f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms"))
+
+    name = raw.get("name")
+    if "name" in raw:
+        if isinstance(name, str) and name:
+            hook["name"] = name
+            fields.append(FieldNote("name", "carried"))
+        else:
+            fields.append(FieldNote("name", "dropped", f"must be a non-empty string, got {kind_of(name)}"))
+
+    status = raw.get("statusMessage")
+    if "statusMessage" in raw:
+        if isinstance(status, str) and status:
+            hook["description"] = status
+            fields.append(FieldNote("statusMessage", "converted", "kept as description (hookwise shows no spinner)"))
+        else:
+            fields.append(FieldNote("statusMessage", "dropped", f"must be a string, got {kind_of(status)}"))
+
+    env_raw = raw.get("env")
+    if "env" in raw:
+        if isinstance(env_raw, dict) and all(isinstance(v, str) for v in env_raw.values()):
+            hook["env"] = dict(env_raw)
+            fields.append(FieldNote("env", "carried"))
+        else:
+            fields.append(FieldNote("env", "dropped", "must be an object of strings"))
+    if conv.env and native:
+        hook.setdefault("env", {}).update(conv.env)
+
+    for key in raw:
+        if key in _CARRIED_HOOK_FIELDS:
+            continue
+        fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field")))
+
+    hook["dialect"] = "claude"
+    fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
+    if claude_event in EVENT_NOTES:
+        rep.notes.append(EVENT_NOTES[claude_event])
+    conv.hook = hook
+    return conv
+
+
+def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Sequence[PluginRoot],
+                            native: bool = False) -> tuple[list[ConvertedHook], list[str]]:
+    """Every hook of a Claude settings document, converted, plus file-level findings.
+
+    Findings are messages ``location: message`` about things that are not a
+    single hook (a non-object ``hooks``, an event that is not an array, an
+    unknown event name, ``disableAllHooks``).
+    """
+    out: list[ConvertedHook] = []
+    findings: list[str] = []
+
+    def at(ptr: str, msg: str) -> None:
+        line, col = jsonc.locate(text, ptr) if text else (None, None)
+        loc = file if line is None else f"{file}:{line}:{col}"
+        findings.append(f"{loc}: {ptr or '/'}: {msg}")
+
+    if not isinstance(doc, dict):
+        at("", f"expected a JSON object at the top level, got {kind_of(doc)}")
+        return out, findings
+    if doc.get("disableAllHooks") is True:
+        at("/disableAllHooks", "disableAllHooks is true: Claude Code runs none of these hooks "
+                               "(hookwise's equivalent is hooksConfig.enabled: false)")
+    hooks = doc.get("hooks")
+    if hooks is None:
+        return out, findings
+    if not isinstance(hooks, dict):
+        at("/hooks", f'"hooks" must be an object keyed by event name, got {kind_of(hooks)}; ignored')
+        return out, findings
+    for event, defs in hooks.items():
+        eptr = jsonc.pointer("hooks", event)
+        if event not in CLAUDE_TO_GEMINI_EVENT:
+            if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
+                why = f"Claude Code event {event!r} has no hookwise equivalent"
+            elif event in GEMINI_TO_CLAUDE_EVENT or event in ("BeforeModel", "AfterModel", "BeforeToolSelection"):
+                why = f"{event!r} is a hookwise event name, not a Claude Code one"
+            else:
+                why = f"unknown Claude Code event {event!r}"
+            n = _count_hooks(defs)
+            if n == 0:
+                at(eptr, why + "; nothing to migrate")
+            # hooks of such events are reported one by one below (status skipped)
+        if not isinstance(defs, list):
+            at(eptr, f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped")
+            continue
+        for i, d in enumerate(defs):
+            dptr = f"{eptr}/{i}"
+            if not isinstance(d, dict):
+                at(dptr, f"a definition must be an object, got {kind_of(d)}; skipped")
+                continue
+            mraw = d.get("matcher")
+            mres = translate_matcher_from_claude(event, mraw) if event in CLAUDE_TO_GEMINI_EVENT else MatcherResult(
+                mraw if isinstance(mraw, str) else None)
+            for key in d:
+                if key not in ("matcher", "hooks", "sequential"):
+                    at(f"{dptr}/{jsonc.escape_pointer_token(key)}",
+                       f"definition field {key!r} is not a hookwise field; dropped")
+            hl = d.get("hooks")
+            if not isinstance(hl, list):
+                at(dptr + ("/hooks" if "hooks" in d else ""), 'a definition needs a "hooks" array; skipped')
+                continue
+            for j, h in enumerate(hl):
+                c = convert_claude_hook(h, claude_event=event, matcher=mres, matcher_raw=mraw, file=file,
+                                        text=text, pointer=f"{dptr}/hooks/{j}", plugin_roots=plugin_roots,
+                                        native=native)
+                if event not in CLAUDE_TO_GEMINI_EVENT and c.report.status == "skipped":
+                    if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
+                        c.report.reason = f"Claude Code event {event!r} has no hookwise equivalent"
+                    elif event in GEMINI_TO_CLAUDE_EVENT or event in ("BeforeModel", "AfterModel",
+                                                                      "BeforeToolSelection"):
+                        c.report.reason = f"{event!r} is a hookwise event name, not a Claude Code one"
+                    else:
+                        c.report.reason = f"unknown Claude Code event {event!r}"
+                c.definition_index = i
+                c.sequential = d.get("sequential") is True
+                out.append(c)
+    return out, findings
+
+
+def _count_hooks(defs: Any) -> int:
+    if not isinstance(defs, list):
+        return 0
+    return sum(len(d["hooks"]) for d in defs if isinstance(d, dict) and isinstance(d.get("hooks"), list))
+
+
+# --------------------------------------------------------------------------- one hook, hookwise -> Claude
+
+
+def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher_raw: Any, file: str, text: str,
+                        pointer: str) -> tuple[dict[str, Any] | None, HookReport]:
+    """Translate one hookwise hook object into a Claude Code hook object (or None + reason)."""
+    line, col = jsonc.locate(text, pointer) if text else (None, None)
+    target = GEMINI_TO_CLAUDE_EVENT.get(event)
+    rep = HookReport(file=file, pointer=pointer, line=line, column=col, source_event=event, target_event=target,
+                     status="migrated", matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
+                     matcher_to=matcher.value)
+    rep.notes.extend(matcher.notes)
+    rep.warnings.extend(matcher.warnings)
+    if not isinstance(raw, dict):
+        rep.status, rep.reason = "skipped", f"a hook must be an object, got {kind_of(raw)}"
+        return None, rep
+    if isinstance(raw.get("command"), str):
+        rep.command = raw["command"]
+    if target is None:
+        rep.status, rep.reason = "skipped", f"hookwise event {event!r} has no Claude Code equivalent"
+        return None, rep
+    if raw.get("type", "command") not in ("command", "plugin"):
+        rep.status, rep.reason = "skipped", f"hook type {raw.get('type')!r} cannot be written for Claude Code"
+        return None, rep
+    command = raw.get("command")
+    if not isinstance(command, str) or not command.strip():
+        rep.status, rep.reason = "skipped", 'a command hook needs a non-empty "command" string'
+        return None, rep
+    fields = rep.fields
+    out: dict[str, Any] = {"type": "command"}
+    fields.append(FieldNote("type", "carried"))
+    cmd = command
+    if _GEMINI_DIR_REF.search(cmd):
+        cmd = _GEMINI_DIR_REF.sub(lambda mt: "${CLAUDE_PROJECT_DIR}" if mt.group(1).startswith("{")
+                                  else "$CLAUDE_PROJECT_DIR", cmd)
+        fields.append(FieldNote("command", "converted", "$GEMINI_PROJECT_DIR → $CLAUDE_PROJECT_DIR"))
+    else:
+        fields.append(FieldNote("command", "carried"))
+    rep.command_to = cmd
+    for var in sorted(set(_OTHER_GEMINI_VAR.findall(cmd))):
+        rep.warnings.append(f"the command uses ${var}, which Claude Code does not set")
+    out["command"] = cmd
+    if "timeout" in raw:
+        t = raw.get("timeout")
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 0:
+            secs: float = t / 1000
+            out["timeout"] = int(secs) if secs == int(secs) else round(secs, 3)
+            fields.append(FieldNote("timeout", "converted", f"{t} ms → {out['timeout']} s"))
+        else:
+            fields.append(FieldNote("timeout", "dropped", f"must be a positive number, got {t!r}"))
+    if "description" in raw:
+        if isinstance(raw["description"], str) and raw["description"]:
+            out["statusMessage"] = raw["description"]
+            fields.append(FieldNote("description", "converted", "kept as statusMessage"))
+        else:
+            fields.append(FieldNote("description", "dropped", "empty or not a string"))
+    reasons = {
+        "name": "Claude Code hooks have no name",
+        "env": "Claude Code hooks have no env; set the variables in the command or the script",
+        "failClosed": "Claude Code has no fail-closed hooks: a failed, missing or timed-out hook does not block",
+        "dialect": "",
+        "persistent": "not a Claude Code field",
+        "source": "not a Claude Code field",
+    }
+    for key in raw:
+        if key in ("type", "command", "timeout", "description"):
+            continue
+        if key == "dialect":
+            fields.append(FieldNote("dialect", "dropped", "Claude Code hooks always get Claude-shaped input"))
+            continue
+        fields.append(FieldNote(key, "dropped", reasons.get(key, "not a Claude Code hook field")))
+    if raw.get("dialect") != "claude":
+        rep.warnings.append("written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
+                         "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
+                         "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)")
+    return out, rep
+
+
+# --------------------------------------------------------------------------- planning a migration
+
+

@@ -1,0 +1,1 @@
+"""JSON with comments: parsing with positions (``parse``) and comment-preserving edits (``edit``)."""

@@ -1,0 +1,102 @@
+"""Settings layers (docs/contract.md §1): where hook settings files are and in which order they combine."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hookwise.errors import SettingsError
+from hookwise.jsonc import parse as jsonc
+from hookwise.jsonc.parse import kind_of
+
+
+def user_dir(env: Mapping[str, str] | None = None) -> str:
+    """The user's gemini directory: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``."""
+    env = os.environ if env is None else env
+    home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, ".gemini")
+
+
+def user_settings_path(env: Mapping[str, str] | None = None) -> str:
+    return os.path.join(user_dir(env), "settings.json")
+
+
+def project_settings_path(project_dir: str) -> str:
+    return os.path.join(project_dir, ".gemini", "settings.json")
+
+
+@dataclass
+class SettingsLayer:
+    """One settings file at one scope.
+
+    ``label`` is the source label hooks from it carry (``system``, ``user``,
+    ``project``, ``extension``); ``kind`` tells the layers apart
+    (``system-defaults``, ``user``, ``project``, ``system``, ``extension``).
+    ``data`` is the parsed document (``None`` when missing or broken), ``error``
+    the reason it could not be used, ``text`` the raw file text.
+    """
+
+    label: str
+    kind: str
+    path: str
+    exists: bool = False
+    text: str = ""
+    data: dict[str, Any] | None = None
+    error: SettingsError | None = None
+    extension_dir: str | None = None
+    extension_name: str | None = None
+
+    def load(self) -> SettingsLayer:
+        """Read and parse the file (idempotent). Missing files are not errors."""
+        if self.text or self.data is not None or self.error is not None:
+            return self
+        try:
+            os.lstat(self.path)
+        except (FileNotFoundError, NotADirectoryError):
+            return self
+        except OSError:
+            pass  # e.g. a directory on the way cannot be searched: reading it reports why, never silently
+        self.exists = True
+        try:
+            self.text, value = jsonc.read_file(self.path)
+        except SettingsError as exc:
+            self.error = exc
+            return self
+        if not isinstance(value, dict):
+            self.error = SettingsError(self.path, f"expected a JSON object at the top level, got {kind_of(value)}",
+                                       *jsonc.locate(self.text, ""))
+            return self
+        self.data = value
+        return self
+
+
+def discover_layers(project_dir: str, env: Mapping[str, str] | None = None) -> list[SettingsLayer]:
+    """Every settings layer in merge order (CONTRACT §1), whether or not its file exists."""
+    env = os.environ if env is None else env
+    udir = user_dir(env)
+    user_path = os.path.join(udir, "settings.json")
+    layers = [
+        SettingsLayer("system", "system-defaults",
+                      env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"),
+        SettingsLayer("user", "user", user_path),
+    ]
+    proj_path = project_settings_path(project_dir)
+    if os.path.abspath(proj_path) != os.path.abspath(user_path):
+        layers.append(SettingsLayer("project", "project", proj_path))
+    layers.append(SettingsLayer("system", "system",
+                                env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"))
+    ext_root = os.path.join(udir, "extensions")
+    try:
+        names = sorted(os.listdir(ext_root))
+    except OSError:
+        names = []
+    for name in names:
+        ext_dir = os.path.join(ext_root, name)
+        hooks_file = os.path.join(ext_dir, "hooks", "hooks.json")
+        if os.path.isfile(hooks_file):
+            layers.append(SettingsLayer("extension", "extension", hooks_file, extension_dir=ext_dir,
+                                        extension_name=name))
+    return layers
+
