@@ -25,10 +25,11 @@ import tempfile
 from importlib import resources
 from typing import IO, Any
 
-from hookwise.agent.models import ModelError, ScriptedModel
+from hookwise.agent.models import ScriptedModel
 from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.ui import AgentUI
 from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import ModelError
 
 PROMPT = "Clean out the old build, then write release notes for the current version and publish them."
 NOTES = "notes/RELEASE-1.4.2.md"

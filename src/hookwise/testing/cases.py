@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.errors import HookwiseError, SettingsError
+from hookwise.errors import CaseFileError, HookwiseError, SettingsError
 from hookwise.events import EVENT_NAMES, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.result import FireResult
@@ -59,10 +59,6 @@ EXPECT_KEYS: dict[str, str] = {
     "hooksRun": "exact list of the hooks that ran, in plan order",
     "warnings": "number of warnings (failed/timed-out/skipped hooks, truncation)",
 }
-
-
-class CaseFileError(HookwiseError):
-    """A case file that cannot be read or is malformed (the message names file and place)."""
 
 
 @dataclass
