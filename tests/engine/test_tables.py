@@ -70,3 +70,20 @@ def test_version_comes_from_the_installed_metadata() -> None:
     from importlib.metadata import version
 
     assert hookwise.__version__ == version("hookwise")
+
+
+def test_wire_input_types_name_exactly_the_event_table_fields() -> None:
+    from hookwise import wire
+    from hookwise.events import BASE_FIELDS
+
+    assert set(wire.INPUT_TYPES) == {e.value for e in HookEvent}
+    for ev, spec in EVENT_SPECS.items():
+        td = wire.INPUT_TYPES[ev.value]
+        assert set(td.__annotations__) == set(BASE_FIELDS) | set(spec.fields), ev
+        assert set(BASE_FIELDS) | set(spec.required) <= td.__required_keys__, ev
+
+
+def test_blocking_decisions_are_decisions() -> None:
+    from hookwise import wire
+
+    assert set(wire.DECISIONS) >= wire.BLOCKING_DECISIONS

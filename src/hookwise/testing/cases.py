@@ -38,6 +38,7 @@ from hookwise.errors import CaseFileError, HookwiseError, SettingsError
 from hookwise.events import EVENT_NAMES, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.result import FireResult
+from hookwise.wire import BLOCKING_DECISIONS
 
 SUFFIX = ".hooktest.json"
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -275,7 +276,7 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
     why = f" (reason: {r.effective_reason!r})" if r.blocked or r.stopped else ""
     if "decision" in expect:
         want = expect["decision"]
-        ok = r.blocked if want in ("deny", "block") else r.decision == want
+        ok = r.blocked if want in BLOCKING_DECISIONS else r.decision == want
         if not ok:
             fails.append(f"decision: expected {want!r}, got {r.decision!r}{why}")
     if "blocked" in expect and r.blocked != expect["blocked"]:
