@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from hookwise.claude.permission_rules import (
-    RuleError,
     bash_matches,
     call_matches,
     parse_rule,
@@ -181,7 +180,7 @@ def test_rules_read_gemini_calls_with_claude_names() -> None:
     ("Bash(a))", "unbalanced"),
 ])
 def test_invalid_rules_say_why(rule: str, why: str) -> None:
-    with pytest.raises(RuleError, match=why.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ValueError, match=why.replace("(", r"\(").replace(")", r"\)")):
         parse_rule(rule)
     err = rule_error(rule)
     assert err is not None and why in err

@@ -29,7 +29,7 @@ What a rule means, following Claude Code's permissions and hooks references:
 - Any other ``Tool(spec)``: the spec is compared as a ``*`` pattern with the tool's main
   argument when hookwise knows it, else the rule matches (cannot tell, so the hook runs).
 
-A rule that does not parse raises :class:`RuleError`; the loaders turn that into one
+A rule that does not parse raises :class:`ValueError`; the loaders turn that into one
 warning naming the hook, and the hook is skipped (see docs/claude.md).
 """
 
@@ -64,10 +64,6 @@ ARGUMENT_FIELDS: dict[str, str] = {
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.*]*$")
 _ASSIGNMENT = re.compile(r"""^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"]+)*\s+)+""")
 _DYNAMIC = re.compile(r"\$\(|`|\$\{|\$[A-Za-z_]")
-
-
-class RuleError(ValueError):
-    """A permission rule that does not parse (the message says why, without the rule itself)."""
 
 
 @dataclass(frozen=True)
@@ -111,40 +107,40 @@ class PermissionRule:
 
 @functools.lru_cache(maxsize=512)
 def parse_rule(text: str) -> PermissionRule:
-    """Parse one rule; raises :class:`RuleError` with the reason when it does not parse."""
+    """Parse one rule; raises :class:`ValueError` with the reason (without the rule itself) when it does not parse."""
     if not isinstance(text, str):
-        raise RuleError(f"must be a string such as \"Bash(git push *)\", got {type(text).__name__}")
+        raise ValueError(f"must be a string such as \"Bash(git push *)\", got {type(text).__name__}")
     s = text.strip()
     if not s:
-        raise RuleError('is empty (expected a permission rule such as "Bash(git push *)" or "Edit(src/**)")')
+        raise ValueError('is empty (expected a permission rule such as "Bash(git push *)" or "Edit(src/**)")')
     open_at = s.find("(")
     if open_at < 0:
         if ")" in s:
-            raise RuleError("has a ')' without a matching '('")
+            raise ValueError("has a ')' without a matching '('")
         tool, spec = s, None
     else:
         tool = s[:open_at].strip()
         if not s.endswith(")"):
-            raise RuleError("must end with ')' (one rule, such as \"Bash(git *)\"; Claude Code has no "
+            raise ValueError("must end with ')' (one rule, such as \"Bash(git *)\"; Claude Code has no "
                             "&&, || or lists in `if`: write one hook per rule)")
         spec = s[open_at + 1 : -1]
         depth = 0
         for ch in spec:
             depth += 1 if ch == "(" else -1 if ch == ")" else 0
             if depth < 0:
-                raise RuleError("holds more than one rule or unbalanced parentheses (Claude Code's `if` takes "
+                raise ValueError("holds more than one rule or unbalanced parentheses (Claude Code's `if` takes "
                                 "exactly one rule; write one hook per rule)")
         if depth != 0:
-            raise RuleError("has unbalanced parentheses")
+            raise ValueError("has unbalanced parentheses")
         if not spec.strip():
-            raise RuleError(f'has an empty specifier; write "{tool}" or "{tool}(*)" for every call')
+            raise ValueError(f'has an empty specifier; write "{tool}" or "{tool}(*)" for every call')
     if not tool:
-        raise RuleError("has no tool name before '('")
+        raise ValueError("has no tool name before '('")
     if not _TOOL_NAME.match(tool):
         why = ("Claude Code's `if` takes exactly one rule, with no &&, || or lists; write one hook per rule"
                if any(op in tool for op in ("&", "|", ",", " ")) else "expected a tool name such as Bash, Edit, "
                "Read, WebFetch or mcp__server__tool")
-        raise RuleError(f"has an invalid tool name {tool!r} ({why})")
+        raise ValueError(f"has an invalid tool name {tool!r} ({why})")
     return PermissionRule(text, tool, spec)
 
 
@@ -152,7 +148,7 @@ def rule_error(text: Any) -> str | None:
     """Why ``text`` is not a valid rule, or None when it is."""
     try:
         parse_rule(text)
-    except RuleError as exc:
+    except ValueError as exc:
         return str(exc)
     except TypeError:  # unhashable value (a list, an object)
         return f"must be a string such as \"Bash(git push *)\", got {type(text).__name__}"
