@@ -41,7 +41,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 #: rule tool -> the Claude tools it covers (any other tool name covers itself only)
 TOOL_FAMILIES: dict[str, frozenset[str]] = {
@@ -96,6 +95,8 @@ class PermissionRule:
             url = tool_input.get("url")
             if not isinstance(url, str):
                 return True
+            from urllib.parse import urlsplit
+
             host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
             return host == spec[len("domain:"):].strip().lower()
         field = ARGUMENT_FIELDS.get(tool)
