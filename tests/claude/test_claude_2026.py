@@ -192,3 +192,227 @@ def test_unknown_on_failure_values_fail_open(tmp_path: Path, value: Any) -> None
     rep = migrate(proj)
     assert fields_of(rep, 0)["onFailure"][0] == "dropped"
     assert "failClosed" not in written(proj)["hooks"]["BeforeTool"][0]["hooks"][0]
+
+
+# ------------------------------------------------------------------ honoured when firing: natively and migrated
+
+
+def fire(proj: Path, event: str, inp: dict[str, Any], *, native: bool, env: dict[str, str] | None = None,
+         ) -> tuple[int, dict[str, Any]]:
+    args = (["--claude-settings"] if native else []) + ["fire", event, "--input", "-", "--json"]
+    r = hookwise(proj, *args, stdin=json.dumps(inp), env=env)
+    assert r.stdout.strip(), r.stderr
+    return r.returncode, json.loads(r.stdout)
+
+
+def ways(tmp_path: Path, hooks: dict[str, Any]) -> list[tuple[Path, bool]]:
+    """The same Claude settings twice: loaded natively, and migrated into .gemini/settings.json."""
+    native = make(tmp_path / "native", hooks)
+    migrated = make(tmp_path / "migrated", hooks)
+    migrate(migrated)
+    (migrated / ".claude" / "settings.json").unlink()
+    return [(native, True), (migrated, False)]
+
+
+def log(proj: Path, name: str) -> list[dict[str, Any]]:
+    p = proj / ".claude" / "hooks" / f"{name}.log"
+    return [json.loads(line) for line in p.read_text().splitlines()] if p.exists() else []
+
+
+def bash(cmd: str) -> dict[str, Any]:
+    return {"tool_name": "run_shell_command", "tool_input": {"command": cmd}}
+
+
+def test_if_rules_filter_hooks(tmp_path: Path) -> None:
+    hooks = {"PreToolUse": [{"matcher": "Bash|Edit|Write|Read", "hooks": [
+        rec("push", **{"if": "Bash(git push *)"}),
+        rec("src", **{"if": "Edit(src/**)"}),
+        rec("secrets", **{"if": "Read(./secrets/**)"}),
+        rec("all")]}],
+        "PostToolUse": [{"hooks": [rec("post", **{"if": "Bash(npm test*)"})]}]}
+    for proj, native in ways(tmp_path, hooks):
+        root = str(proj)
+        calls = [bash("git status"), bash("git push origin main"), bash("npm test && git push"),
+                 {"tool_name": "replace", "tool_input": {"file_path": f"{root}/src/a.py", "old_string": "a",
+                                                         "new_string": "b"}},
+                 {"tool_name": "write_file", "tool_input": {"file_path": f"{root}/docs/a.md", "content": ""}},
+                 {"tool_name": "read_file", "tool_input": {"absolute_path": f"{root}/secrets/key"}}]
+        for c in calls:
+            code, res = fire(proj, "BeforeTool", c, native=native)
+            assert code == 0 and all(h["outcome"] == "ok" for h in res["hooks"]), res
+        fire(proj, "AfterTool", {**bash("npm test"), "tool_response": {"llmContent": "ok"}}, native=native)
+        fire(proj, "AfterTool", {**bash("ls"), "tool_response": {"llmContent": "ok"}}, native=native)
+        assert [e["tool_input"]["command"] for e in log(proj, "push")] == ["git push origin main",
+                                                                            "npm test && git push"]
+        assert [e["tool_name"] for e in log(proj, "src")] == ["Edit"]
+        assert [e["tool_input"]["file_path"] for e in log(proj, "secrets")] == [f"{root}/secrets/key"]
+        assert len(log(proj, "all")) == len(calls)
+        assert [e["tool_input"]["command"] for e in log(proj, "post")] == ["npm test"]
+
+
+def test_an_if_rule_that_does_not_parse_skips_the_hook_visibly(tmp_path: Path) -> None:
+    hooks = {"PreToolUse": [{"hooks": [rec("bad", **{"if": "Bash(git *) && Edit(src/**)"}), rec("good")]}]}
+    for proj, native in ways(tmp_path, hooks):
+        args = (["--claude-settings"] if native else []) + ["fire", "BeforeTool", "--input", "-", "--json"]
+        r = hookwise(proj, *args, stdin=json.dumps(bash("git push")))
+        res = json.loads(r.stdout)
+        bad = [h for h in res["hooks"] if "bad" in h["command"]]
+        assert [h["outcome"] for h in bad] == ["skipped"] and "exactly one rule" in bad[0]["error"]
+        assert any("exactly one rule" in w for w in res["warnings"])
+        assert "exactly one rule" in r.stderr and "settings.json" in r.stderr  # the load warning names the file
+        assert log(proj, "bad") == [] and len(log(proj, "good")) == 1
+        assert r.returncode == 0
+
+
+def test_if_on_other_events_never_runs(tmp_path: Path) -> None:
+    proj = tmp_path / "p"
+    gem = proj / ".gemini" / "settings.json"
+    gem.parent.mkdir(parents=True)
+    (proj / "rec.py").write_text(RECORDER)
+    gem.write_text(json.dumps({"hooks": {"BeforeAgent": [{"hooks": [
+        {"type": "command", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" agent', "if": "Bash"}]}]}}))
+    r = hookwise(proj, "fire", "BeforeAgent", "--prompt", "hi", "--json")
+    assert json.loads(r.stdout)["hooks"] == [] and not (proj / "agent.log").exists()
+    assert "never runs" in r.stderr
+    v = hookwise(proj, "validate")
+    assert "never runs" in v.stdout + v.stderr
+
+
+def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> None:
+    hooks = {"PreToolUse": [{"hooks": [rec("bg", **{"async": True}), rec("fg")]}]}
+    env = {"EXIT_BG": "2", "ERR_BG": "no way"}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "BeforeTool", bash("git push"), native=native, env=env)
+        assert code == 0 and res["decision"] == "allow", res
+        assert [h["command"] for h in res["hooks"]] == [rec("fg")["command"].replace(
+            "$CLAUDE_PROJECT_DIR", "$CLAUDE_PROJECT_DIR" if native else "$GEMINI_PROJECT_DIR")]
+        assert any("async hook" in w and "cannot do" in w for w in res["warnings"]), res["warnings"]
+        assert len(log(proj, "bg")) == 1  # `fire` waited for it before exiting
+
+
+def test_async_hooks_report_on_the_next_firing(tmp_path: Path) -> None:
+    from hookwise import HookSystem
+
+    proj = tmp_path / "p"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "slow.py").write_text("import sys, time\ntime.sleep(0.6)\nprint('boom', file=sys.stderr)\nsys.exit(1)\n")
+    (proj / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/slow.py"', "async": True,
+         "name": "slow"}]}]}}))
+    with HookSystem(proj, trust_all=True) as hs:
+        import time
+
+        t0 = time.monotonic()
+        first = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
+        assert time.monotonic() - t0 < 0.5 and first.hooks == [] and not first.blocked
+        late = hs.wait_background()
+        assert any("hook slow (BeforeTool) failed: exit code 1: boom (async)" in w for w in late), late
+        hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
+        second = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
+        assert second.warnings == []  # the first background run of this firing is not done yet
+        time.sleep(1.5)
+        third = hs.fire("SessionEnd", reason="exit")  # any later firing carries the reports
+        assert sum("boom" in w for w in third.warnings) == 2
+
+
+def test_once_runs_until_the_first_success(tmp_path: Path) -> None:
+    from hookwise import HookSystem
+
+    proj = tmp_path / "p"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "rec.py").write_text(RECORDER)
+    (proj / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" once', "once": True}]}]}}))
+    env = {**os.environ, "EXIT_ONCE": "1"}
+    with HookSystem(proj, trust_all=True, env=env) as hs:
+        for _ in range(2):  # fails: stays in place
+            assert [h.outcome.value for h in hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks] == ["failed"]
+        hs.env["EXIT_ONCE"] = "0"
+    with HookSystem(proj, trust_all=True, env={**env, "EXIT_ONCE": "0"}) as hs:
+        assert [h.outcome.value for h in hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks] == ["ok"]
+        assert hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks == []
+    assert len((proj / "once.log").read_text().splitlines()) == 3
+    with HookSystem(proj, trust_all=True, env={**env, "EXIT_ONCE": "0"}) as hs:  # a new session: runs again
+        assert len(hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks) == 1
+
+
+@pytest.mark.parametrize(("reply", "exit_code"), [("", "1"), ("{not json}", "0"), ("", "127")])
+def test_on_failure_block(tmp_path: Path, reply: str, exit_code: str) -> None:
+    hooks = {"PreToolUse": [{"hooks": [rec("guard", onFailure="block")]}],
+             "PostToolUse": [{"hooks": [rec("open")]}]}
+    env = {"REPLY_GUARD": reply, "EXIT_GUARD": exit_code, "REPLY_OPEN": reply, "EXIT_OPEN": exit_code}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "BeforeTool", bash("ls"), native=native, env=env)
+        assert code == 2 and res["decision"] == "deny" and "failed closed" in res["reason"], res
+        code, res = fire(proj, "AfterTool", {**bash("ls"), "tool_response": {"llmContent": ""}}, native=native,
+                         env=env)
+        assert code == 0 and res["hooks"][0]["outcome"] in ("failed", "not-run"), res
+        assert res["warnings"], res
+
+
+def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "pwsh").write_text(f"#!{sys.executable}\nimport json, sys\nsys.stdin.read()\n"
+                               "print(json.dumps({'systemMessage': ' '.join(sys.argv[1:])}))\n")
+    (fake / "pwsh").chmod(0o755)
+    hooks = {"PreToolUse": [{"hooks": [{"type": "command", "command": "Write-Output hi", "shell": "powershell"}]}]}
+    env = {"PATH": f"{fake}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "BeforeTool", bash("ls"), native=native, env=env)
+        assert res["systemMessage"] == "-NoProfile -Command Write-Output hi", res
+
+
+def test_updated_tool_output_and_precompact_block_are_reported(tmp_path: Path) -> None:
+    hooks = {"PostToolUse": [{"hooks": [rec("post")]}], "PreCompact": [{"hooks": [rec("compact")]}]}
+    env = {"REPLY_POST": json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                                            "updatedToolOutput": {"stdout": "[redacted]"}}}),
+           "EXIT_COMPACT": "2", "ERR_COMPACT": "not now"}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "AfterTool", {**bash("cat .env"), "tool_response": {"llmContent": "SECRET"}},
+                         native=native, env=env)
+        assert code == 0 and res["decision"] == "allow"
+        assert any("updatedToolOutput, which hookwise ignores" in w for w in res["warnings"]), res
+        code, res = fire(proj, "PreCompress", {"trigger": "auto"}, native=native, env=env)
+        assert any("compression goes ahead" in w for w in res["warnings"]), res
+
+
+def test_stop_additional_context_continues_the_turn(tmp_path: Path) -> None:
+    hooks = {"Stop": [{"hooks": [rec("stop")]}]}
+    env = {"REPLY_STOP": json.dumps({"hookSpecificOutput": {"hookEventName": "Stop",
+                                                            "additionalContext": "run the tests first"}})}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "AfterAgent", {"prompt": "p", "prompt_response": "done", "stop_hook_active": False},
+                         native=native, env=env)
+        assert code == 2 and res["decision"] == "block" and res["reason"] == "run the tests first", res
+
+
+@pytest.mark.parametrize(("reply", "stderr", "reason"), [
+    ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "from json"}}, "from stderr", "from json"),
+    ({"decision": "block", "reason": "top level"}, "from stderr", "top level"),
+    ({"systemMessage": "just saying"}, "from stderr", "from stderr"),
+    (None, "only stderr", "only stderr"),
+])
+def test_exit_2_reason(tmp_path: Path, reply: Any, stderr: str, reason: str) -> None:
+    hooks = {"PreToolUse": [{"hooks": [rec("g")]}]}
+    env = {"EXIT_G": "2", "ERR_G": stderr, "REPLY_G": json.dumps(reply) if reply else ""}
+    for proj, native in ways(tmp_path, hooks):
+        code, res = fire(proj, "BeforeTool", bash("ls"), native=native, env=env)
+        assert code == 2 and res["reason"] == reason, res
+
+
+def test_newer_input_fields_reach_the_hook(tmp_path: Path) -> None:
+    hooks = {"PreToolUse": [{"hooks": [rec("pre")]}], "PostToolUse": [{"hooks": [rec("post")]}],
+             "SessionStart": [{"hooks": [rec("start")]}]}
+    for proj, native in ways(tmp_path, hooks):
+        fire(proj, "BeforeTool", {**bash("ls"), "tool_use_id": "toolu_01", "permission_mode": "plan"}, native=native)
+        fire(proj, "AfterTool", {**bash("ls"), "tool_use_id": "toolu_01", "duration_ms": 12,
+                                 "tool_response": {"llmContent": "x"}}, native=native)
+        fire(proj, "SessionStart", {"source": "startup", "model": "gemini-2.5-pro", "agent_type": "reviewer"},
+             native=native)
+        (pre,), (post,), (start,) = log(proj, "pre"), log(proj, "post"), log(proj, "start")
+        assert pre["tool_use_id"] == "toolu_01" and pre["permission_mode"] == "plan"
+        assert post["tool_use_id"] == "toolu_01" and post["duration_ms"] == 12
+        assert post["hook_event_name"] == "PostToolUse" and post["permission_mode"] == "default"
+        assert start["model"] == "gemini-2.5-pro" and start["agent_type"] == "reviewer"

@@ -562,6 +562,10 @@ def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: st
     usable = not any(f.severity == ERROR for f in out.findings[before:])
     for j, h in enumerate(hooks):
         fields, extra = _read_hook(out, h, f"{ptr}/hooks/{j}")
+        if fields is not None and fields.get("condition") is not None and event not in (HookEvent.BEFORE_TOOL,
+                                                                                        HookEvent.AFTER_TOOL):
+            out.add(f"{ptr}/hooks/{j}/if", f"`if` is evaluated on BeforeTool and AfterTool only: on {event.value} a "
+                    "hook with `if` never runs (as in Claude Code); remove `if` or move the hook", WARNING)
         if fields is not None and usable:
             out.hooks.append(ReadHook(event, f"{ptr}/hooks/{j}", index, matcher, values.get("sequential") is True,
                                       fields, extra))
