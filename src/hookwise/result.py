@@ -9,10 +9,10 @@ Hook failures are data here, never exceptions.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.events import HookEvent
 from hookwise.wire import BLOCKING_DECISIONS
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from hookwise._records import dataclass
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 

@@ -20,8 +20,8 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
+from hookwise._records import dataclass, field
 from hookwise.runners import _reaper as _leftovers
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream

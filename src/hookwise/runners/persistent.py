@@ -33,8 +33,8 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 
+from hookwise._records import dataclass, field
 from hookwise.runners import _reaper as _leftovers
 from hookwise.runners._process import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn, _Stream
 

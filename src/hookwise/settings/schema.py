@@ -276,7 +276,7 @@ class Rule(Kind):
     """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
 
     def json(self) -> dict[str, Any]:
-        return {"type": "string", "pattern": "\\S"}
+        return {"type": "string"}  # any string loads; one that does not parse is a warning, and skips its hook
 
     def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
         from hookwise.claude.permission_rules import rule_error
