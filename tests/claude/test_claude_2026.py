@@ -416,3 +416,24 @@ def test_newer_input_fields_reach_the_hook(tmp_path: Path) -> None:
         assert post["tool_use_id"] == "toolu_01" and post["duration_ms"] == 12
         assert post["hook_event_name"] == "PostToolUse" and post["permission_mode"] == "default"
         assert start["model"] == "gemini-2.5-pro" and start["agent_type"] == "reviewer"
+
+
+def test_validate_and_list_show_the_keys(tmp_path: Path) -> None:
+    proj = tmp_path / "p"
+    gem = proj / ".gemini" / "settings.json"
+    gem.parent.mkdir(parents=True)
+    gem.write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "a", "if": "Bash(git *"},
+        {"type": "command", "command": "b", "if": "Bash(git push *)", "async": True, "once": True,
+         "shell": "powershell"},
+        {"type": "command", "command": "c", "shell": "zsh", "async": "yes"}]}]}}))
+    v = hookwise(proj, "validate")
+    out = v.stdout + v.stderr
+    assert "/hooks/BeforeTool/0/hooks/0/if" in out and "must end with ')'" in out
+    assert '"shell" must be "bash" or "powershell", got "zsh"' in out and '"async" must be true or false' in out
+    listed = json.loads(hookwise(proj, "list", "--json").stdout)
+    rows = {h["command"]: h for h in listed["hooks"]}
+    assert rows["a"]["if"] == "Bash(git *" and rows["b"]["if"] == "Bash(git push *)"
+    assert rows["b"]["async"] is True and rows["b"]["once"] is True
+    assert "c" not in rows  # a wrong shell or async value is an error: the hook is skipped, with the message
+    assert any("zsh" in w for w in listed["warnings"])
