@@ -441,44 +441,50 @@ def _next_wakeup(children: Sequence[_Child], now: float) -> float | None:
 
 
 def _loop(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
-    def tick(now: float) -> float | None:
-        for c in children:
-            if c.done:
+    drive(sel, lambda now: _tick(children, sel, now), lambda data: _dispatch(sel, data),
+          lambda: all(c.done for c in children), lambda: _reap_closed(children, sel))
+
+
+def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -> float | None:
+    """Timeouts, kill grace periods and (without pidfd) exit polling; the next wake-up time."""
+    for c in children:
+        if c.done:
+            continue
+        if c.exited:
+            if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
+                if c.kill_at is not None and _group_alive(c.pgid):
+                    _signal_group(c, signal.SIGKILL)
+                _finish(c)
+            continue
+        if (not c.result.timed_out and now >= c.deadline) or (
+                c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
+            _on_timeout(c, now)
+        if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
+            _reap(c, sel)
+    return _next_wakeup(children, time.monotonic())
+
+
+def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+    child, which = cast("tuple[_Child, str]", data)
+    if which == "exit":
+        _reap(child, sel)
+    elif which == "in":
+        _write_stdin(child, sel)
+    else:
+        _read(child, which, sel)
+
+
+def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
+    """No pidfd: once both output streams closed, the child is about to exit."""
+    for c in children:
+        if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
+                and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
+            remaining = c.deadline - time.monotonic()
+            try:
+                c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
+            except subprocess.TimeoutExpired:
                 continue
-            if c.exited:
-                if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
-                    if c.kill_at is not None and _group_alive(c.pgid):
-                        _signal_group(c, signal.SIGKILL)
-                    _finish(c)
-                continue
-            if (not c.result.timed_out and now >= c.deadline) or (
-                    c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
-                _on_timeout(c, now)
-            if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
-                _reap(c, sel)
-        return _next_wakeup(children, time.monotonic())
-
-    def dispatch(data: object) -> None:
-        child, which = cast("tuple[_Child, str]", data)
-        if which == "exit":
-            _reap(child, sel)
-        elif which == "in":
-            _write_stdin(child, sel)
-        else:
-            _read(child, which, sel)
-
-    def after() -> None:  # no pidfd: once both output streams closed, the child is about to exit
-        for c in children:
-            if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
-                    and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
-                remaining = c.deadline - time.monotonic()
-                try:
-                    c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
-                except subprocess.TimeoutExpired:
-                    continue
-                _reap(c, sel)
-
-    drive(sel, tick, dispatch, lambda: all(c.done for c in children), after)
+            _reap(c, sel)
 
 
 def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:

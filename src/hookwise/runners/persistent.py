@@ -368,38 +368,41 @@ def _drive(xs: list[_Exchange]) -> None:
             sel.register(p.stderr, selectors.EVENT_READ, (x, "err"))
             if p.pidfd is not None:
                 sel.register(p.pidfd, selectors.EVENT_READ, (x, "exit"))
-
-        def tick(now: float) -> float | None:
-            for x in xs:
-                if not x.done and now >= x.deadline:
-                    x.timed_out = x.done = True
-                    _unregister(sel, x)
-                elif not x.done and x.proc.pidfd is None and x.proc.proc.poll() is not None:
-                    _on_exit(sel, x)
-            pending = [x for x in xs if not x.done]
-            if not pending:
-                return None
-            wake = min(x.deadline for x in pending)
-            if any(x.proc.pidfd is None for x in pending):
-                wake = min(wake, now + 0.01)  # no pidfd: poll for exit
-            return wake
-
-        def dispatch(data: object) -> None:
-            x, which = cast("tuple[_Exchange, str]", data)
-            if x.done:
-                return
-            if which == "in":
-                _write(sel, x)
-            elif which == "out":
-                _read_out(sel, x)
-            elif which == "err":
-                _read_err(sel, x)
-            else:
-                _on_exit(sel, x)
-
-        drive(sel, tick, dispatch, lambda: all(x.done for x in xs))
+        drive(sel, lambda now: _tick(xs, sel, now), lambda data: _dispatch(sel, data),
+              lambda: all(x.done for x in xs))
     finally:
         sel.close()
+
+
+def _tick(xs: list[_Exchange], sel: selectors.BaseSelector, now: float) -> float | None:
+    """Deadlines and (without pidfd) exit polling; the next wake-up time."""
+    for x in xs:
+        if not x.done and now >= x.deadline:
+            x.timed_out = x.done = True
+            _unregister(sel, x)
+        elif not x.done and x.proc.pidfd is None and x.proc.proc.poll() is not None:
+            _on_exit(sel, x)
+    pending = [x for x in xs if not x.done]
+    if not pending:
+        return None
+    wake = min(x.deadline for x in pending)
+    if any(x.proc.pidfd is None for x in pending):
+        wake = min(wake, now + 0.01)  # no pidfd: poll for exit
+    return wake
+
+
+def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+    x, which = cast("tuple[_Exchange, str]", data)
+    if x.done:
+        return
+    if which == "in":
+        _write(sel, x)
+    elif which == "out":
+        _read_out(sel, x)
+    elif which == "err":
+        _read_err(sel, x)
+    else:
+        _on_exit(sel, x)
 
 
 def _unregister(sel: selectors.BaseSelector, x: _Exchange) -> None:
