@@ -8,7 +8,6 @@ Hook failures are data here, never exceptions.
 
 from __future__ import annotations
 
-import copy
 from enum import Enum
 from typing import Any
 
@@ -258,6 +257,8 @@ class FireResult:
 
     def to_json(self) -> dict[str, Any]:
         """The object printed by ``hookwise fire --json`` (CONTRACT §10)."""
+        import copy
+
         hso = self.output.get("hookSpecificOutput")
         return {
             "event": self.event.value,

@@ -119,26 +119,34 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     return ns  # the same attributes argparse would set
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+def _parse(args_list: list[str]) -> argparse.Namespace | int:
+    """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
     only = _command_name(args_list)
     args = _parse_fast(args_list) if only == "fire" else None
-    if args is None:
-        from hookwise.cli.parser import build_parser
+    if args is not None:
+        return args
+    from hookwise.cli.parser import build_parser
 
-        try:
-            parser = build_parser(only)
-        except ImportError as exc:  # a command whose module is missing or needs an extra
-            print(f"hookwise: error: {exc}", file=sys.stderr)
-            return 1
-        try:
-            args = parser.parse_args(args_list)
-        except SystemExit as exc:
-            return int(exc.code) if isinstance(exc.code, int) else 1
-        if not getattr(args, "command", None):
-            parser.print_help(sys.stderr)
-            return 1
+    try:
+        parser = build_parser(only)
+    except ImportError as exc:  # a command whose module is missing or needs an extra
+        print(f"hookwise: error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else 1
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return 1
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parse(list(sys.argv[1:] if argv is None else argv))
+    if isinstance(args, int):
+        return args
     project = args.project or os.getcwd()
     if not os.path.isdir(project):
         print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
