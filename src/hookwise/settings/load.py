@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
