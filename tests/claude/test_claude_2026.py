@@ -411,7 +411,9 @@ def test_newer_input_fields_reach_the_hook(tmp_path: Path) -> None:
                                  "tool_response": {"llmContent": "x"}}, native=native)
         fire(proj, "SessionStart", {"source": "startup", "model": "gemini-2.5-pro", "agent_type": "reviewer"},
              native=native)
-        (pre,), (post,), (start,) = log(proj, "pre"), log(proj, "post"), log(proj, "start")
+        fire(proj, "BeforeTool", {**bash("ls"), "duration_ms": 5, "model": "m"}, native=native)
+        (pre, pre2), (post,), (start,) = log(proj, "pre"), log(proj, "post"), log(proj, "start")
+        assert "duration_ms" not in pre2 and "model" not in pre2  # only where Claude Code sends them
         assert pre["tool_use_id"] == "toolu_01" and pre["permission_mode"] == "plan"
         assert post["tool_use_id"] == "toolu_01" and post["duration_ms"] == 12
         assert post["hook_event_name"] == "PostToolUse" and post["permission_mode"] == "default"

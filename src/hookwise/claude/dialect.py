@@ -44,6 +44,15 @@ _TEXT_CONTEXT_EVENTS = frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGEN
 
 # --------------------------------------------------------------------------- input
 
+#: input fields Claude Code added in 2026 that hookwise has no source for: a host may put them in a
+#: firing's input (``tool_use_id``, ``duration_ms``, ``model``, ``permission_mode``, ``agent_id``,
+#: ``agent_type``) and a Claude-dialect hook gets them; these three only on the events Claude sends them
+CLAUDE_ONLY_ON: dict[str, frozenset[HookEvent]] = {
+    "tool_use_id": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),
+    "duration_ms": frozenset({HookEvent.AFTER_TOOL}),
+    "model": frozenset({HookEvent.SESSION_START}),
+}
+
 
 def claude_event_name(event: HookEvent, payload: Mapping[str, Any] | None = None) -> str:
     """The Claude Code name of ``event`` (AfterTool with a tool error is ``PostToolUseFailure``)."""
@@ -76,6 +85,9 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
     are harmless to Claude hooks.
     """
     out = dict(payload)
+    for key, events in CLAUDE_ONLY_ON.items():
+        if key in out and event not in events:
+            del out[key]  # Claude Code sends it only there; a host-provided value elsewhere is dropped
     name = claude_event_name(event, payload)
     if claude_event and claude_event not in ("PostToolUse", "PostToolUseFailure"):
         name = claude_event  # e.g. SubagentStop; for tool events success/failure decides
