@@ -19,7 +19,7 @@ from typing import Any
 
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner, select
+from hookwise.core.plan import Plan, Planner, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
@@ -88,7 +88,7 @@ class HookSystem:
         self.output_cap = output_cap
         self._claude_settings = claude_settings
         self._runtime: list[HookEntry] = []
-        self._spent: set[HookEntry] = set()  # ``once`` hooks that have run successfully
+        self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
         self._background = Background()  # ``async`` hooks still running or not yet reported
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
@@ -296,7 +296,7 @@ class HookSystem:
         """Note the ``once`` hooks that succeeded (they do not run again in this session)."""
         for e, o in zip(plan.entries, outcomes, strict=True):
             if e.once and o.outcome is Outcome.OK:
-                self._spent.add(e)
+                self._spent.add(once_key(e))
         return outcomes
 
     def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:

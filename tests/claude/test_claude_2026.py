@@ -331,6 +331,8 @@ def test_once_runs_until_the_first_success(tmp_path: Path) -> None:
     with HookSystem(proj, trust_all=True, env={**env, "EXIT_ONCE": "0"}) as hs:
         assert [h.outcome.value for h in hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks] == ["ok"]
         assert hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks == []
+        hs.reload()  # the same session: re-reading the settings does not make it run again
+        assert hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks == []
     assert len((proj / "once.log").read_text().splitlines()) == 3
     with HookSystem(proj, trust_all=True, env={**env, "EXIT_ONCE": "0"}) as hs:  # a new session: runs again
         assert len(hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks) == 1

@@ -143,8 +143,13 @@ def condition_error(entry: HookEntry) -> str | None:
     return None if err is None else f"its `if` rule {entry.condition!r} {err}; the hook is skipped until it is fixed"
 
 
+def once_key(entry: HookEntry) -> tuple[str, str, str | None, str, str]:
+    """What identifies a ``once`` hook across reloads of the same settings (event, source, file, pointer, identity)."""
+    return (entry.event.value, entry.source, entry.file, entry.pointer, entry.identity)
+
+
 def select(plan: Plan, event: HookEvent, inp: Mapping[str, Any], *, project_dir: str, home: str,
-           spent: Collection[HookEntry] = ()) -> tuple[Plan, list[tuple[HookEntry, str]]]:
+           spent: Collection[tuple[str, str, str | None, str, str]] = ()) -> tuple[Plan, list[tuple[HookEntry, str]]]:
     """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks removed.
 
     Returns the narrowed plan and the hooks skipped visibly, with the reason (an
@@ -159,7 +164,7 @@ def select(plan: Plan, event: HookEvent, inp: Mapping[str, Any], *, project_dir:
     kept: list[HookEntry] = []
     skipped: list[tuple[HookEntry, str]] = []
     for e in plan.entries:
-        if e.once and e in spent:
+        if e.once and once_key(e) in spent:
             continue
         if e.condition is not None:
             err = condition_error(e)
