@@ -441,3 +441,28 @@ def test_validate_and_list_show_the_keys(tmp_path: Path) -> None:
     assert rows["b"]["async"] is True and rows["b"]["once"] is True
     assert "c" not in rows  # a wrong shell or async value is an error: the hook is skipped, with the message
     assert any("zsh" in w for w in listed["warnings"])
+
+
+def test_fire_async_applies_if_and_async_too(tmp_path: Path) -> None:
+    import asyncio
+
+    from hookwise import HookSystem
+
+    proj = tmp_path / "p"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "rec.py").write_text(RECORDER)
+    cmd = f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py"'
+    (proj / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": f"{cmd} push", "if": "Bash(git push *)"},
+        {"type": "command", "command": f"{cmd} bg", "async": True}]}]}}))
+
+    async def main() -> list[int]:
+        with HookSystem(proj, trust_all=True) as hs:
+            a = await hs.fire_async("BeforeTool", tool_name="run_shell_command", tool_input={"command": "git push"})
+            b = await hs.fire_async("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
+            hs.wait_background()
+            return [len(a.hooks), len(b.hooks)]
+
+    assert asyncio.run(main()) == [1, 0]
+    assert len((proj / "push.log").read_text().splitlines()) == 1
+    assert len((proj / "bg.log").read_text().splitlines()) == 2
