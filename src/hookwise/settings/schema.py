@@ -52,7 +52,10 @@ How to add a hook type
     Append a :class:`HookType` row to ``HOOK_TYPES`` (``runs_as`` is the ``HookEntry.type`` it
     loads as; a type with an ``error`` cannot be written in settings), add the rows of its own
     keys with ``types=("yourtype",)`` and list it in the ``types`` of the shared keys it accepts
-    (``timeout``, ``env``...). The runner for the new ``HookEntry.type`` lives in ``runners/``.
+    (``timeout``, ``env``...). A required key may fill ``HookEntry.command`` (``attr="command"``) when
+    it is the hook's identity, as a URL or a ``module:function`` reference would be; a value that needs
+    its own check (a URL, a callable reference) gets a small :class:`Kind` subclass. The runner for the
+    new ``HookEntry.type`` lives in ``runners/``.
 
 A ``hooksConfig`` key is a :class:`Key` row in ``HOOKS_CONFIG_KEYS`` (``old_location=True`` when
 Gemini CLI once read it directly under ``hooks``); its value reaches
