@@ -64,7 +64,7 @@ class HookSystem:
     :param project_dir: the project (default: the current directory). Hooks run
         there, ``$GEMINI_PROJECT_DIR`` is it, and ``<project>/.gemini/settings.json``
         is the project settings layer.
-    :param trace: a file to append one JSON line per hook call to (CONTRACT §10).
+    :param trace: a file to append one JSON line per hook call to (docs/contract.md §10).
     :param trust_all: trust every project/extension hook; ``None`` reads
         ``HOOKWISE_TRUST_ALL=1`` from the environment.
     :param env: the environment used to find the settings layers and given to

@@ -1,4 +1,4 @@
-"""Environment sanitization for hook processes (CONTRACT §7, spec §14).
+"""Environment sanitization for hook processes (docs/contract.md §7).
 
 Project and extension hooks get the environment with secret-looking names and
 values removed; user and system hooks get it whole unless a user or system
