@@ -55,7 +55,7 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool
+_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
@@ -109,10 +109,7 @@ class HookSystem:
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
-        red = loaded.redaction
-        sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
-        self._env_trusted = sanitized if red.enabled_for_trusted else self.env
-        self._env_untrusted = sanitized if red.enabled_for_untrusted else self.env
+        self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
 
     @property
     def entries(self) -> list[HookEntry]:
@@ -365,7 +362,16 @@ class HookSystem:
 
     def env_for(self, entry: HookEntry) -> dict[str, str]:
         """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
-        return self._env_untrusted if entry.sanitized_env else self._env_trusted
+        red = self.settings.redaction
+        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
+            return self.env
+        env = self._sanitized
+        if env is None:
+            with _POOL_LOCK:  # one sanitised copy per configuration (persistent hooks compare it by identity)
+                env = self._sanitized
+                if env is None:
+                    env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
+        return env
 
     _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 
