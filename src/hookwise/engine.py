@@ -139,6 +139,9 @@ class HookSystem:
         self._runtime: list[HookEntry] = []
         self._monitors: list[Monitor] = []
         self._trace = _TraceWriter(os.fspath(trace)) if trace is not None else None
+        self._telemetry: Any = None  # hookwise.telemetry.observer.HookTelemetry, only when switched on
+        self._telemetry_key: Any = None
+        self._telemetry_explicit = False
         self.trust_store = TrustStore(user_dir(self.env), self.project_dir)
         self.settings: LoadedSettings
         self.warnings: list[str] = []
@@ -157,6 +160,35 @@ class HookSystem:
         sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
         self._env_trusted = sanitized if red.enabled_for_trusted else self.env
         self._env_untrusted = sanitized if red.enabled_for_untrusted else self.env
+        self._configure_telemetry(loaded)
+
+    def _configure_telemetry(self, loaded: LoadedSettings) -> None:
+        """Switch OpenTelemetry export on or off from ``telemetry`` settings and ``OTEL_*`` (docs/telemetry.md)."""
+        if self._telemetry_explicit:
+            return
+        from hookwise.settings.telemetry import resolve
+
+        config, warnings = resolve(loaded.telemetry, self.env, self.project_dir)
+        self.warnings.extend(warnings)
+        if config == self._telemetry_key:
+            return
+        self._telemetry_key = config
+        self._telemetry = None
+        if config.enabled:
+            from hookwise.telemetry import from_config
+
+            self._telemetry, more = from_config(config, self.env)
+            self.warnings.extend(more)
+
+    @property
+    def telemetry(self) -> Any:
+        """The OpenTelemetry observer of this system's firings (``None`` when telemetry is off)."""
+        return self._telemetry
+
+    @telemetry.setter
+    def telemetry(self, observer: Any) -> None:
+        self._telemetry = observer
+        self._telemetry_explicit = observer is not None
 
     @property
     def entries(self) -> list[HookEntry]:
@@ -279,8 +311,30 @@ class HookSystem:
         if not plan:
             return FireResult(ev, data)
         inp = self.build_input(ev, data)
+        tel = self._telemetry
+        if tel is None:
+            return self._fire_plan(ev, inp, plan)
+        firing = tel.start_firing(ev.value, inp, plan.entries, plan.sequential)
+        result: FireResult | None = None
+        try:
+            result = self._fire_plan(ev, inp, plan)
+            return result
+        finally:
+            self._end_telemetry(tel, firing, result)
+
+    def _fire_plan(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
         outcomes = self._run_sequential(ev, inp, plan) if plan.sequential else self._run_parallel(ev, inp, plan)
         return self._result(ev, inp, outcomes)
+
+    @staticmethod
+    def _end_telemetry(tel: Any, firing: Any, result: FireResult | None) -> None:
+        import sys
+
+        try:
+            tel.end_firing(firing, result, sys.exc_info()[1] if result is None else None)
+        except Exception as exc:  # telemetry loses records, never a verdict
+            if result is not None:
+                result.warnings.append(f"telemetry: could not record the firing: {type(exc).__name__}: {exc}")
 
     def run_entry(self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /,
                   **fields: Any) -> HookOutcome:
@@ -299,11 +353,24 @@ class HookSystem:
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
-        import asyncio
         ev, data, plan = self._prepare(event, payload, fields)
         if not plan:
             return FireResult(ev, data)
         inp = self.build_input(ev, data)
+        tel = self._telemetry
+        if tel is None:
+            return await self._fire_plan_async(ev, inp, plan)
+        firing = tel.start_firing(ev.value, inp, plan.entries, plan.sequential)
+        result: FireResult | None = None
+        try:
+            result = await self._fire_plan_async(ev, inp, plan)
+            return result
+        finally:
+            self._end_telemetry(tel, firing, result)
+
+    async def _fire_plan_async(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
+        import asyncio
+
         if plan.sequential:
             outcomes: list[HookOutcome] = []
             cur = inp
@@ -403,7 +470,10 @@ class HookSystem:
     def _child_env(self, entry: HookEntry, inp: Mapping[str, Any],
                    hook_vars: dict[str, str] | None = None) -> dict[str, str]:
         base = self._env_untrusted if entry.sanitized_env else self._env_trusted
-        return {**base, **(hook_vars or self._hook_vars(inp)), **entry.env}
+        env = {**base, **(hook_vars or self._hook_vars(inp)), **entry.env}
+        if self._telemetry is not None:  # W3C TRACEPARENT naming this hook call's span (docs/telemetry.md)
+            env.update(self._telemetry.child_env(entry))
+        return env
 
     def _argv(self, entry: HookEntry, inp: Mapping[str, Any], hook_vars: dict[str, str] | None = None) -> list[str]:
         return ["bash", "-c", expand_command(entry.command, hook_vars or self._hook_vars(inp))]

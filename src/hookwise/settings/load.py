@@ -40,6 +40,8 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
+    telemetry: dict[str, Any] = field(default_factory=dict)
 
 
 class _Reporter:
@@ -238,6 +240,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
     blocked: set[str] = set()
     red_trusted = False
     red_untrusted = True
+    telemetry: dict[str, Any] = {}
 
     for layer in layers:
         if layer.error is not None:
@@ -287,6 +290,13 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                               f"got {v!r}; ignored")
                 elif k not in ("disabled", "enabled"):
                     hooks_config[k] = v
+        if "telemetry" in doc:
+            from hookwise.settings.telemetry import check_telemetry
+
+            tel, problems = check_telemetry(doc["telemetry"])
+            telemetry.update(tel)
+            for ptr, message in problems:
+                report.at(layer, ptr, message)
         sec = doc.get("security")
         red = sec.get("environmentVariableRedaction") if isinstance(sec, dict) else None
         if isinstance(red, dict):
@@ -354,4 +364,5 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(allowed), frozenset(blocked), red_trusted, red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=hooks_config,
+        telemetry=telemetry,
     )

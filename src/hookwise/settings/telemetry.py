@@ -1,0 +1,173 @@
+"""Gemini CLI's ``telemetry`` settings and the OpenTelemetry environment variables (docs/telemetry.md).
+
+Standard library only: deciding whether telemetry is on must not import
+OpenTelemetry (or :mod:`hookwise.telemetry`). Precedence is Gemini CLI's:
+environment variables over settings over defaults; ``OTEL_SDK_DISABLED=true``
+switches everything off.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: settings key -> (JSON kind it must have, allowed values or None)
+TELEMETRY_KEYS: dict[str, tuple[type, tuple[str, ...] | None]] = {
+    "enabled": (bool, None),
+    "target": (str, ("local", "gcp")),
+    "otlpEndpoint": (str, None),
+    "otlpProtocol": (str, ("grpc", "http")),
+    "outfile": (str, None),
+    "logPrompts": (bool, None),
+}
+#: Gemini CLI keys hookwise accepts and does not use
+IGNORED_TELEMETRY_KEYS = ("useCollector", "useCliAuth")
+
+#: Gemini CLI's own environment overrides (settings key -> variable)
+GEMINI_ENV = {
+    "enabled": "GEMINI_TELEMETRY_ENABLED",
+    "target": "GEMINI_TELEMETRY_TARGET",
+    "otlpEndpoint": "GEMINI_TELEMETRY_OTLP_ENDPOINT",
+    "otlpProtocol": "GEMINI_TELEMETRY_OTLP_PROTOCOL",
+    "outfile": "GEMINI_TELEMETRY_OUTFILE",
+    "logPrompts": "GEMINI_TELEMETRY_LOG_PROMPTS",
+}
+
+SIGNALS = ("traces", "metrics", "logs")
+DEFAULT_ENDPOINTS = {"grpc": "http://localhost:4317", "http": "http://localhost:4318"}
+_OTEL_PROTOCOLS = {"grpc": "grpc", "http/protobuf": "http", "http": "http", "http/json": "http"}
+
+
+@dataclass(frozen=True)
+class TelemetryConfig:
+    """Where hook telemetry goes, resolved from settings and environment."""
+
+    enabled: bool = False
+    target: str = "local"
+    endpoint: str = DEFAULT_ENDPOINTS["grpc"]
+    protocol: str = "grpc"  # "grpc" | "http" (OTLP/HTTP with protobuf bodies)
+    outfile: str | None = None
+    log_prompts: bool = True
+    service_name: str = "hookwise"
+    #: explicit per-signal endpoints (``OTEL_EXPORTER_OTLP_{TRACES,METRICS,LOGS}_ENDPOINT``), full URLs
+    signal_endpoints: tuple[tuple[str, str], ...] = ()
+    #: what switched it on, for messages ("settings telemetry.enabled", "OTEL_EXPORTER_OTLP_ENDPOINT", …)
+    reason: str = ""
+
+    def signal_endpoint(self, signal: str) -> str:
+        """The URL (http) or address (grpc) one signal is exported to."""
+        for s, url in self.signal_endpoints:
+            if s == signal:
+                return url
+        if self.protocol == "http":
+            return self.endpoint.rstrip("/") + "/v1/" + signal
+        return self.endpoint
+
+
+def _truthy(value: str) -> bool | None:
+    v = value.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("0", "false", "no", "off", ""):
+        return False
+    return None
+
+
+def check_telemetry(value: Any) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The usable keys of one layer's ``telemetry`` object, and (pointer, message) problems."""
+    problems: list[tuple[str, str]] = []
+    if not isinstance(value, dict):
+        return {}, [("/telemetry", f'"telemetry" must be an object, got {type(value).__name__}; ignored')]
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        spec = TELEMETRY_KEYS.get(key)
+        if spec is None:
+            if key not in IGNORED_TELEMETRY_KEYS:
+                problems.append((f"/telemetry/{key}", f"unknown telemetry key {key!r} (known: "
+                                 + ", ".join(TELEMETRY_KEYS) + "); ignored"))
+            continue
+        kind, allowed = spec
+        if not isinstance(v, kind) or (kind is not bool and isinstance(v, bool)):
+            what = "true or false" if kind is bool else "a string"
+            problems.append((f"/telemetry/{key}", f'"{key}" must be {what}, got {v!r}; ignored'))
+            continue
+        if allowed is not None and v not in allowed:
+            problems.append((f"/telemetry/{key}", f'"{key}" must be one of '
+                             + ", ".join(repr(a) for a in allowed) + f", got {v!r}; ignored"))
+            continue
+        out[key] = v
+    return out, problems
+
+
+def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: str | None = None
+            ) -> tuple[TelemetryConfig, list[str]]:
+    """The telemetry configuration from merged ``telemetry`` settings and the environment, plus warnings."""
+    warnings: list[str] = []
+    if _truthy(env.get("OTEL_SDK_DISABLED", "")) is True:
+        return TelemetryConfig(enabled=False, reason="OTEL_SDK_DISABLED"), warnings
+
+    def pick(key: str) -> tuple[Any, str | None]:
+        var = GEMINI_ENV[key]
+        raw = env.get(var)
+        if raw is not None and raw != "":
+            kind, allowed = TELEMETRY_KEYS[key]
+            if kind is bool:
+                b = _truthy(raw)
+                if b is None:
+                    warnings.append(f"{var}={raw!r} is not true or false; ignored")
+                else:
+                    return b, var
+            elif allowed is not None and raw not in allowed:
+                warnings.append(f"{var}={raw!r} is not one of " + ", ".join(allowed) + "; ignored")
+            else:
+                return raw, var
+        if key in settings:
+            return settings[key], f"settings telemetry.{key}"
+        return None, None
+
+    enabled, why = pick("enabled")
+    signal_endpoints = tuple((s, env[f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT"]) for s in SIGNALS
+                             if env.get(f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT"))
+    if enabled is None:
+        if env.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+            enabled, why = True, "OTEL_EXPORTER_OTLP_ENDPOINT"
+        elif signal_endpoints:
+            enabled, why = True, f"OTEL_EXPORTER_OTLP_{signal_endpoints[0][0].upper()}_ENDPOINT"
+        else:
+            enabled = False
+    protocol: Any = None
+    raw = env.get(GEMINI_ENV["otlpProtocol"], "")
+    if raw:
+        if raw in ("grpc", "http"):
+            protocol = raw
+        else:
+            warnings.append(f"{GEMINI_ENV['otlpProtocol']}={raw!r} is not grpc or http; ignored")
+    raw = env.get("OTEL_EXPORTER_OTLP_PROTOCOL", "").strip().lower()
+    if protocol is None and raw:
+        protocol = _OTEL_PROTOCOLS.get(raw)
+        if protocol is None:
+            warnings.append(f"OTEL_EXPORTER_OTLP_PROTOCOL={raw!r} is not grpc or http/protobuf; ignored")
+        elif raw == "http/json":
+            warnings.append("OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported; using http/protobuf")
+    if protocol is None:
+        protocol = settings.get("otlpProtocol")
+    protocol = protocol or "grpc"
+    endpoint = env.get(GEMINI_ENV["otlpEndpoint"]) or env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+    if not endpoint:
+        endpoint = settings.get("otlpEndpoint") or DEFAULT_ENDPOINTS[protocol]
+    outfile, _ = pick("outfile")
+    if outfile and project_dir is not None and not os.path.isabs(outfile):
+        outfile = os.path.join(project_dir, outfile)
+    log_prompts, _ = pick("logPrompts")
+    target, _ = pick("target")
+    if enabled and target == "gcp":
+        warnings.append('telemetry target "gcp" is not supported by hookwise; exporting over OTLP instead '
+                        "(point otlpEndpoint at a collector that forwards to Google Cloud)")
+    return TelemetryConfig(
+        enabled=bool(enabled), target=str(target or "local"), endpoint=str(endpoint), protocol=str(protocol),
+        outfile=outfile or None, log_prompts=True if log_prompts is None else bool(log_prompts),
+        service_name=env.get("OTEL_SERVICE_NAME") or "hookwise", signal_endpoints=signal_endpoints,
+        reason=why or "",
+    ), warnings
