@@ -201,6 +201,11 @@ class DocumentChecker:
             self.check_hooks(doc["hooks"], "/hooks")
         if "hooksConfig" in doc and not self.extension:
             self.check_hooks_config(doc["hooksConfig"], "/hooksConfig")
+        if "telemetry" in doc and not self.extension:  # Gemini CLI's telemetry keys (docs/telemetry.md)
+            from hookwise.settings.telemetry import check_telemetry
+
+            for tptr, message in check_telemetry(doc["telemetry"])[1]:
+                self.warn(tptr, message)
         sec = doc.get("security")
         if isinstance(sec, dict) and "environmentVariableRedaction" in sec and not self.extension:
             rptr = "/security/environmentVariableRedaction"
