@@ -8,11 +8,11 @@ import sys
 import textwrap
 
 import pytest
+from tests.conftest import Project
 
 from hookwise import HookSystem
 from hookwise.settings.load import load_settings
 from hookwise.settings.telemetry import TelemetryConfig, resolve
-from tests.conftest import Project
 
 
 def test_off_by_default() -> None:
