@@ -61,7 +61,8 @@ def hook_decision(record: Mapping[str, Any]) -> str:
 def log_body(record: Mapping[str, Any], hook_name: str) -> str:
     """Gemini CLI's body: ``Hook call BeforeTool.check succeeded in 12ms``."""
     verb = "succeeded" if record.get("success") else "failed"
-    return f"Hook call {record.get('hook_event_name')}.{hook_name} {verb} in {int(record.get('duration_ms') or 0)}ms"
+    ms = int(round(float(record.get("duration_ms") or 0)))
+    return f"Hook call {record.get('hook_event_name')}.{hook_name} {verb} in {ms}ms"
 
 
 def log_attributes(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str) -> dict[str, Any]:
