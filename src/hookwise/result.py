@@ -81,6 +81,19 @@ class HookOutcome:
         }
 
 
+def outcome_warning(o: HookOutcome) -> str | None:
+    """The one warning an outcome other than ``ok``/``blocked`` produces (docs/contract.md §6 "never silent")."""
+    if o.outcome is Outcome.FAILED:
+        return f"hook {o.name} ({o.event}) failed: {o.error}"
+    if o.outcome is Outcome.NOT_RUN:
+        return f"hook {o.name} ({o.event}) did not run: {o.error}"
+    if o.outcome is Outcome.TIMEOUT:
+        return f"hook {o.name} ({o.event}) {o.error}"
+    if o.outcome is Outcome.SKIPPED:
+        return f"hook {o.name} ({o.event}) was skipped: {o.error}"
+    return None
+
+
 def escape_context(text: str) -> str:
     """Escape additional context so it cannot open or close a tag: ``<`` → ``&lt;``, ``>`` → ``&gt;``."""
     return text.replace("<", "&lt;").replace(">", "&gt;")

@@ -82,7 +82,7 @@ def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> Non
     firing, hook = spans["hooks BeforeTool"], spans["hook BeforeTool guard"]
     assert hook["parent_span_id"] == firing["span_id"]
     assert spans["hook BeforeTool broken"]["status"] == 2  # STATUS_CODE_ERROR
-    assert firing["attributes"]["hookwise.decision"] == "deny"
+    assert firing["attributes"]["hookwise.decision"] == "block"
     # the hook saw the TRACEPARENT of its own span
     version, trace_id, span_id, flags = out["reason"].split("-")
     assert (version, trace_id, span_id) == ("00", hook["trace_id"], hook["span_id"])

@@ -120,7 +120,7 @@ def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
             continue
         try:
             r = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise HookwiseError(f"{path}:{lineno}: not a JSON line ({exc.msg}); is this a --trace file or a "
                                 "telemetry outfile?") from None
         if not isinstance(r, dict):

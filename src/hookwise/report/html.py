@@ -120,7 +120,7 @@ def render(calls: list[Call], source: str) -> str:
         if c.start_ms is None:
             cursor += c.duration_ms
     t0 = min(starts) if starts else 0.0
-    t1 = max((s + c.duration_ms for s, c in zip(starts, calls)), default=1.0)
+    t1 = max((s + c.duration_ms for s, c in zip(starts, calls, strict=True)), default=1.0)
     span = max(t1 - t0, 1e-3)
 
     inputs: list[Any] = []

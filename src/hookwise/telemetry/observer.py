@@ -103,6 +103,22 @@ class HookTelemetry:
         f.var_token = _FIRING.set(f)
         return f
 
+    # ---- HookSystem.add_monitor(before=..., after=...) ----------------------------------------
+    def before(self, event: Any, entries: Sequence[Any], inp: dict[str, Any]) -> None:
+        """A firing starts running ``entries``: open its span and make it current."""
+        self.start_firing(str(getattr(event, "value", event)), inp, entries,
+                          any(getattr(e, "sequential", False) for e in entries))
+
+    def after(self, event: Any, entries: Sequence[Any], inp: dict[str, Any], outcomes: Sequence[Any]) -> None:
+        """The firing is done (``outcomes`` empty when running the hooks raised): emit and close."""
+        f = _FIRING.get()
+        if f is None or f.inp is not inp:
+            return
+        import sys
+
+        error = sys.exc_info()[1] if not outcomes else None
+        self.end_firing(f, outcomes, error)
+
     def child_env(self, entry: Any) -> dict[str, str]:
         """``TRACEPARENT`` for a command hook about to start: the id of the span of its call."""
         f = _FIRING.get()
@@ -117,17 +133,18 @@ class HookTelemetry:
             return {}
         return {"TRACEPARENT": f"00-{sc.trace_id:032x}-{sc.span_id:016x}-{int(sc.trace_flags):02x}"}
 
-    def end_firing(self, f: _Firing, result: Any = None, error: BaseException | None = None) -> None:
+    def end_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None = None) -> None:
         """Emit one log record, the metrics and a span per hook call; close the firing's span."""
-        from hookwise.engine import hook_call_record
+        from hookwise.trace import hook_call_record
 
         try:
             cursor = f.start_ns
             counts: dict[str, int] = {}
-            outcomes = list(result.hooks) if result is not None else []
-            for entry, o in zip(f.entries, outcomes):
+            decisions: list[str] = []
+            for entry, o in zip(f.entries, outcomes, strict=True):
                 rec = hook_call_record(f.inp, o)
                 counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
+                decisions.append(records.hook_decision(rec))
                 dur_ns = int(float(rec["duration_ms"]) * 1_000_000)
                 started = f.started.pop(id(entry), None)
                 if started is not None:
@@ -140,8 +157,8 @@ class HookTelemetry:
                 self.record(rec, span=span, end_ns=start + dur_ns)
             for span, _ in f.started.values():  # spawned but without an outcome (should not happen)
                 span.end()
-            if result is not None:
-                f.span.set_attributes(records.firing_result_attributes(result.decision, result.stopped, counts))
+            if outcomes:
+                f.span.set_attributes(records.firing_result_attributes(decisions, counts))
             if error is not None:
                 f.span.record_exception(error)
                 f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 EVENT_NAME = "gemini_cli.hook_call"
@@ -159,8 +159,15 @@ def firing_span_attributes(event: str, inp: Mapping[str, Any], hooks: int) -> di
     return attrs
 
 
-def firing_result_attributes(decision: str, stopped: bool, outcomes: Mapping[str, int]) -> dict[str, Any]:
-    attrs: dict[str, Any] = {"hookwise.decision": decision, "hookwise.stopped": stopped}
+def firing_result_attributes(decisions: Sequence[str], outcomes: Mapping[str, int]) -> dict[str, Any]:
+    """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2, ``deny``
+    or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, CONTRACT §8)."""
+    decision = "allow"
+    if any(d in ("deny", "block") for d in decisions):
+        decision = "block"
+    elif "ask" in decisions:
+        decision = "ask"
+    attrs: dict[str, Any] = {"hookwise.decision": decision, "hookwise.stopped": "stop" in decisions}
     for outcome, n in outcomes.items():
         attrs[f"hookwise.outcomes.{outcome}"] = n
     return attrs
