@@ -247,3 +247,33 @@ def test_no_hooks_no_records(project: Project, sdk: Sdk) -> None:
                logger_provider=sdk.logger_provider)
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert sdk.spans() == [] and sdk.logs() == []  # Gemini CLI: nothing when the plan is empty
+
+
+class _Crashing:
+    """A runner with a bug: running any hook raises (not a hook failure: a programming error)."""
+
+    background = False
+
+    def run(self, firing: Any, entries: Any, inp: Any, during: Any = None) -> Any:
+        raise RuntimeError("runner bug")
+
+    async def run_async(self, firing: Any, entries: Any, inp: Any) -> Any:
+        raise RuntimeError("runner bug")
+
+
+def test_a_firing_that_raises_ends_its_span_and_leaves_no_current_span(project: Project, sdk: Sdk) -> None:
+    from opentelemetry import trace
+
+    project.hooks("BeforeTool", "exit 0")
+    hs = HookSystem(project.root, trust_all=True)
+    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
+               logger_provider=sdk.logger_provider)
+    hs.runners["command"] = _Crashing()  # type: ignore[assignment]
+    with pytest.raises(RuntimeError, match="runner bug"):
+        hs.fire("BeforeTool", tool_name="t", tool_input={})
+    firing = sdk.span("hooks BeforeTool")
+    assert firing.status.status_code is StatusCode.ERROR and firing.attributes["error.type"] == "RuntimeError"
+    assert not trace.get_current_span().get_span_context().is_valid  # the context was restored
+    with pytest.raises(RuntimeError):
+        asyncio.run(hs.fire_async("BeforeTool", tool_name="t", tool_input={}))
+    assert len([s for s in sdk.spans() if s.name == "hooks BeforeTool"]) == 2

@@ -141,7 +141,7 @@ class HookTelemetry:
             cursor = f.start_ns
             counts: dict[str, int] = {}
             decisions: list[str] = []
-            for entry, o in zip(f.entries, outcomes, strict=True):
+            for entry, o in zip(f.entries if outcomes else (), outcomes, strict=True):
                 rec = hook_call_record(f.inp, o)
                 counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
                 decisions.append(records.hook_decision(rec))
