@@ -13,17 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-#: settings key -> (JSON kind it must have, allowed values or None)
-TELEMETRY_KEYS: dict[str, tuple[type, tuple[str, ...] | None]] = {
-    "enabled": (bool, None),
-    "target": (str, ("local", "gcp")),
-    "otlpEndpoint": (str, None),
-    "otlpProtocol": (str, ("grpc", "http")),
-    "outfile": (str, None),
-    "logPrompts": (bool, None),
+#: the environment values each settings key accepts (``None``: any text); the keys themselves are
+#: described once in :data:`hookwise.settings.schema.TELEMETRY_KEYS`
+_ENV_VALUES: dict[str, tuple[str, ...] | None] = {
+    "enabled": ("bool",), "logPrompts": ("bool",), "target": ("local", "gcp"), "otlpProtocol": ("grpc", "http"),
+    "otlpEndpoint": None, "outfile": None,
 }
-#: Gemini CLI keys hookwise accepts and does not use
-IGNORED_TELEMETRY_KEYS = ("useCollector", "useCliAuth")
 
 #: Gemini CLI's own environment overrides (settings key -> variable)
 GEMINI_ENV = {
@@ -75,32 +70,6 @@ def _truthy(value: str) -> bool | None:
     return None
 
 
-def check_telemetry(value: Any) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """The usable keys of one layer's ``telemetry`` object, and (pointer, message) problems."""
-    problems: list[tuple[str, str]] = []
-    if not isinstance(value, dict):
-        return {}, [("/telemetry", f'"telemetry" must be an object, got {type(value).__name__}; ignored')]
-    out: dict[str, Any] = {}
-    for key, v in value.items():
-        spec = TELEMETRY_KEYS.get(key)
-        if spec is None:
-            if key not in IGNORED_TELEMETRY_KEYS:
-                problems.append((f"/telemetry/{key}", f"unknown telemetry key {key!r} (known: "
-                                 + ", ".join(TELEMETRY_KEYS) + "); ignored"))
-            continue
-        kind, allowed = spec
-        if not isinstance(v, kind) or (kind is not bool and isinstance(v, bool)):
-            what = "true or false" if kind is bool else "a string"
-            problems.append((f"/telemetry/{key}", f'"{key}" must be {what}, got {v!r}; ignored'))
-            continue
-        if allowed is not None and v not in allowed:
-            problems.append((f"/telemetry/{key}", f'"{key}" must be one of '
-                             + ", ".join(repr(a) for a in allowed) + f", got {v!r}; ignored"))
-            continue
-        out[key] = v
-    return out, problems
-
-
 def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: str | None = None
             ) -> tuple[TelemetryConfig, list[str]]:
     """The telemetry configuration from merged ``telemetry`` settings and the environment, plus warnings."""
@@ -112,8 +81,8 @@ def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: st
         var = GEMINI_ENV[key]
         raw = env.get(var)
         if raw is not None and raw != "":
-            kind, allowed = TELEMETRY_KEYS[key]
-            if kind is bool:
+            allowed = _ENV_VALUES[key]
+            if allowed == ("bool",):
                 b = _truthy(raw)
                 if b is None:
                     warnings.append(f"{var}={raw!r} is not true or false; ignored")
