@@ -17,7 +17,14 @@ class Sdk:
     logs_exporter: Any
     metric_reader: Any
 
+    @staticmethod
+    def drain() -> None:
+        from hookwise.telemetry.observer import HookTelemetry
+
+        HookTelemetry.drain_all()
+
     def spans(self) -> list[Any]:
+        self.drain()
         return list(self.spans_exporter.get_finished_spans())
 
     def span(self, name: str) -> Any:
@@ -26,9 +33,11 @@ class Sdk:
         return found[0]
 
     def logs(self) -> list[Any]:
+        self.drain()
         return [r.log_record for r in self.logs_exporter.get_finished_logs()]
 
     def metric_points(self, name: str) -> list[Any]:
+        self.drain()
         data = self.metric_reader.get_metrics_data()
         out = []
         for rm in data.resource_metrics if data else []:
@@ -39,6 +48,7 @@ class Sdk:
         return out
 
     def metric(self, name: str) -> Any:
+        self.drain()
         data = self.metric_reader.get_metrics_data()
         for rm in data.resource_metrics if data else []:
             for sm in rm.scope_metrics:

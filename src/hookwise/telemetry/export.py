@@ -13,8 +13,10 @@ import atexit
 import logging
 import sys
 import threading
+import time
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
 from opentelemetry.sdk._logs import LoggerProvider
@@ -168,13 +170,23 @@ class Pipeline:
     meter_provider: MeterProvider
     logger_provider: LoggerProvider
     sink: _LineSink | None = None
+    #: the observers feeding these providers: drained before the providers flush
+    observers: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
+
+    def _drain(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        for o in list(self.observers):
+            o.drain(max(0.0, deadline - time.monotonic()))
 
     def flush(self, timeout_s: float = 5.0) -> None:
         ms = int(timeout_s * 1000)
+        self._drain(timeout_s)
         self._bounded(lambda: (self.tracer_provider.force_flush(ms), self.logger_provider.force_flush(ms),
                                self.meter_provider.force_flush(ms)), timeout_s)
 
     def shutdown(self, timeout_s: float = EXIT_FLUSH_S) -> None:
+        self._drain(timeout_s)
+
         def stop() -> None:
             for p in (self.tracer_provider, self.logger_provider, self.meter_provider):
                 try:

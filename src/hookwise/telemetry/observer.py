@@ -10,9 +10,11 @@ SDK's batch processors: exporting happens on their threads, never in a firing.
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +26,10 @@ from opentelemetry._logs import LogRecord, SeverityNumber
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
 from hookwise.telemetry import records
+
+#: finished firings waiting for the export worker; more are dropped (and counted)
+MAX_PENDING_FIRINGS = 4096
+_ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
 
 _FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar("hookwise_telemetry_firing", default=None)
 
@@ -87,6 +93,16 @@ class HookTelemetry:
             self._remote = TraceContextTextMapPropagator().extract({"traceparent": parent_traceparent})
         self._lock = threading.Lock()
         self._closed = False
+        self._cond = threading.Condition()
+        self._pending: collections.deque[tuple[Any, ...]] = collections.deque()
+        self._worker: threading.Thread | None = None
+        self._busy = False
+        self._failed = False
+        #: firings whose records were dropped because the worker fell behind (bounded queue)
+        self.dropped = 0
+        _ALL.add(self)
+        if owned is not None:
+            owned.observers.add(self)
 
     # ---- the firing seam -------------------------------------------------------------------
     def start_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool) -> _Firing:
@@ -134,13 +150,24 @@ class HookTelemetry:
         return {"TRACEPARENT": f"00-{sc.trace_id:032x}-{sc.span_id:016x}-{int(sc.trace_flags):02x}"}
 
     def end_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None = None) -> None:
-        """Emit one log record, the metrics and a span per hook call; close the firing's span."""
+        """Restore the caller's context now; the records of the firing are built on the export worker."""
+        end = time.time_ns()
+        try:
+            _FIRING.reset(f.var_token)
+        except ValueError:  # reset from another context (an async host that switched tasks): nothing to undo
+            pass
+        otel_context.detach(f.token)
+        self._enqueue((f, list(outcomes), error, end))
+
+    def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
+        """One log record, the metrics and a span per hook call; then the firing's span is closed."""
         from hookwise.trace import hook_call_record
 
         try:
             cursor = f.start_ns
             counts: dict[str, int] = {}
             decisions: list[str] = []
+            shared_input: str | None = None
             for entry, o in zip(f.entries if outcomes else (), outcomes, strict=True):
                 rec = hook_call_record(f.inp, o)
                 counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
@@ -154,9 +181,11 @@ class HookTelemetry:
                     span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span),
                                                   kind=SpanKind.INTERNAL, start_time=start)
                 cursor = start + dur_ns
-                self.record(rec, span=span, end_ns=start + dur_ns)
-            for span, _ in f.started.values():  # spawned but without an outcome (should not happen)
-                span.end()
+                if shared_input is None and self.log_prompts:
+                    shared_input = records.input_json(f.inp)
+                self.record(rec, span=span, end_ns=min(start + dur_ns, end), input_json=shared_input)
+            for span, _ in f.started.values():  # spawned but without an outcome (the firing raised)
+                span.end(end_time=end)
             if outcomes:
                 f.span.set_attributes(records.firing_result_attributes(decisions, counts))
             if error is not None:
@@ -164,12 +193,52 @@ class HookTelemetry:
                 f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
                 f.span.set_attribute("error.type", type(error).__name__)
         finally:
-            f.span.end()
-            _FIRING.reset(f.var_token)
-            otel_context.detach(f.token)
+            f.span.end(end_time=end)
+
+    # ---- the export worker: firings never wait for record building or exporting -----------------
+    def _enqueue(self, item: tuple[Any, ...]) -> None:
+        with self._cond:
+            if len(self._pending) >= MAX_PENDING_FIRINGS:
+                self.dropped += 1  # bounded: a stalled worker loses telemetry, not memory
+                return
+            self._pending.append(item)
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._work, name="hookwise-telemetry", daemon=True)
+                self._worker.start()
+            self._cond.notify()
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending:
+                    self._busy = False
+                    self._cond.notify_all()
+                    self._cond.wait()
+                item = self._pending.popleft()
+                self._busy = True
+            try:
+                self._emit_firing(*item)
+            except Exception as exc:  # a record that cannot be built is lost, once said
+                if not self._failed:
+                    self._failed = True
+                    from hookwise.telemetry.export import stderr_warning
+
+                    stderr_warning(f"telemetry: could not record a firing: {type(exc).__name__}: {exc}")
+
+    def drain(self, timeout_s: float = 5.0) -> bool:
+        """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s`` passed."""
+        deadline = time.monotonic() + timeout_s
+        with self._cond:
+            while self._pending or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._worker is None or not self._worker.is_alive():
+                    return not self._pending
+                self._cond.wait(left)
+        return True
 
     # ---- records ---------------------------------------------------------------------------
-    def record(self, rec: Mapping[str, Any], *, span: Any = None, end_ns: int | None = None) -> None:
+    def record(self, rec: Mapping[str, Any], *, span: Any = None, end_ns: int | None = None,
+               input_json: str | None = None) -> None:
         """Emit the telemetry of one ``hook_call`` record (CONTRACT §10); ``span`` is ended here."""
         now = time.time_ns()
         end = end_ns if end_ns is not None else now
@@ -180,7 +249,7 @@ class HookTelemetry:
         span.set_attributes(records.hook_span_attributes(rec, log_prompts=self.log_prompts))
         if str(rec.get("outcome")) in records.ERROR_OUTCOMES:
             span.set_status(Status(StatusCode.ERROR, str(rec.get("error") or rec.get("outcome"))))
-        attrs = records.log_attributes(rec, log_prompts=self.log_prompts, timestamp=_iso(end))
+        attrs = records.log_attributes(rec, log_prompts=self.log_prompts, timestamp=_iso(end), input_json=input_json)
         self.logger.emit(LogRecord(
             timestamp=end, observed_timestamp=now, context=trace.set_span_in_context(span),
             severity_number=SeverityNumber.INFO, severity_text="INFO",
@@ -200,7 +269,14 @@ class HookTelemetry:
             yield s
 
     # ---- lifetime --------------------------------------------------------------------------
+    @staticmethod
+    def drain_all(timeout_s: float = 5.0) -> None:
+        """:meth:`drain` every live observer (tests read in-memory exporters after this)."""
+        for tel in list(_ALL):
+            tel.drain(timeout_s)
+
     def flush(self, timeout_s: float = 5.0) -> None:
+        self.drain(timeout_s)
         if self._owned is not None:
             self._owned.flush(timeout_s)
 
@@ -210,5 +286,6 @@ class HookTelemetry:
             if self._closed:
                 return
             self._closed = True
+        self.drain(timeout_s)
         if self._owned is not None:
             self._owned.shutdown(timeout_s)

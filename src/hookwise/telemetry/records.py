@@ -41,6 +41,11 @@ def _json2(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
+def input_json(inp: Any) -> str:
+    """A firing's input as Gemini CLI logs it: JSON indented by 2 spaces."""
+    return _json2(inp)
+
+
 def hook_decision(record: Mapping[str, Any]) -> str:
     """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
     if record.get("outcome") == "blocked":
@@ -65,8 +70,12 @@ def log_body(record: Mapping[str, Any], hook_name: str) -> str:
     return f"Hook call {record.get('hook_event_name')}.{hook_name} {verb} in {ms}ms"
 
 
-def log_attributes(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str) -> dict[str, Any]:
-    """The attributes of the ``gemini_cli.hook_call`` log record for one ``hook_call`` trace record."""
+def log_attributes(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str,
+                   input_json: str | None = None) -> dict[str, Any]:
+    """The attributes of the ``gemini_cli.hook_call`` log record for one ``hook_call`` trace record.
+
+    ``input_json``: the firing's input already rendered by :func:`input_json` (every hook of a
+    firing shares it)."""
     name = str(record.get("hook_name") or "")
     inp = record.get("hook_input")
     attrs: dict[str, Any] = {
@@ -86,7 +95,7 @@ def log_attributes(record: Mapping[str, Any], *, log_prompts: bool, timestamp: s
     if record.get("exit_code") is not None:
         attrs["exit_code"] = int(record["exit_code"])
     if log_prompts:
-        attrs["hook_input"] = _json2(inp)
+        attrs["hook_input"] = input_json if input_json is not None else _json2(inp)
         if record.get("hook_output") is not None:
             attrs["hook_output"] = _json2(record["hook_output"])
         attrs["stdout"] = str(record.get("stdout") or "")
