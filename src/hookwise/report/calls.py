@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.errors import HookwiseError
+from hookwise.telemetry.records import hook_decision  # pure: imports no OpenTelemetry
 
 #: outcome classes in the order reports show them (CONTRACT §6)
 OUTCOMES = ("ok", "blocked", "failed", "not-run", "timeout", "skipped")
@@ -44,13 +45,24 @@ class Call:
         return self.decision in ("block", "deny")
 
 
+_SECONDS: dict[str, int | None] = {}  # "2025-01-31T12:34:56" -> epoch seconds (a trace repeats them a lot)
+
+
 def _epoch_ms(iso: Any) -> float | None:
     """``2025-01-31T12:34:56.789Z`` → epoch milliseconds (UTC), or ``None``."""
     if not isinstance(iso, str) or len(iso) < 19:
         return None
-    try:
-        base = calendar.timegm(time.strptime(iso[:19], "%Y-%m-%dT%H:%M:%S"))
-    except ValueError:
+    head = iso[:19]
+    base = _SECONDS.get(head, -1)
+    if base == -1:
+        try:
+            base = calendar.timegm(time.strptime(head, "%Y-%m-%dT%H:%M:%S"))
+        except ValueError:
+            base = None
+        if len(_SECONDS) > 100_000:
+            _SECONDS.clear()
+        _SECONDS[head] = base
+    if base is None:
         return None
     frac = 0.0
     rest = iso[19:]
@@ -65,8 +77,6 @@ def _epoch_ms(iso: Any) -> float | None:
 
 
 def _decision(outcome: str, output: Any) -> str:
-    from hookwise.telemetry.records import hook_decision
-
     return hook_decision({"outcome": outcome, "hook_output": output})
 
 

@@ -101,6 +101,16 @@ def _ms(v: float) -> str:
     return f"{v:.1f}" if v < 100 else f"{v:.0f}"
 
 
+def _length(ms: float) -> str:
+    """A session's length for people: ``850 ms``, ``12.4 s``, ``2 h 46 min``."""
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    if ms < 60_000:
+        return f"{ms / 1000:.1f} s"
+    minutes = int(ms // 60_000)
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min {int(ms // 1000) % 60} s"
+
+
 def _clock(ms: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(ms / 1000)) + f".{int(ms % 1000):03d}"
 
@@ -145,7 +155,7 @@ def render(calls: list[Call], source: str) -> str:
     w(f"<title>hookwise trace report: {e(source)}</title><style>{_CSS}</style></head><body>")
     w(f"<header><h1>hookwise trace report</h1><p>{e(source)} · {len(calls)} hook calls · {len(stats)} hooks")
     if calls:
-        w(f" · {_clock(t0)}–{_clock(t1)} UTC ({_ms(span)} ms)")
+        w(f" · {_clock(t0)}–{_clock(t1)} UTC ({_length(span)})")
     w("</p></header><main>")
 
     legend = "".join(f"<span><i style='background:{COLOURS[o]}'></i>{o}</span>" for o in OUTCOMES)
