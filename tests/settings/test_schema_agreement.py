@@ -246,3 +246,29 @@ def test_a_fractional_timeout_never_becomes_zero(project: Project, monkeypatch: 
     r = HookSystem(project.root).fire("BeforeAgent", prompt="p")
     assert [(h.name, h.outcome.value) for h in r.hooks] == [("tiny", "timeout")]
     assert "2 ms" in (r.hooks[0].error or "")
+
+
+EXTENSION_DOCS: list[Any] = [
+    {},
+    {"hooks": []},
+    {"hooks": None},
+    {"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo ${extensionPath}", "timeout": 0}]}]}},
+    {"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo ${extensionPath}"}]}]}},
+    {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": CMD}]}]}, "hooksConfig": {"enabled": "x"}},
+]
+
+
+@pytest.mark.parametrize("doc", EXTENSION_DOCS)
+def test_extension_files_agree(project: Project, doc: Any) -> None:
+    """An extension's hooks.json: every load warning is a validate finding and every validate error is loaded."""
+    from hookwise.settings.validate import validate_project
+
+    path = project.user_dir / "extensions" / "ext" / "hooks" / "hooks.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(doc, indent=2))
+    loaded = load_settings(str(project.root))
+    report = validate_project(str(project.root))
+    reported = {without_severity(p) for p in report.problems}
+    assert set(loaded.warnings) <= reported, (loaded.warnings, reported)
+    assert {without_severity(p) for p in report.errors} <= set(loaded.warnings)
+    assert bool(loaded.entries) == (not report.errors)

@@ -686,8 +686,6 @@ def json_schema() -> dict[str, Any]:
     if per_type:
         hook["allOf"] = per_type
     definition_props = {name: _prop(row) for name, row in DEFINITION_KEYS.items()}
-    definition_props["hooks"] = {"type": "array", "items": {"$ref": "#/definitions/hook"},
-                                 "description": DEFINITION_KEYS["hooks"].doc}
     events: dict[str, Any] = {e.value: {"description": _event_doc(e), "type": "array",
                                         "items": {"$ref": "#/definitions/definition"}} for e in HookEvent}
     for old in OLD_LOCATIONS:
