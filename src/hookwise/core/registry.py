@@ -24,8 +24,9 @@ SOURCE_ORDER: dict[str, int] = {"runtime": 0, "system": 1, "user": 1, "project":
 class HookEntry:
     """One configured hook.
 
-    ``type`` is ``command`` (a shell command) or ``python`` (a function registered
-    from code; ``func`` holds it). ``pointer`` is the JSON pointer of the hook
+    ``type`` names the runner of the hook (a row of :data:`hookwise.runners.RUNNERS`):
+    ``command`` (a shell command) or ``python`` (a function registered from code;
+    ``func`` holds it). ``pointer`` is the JSON pointer of the hook
     object inside ``file`` (``/hooks/BeforeTool/0/hooks/1``). ``definition`` is
     the index of the definition within the whole event list, used to apply the
     definition-level ``sequential`` flag.

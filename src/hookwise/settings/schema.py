@@ -67,9 +67,9 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from hookwise._records import dataclass, field
 from hookwise.core.plan import matcher_regex
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
