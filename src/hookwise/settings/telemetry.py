@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: the environment values each settings key accepts (``None``: any text); the keys themselves are
 #: described once in :data:`hookwise.settings.schema.TELEMETRY_KEYS`
@@ -35,8 +34,7 @@ DEFAULT_ENDPOINTS = {"grpc": "http://localhost:4317", "http": "http://localhost:
 _OTEL_PROTOCOLS = {"grpc": "grpc", "http/protobuf": "http", "http": "http", "http/json": "http"}
 
 
-@dataclass(frozen=True)
-class TelemetryConfig:
+class TelemetryConfig(NamedTuple):
     """Where hook telemetry goes, resolved from settings and environment."""
 
     enabled: bool = False
