@@ -141,3 +141,31 @@ def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -
     assert not any("guardrail" in s["name"] or "apply_guardrail" in json.dumps(s["attributes"]) for s in spans)
     names = sorted({r["attributes"]["hook_name"] for r in rx.logs})
     assert names == ["model-watch", "tool-guard"]
+
+
+def test_collector_down_changes_no_result_and_warns_once(project: Project) -> None:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    s.close()  # nothing listens: connections are refused
+    deny = "echo '{\"decision\": \"deny\", \"reason\": \"r\"}'"
+    hooks = {"BeforeTool": [{"hooks": [{"type": "command", "command": deny},
+                                       {"type": "command", "command": "exit 1"}]}]}
+    argv = ["--project", str(project.root), "fire", "BeforeTool", "--tool", "t", "--tool-input", "{}", "--json"]
+    project.write_settings({"hooks": hooks})
+    without = _run(argv, _base_env())
+    project.write_settings({"hooks": hooks, "telemetry": {"enabled": True, "otlpProtocol": "http",
+                                                          "otlpEndpoint": dead}})
+    with_dead = _run(argv, _base_env())
+    assert with_dead.returncode == without.returncode == 2
+
+    def verdict(p: subprocess.CompletedProcess[str]) -> Any:
+        out = json.loads(p.stdout)
+        return out["decision"], out["reason"], [(h["outcome"], h["exitCode"]) for h in out["hooks"]]
+
+    assert verdict(with_dead) == verdict(without)
+    lines = [ln for ln in with_dead.stderr.splitlines() if "telemetry" in ln]
+    assert len(lines) == 1 and dead in lines[0], with_dead.stderr
+    assert "Traceback" not in with_dead.stderr

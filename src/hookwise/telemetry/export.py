@@ -37,7 +37,7 @@ from hookwise.settings.telemetry import TelemetryConfig
 #: bounded queues: at most this many spans / log records wait for export; more are dropped
 MAX_QUEUE = 2048
 #: how long exiting waits for the last export (an unreachable collector must not hold the process)
-EXIT_FLUSH_S = 3.0
+EXIT_FLUSH_S = 2.0
 #: loggers whose per-batch failure messages are replaced by our single warning
 _QUIET_LOGGERS = ("opentelemetry.exporter.otlp", "opentelemetry.sdk._shared_internal",
                   "opentelemetry.sdk.trace.export", "opentelemetry.sdk._logs._internal.export",
@@ -62,13 +62,13 @@ class _Once:
         self._done = False
         self._lock = threading.Lock()
 
-    def failed(self, detail: str) -> None:
+    def failed(self, detail: str, message: str | None = None) -> None:
         with self._lock:
             if self._done:
                 return
             self._done = True
-        self.warn(f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped until it is "
-                  "reachable, hook results are not affected")
+        self.warn(message or f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped until "
+                  "it is reachable, hook results are not affected")
 
 
 class _GuardedSpans(SpanExporter):
@@ -172,6 +172,7 @@ class Pipeline:
     sink: _LineSink | None = None
     #: the observers feeding these providers: drained before the providers flush
     observers: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
+    once: _Once | None = None
 
     def _drain(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -196,13 +197,17 @@ class Pipeline:
             if self.sink is not None:
                 self.sink.close()
 
-        self._bounded(stop, timeout_s)
+        if not self._bounded(stop, timeout_s) and self.once is not None:
+            self.once.failed("", f"telemetry: the last export to {self.once.where} did not finish within "
+                                 f"{timeout_s:g} s at exit; those records were dropped (is the collector reachable?)")
 
     @staticmethod
-    def _bounded(fn: Callable[[], Any], timeout_s: float) -> None:
+    def _bounded(fn: Callable[[], Any], timeout_s: float) -> bool:
+        """Run ``fn`` on a helper thread for at most ``timeout_s``; whether it finished."""
         t = threading.Thread(target=fn, name="hookwise-telemetry-flush", daemon=True)
         t.start()
         t.join(timeout_s)
+        return not t.is_alive()
 
 
 def _otlp(config: TelemetryConfig) -> tuple[SpanExporter, Any, MetricExporter]:
@@ -242,6 +247,6 @@ def build(config: TelemetryConfig, warn: Warn = stderr_warning) -> Pipeline:
     lp.add_log_record_processor(BatchLogRecordProcessor(_GuardedLogs(log_exp, once), max_queue_size=MAX_QUEUE))
     reader = PeriodicExportingMetricReader(_GuardedMetrics(metric_exp, once))
     mp = MeterProvider(resource=resource, metric_readers=[reader], shutdown_on_exit=False)
-    pipeline = Pipeline(tp, mp, lp, sink)
+    pipeline = Pipeline(tp, mp, lp, sink, once=once)
     atexit.register(pipeline.shutdown)
     return pipeline
