@@ -169,3 +169,50 @@ def test_collector_down_changes_no_result_and_warns_once(project: Project) -> No
     lines = [ln for ln in with_dead.stderr.splitlines() if "telemetry" in ln]
     assert len(lines) == 1 and dead in lines[0], with_dead.stderr
     assert "Traceback" not in with_dead.stderr
+
+
+def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
+    """Gemini CLI's default: ``telemetry.enabled`` with an endpoint, OTLP over gRPC."""
+    pytest.importorskip("grpc", reason="needs grpcio (otel extra)")
+    from concurrent import futures
+
+    import grpc
+    from opentelemetry.proto.collector.logs.v1 import logs_service_pb2, logs_service_pb2_grpc
+    from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2, metrics_service_pb2_grpc
+    from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+
+    got: dict[str, list[Any]] = {"logs": [], "spans": [], "metrics": []}
+
+    class Logs(logs_service_pb2_grpc.LogsServiceServicer):
+        def Export(self, request: Any, context: Any) -> Any:
+            got["logs"] += [r for rl in request.resource_logs for sl in rl.scope_logs for r in sl.log_records]
+            return logs_service_pb2.ExportLogsServiceResponse()
+
+    class Traces(trace_service_pb2_grpc.TraceServiceServicer):
+        def Export(self, request: Any, context: Any) -> Any:
+            got["spans"] += [s.name for rs in request.resource_spans for ss in rs.scope_spans for s in ss.spans]
+            return trace_service_pb2.ExportTraceServiceResponse()
+
+    class Metrics(metrics_service_pb2_grpc.MetricsServiceServicer):
+        def Export(self, request: Any, context: Any) -> Any:
+            got["metrics"] += [m.name for rm in request.resource_metrics for sm in rm.scope_metrics
+                               for m in sm.metrics]
+            return metrics_service_pb2.ExportMetricsServiceResponse()
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    logs_service_pb2_grpc.add_LogsServiceServicer_to_server(Logs(), server)
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Traces(), server)
+    metrics_service_pb2_grpc.add_MetricsServiceServicer_to_server(Metrics(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        project.write_settings({"telemetry": {"enabled": True, "otlpEndpoint": f"http://127.0.0.1:{port}"},
+                                "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "g",
+                                                                     "command": "exit 0"}]}]}})
+        proc = _run(["--project", str(project.root), "fire", "BeforeTool", "--tool", "t"], _base_env())
+        assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
+    finally:
+        server.stop(None)
+    assert [r.event_name for r in got["logs"]] == ["gemini_cli.hook_call"]
+    assert sorted(got["spans"]) == ["hook BeforeTool g", "hooks BeforeTool"]
+    assert {"gemini_cli.hook_call.count", "gemini_cli.hook_call.latency"} <= set(got["metrics"])
