@@ -174,7 +174,8 @@ def bench_cost(tmp: Path) -> None:
     nm_on = per_call_us(lambda: on_nomatch.fire("BeforeTool", tool_name="t", tool_input={}), N * 5)
     print(f"  no-match firing, telemetry on:  {nm_on:6.2f} us   (ratio {nm_on / nomatch:.2f}x: nothing to record)")
     print("  per firing, latency on the firing thread (median, firings spaced so the export worker keeps up)")
-    print("  and CPU per hook call including the worker's record building (process CPU / hook calls):")
+    print("  and CPU per hook call including the worker's record building, OTLP encoding and the in-process")
+    print("  test collector (process CPU / hook calls):")
     for hooks, prompts in ((1, True), (10, True), (10, False)):
         off_hs = system(project(tmp, {}), hooks, env)
         on_hs = system(project(tmp, {"telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": url,
@@ -218,8 +219,10 @@ def bench_down(tmp: Path) -> None:
     firings = rounds * len(tools)
     print(f"  {firings} firings x 5 hooks in {elapsed:.1f} s; results differing from telemetry off: {mismatches}")
     print(f"  warnings printed: {len(warnings)} (target 1): {warnings[0] if warnings else '-'}")
-    print("  RSS KiB over the run: " + " ".join(str(s) for s in samples)
-          + f"  (first->last {samples[-1] - samples[0]:+d} KiB; the queues hold at most 2048 records each)")
+    third = samples[len(samples) // 3]
+    print("  RSS KiB over the run: " + " ".join(str(s) for s in samples))
+    print(f"  growth while the bounded queues fill (first third): {third - samples[0]:+d} KiB; "
+          f"after that, to the end: {samples[-1] - third:+d} KiB (flat = bounded)")
 
 
 def synthetic_trace(path: Path, n: int) -> None:
