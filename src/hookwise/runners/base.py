@@ -3,19 +3,19 @@
 A runner (see :mod:`hookwise.runners`) gets a :class:`Firing` (the event and
 the host's settings: project, cwd, session, environments, output cap) and
 planned :class:`~hookwise.core.registry.HookEntry` objects, and returns one
-outcome per entry. :func:`finish` is where an interpretation becomes that
-outcome, fail-closed applied (docs/contract.md §6).
+outcome per entry, built with :func:`hookwise.core.outcome.finish` (re-exported
+here for the runners).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from hookwise.core.interpret import Interpretation, fail_closed_output
+from hookwise.core.outcome import finish, skipped
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
-from hookwise.result import HookOutcome, Outcome
+from hookwise.result import HookOutcome
 
 
 class Host(Protocol):
@@ -48,24 +48,34 @@ class Firing:
         self.host = host
 
 
-def finish(entry: HookEntry, event: HookEvent, it: Interpretation, exit_code: int | None = None,
-           duration_ms: float = 0.0, stdout: str = "", stderr: str = "", truncated: bool = False) -> HookOutcome:
-    """The outcome of one hook call from its interpretation (fail-closed applied, docs/contract.md §6)."""
-    output = it.output
-    if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
-        output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
-    return HookOutcome(
-        name=entry.display_name, command=entry.command, source=entry.source, event=event.value,
-        outcome=it.outcome, hook_type=entry.type, exit_code=exit_code, duration_ms=duration_ms, output=output,
-        stdout=stdout, stderr=stderr, error=it.error, truncated=truncated,
-    )
+class PerHookRunner:
+    """A runner written one hook at a time: a subclass defines :meth:`run_one` (and may define
+    :meth:`run_one_async`); the batch entry points of the runner protocol come from here."""
+
+    kind = ""
+    background = False
+
+    def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+        raise NotImplementedError
+
+    async def run_one_async(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+        """Default: :meth:`run_one` on a thread of its own (never on the caller's loop)."""
+        from hookwise.runners._workers import in_thread
+
+        outcome: HookOutcome = await in_thread(self.run_one, firing, entry, inp)
+        return outcome
+
+    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
+            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+        out = [self.run_one(firing, e, inp) for e in entries]
+        if during is not None:
+            during()
+        return out
+
+    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+        import asyncio
+
+        return list(await asyncio.gather(*(self.run_one_async(firing, e, inp) for e in entries)))
 
 
-def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
-    """The outcome of a hook that was not run because it is not trusted (docs/contract.md §7)."""
-    where = entry.file or entry.source
-    return HookOutcome(
-        name=entry.display_name, command=entry.command, source=entry.source, event=event.value,
-        outcome=Outcome.SKIPPED, hook_type=entry.type,
-        error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)",
-    )
+__all__ = ["Firing", "Host", "PerHookRunner", "finish", "skipped"]
