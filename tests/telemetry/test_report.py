@@ -99,8 +99,8 @@ def test_html_report_has_every_hook_row_and_every_call_bar(demo_trace: Path, tmp
         assert (call["h"], call["e"], call["o"]) == (rec["hook_name"], rec["hook_event_name"], rec["outcome"])
         assert json.loads(data["inputs"][call["in"]]) == rec["hook_input"]  # hover shows the input …
         assert (json.loads(call["out"]) if call["out"] else None) == rec["hook_output"]  # … and the answer
-    blocks = [b for b in page.bars if b.get("class") == "blk"]
-    assert len(blocks) == 1
+    assert [b.get("class") for b in page.bars].count("blk") == 1  # shell-guard's deny of curl | sh
+    assert [b.get("class") for b in page.bars].count("stp") == 1  # release-gate stopping the agent
 
 
 def test_html_escapes_hook_text(tmp_path: Path) -> None:

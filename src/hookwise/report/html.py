@@ -42,6 +42,7 @@ font-weight:600;border-right:1px solid #dde1e7;overflow:hidden;text-overflow:ell
 .lane{position:relative;flex:1 1 auto}
 .lane i{position:absolute;top:3px;height:16px;min-width:3px;border-radius:2px;opacity:.85;cursor:pointer}
 .lane i:hover{opacity:1;outline:2px solid #1c2331;z-index:1}.lane i.blk{box-shadow:inset 0 0 0 2px #1c2331}
+.lane i.stp{outline:2px dashed #1c2331;outline-offset:-2px}
 .axis{display:flex;justify-content:space-between;font-size:11px;color:#6b7280;padding:2px 8px 0 198px}
 #tip{position:fixed;display:none;z-index:10;max-width:560px;max-height:70vh;overflow:auto;background:#fff;
 border:1px solid #9aa3af;border-radius:6px;box-shadow:0 4px 18px rgba(0,0,0,.18);padding:8px 10px;font-size:12px}
@@ -160,7 +161,8 @@ def render(calls: list[Call], source: str) -> str:
 
     legend = "".join(f"<span><i style='background:{COLOURS[o]}'></i>{o}</span>" for o in OUTCOMES)
     w(f"<section><h2>Hooks</h2><div class='legend'>{legend}<span><i style='background:#fff;"
-      "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span></div>")
+      "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span><span><i style='background:#fff;"
+      "outline:2px dashed #1c2331;outline-offset:-2px'></i>stops the agent (continue: false)</span></div>")
     w("<table id='hooks'><thead><tr><th>hook</th><th>event</th><th>source</th><th class='n'>calls</th>"
       "<th class='n'>blocks</th><th class='n'>p50 ms</th><th class='n'>p95 ms</th><th class='n'>max ms</th>"
       "<th>outcomes</th></tr></thead><tbody>")
@@ -200,7 +202,7 @@ def render(calls: list[Call], source: str) -> str:
                 c = calls[i]
                 left = (starts[i] - t0) / span * 100
                 width = c.duration_ms / span * 100
-                cls = " class='blk'" if c.blocks else ""
+                cls = " class='blk'" if c.blocks else " class='stp'" if c.decision == "stop" else ""
                 w(f"<i{cls} data-i='{i}' style='left:{left:.4f}%;width:{width:.4f}%;"
                   f"background:{COLOURS.get(c.outcome, _OTHER)}'></i>")
             w("</div></div>")
