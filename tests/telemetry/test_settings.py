@@ -117,6 +117,16 @@ def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) ->
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env=dict(os.environ))
     assert proc.stdout.strip() == "clean", proc.stdout + proc.stderr
+    cli = textwrap.dedent(f"""
+        import sys
+        from hookwise.cli.main import main
+        rc = main(["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t", "--json"])
+        bad = [m for m in sys.modules if m.startswith(("opentelemetry", "hookwise.telemetry", "hookwise.report"))]
+        print("CLI", ",".join(bad) or "clean", rc)
+    """)
+    proc = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "HOOKWISE_TRUST_ALL": "1"})
+    assert proc.stdout.strip().endswith("CLI clean 0"), proc.stdout + proc.stderr
 
 
 def test_settings_build_an_observer(project: Project, tmp_path: os.PathLike[str]) -> None:
