@@ -55,6 +55,10 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
+#: the prefixes of every environment variable :func:`hookwise.settings.telemetry.resolve` reads
+_TELEMETRY_ENV = ("OTEL_", "GEMINI_TELEMETRY_")
+_TELEMETRY_OFF = "off"  # the telemetry key when neither settings nor environment mention telemetry
+
 _POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
@@ -119,6 +123,12 @@ class HookSystem:
     def _configure_telemetry(self, loaded: LoadedSettings) -> None:
         """Switch OpenTelemetry export on or off from ``telemetry`` settings and ``OTEL_*`` (docs/telemetry.md)."""
         if self._telemetry_explicit:
+            return
+        if not loaded.telemetry and not any(k.startswith(_TELEMETRY_ENV) for k in self.env):
+            # nothing could switch it on: off, without importing the resolver (docs/telemetry.md)
+            if self._telemetry_key != _TELEMETRY_OFF:
+                self._telemetry_key = _TELEMETRY_OFF
+                self._set_telemetry(None)
             return
         from hookwise.settings.telemetry import resolve
 
