@@ -13,7 +13,7 @@ if you like, and fire events; each firing returns a :class:`FireResult`::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (type checkers read the name)
 
 #: every public name -> the module that defines it (imported on first use, so ``import hookwise`` is cheap)
 _LAZY: dict[str, str] = {
@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
     from hookwise.errors import (

@@ -13,7 +13,7 @@ meaning); ``tests/core/test_records.py`` holds the two side by side.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not imported for this (the name alone is what type checkers look for)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; the firing path imports it from here
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
     from dataclasses import field as field

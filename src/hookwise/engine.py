@@ -15,8 +15,8 @@ import functools
 import os
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key, select
@@ -34,13 +34,16 @@ from hookwise.settings.load import LoadedSettings, load_settings
 from hookwise.trace import TraceWriter, hook_call_record
 from hookwise.trust import TrustStore
 
-PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
-#: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
-Monitor = Callable[[dict[str, Any]], None]
-#: ``before(event, entries, input)``: a firing with hooks is about to run them
-BeforeMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any]], None]
-#: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to ``entries[i]``
-AfterMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None]
+if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for annotations only
+    from typing import Any
+
+    PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
+    #: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
+    Monitor = Callable[[dict[str, Any]], None]
+    #: ``before(event, entries, input)``: a firing with hooks is about to run them
+    BeforeMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any]], None]
+    #: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to ``entries[i]``
+    AfterMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None]
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}

@@ -9,10 +9,12 @@ Hook failures are data here, never exceptions.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
-from hookwise._records import dataclass, field
+from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.events import BLOCKING_DECISIONS, HookEvent
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Outcome(str, Enum):
@@ -256,9 +258,11 @@ class FireResult:
 
     def to_json(self) -> dict[str, Any]:
         """The object printed by ``hookwise fire --json`` (docs/contract.md §10)."""
-        import copy
-
         hso = self.output.get("hookSpecificOutput")
+        if isinstance(hso, dict):
+            import copy
+
+            hso = copy.deepcopy(hso)
         return {
             "event": self.event.value,
             "decision": self.decision,
@@ -267,7 +271,7 @@ class FireResult:
             "stopReason": self.stop_reason,
             "systemMessage": self.system_message,
             "suppressOutput": self.suppress_output,
-            "hookSpecificOutput": copy.deepcopy(hso) if isinstance(hso, dict) else None,
+            "hookSpecificOutput": hso if isinstance(hso, dict) else None,
             "hooks": [h.to_json() for h in self.hooks],
             "warnings": list(self.warnings),
         }

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.errors import HookwiseError
 from hookwise.result import HookOutcome, Outcome
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def hook_call_record(inp: dict[str, Any], o: HookOutcome) -> dict[str, Any]:

@@ -19,10 +19,13 @@ import os
 import shlex
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.expand import expand_command
 from hookwise.core.registry import HookEntry
+
+if TYPE_CHECKING:
+    from typing import Any
 
 STORE_NAME = "trusted_hooks.json"
 

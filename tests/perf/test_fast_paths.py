@@ -15,8 +15,9 @@ from hookwise import HookSystem
 HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.runners.persistent", "argparse",
          "dataclasses", "inspect", "shutil", "hookwise.settings.validate", "hookwise.claude.migrate",
          "hookwise.claude.convert",
+         # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults itself;
          # the telemetry resolver: only when settings or the environment mention telemetry
-         "hookwise.settings.telemetry")
+         "typing", "copy", "hookwise.settings.telemetry")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.cli.main import CliContext, UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 from hookwise.errors import PayloadError, UnknownEventError
 from hookwise.events import (
     EVENT_SPECS,

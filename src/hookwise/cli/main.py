@@ -18,12 +18,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any
 
-from hookwise._records import dataclass, field
+from hookwise._records import TYPE_CHECKING, dataclass, field
 
 if TYPE_CHECKING:
     import argparse
+    from typing import IO, Any
 
 #: command -> (module, one-line help). Order is the order of ``hookwise --help``.
 COMMANDS: dict[str, tuple[str, str]] = {

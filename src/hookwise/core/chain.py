@@ -11,10 +11,12 @@ and only the field its event chains (``EVENT_SPECS[event].chain``):
 
 from __future__ import annotations
 
-from typing import Any
-
+from hookwise._records import TYPE_CHECKING
 from hookwise.events import EVENT_SPECS, ChainKind, HookEvent
 from hookwise.result import HookOutcome, Outcome
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def merged_over(base: object, changes: dict[str, Any]) -> dict[str, Any]:

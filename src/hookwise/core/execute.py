@@ -20,8 +20,8 @@ too few or too many is a bug and raises, never a dropped or misplaced outcome.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.chain import next_input
 from hookwise.core.interpret import Interpretation
 from hookwise.core.outcome import finish, skipped
@@ -30,6 +30,8 @@ from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from hookwise.runners import Runner
     from hookwise.runners.base import Firing
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import json
 import signal as _signal
-from typing import Any
 
-from hookwise._records import dataclass
+from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.jsonc.parse import loads_strict
 from hookwise.result import Outcome
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

@@ -20,9 +20,12 @@ is a shallow merge where later fields win.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.events import BLOCKING_DECISIONS, EVENT_SPECS, HookEvent, MergeKind
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _str(v: Any) -> str | None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
 
-from hookwise._records import dataclass
+from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
+
+if TYPE_CHECKING:
+    from typing import Any
 
 Predicate = Callable[[str | None], bool]
 

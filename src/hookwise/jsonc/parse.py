@@ -15,9 +15,12 @@ from __future__ import annotations
 import json
 import os
 import stat
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.errors import SettingsError
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def strip_comments(text: str) -> str:

@@ -23,13 +23,18 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
 from hookwise.runners.command import CommandRunner
 from hookwise.runners.python import PythonRunner
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time
 
 
 class Runner(Protocol):

@@ -25,10 +25,12 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, cast
 
-from hookwise._records import dataclass, field
+from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.runners import _reaper as _leftovers
+
+if TYPE_CHECKING:
+    from typing import IO
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
@@ -472,7 +474,9 @@ def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -
 
 
 def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
-    child, which = cast("tuple[_Child, str]", data)
+    child: _Child
+    which: str
+    child, which = data  # type: ignore[misc]  # (child, "in" | "out" | "err" | "exit"), as registered
     if which == "exit":
         _reap(child, sel)
     elif which == "in":

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.expand import expand_command
 from hookwise.core.interpret import Interpretation, interpret
 from hookwise.core.registry import HookEntry
@@ -25,6 +25,9 @@ from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
 from hookwise.runners.base import Firing, Host, finish
 from hookwise.runners.dialects import dialect
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def encode(obj: Any) -> bytes:

@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time
 
 
 class Dialect(Protocol):

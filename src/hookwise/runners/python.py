@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners.base import Firing, PerHookRunner, finish
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class PythonRunner(PerHookRunner):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 
-from hookwise._records import dataclass
+from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def user_dir(env: Mapping[str, str] | None = None) -> str:

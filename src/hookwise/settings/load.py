@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 
-from hookwise._records import dataclass, field
+from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
@@ -24,6 +23,9 @@ from hookwise.settings.schema import (
     read_hooks_section,
     read_object,
 )
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

@@ -64,13 +64,14 @@ Gemini CLI once read it directly under ``hooks``); its value reaches
 """
 
 
-import copy
+from __future__ import annotations
+
 import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, NamedTuple
 
+from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.plan import matcher_regex
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
@@ -86,7 +87,11 @@ from hookwise.events import (
 )
 from hookwise.jsonc.parse import kind_of, pointer
 
-Severity = Literal["error", "warning"]
+if TYPE_CHECKING:  # typing is not imported when firing
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning"]
+
 ERROR: Severity = "error"
 WARNING: Severity = "warning"
 
@@ -98,7 +103,8 @@ SECONDS_HINT_MS = 1000
 SCHEMA_FILE = "settings/schema.json"  # inside the hookwise package
 
 
-class Finding(NamedTuple):
+@dataclass(frozen=True)
+class Finding:
     """One problem, placed by its JSON pointer. ``at_load``: the loader reports it too."""
 
     pointer: str
@@ -107,13 +113,21 @@ class Finding(NamedTuple):
     at_load: bool = True
 
 
-class Note(NamedTuple):
+@dataclass(frozen=True)
+class Note:
     """What a :class:`Kind` says about one value; ``suffix`` extends the key's pointer (``/env/NAME``)."""
 
     message: str
     severity: Severity = ERROR
     at_load: bool = False
     suffix: str = ""
+
+
+def _fresh(default: Any) -> Any:
+    """A default as a new value for each hook (``copy.copy`` for the dict and list defaults, without :mod:`copy`)."""
+    if isinstance(default, (dict, list)):
+        return type(default)(default)
+    return default
 
 
 def show(value: Any) -> str:
@@ -300,7 +314,8 @@ NAMES = Names()
 # --------------------------------------------------------------------------- the tables
 
 
-class HookType(NamedTuple):
+@dataclass(frozen=True)
+class HookType:
     """One value of a hook's ``"type"``."""
 
     name: str
@@ -324,7 +339,8 @@ HOOK_TYPES: dict[str, HookType] = {t.name: t for t in (
 )}
 
 
-class Key(NamedTuple):
+@dataclass(frozen=True)
+class Key:
     """One key of a settings object."""
 
     name: str
@@ -434,7 +450,8 @@ OLD_LOCATIONS: tuple[str, ...] = tuple(k for k, row in HOOKS_CONFIG_KEYS.items()
 # --------------------------------------------------------------------------- reading
 
 
-class ReadHook(NamedTuple):
+@dataclass(frozen=True)
+class ReadHook:
     """A hook that loads: its event, definition and the :class:`HookEntry` fields it fills."""
 
     event: HookEvent
@@ -446,7 +463,8 @@ class ReadHook(NamedTuple):
     extra: dict[str, Any]  # keys without a HookEntry attribute
 
 
-class ReadDefinition(NamedTuple):
+@dataclass(frozen=True)
+class ReadDefinition:
     """A definition object (read or not), for checks that only ``validate`` makes."""
 
     event: HookEvent
@@ -582,7 +600,7 @@ def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, d
     values = _read_keys(out, h, ptr, HOOK_KEYS, "a hook", _SKIP_HOOK, hook_type=htype)
     if htype is None or any(f.severity == ERROR for f in out.findings[before:]):
         return None, {}
-    fields: dict[str, Any] = {row.attr: copy.copy(row.default) for row in HOOK_KEYS.values()
+    fields: dict[str, Any] = {row.attr: _fresh(row.default) for row in HOOK_KEYS.values()
                               if row.attr and row.applies_to(htype)}
     extra: dict[str, Any] = {}
     for k, v in values.items():
