@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import threading
 from collections.abc import Iterable, Mapping
 
@@ -84,6 +83,8 @@ class FileHasher:
 
 def command_words(command: str) -> list[str]:
     """The words of a shell command (quotes removed); falls back to splitting on white space."""
+    import shlex  # not on the path of a firing without project hooks
+
     try:
         words = shlex.split(command, comments=False, posix=True)
     except ValueError:

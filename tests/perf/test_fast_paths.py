@@ -17,7 +17,9 @@ HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwi
          "hookwise.claude.convert",
          # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults itself;
          # the telemetry resolver: only when settings or the environment mention telemetry
-         "typing", "copy", "hookwise.settings.telemetry")
+         "typing", "copy", "hookwise.settings.telemetry",
+         # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
+         "shlex", "importlib")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:

@@ -35,6 +35,16 @@ def test_simple_commands_are_split_like_bash(command: str, words: list[str]) -> 
 
 
 @pytest.mark.parametrize("command", [
+    "python3 hook.py", "  a  b  ", "a\tb \t c", "tool --x=1 -y", "caf\u00e9 n\u00e4me", "a\u00a0b c", "a\u2003b",
+    "x\x85y z", "/usr/bin/env A B", "pwsh-like.exe -NoProfile",
+])
+def test_quote_free_commands_are_split_as_shlex_splits_them(command: str) -> None:
+    import shlex
+
+    assert split_simple(command) == tuple(shlex.split(command, comments=False, posix=True))
+
+
+@pytest.mark.parametrize("command", [
     "true", "echo hi", "cd /tmp", "exit 3", ". ./env.sh", "source x", "exec foo", "[ -f x ]", "test -f x",
     "if", "time ls", "! ls", "{ ls; }", "FOO=1 ./x.sh", "ls; ls", "ls && ls", "ls | cat", "ls > out", "ls < in",
     "ls &", "$HOME/x", "echo `id`", "ls *.py", "ls ?", "ls [ab]", "ls ~", "a\\ b", "ls # comment", "ls\nls",

@@ -14,7 +14,6 @@ Exit codes: 0 success, 1 usage or user-fixable error, 2 blocked, 3 stopped
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -154,7 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     ctx = CliContext(project_dir=os.path.abspath(project), trace=args.trace,
                      claude_settings=bool(args.claude_settings))
-    mod = importlib.import_module(args._module)
+    __import__(args._module)  # importlib itself is not needed for this (start-up time)
+    mod = sys.modules[args._module]
     try:
         return int(mod.run(args, ctx))
     except UsageError as exc:

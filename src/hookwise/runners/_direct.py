@@ -33,7 +33,6 @@ what bash would have done, including exit codes 126/127.
 from __future__ import annotations
 
 import os
-import shlex
 import stat
 from collections.abc import Mapping
 from functools import lru_cache
@@ -70,10 +69,16 @@ def split_simple(command: str) -> tuple[str, ...] | None:
     for ch in command:
         if ch in SHELL_SYNTAX or (ch < " " and ch != "\t") or ch == "\x7f":
             return None
-    try:
-        words = shlex.split(command, comments=False, posix=True)
-    except ValueError:  # unterminated quote: bash reports it
-        return None
+    if "'" in command or '"' in command:
+        import shlex
+
+        try:
+            words = shlex.split(command, comments=False, posix=True)
+        except ValueError:  # unterminated quote: bash reports it
+            return None
+    else:  # no quotes, no backslashes, no control characters but tabs: what shlex.split would give
+        words = command.replace("\t", " ").split(" ")
+        words = [w for w in words if w]
     if not words:
         return None
     first = words[0]

@@ -11,7 +11,6 @@ Only :data:`DIALECTS` names the modules; they load on first use.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 
 from hookwise._records import TYPE_CHECKING
@@ -84,5 +83,7 @@ def dialect(name: str | None) -> Dialect:
         if name not in DIALECTS:
             raise KeyError(f"unknown hook dialect {name!r} (known: {', '.join(DIALECTS)})")
         module, attr = DIALECTS[name].split(":")
+        import importlib  # only for a dialect's module (not on the path of a native firing)
+
         d = _loaded[name] = getattr(importlib.import_module(module), attr)
     return d
