@@ -28,14 +28,14 @@ from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
 from hookwise.runners.background import Background
 from hookwise.runners.base import Firing
-from hookwise.runners.env import is_strict, sanitize
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
-from hookwise.trace import TraceWriter, hook_call_record
-from hookwise.trust import TrustStore
 
 if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for annotations only
     from typing import Any
+
+    from hookwise.trace import TraceWriter
+    from hookwise.trust import TrustStore
 
     PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
     #: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
@@ -47,6 +47,13 @@ if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for a
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
+
+
+def _hook_call_record(inp: dict[str, Any], outcome: HookOutcome) -> dict[str, Any]:
+    """:func:`hookwise.trace.hook_call_record` (imported when something traces or monitors)."""
+    from hookwise.trace import hook_call_record
+
+    return hook_call_record(inp, outcome)
 
 
 def _uuid4() -> str:
@@ -99,14 +106,19 @@ class HookSystem:
         self._background = Background()  # ``async`` hooks still running or not yet reported
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
-        self._trace = TraceWriter(os.fspath(trace)) if trace is not None else None
+        self._trace: TraceWriter | None = None
+        if trace is not None:
+            from hookwise.trace import TraceWriter
+
+            self._trace = TraceWriter(os.fspath(trace))
         self._telemetry: Any = None  # hookwise.telemetry.observer.HookTelemetry, only when switched on
         self._telemetry_key: Any = None
         self._telemetry_explicit = False
         self._telemetry_remove: Callable[[], None] | None = None
         #: hook ``type`` -> runner (:data:`hookwise.runners.RUNNERS`); replace entries to run hooks differently
         self.runners: dict[str, Runner] = dict(RUNNERS)
-        self.trust_store = TrustStore(user_dir(self.env), self.project_dir)
+        self._user_dir = user_dir(self.env)
+        self._trust_store: TrustStore | None = None  # created when a hook first needs trust
         self.settings: LoadedSettings
         self.warnings: list[str] = []
         self.reload()
@@ -213,6 +225,23 @@ class HookSystem:
         self._planner.invalidate()
 
     # ---- trust -----------------------------------------------------------------------------
+    @property
+    def trust_store(self) -> TrustStore:
+        """The user's trust store (``trusted_hooks.json``); user and system hooks never need it."""
+        store = self._trust_store
+        if store is None:
+            from hookwise.trust import TrustStore
+
+            with _POOL_LOCK:
+                store = self._trust_store
+                if store is None:
+                    store = self._trust_store = TrustStore(self._user_dir, self.project_dir)
+        return store
+
+    @trust_store.setter
+    def trust_store(self, store: TrustStore) -> None:
+        self._trust_store = store
+
     def is_trusted(self, entry: HookEntry) -> bool:
         return self.trust_all or not entry.needs_trust or self.trust_store.is_trusted(entry)
 
@@ -377,7 +406,7 @@ class HookSystem:
         lines.extend(f"{n} ({ev.value}, async)" for n in o.notes)
         if self._trace is not None or self._monitors:
             try:
-                self.trace_record(hook_call_record(inp, o))
+                self.trace_record(_hook_call_record(inp, o))
             except Exception as exc:
                 lines.append(f"could not record async hook {o.name} ({ev.value}) in the trace: "
                              f"{type(exc).__name__}: {exc}")
@@ -433,6 +462,8 @@ class HookSystem:
             with _POOL_LOCK:  # one sanitised copy per configuration (persistent hooks compare it by identity)
                 env = self._sanitized
                 if env is None:
+                    from hookwise.runners.env import is_strict, sanitize
+
                     env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
         return env
 
@@ -496,7 +527,7 @@ class HookSystem:
         if self._trace is not None or self._monitors:
             for o in outcomes:
                 try:
-                    self.trace_record(hook_call_record(inp, o))
+                    self.trace_record(_hook_call_record(inp, o))
                 except Exception as exc:  # the verdict must survive a broken trace file or monitor
                     result.warnings.append(f"could not record hook {o.name} ({ev.value}) in the trace: "
                                            f"{type(exc).__name__}: {exc}")

@@ -19,7 +19,9 @@ HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwi
          # the telemetry resolver: only when settings or the environment mention telemetry
          "typing", "copy", "hookwise.settings.telemetry",
          # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
-         "shlex", "importlib")
+         "shlex", "importlib",
+         # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
+         "hookwise.trust", "hookwise.trace", "hookwise.runners.env")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:
