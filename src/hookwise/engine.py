@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -472,6 +473,9 @@ class HookSystem:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+        client, self._http = self._http, None
+        if client is not None:
+            client.close()
 
     def __enter__(self) -> HookSystem:
         return self
@@ -494,9 +498,13 @@ class HookSystem:
         pindex: list[int] = []
         payload: bytes | None = None
         claude_payloads: dict[str | None, bytes] = {}
+        http_index: list[int] = []
         for i, e in enumerate(entries):
             if not self.is_trusted(e):
                 results[i] = self._skipped(e, ev)
+                continue
+            if e.type == "http":  # no process: answered while the processes run
+                http_index.append(i)
                 continue
             if e.dialect == "claude":
                 claude_event = e.extra.get("claude_event")
@@ -515,6 +523,17 @@ class HookSystem:
                 continue
             requests.append(self._spawn(e, inp, data))
             index.append(i)
+        if http_index:
+            then = during
+
+            def during_http() -> None:
+                outs = self._run_http_many(ev, [entries[i] for i in http_index], inp)
+                for i, o in zip(http_index, outs):
+                    results[i] = o
+                if then is not None:
+                    then()
+
+            during = during_http
         if pjobs:  # persistent hooks: alongside the one-shot processes (in a helper thread), or right here
             pentries = [entries[i] for i in pindex]
             if requests:
@@ -578,51 +597,143 @@ class HookSystem:
             stdout=stdout, stderr=stderr, error=it.error, truncated=truncated,
         )
 
+    _http: Any = None  # hookwise.runners.http.HttpClient, created on the first http hook
+
+    def _run_http_many(self, ev: HookEvent, entries: list[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+        """http hooks of one firing: one inline, several concurrently on threads (docs/hook-types.md)."""
+        if len(entries) == 1:
+            return [self._http_sync(entries[0], ev, inp)]
+        box: dict[int, HookOutcome] = {}
+
+        def one(i: int, e: HookEntry) -> None:
+            box[i] = self._http_sync(e, ev, inp)
+
+        threads = [threading.Thread(target=one, args=(i, e), name="hookwise-http", daemon=True)
+                   for i, e in enumerate(entries)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return [box[i] for i in range(len(entries))]
+
+    def _http_sync(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> HookOutcome:
+        """POST the input to an http hook and interpret the answer like a command hook's stdout."""
+        from hookwise.core.hook_kinds import interpolate_headers, url_allowed
+        from hookwise.runners import http as _http
+
+        url = str(entry.extra.get("url", entry.command))
+        lists = self.settings.http_url_lists
+        if lists and not url_allowed(url, [patterns for _f, patterns in lists]):
+            files = ", ".join(f for f, p in lists if not url_allowed(url, [p]))
+            return self._finish(entry, ev, Interpretation(
+                Outcome.NOT_RUN, None, f"POST {url} is not allowed: no pattern of allowedHttpHookUrls in {files} "
+                                       "matches it"), None, 0.0)
+        if entry.dialect == "claude":
+            from hookwise.claude.dialect import to_claude_input
+
+            data = _encode(to_claude_input(ev, inp, claude_event=entry.extra.get("claude_event")))
+        else:
+            data = _encode(inp)
+        env = self._env_untrusted if entry.sanitized_env else self._env_trusted
+        from hookwise import __version__
+
+        headers = {"Content-Type": "application/json", "User-Agent": f"hookwise/{__version__}",
+                   **interpolate_headers(entry.extra.get("headers") or {}, entry.extra.get("allowedEnvVars") or (),
+                                         env)}
+        with _POOL_LOCK:
+            client = self._http
+            if client is None:
+                client = self._http = _http.HttpClient()
+        answer = client.post(url, data, headers, entry.timeout_ms / 1000.0, self.output_cap)
+        it = answer.interpretation
+        if it.outcome is Outcome.TIMEOUT:
+            it = Interpretation(Outcome.TIMEOUT, None, f"timed out after {entry.timeout_ms} ms ({it.error})")
+        elif it.output is not None and it.is_json:
+            it = Interpretation(it.outcome, _normalize(ev, it.output, entry.dialect, inp), it.error, True)
+        return self._finish(entry, ev, it, None, answer.duration_ms, answer.body)
+
+    def _python_callable(self, entry: HookEntry, ev: HookEvent) -> PythonHook | HookOutcome:
+        """The function of a python hook: registered from code, or imported from its ``callable`` reference."""
+        if entry.func is not None:
+            return entry.func
+        if not self.is_trusted(entry):
+            return self._skipped(entry, ev)
+        from hookwise.runners import callable as _callable
+
+        root = self.project_dir if entry.source == "project" else \
+            entry.extension_dir if entry.source == "extension" else None
+        func, why = _callable.load(str(entry.extra.get("callable", entry.command)), root)
+        if func is None:
+            return self._finish(entry, ev, Interpretation(Outcome.NOT_RUN, None, why), None, 0.0)
+        return func
+
+    def _python_call(self, entry: HookEntry, ev: HookEvent, func: PythonHook,
+                     inp: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """The input a python hook function gets, and its dialect (a ``@hookwise.hook(dialect=...)`` says)."""
+        dialect = entry.dialect
+        authoring = sys.modules.get("hookwise.authoring")
+        if dialect is None and authoring is not None and isinstance(func, authoring.HookFunction):
+            dialect = func.dialect
+        if dialect != "claude":
+            return inp, dialect
+        from hookwise.claude.dialect import to_claude_input
+
+        return to_claude_input(ev, inp, claude_event=entry.extra.get("claude_event")), dialect
+
+    def _python_done(self, entry: HookEntry, ev: HookEvent, value: Any, dialect: str | None,
+                     inp: dict[str, Any], elapsed: float) -> HookOutcome:
+        it = interpret_python(entry.display_name, value)
+        if it.output is not None and (dialect is not None or entry.extra):
+            it = Interpretation(it.outcome, _normalize(ev, it.output, dialect, inp), it.error, True)
+        return self._finish(entry, ev, it, None, elapsed)
+
     def _python_sync(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> HookOutcome:
-        func = entry.func
-        assert func is not None
+        found = self._python_callable(entry, ev)
+        if isinstance(found, HookOutcome):
+            return found
+        func = found
+        arg, dialect = self._python_call(entry, ev, func, inp)
         t0 = time.perf_counter()
         try:
             if _pyhooks.is_async(func):  # may block a loop: on a worker, abandoned at the deadline
-                value = _pyhooks.call(func, inp, entry.timeout_ms / 1000.0)
+                value = _pyhooks.call(func, arg, entry.timeout_ms / 1000.0)
             else:  # the fast path: inline on the caller's thread
-                value = func(inp)
+                value = func(arg)
                 if inspect.isawaitable(value):
                     value = _pyhooks.call(None, None, entry.timeout_ms / 1000.0, awaitable=value)
         except _pyhooks.HookTimeout as exc:
             return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None, _pyhooks.timeout_text(
                 entry.timeout_ms, exc)), None, (time.perf_counter() - t0) * 1000)
         except Exception as exc:  # a hook's bug is its outcome, not ours
-            return self._finish(entry, ev, Interpretation(Outcome.FAILED, None,
-                                                          f"raised {type(exc).__name__}: {exc}"),
-                                None, (time.perf_counter() - t0) * 1000)
+            return self._finish(entry, ev, _raised(entry, exc), None, (time.perf_counter() - t0) * 1000)
         elapsed = (time.perf_counter() - t0) * 1000
         if elapsed > entry.timeout_ms:
             return self._finish(entry, ev, Interpretation(
                 Outcome.TIMEOUT, None, f"took {elapsed:.0f} ms, over its timeout of {entry.timeout_ms} ms "
                                        "(its answer was discarded)"), None, elapsed)
-        return self._finish(entry, ev, interpret_python(entry.display_name, value), None, elapsed)
+        return self._python_done(entry, ev, value, dialect, inp, elapsed)
 
     async def _python_async(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> HookOutcome:
-        func = entry.func
-        assert func is not None
+        found = self._python_callable(entry, ev)
+        if isinstance(found, HookOutcome):
+            return found
+        func = found
+        arg, dialect = self._python_call(entry, ev, func, inp)
         t0 = time.perf_counter()
         timeout = entry.timeout_ms / 1000.0
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
-            value = await _pyhooks.call_async(func, inp, timeout)
+            value = await _pyhooks.call_async(func, arg, timeout)
         except _pyhooks.HookTimeout as exc:
             return self._finish(entry, ev, Interpretation(Outcome.TIMEOUT, None, _pyhooks.timeout_text(
                 entry.timeout_ms, exc)), None, (time.perf_counter() - t0) * 1000)
         except Exception as exc:
-            return self._finish(entry, ev, Interpretation(Outcome.FAILED, None,
-                                                          f"raised {type(exc).__name__}: {exc}"),
-                                None, (time.perf_counter() - t0) * 1000)
+            return self._finish(entry, ev, _raised(entry, exc), None, (time.perf_counter() - t0) * 1000)
         elapsed = (time.perf_counter() - t0) * 1000
         if elapsed > entry.timeout_ms:
             return self._finish(entry, ev, Interpretation(
                 Outcome.TIMEOUT, None, f"took {elapsed:.0f} ms, over its timeout of {entry.timeout_ms} ms "
                                        "(its answer was discarded)"), None, elapsed)
-        return self._finish(entry, ev, interpret_python(entry.display_name, value), None, elapsed)
+        return self._python_done(entry, ev, value, dialect, inp, elapsed)
 
     # ---- result ----------------------------------------------------------------------------
     def _result(self, ev: HookEvent, inp: dict[str, Any], outcomes: list[HookOutcome]) -> FireResult:
@@ -648,6 +759,15 @@ class HookSystem:
                                            f"{type(exc).__name__}: {exc}")
                     break
         return result
+
+
+def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
+    """A python hook's exception: :class:`hookwise.authoring.Block` blocks like exit 2; anything else failed."""
+    authoring = sys.modules.get("hookwise.authoring")
+    if authoring is not None and isinstance(exc, authoring.Block):
+        return Interpretation(Outcome.BLOCKED, {"decision": "deny",
+                                                "reason": exc.reason or f"Blocked by hook {entry.display_name}"}, None)
+    return Interpretation(Outcome.FAILED, None, f"raised {type(exc).__name__}: {exc}")
 
 
 _CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")

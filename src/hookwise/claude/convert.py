@@ -241,6 +241,8 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
     if target is None:
         return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
     htype = raw.get("type", "command")
+    if htype == "http" and not matcher.matches_nothing:
+        return _convert_http(raw, conv, claude_event)
     if htype != "command":
         what = {"http": "HTTP hooks", "prompt": "prompt (LLM) hooks", "agent": "agent (LLM) hooks",
                 "mcp_tool": "MCP-tool hooks"}.get(str(htype), f"hook type {htype!r}")
@@ -363,6 +365,58 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
             continue
         fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field")))
 
+    hook["dialect"] = "claude"
+    fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
+    if claude_event in EVENT_NOTES:
+        rep.notes.append(EVENT_NOTES[claude_event])
+    conv.hook = hook
+    return conv
+
+
+#: Claude http hook keys carried as they are (docs/hook-types.md); timeout and statusMessage are converted
+_HTTP_CARRIED = ("url", "headers", "allowedEnvVars", "name")
+
+
+def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -> ConvertedHook:
+    """A Claude ``"type": "http"`` hook: hookwise runs it natively (same keys, timeout in ms)."""
+    from hookwise.core.hook_kinds import check_url
+
+    rep = conv.report
+    bad = check_url(raw.get("url"))
+    if bad is not None:
+        rep.status, rep.reason = "skipped", bad
+        return conv
+    fields = rep.fields
+    hook: dict[str, Any] = {"type": "http"}
+    fields.append(FieldNote("type", "carried"))
+    for key in _HTTP_CARRIED:
+        if key not in raw:
+            continue
+        v = raw[key]
+        ok = {"url": isinstance(v, str), "name": isinstance(v, str) and bool(v),
+              "headers": isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+              "allowedEnvVars": isinstance(v, list) and all(isinstance(x, str) for x in v)}[key]
+        if ok:
+            hook[key] = v
+            fields.append(FieldNote(key, "carried"))
+        else:
+            fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(v)})"))
+    rep.command = rep.command_to = str(raw["url"])
+    ms = _timeout_ms(raw.get("timeout"))
+    hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
+    if "timeout" in raw:
+        fields.append(FieldNote("timeout", "converted", f"{raw['timeout']} s → {hook['timeout']} ms" if ms else
+                                f"invalid value {raw['timeout']!r}; Claude Code's default used"))
+    else:
+        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
+                                                    f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms"))
+    status = raw.get("statusMessage")
+    if isinstance(status, str) and status:
+        hook["description"] = status
+        fields.append(FieldNote("statusMessage", "converted", "kept as description (hookwise shows no spinner)"))
+    for key in raw:
+        if key not in (*_HTTP_CARRIED, "type", "timeout", "statusMessage"):
+            fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise http hook field")))
     hook["dialect"] = "claude"
     fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
     if claude_event in EVENT_NOTES:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise.core.hook_kinds import HOOK_KINDS, check_callable, check_url
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry
 from hookwise.errors import SettingsError
 from hookwise.events import EVENT_NAMES, HookEvent, suggest_event
@@ -17,7 +18,6 @@ from hookwise.settings.layers import SettingsLayer, discover_layers, project_set
 LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
 #: ``hooksConfig.afterModel`` (hookwise extension): fire AfterModel per streamed chunk (default) or per response
 AFTER_MODEL_MODES = ("chunk", "response")
-HOOK_TYPES = ("command",)
 
 
 @dataclass
@@ -40,6 +40,8 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass each
+    http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 class _Reporter:
@@ -97,17 +99,25 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
     htype = raw.get("type")
     if htype == "plugin":
         htype = "command"
-    if htype not in HOOK_TYPES:
+    if htype not in HOOK_KINDS:
         if htype is None:
             report.at(layer, ptr, 'missing "type" (expected "command"); hook skipped')
         else:
-            report.at(layer, ptr + "/type", f'unsupported hook type {htype!r} (expected "command"); hook skipped')
+            report.at(layer, ptr + "/type", f'unsupported hook type {htype!r} (expected "command", "http" or '
+                      '"python"); hook skipped')
         return None
-    command = raw.get("command")
-    if not isinstance(command, str) or not command.strip():
-        report.at(layer, ptr + ("/command" if "command" in raw else ""),
-                  'a command hook needs a non-empty "command" string; hook skipped')
-        return None
+    extra: dict[str, Any] = {}
+    if htype == "command":
+        command = raw.get("command")
+        if not isinstance(command, str) or not command.strip():
+            report.at(layer, ptr + ("/command" if "command" in raw else ""),
+                      'a command hook needs a non-empty "command" string; hook skipped')
+            return None
+    else:
+        kind_extra = _kind_fields(htype, raw, layer, ptr, report)
+        if kind_extra is None:
+            return None
+        command, extra = kind_extra
     name = raw.get("name", "")
     if not isinstance(name, str):
         report.at(layer, ptr + "/name", f'"name" must be a string, got {kind_of(name)}; ignored')
@@ -141,7 +151,7 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
         event=event,
         command=command,
         name=name,
-        type="command",
+        type=htype,
         description=description,
         matcher=matcher if isinstance(matcher, str) else None,
         sequential=definition.get("sequential") is True,
@@ -153,8 +163,44 @@ def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, defin
         fail_closed=fail_closed,
         dialect=dialect,
         extension_dir=layer.extension_dir,
-        persistent=persistent,
+        persistent=persistent and htype == "command",
+        extra=extra,
     )
+
+
+def _kind_fields(htype: str, raw: dict[str, Any], layer: SettingsLayer, ptr: str,
+                 report: _Reporter) -> tuple[str, dict[str, Any]] | None:
+    """``(command, extra)`` of an ``http`` or ``python`` hook (docs/hook-types.md), or None after a warning.
+
+    The URL (``http``) or the ``module:function`` reference (``python``) stands in
+    for the command: it is the hook's identity, display name and trust key.
+    """
+    if htype == "python":
+        bad = check_callable(raw.get("callable"))
+        if bad is not None:
+            report.at(layer, ptr + ("/callable" if "callable" in raw else ""), f"{bad}; hook skipped")
+            return None
+        spec = str(raw["callable"]).strip()
+        return spec, {"callable": spec}
+    url = raw.get("url")
+    bad = check_url(url)
+    if bad is not None:
+        report.at(layer, ptr + ("/url" if "url" in raw else ""), f"{bad}; hook skipped")
+        return None
+    headers: dict[str, str] = {}
+    raw_headers = raw.get("headers", {})
+    if isinstance(raw_headers, dict):
+        for k, v in raw_headers.items():
+            if isinstance(v, str) and k and not any(c in k for c in "\r\n:"):
+                headers[str(k)] = v
+            else:
+                report.at(layer, ptr + "/headers" + jsonc.pointer(k), "a header needs a name and a string value; "
+                          "ignored")
+    else:
+        report.at(layer, ptr + "/headers", f'"headers" must be an object of strings, got {kind_of(raw_headers)}; '
+                  "ignored")
+    allowed = _string_list(raw.get("allowedEnvVars"), layer, ptr + "/allowedEnvVars", report)
+    return str(url), {"url": str(url), "headers": headers, "allowedEnvVars": allowed}
 
 
 def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter) -> list[HookEntry]:
@@ -238,6 +284,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
     blocked: set[str] = set()
     red_trusted = False
     red_untrusted = True
+    http_url_lists: list[tuple[str, list[str]]] = []
 
     for layer in layers:
         if layer.error is not None:
@@ -281,6 +328,11 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                     claude = cfg["claudeSettings"]
                 else:
                     report.at(layer, "/hooksConfig/claudeSettings", '"claudeSettings" must be true or false; ignored')
+            if "allowedHttpHookUrls" in cfg:
+                urls = cfg["allowedHttpHookUrls"]
+                listed = _string_list(urls, layer, "/hooksConfig/allowedHttpHookUrls", report)
+                if isinstance(urls, list):
+                    http_url_lists.append((layer.path, listed))
             for k, v in cfg.items():
                 if k == "afterModel" and v not in AFTER_MODEL_MODES:
                     report.at(layer, "/hooksConfig/afterModel", f'"afterModel" must be "chunk" or "response", '
@@ -310,6 +362,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                     report.at(layer, rptr + "/enabled",
                               "only user and system settings may switch environment redaction off; ignored")
 
+    entries.extend(_package_entries(report))
     if claude_settings is None:
         claude_settings = claude
     if claude_settings:
@@ -323,6 +376,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         else:
             entries.extend(extra)
             warnings.extend(extra_warnings)
+            http_url_lists.extend(_claude_url_lists(project_dir, claude_user))
 
     dis_all = set(disabled_all)
     dis_sys = set(disabled_system)
@@ -354,4 +408,41 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(allowed), frozenset(blocked), red_trusted, red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=hooks_config,
+        http_url_lists=http_url_lists,
     )
+
+
+def _package_entries(report: _Reporter) -> list[HookEntry]:
+    """Hooks of installed hook packages (``hookwise.hooks`` entry points), source ``package``."""
+    from hookwise.settings import packages
+
+    out: list[HookEntry] = []
+    for dist, ep_name, value, load in packages.discover():
+        section, problem = packages.load_section(dist, ep_name, value, load)
+        if problem is not None:
+            report.warnings.append(problem)
+            continue
+        layer = SettingsLayer(label=packages.SOURCE, kind=packages.SOURCE,
+                              path=f"<hook package {dist}: {ep_name} = {value}>", exists=True)
+        for e in parse_hooks_section(section, layer, "", report):
+            e.extra["package"] = dist
+            out.append(e)
+    return out
+
+
+def _claude_url_lists(project_dir: str, claude_user: str) -> list[tuple[str, list[str]]]:
+    """Claude Code's top-level ``allowedHttpHookUrls`` of the ``.claude/`` files (problems are the loader's)."""
+    from hookwise.claude.loader import claude_settings_files
+
+    out: list[tuple[str, list[str]]] = []
+    for _label, path in claude_settings_files(project_dir, claude_user):
+        if not os.path.isfile(path):
+            continue
+        try:
+            _text, doc = jsonc.read_file(path)
+        except SettingsError:
+            continue
+        urls = doc.get("allowedHttpHookUrls") if isinstance(doc, dict) else None
+        if isinstance(urls, list):
+            out.append((path, [u for u in urls if isinstance(u, str)]))
+    return out
