@@ -128,7 +128,8 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
         conv, _ = convert_claude_document(doc, file=path, text=text, plugin_roots=roots_for(path))
         for c in conv:
             if c.hook is not None and c.event is not None:
-                seen.add((c.event, normalize_matcher(c.matcher), ":" + str(c.hook.get("command") or c.hook.get("url", ""))))
+                what = c.hook.get("command") or c.hook.get("url", "")  # an http hook is known by its URL
+                seen.add((c.event, normalize_matcher(c.matcher), ":" + str(what)))
     hooks = source_doc.get("hooks") if isinstance(source_doc, dict) else None
     if hooks is None:
         return plan
