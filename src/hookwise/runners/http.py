@@ -94,9 +94,7 @@ class HttpRunner:
                                        "matches it"))
         d = dialect(entry.dialect)
         data = encode(d.encode_input(ev, inp, entry))
-        from hookwise import __version__
-
-        headers = {"Content-Type": "application/json", "User-Agent": f"hookwise/{__version__}",
+        headers = {"Content-Type": "application/json", "User-Agent": "hookwise",
                    **interpolate_headers(entry.extra.get("headers") or {}, entry.extra.get("allowedEnvVars") or (),
                                          host.env_for(entry))}
         answer = self.client(host).post(url, data, headers, entry.timeout_ms / 1000.0, host.output_cap)

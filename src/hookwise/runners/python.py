@@ -122,7 +122,10 @@ def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
     if authoring is not None and isinstance(exc, authoring.Block):
         return Interpretation(Outcome.BLOCKED, {"decision": "deny",
                                                 "reason": exc.reason or f"Blocked by hook {entry.display_name}"}, None)
-    return Interpretation(Outcome.FAILED, None, f"raised {type(exc).__name__}: {exc}")
+    error = f"raised {type(exc).__name__}: {exc}"
+    if entry.func is None:  # a settings hook answers like its command form would (exit 1 + text: a warning message)
+        return Interpretation(Outcome.FAILED, {"systemMessage": f"Warning: {error}"}, error)
+    return Interpretation(Outcome.FAILED, None, error)
 
 
 def _settle(firing: Firing, entry: HookEntry, t0: float, value: Any, exc: Exception | None, d: Any = None,
