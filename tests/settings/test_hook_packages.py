@@ -32,7 +32,8 @@ NOT_A_SECTION = 42
 
 
 def later():
-    return {"AfterAgent": [{"hooks": [{"type": "python", "callable": "acme_hooks.guards:after", "name": "acme-after"}]}]}
+    hook = {"type": "python", "callable": "acme_hooks.guards:after", "name": "acme-after"}
+    return {"AfterAgent": [{"hooks": [hook]}]}
 '''
 
 ACME_GUARDS = '''
