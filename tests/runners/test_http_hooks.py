@@ -181,7 +181,7 @@ def test_malformed_urls_are_reported_and_skipped(project: Project, server: HookS
     assert "/hooks/BeforeTool/0/hooks/0/url: the URL 'ftp://example.com/x' must start with http:// or https://" in w
     assert "/hooks/BeforeTool/0/hooks/1/url: the URL 'http:///nohost' has no host" in w
     assert "/hooks/BeforeTool/0/hooks/2/url: the URL 'http://exa mple.com/' contains white space" in w
-    assert '/hooks/BeforeTool/0/hooks/3: "url" must be a non-empty string; hook skipped' in w
+    assert '/hooks/BeforeTool/0/hooks/3: missing "url": the address to POST the input to; hook skipped' in w
     assert str(project.settings_path()) in w
 
 

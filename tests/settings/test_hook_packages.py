@@ -156,7 +156,7 @@ def test_a_malformed_section_is_reported_with_the_package(project: Project, tmp_
     code, data, err = cli(project, site, "list", "--json")
     assert code == 0, err
     assert data["hooks"] == []
-    assert any(x.startswith("<hook package sloppy-hooks: s = sloppy_hooks:S>: /PreToolUse: unknown hook event")
+    assert any(x.startswith("<hook package sloppy-hooks: s = sloppy_hooks:S>: /PreToolUse: unknown event")
                for x in data["warnings"]), data["warnings"]
 
 

@@ -3,7 +3,7 @@
 ``http``: is a URL usable (:func:`check_url`), does the allow-list let it be
 called (:func:`url_allowed`), what do its headers become (:func:`interpolate_headers`).
 ``python``: is a ``"package.module:function"`` reference well formed (:func:`check_callable`).
-No I/O here: the loader, ``validate`` and the runners share these.
+No I/O here: the settings schema (``settings/schema.py``) and the runners share these.
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
-
-#: the hook kinds a settings file may declare (``plugin`` is an alias of ``command``)
-HOOK_KINDS = ("command", "http", "python")
 
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")

@@ -87,8 +87,8 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
     """
     if entry.func is not None:
         return entry.func
-    spec = entry.extra.get("callable")
-    if not isinstance(spec, str):
+    spec = entry.extra.get("callable", entry.command)  # the loader keeps "callable" as the hook's command
+    if not isinstance(spec, str) or not spec:
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
