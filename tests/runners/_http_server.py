@@ -133,7 +133,7 @@ def _forever(stop: threading.Event) -> Iterator[None]:
 
 def start() -> HookServer:
     srv = HookServer()
-    threading.Thread(target=srv.serve_forever, name="hook-server", daemon=True).start()
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, name="hook-server", daemon=True).start()
     return srv
 
 

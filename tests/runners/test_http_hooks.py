@@ -411,3 +411,25 @@ def test_check_url_accepts_http_and_https_only() -> None:
     assert check_url("http://[::1]:80/") is None
     assert check_url("http://h:99999/") is not None
     assert check_url(42) == '"url" must be a non-empty string'
+
+
+def test_migration_carries_http_hooks_both_ways(project: Project, server: HookServer) -> None:
+    url = server.answer("m", {"decision": "deny", "reason": "migrated gate"})
+    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": url, "timeout": 7, "headers": {"X": "$T"}, "allowedEnvVars": ["T"]}]}]})
+    project.write_settings({})
+    out = hookwise_cli(project, "migrate", "--from-claude")
+    assert out.returncode == 0, out.stderr
+    [hook] = json.loads(project.settings_path().read_text())["hooks"]["BeforeTool"][0]["hooks"]
+    assert hook == {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7000,
+                    "dialect": "claude"}
+    (project.root / ".claude" / "settings.json").unlink()
+    fired = hookwise_cli(project, "fire", "BeforeTool", "--tool", "run_shell_command", "--tool-input",
+                         '{"command": "ls"}', "--json")
+    assert fired.returncode == 2 and json.loads(fired.stdout)["reason"] == "migrated gate"
+    assert server.bodies()[0]["tool_name"] == "Bash"  # still Claude-shaped input
+    out = hookwise_cli(project, "migrate", "--to-claude")
+    assert out.returncode == 0, out.stderr
+    back = json.loads((project.root / ".claude" / "settings.json").read_text())
+    assert back["hooks"]["PreToolUse"][0]["hooks"] == [
+        {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7}]

@@ -532,6 +532,8 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
         rep.status, rep.reason = "skipped", f"hookwise event {event!r} has no Claude Code equivalent"
         return None, rep
     htype = HOOK_TYPES.get(raw.get("type", "command")) if isinstance(raw.get("type", "command"), str) else None
+    if htype is not None and htype.name == "http":  # Claude Code has http hooks too (docs/hook-types.md)
+        return _gemini_http_to_claude(raw, rep)
     if htype is None or (htype.runs_as or htype.name) != "command":
         rep.status, rep.reason = "skipped", f"hook type {raw.get('type')!r} cannot be written for Claude Code"
         return None, rep
@@ -553,6 +555,38 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     for var in sorted(set(_OTHER_GEMINI_VAR.findall(cmd))):
         rep.warnings.append(f"the command uses ${var}, which Claude Code does not set")
     out["command"] = cmd
+    _gemini_common_to_claude(raw, out, rep, ("type", "command", "timeout", "description"))
+    return out, rep
+
+
+def _gemini_http_to_claude(raw: dict[str, Any], rep: HookReport) -> tuple[dict[str, Any] | None, HookReport]:
+    """An ``http`` hook keeps its shape under Claude Code (``url``, ``headers``, ``allowedEnvVars``; seconds)."""
+    from hookwise.core.hook_kinds import check_url
+
+    bad = check_url(raw.get("url"))
+    if bad is not None:
+        rep.status, rep.reason = "skipped", bad
+        return None, rep
+    out: dict[str, Any] = {"type": "http", "url": raw["url"]}
+    rep.command = rep.command_to = str(raw["url"])
+    rep.fields.extend([FieldNote("type", "carried"), FieldNote("url", "carried")])
+    for key in ("headers", "allowedEnvVars"):
+        if key in raw:
+            v = raw[key]
+            values = v.values() if isinstance(v, dict) and key == "headers" else v if isinstance(v, list) and \
+                key == "allowedEnvVars" else None
+            if values is not None and all(isinstance(x, str) for x in values):
+                out[key] = raw[key]
+                rep.fields.append(FieldNote(key, "carried"))
+            else:
+                rep.fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(raw[key])})"))
+    _gemini_common_to_claude(raw, out, rep, ("type", "url", "headers", "allowedEnvVars", "timeout", "description"))
+    return out, rep
+
+
+def _gemini_common_to_claude(raw: dict[str, Any], out: dict[str, Any], rep: HookReport, done: tuple[str, ...]) -> None:
+    """``timeout`` (ms → s), ``description`` (→ ``statusMessage``), every other key reported as dropped."""
+    fields = rep.fields
     if "timeout" in raw:
         t = raw["timeout"]
         ms, notes = HOOK_KEYS["timeout"].kind.read("timeout", t)  # the loader's rule (settings/schema.py)
@@ -570,14 +604,13 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
             fields.append(FieldNote("description", "dropped", "empty or not a string"))
     for key in raw:
         row = HOOK_KEYS.get(key)
-        if key in ("type", "command", "timeout", "description"):
+        if key in done:
             continue
         fields.append(FieldNote(key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"))
     if raw.get("dialect") != "claude":
         rep.warnings.append("written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
                          "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
                          "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)")
-    return out, rep
 
 
 # --------------------------------------------------------------------------- planning a migration

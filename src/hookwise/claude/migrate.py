@@ -161,7 +161,7 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
                 # compare in hookwise form: translate the candidate back the way existing files were
                 back = translate_matcher_from_claude(rep.target_event, mres.value)
                 back_cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
-                                                else "$GEMINI_PROJECT_DIR", out["command"])
+                                                else "$GEMINI_PROJECT_DIR", out.get("command") or out["url"])
                 key = (CLAUDE_TO_GEMINI_EVENT[rep.target_event], normalize_matcher(back.value), ":" + back_cmd)
                 if key in seen:
                     rep.status = "duplicate"
