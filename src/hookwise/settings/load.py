@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
@@ -103,23 +103,23 @@ def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report:
             for h in reading.hooks]
 
 
-@dataclass
 class _Switches:
     """``hooksConfig`` and redaction settings as combined across layers, before they are applied."""
 
-    disabled_all: list[str] = field(default_factory=list)
-    disabled_system: list[str] = field(default_factory=list)
-    disabled_by_project: list[str] = field(default_factory=list)
-    enabled_all: bool = True
-    enabled_system: bool = True
-    project_switched_off: bool = False
-    claude: bool = False
-    hooks_config: dict[str, Any] = field(default_factory=dict)
-    allowed: set[str] = field(default_factory=set)
-    blocked: set[str] = field(default_factory=set)
-    red_trusted: bool = False
-    red_untrusted: bool = True
-    http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.disabled_all: list[str] = []
+        self.disabled_system: list[str] = []
+        self.disabled_by_project: list[str] = []
+        self.enabled_all = True
+        self.enabled_system = True
+        self.project_switched_off = False
+        self.claude = False
+        self.hooks_config: dict[str, Any] = {}
+        self.allowed: set[str] = set()
+        self.blocked: set[str] = set()
+        self.red_trusted = False
+        self.red_untrusted = True
+        self.http_url_lists: list[tuple[str, list[str]]] = []
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])
