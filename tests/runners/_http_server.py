@@ -57,6 +57,7 @@ class HookServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    wbufsize = 1 << 16  # status line, headers and body in one write (flushed explicitly while streaming)
     server: HookServer
 
     def setup(self) -> None:

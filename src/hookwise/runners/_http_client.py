@@ -175,6 +175,12 @@ class HttpClient:
             elif conn.sock is not None:
                 conn.sock.settimeout(left)
             try:
+                if conn.sock is None:
+                    conn.connect()
+                    # headers and body leave as two writes: without this, Nagle holds the body back until the
+                    # server acknowledges the headers (up to 40 ms with delayed acknowledgements)
+                    sock: Any = conn.sock
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 conn.request("POST", target, body=body, headers=dict(headers))
                 return conn, conn.getresponse()
             except _STALE as exc:

@@ -23,8 +23,10 @@ from typing import Any
 from hookwise.core.hook_kinds import check_callable
 
 _LOCK = threading.RLock()
-#: module name -> (root it was imported from, digest of its files then)
+#: module name -> (root it was imported from, signature of its files then)
 _IMPORTED: dict[str, tuple[str, str]] = {}
+#: (reference, root) -> (signature of the module's files, the function): the fast path of a firing
+_FOUND: dict[tuple[str, str | None], tuple[str, Callable[..., Any]]] = {}
 
 
 def module_files(spec: str, root: str) -> list[str]:
@@ -52,17 +54,16 @@ def module_files(spec: str, root: str) -> list[str]:
     return out
 
 
-def _digest(files: list[str]) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
+def _signature(files: list[str]) -> str:
+    """The files' identity as of now (path, inode, size, modification time): changes when one is edited."""
+    parts = []
     for f in files:
         try:
-            with open(f, "rb") as fh:
-                h.update(f.encode("utf-8", "surrogateescape") + b"\0" + fh.read() + b"\0")
+            st = os.stat(f)
+            parts.append(f"{f}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}")
         except OSError:
-            h.update(f.encode("utf-8", "surrogateescape") + b"\0unreadable\0")
-    return h.hexdigest()
+            parts.append(f"{f}\0missing")
+    return "\n".join(parts)
 
 
 def _evict(top: str) -> None:
@@ -84,6 +85,11 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
 
     ``root``: a directory searched first (a trusted project's or extension's dir).
     """
+    files = module_files(spec, root) if root else []
+    sig = _signature(files) if files else ""
+    hit = _FOUND.get((spec, root))
+    if hit is not None and hit[0] == sig:
+        return hit[1], None
     bad = check_callable(spec)
     if bad is not None:
         return None, bad
@@ -91,12 +97,10 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
     import importlib
 
     with _LOCK:
-        files = module_files(spec, root) if root else []
         if files and root is not None:
-            digest = _digest(files)
             known = _IMPORTED.get(module_name)
             mod = sys.modules.get(module_name)
-            stale = known is not None and known != (root, digest)
+            stale = known is not None and known != (root, sig)
             foreign = mod is not None and known is None and not _inside(getattr(mod, "__file__", None), root)
             if stale or foreign:  # edited since (and trusted again), or a same-named module of another place
                 _evict(module_name.split(".")[0])
@@ -110,7 +114,7 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
                         sys.path.remove(root)
                     except ValueError:
                         pass
-                _IMPORTED[module_name] = (root, _digest(files))
+                _IMPORTED[module_name] = (root, sig)
             else:
                 mod = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -132,4 +136,5 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
             return None, f"reading {spec!r} raised {type(exc).__name__}: {exc}"
     if not callable(obj):
         return None, f"{spec!r} is not callable (it is {type(obj).__name__})"
+    _FOUND[(spec, root)] = (sig, obj)
     return obj, None
