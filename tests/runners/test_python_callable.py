@@ -312,3 +312,18 @@ def _forget_guard_module() -> Any:
     yield
     for name in ("guard", "slow_mod_x"):
         sys.modules.pop(name, None)
+
+
+def test_trust_prompt_shows_the_callable_and_its_module(project: Project) -> None:
+    write_guard(project)
+    project.hooks("BeforeTool", {"type": "python", "callable": "guard:answer", "name": "g"},
+                  {"type": "http", "url": "https://policy.example/x", "headers": {"A": "Bearer $T"},
+                   "allowedEnvVars": ["T"], "name": "h"})
+    env = {k: v for k, v in os.environ.items() if k != "HOOKWISE_TRUST_ALL"}
+    out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "trust"], input="y\ny\n",
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "  callable: guard:answer\n  script:  guard.py\n" in out.stdout
+    assert "  url:     https://policy.example/x\n  header:  A: Bearer $T\n  sends:   T (environment variables" \
+        in out.stdout
+    assert "trusted: g (BeforeTool, project)" in out.stdout and "trusted: h (BeforeTool, project)" in out.stdout
