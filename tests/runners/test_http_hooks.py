@@ -433,3 +433,18 @@ def test_migration_carries_http_hooks_both_ways(project: Project, server: HookSe
     back = json.loads((project.root / ".claude" / "settings.json").read_text())
     assert back["hooks"]["PreToolUse"][0]["hooks"] == [
         {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7}]
+
+
+def test_claude_http_hook_honours_if_and_on_failure(project: Project, server: HookServer) -> None:
+    url = server.answer("f", b"down", 503)
+    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": url, "if": "Bash(git push *)", "onFailure": "block"}]}]})
+    hs = HookSystem(project.root, trust_all=True)
+    [e] = hs.entries
+    assert e.fail_closed and e.condition == "Bash(git push *)"
+    r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
+    assert r.hooks == [] and not server.requests  # `if` did not match: not run at all
+    r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "git push origin"})
+    hs.close()
+    assert r.hooks[0].outcome is Outcome.FAILED and r.blocked  # onFailure: "block" = failClosed
+    assert len(server.requests) == 1

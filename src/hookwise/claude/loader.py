@@ -91,6 +91,10 @@ def load_claude_entries(project_dir: str, user_dir_claude: str,
                 pointer=rep.pointer,
                 env=env_map,
                 dialect="claude",
+                fail_closed=hook.get("failClosed") is True,
+                condition=hook.get("if") if isinstance(hook.get("if"), str) else None,
+                run_async=hook.get("async") is True,
+                shell=hook.get("shell") if isinstance(hook.get("shell"), str) else None,
                 extra=extra,
             ))
     return entries, warnings

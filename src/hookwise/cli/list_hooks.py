@@ -29,6 +29,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             "file": e.file,
             "enabled": e.enabled,
             "trusted": hs.is_trusted(e),
+            "if": e.condition,
+            "async": e.run_async,
+            "once": e.once,
             "type": e.type,  # command, http, python (docs/hook-types.md)
             "package": e.extra.get("package"),  # the distribution of a hook package's hook, else null
         })
