@@ -84,6 +84,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+            if headers.get("X-Test-Drop") == "1":  # close without saying so (an idle timeout, seen from the client)
+                self.close_connection = True
         elif path == "/hang":
             self.send_response(200)
             self.send_header("Content-Length", "100")

@@ -319,6 +319,19 @@ def test_parallel_http_hooks_run_concurrently(project: Project, server: HookServ
     assert time.monotonic() - t0 < 1.6  # three 0.6 s waits side by side, not one after another
 
 
+def test_a_connection_the_server_dropped_silently_is_retried_once(project: Project, server: HookServer) -> None:
+    url = server.answer("a", {"systemMessage": "ok"}, headers={"X-Test-Drop": "1"})
+    project.hooks("BeforeTool", http_hook(url))
+    hs = HookSystem(project.root, trust_all=True)
+    try:
+        for _ in range(3):
+            r = hs.fire("BeforeTool", tool_name="t", tool_input={})
+            assert r.hooks[0].outcome is Outcome.OK and not r.warnings, r.hooks[0].error
+    finally:
+        hs.close()
+    assert len(server.requests) == 3 and server.connections == 3
+
+
 def test_a_server_closing_idle_connections_is_retried_on_a_new_one(project: Project, server: HookServer) -> None:
     url = server.answer("a", {"systemMessage": "ok"}, headers={"Connection": "close"})
     project.hooks("BeforeTool", http_hook(url))
