@@ -53,6 +53,8 @@ def keep_variable(name: str, value: str, allowed: frozenset[str], blocked: froze
         return True
     if up in blocked:
         return False
+    if up.startswith("OTEL_"):  # hookwise's own exporter settings are not a project hook's (docs/telemetry.md)
+        return False
     if up in ALWAYS_ALLOWED:
         return True
     if up in NEVER_ALLOWED:

@@ -16,7 +16,14 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
-from hookwise.settings.schema import HOOKS_CONFIG_KEYS, REDACTION_KEYS, Finding, read_hooks_section, read_object
+from hookwise.settings.schema import (
+    HOOKS_CONFIG_KEYS,
+    REDACTION_KEYS,
+    TELEMETRY_KEYS,
+    Finding,
+    read_hooks_section,
+    read_object,
+)
 
 
 @dataclass
@@ -41,6 +48,8 @@ class LoadedSettings:
     hooks_config: dict[str, Any] = field(default_factory=dict)
     #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass each
     http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
+    telemetry: dict[str, Any] = field(default_factory=dict)
 
 
 class _Reporter:
@@ -120,6 +129,7 @@ class _Switches:
         self.red_trusted = False
         self.red_untrusted = True
         self.http_url_lists: list[tuple[str, list[str]]] = []
+        self.telemetry: dict[str, Any] = {}
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])
@@ -186,6 +196,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
         http_url_lists=sw.http_url_lists,
+        telemetry=sw.telemetry,
     )
 
 
@@ -246,6 +257,10 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
         cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
         report.findings(layer, findings)
         sw.add_hooks_config(cfg, layer)
+    if "telemetry" in doc:
+        tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
+        report.findings(layer, findings)
+        sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
     if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
         red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",
