@@ -461,3 +461,18 @@ def test_claude_http_hook_honours_if_and_on_failure(project: Project, server: Ho
     hs.close()
     assert r.hooks[0].outcome is Outcome.FAILED and r.blocked  # onFailure: "block" = failClosed
     assert len(server.requests) == 1
+
+
+def test_migration_keeps_every_http_hook_and_reports_the_allow_list(project: Project, server: HookServer) -> None:
+    a, b = server.answer("a", {}), server.answer("b", {})
+    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": a},
+                                                                          {"type": "http", "url": b}]}]})
+    claude_file = project.root / ".claude" / "settings.json"
+    claude_file.write_text(json.dumps({**json.loads(claude_file.read_text()), "allowedHttpHookUrls": ["*"]}))
+    out = hookwise_cli(project, "migrate", "--from-claude")
+    assert out.returncode == 0, out.stderr
+    hooks = json.loads(project.settings_path().read_text())["hooks"]["BeforeTool"][0]["hooks"]
+    assert [h["url"] for h in hooks] == [a, b]  # different URLs are different hooks
+    assert "/allowedHttpHookUrls: not migrated" in out.stdout + out.stderr
+    again = hookwise_cli(project, "migrate", "--from-claude", "--dry-run")
+    assert "0 migrated, 2 already present" in again.stdout
