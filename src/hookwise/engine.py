@@ -55,7 +55,7 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool
+_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
@@ -64,7 +64,7 @@ class HookSystem:
     :param project_dir: the project (default: the current directory). Hooks run
         there, ``$GEMINI_PROJECT_DIR`` is it, and ``<project>/.gemini/settings.json``
         is the project settings layer.
-    :param trace: a file to append one JSON line per hook call to (CONTRACT §10).
+    :param trace: a file to append one JSON line per hook call to (docs/contract.md §10).
     :param trust_all: trust every project/extension hook; ``None`` reads
         ``HOOKWISE_TRUST_ALL=1`` from the environment.
     :param env: the environment used to find the settings layers and given to
@@ -113,10 +113,7 @@ class HookSystem:
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
-        red = loaded.redaction
-        sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
-        self._env_trusted = sanitized if red.enabled_for_trusted else self.env
-        self._env_untrusted = sanitized if red.enabled_for_untrusted else self.env
+        self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
         self._configure_telemetry(loaded)
 
     def _configure_telemetry(self, loaded: LoadedSettings) -> None:
@@ -415,7 +412,16 @@ class HookSystem:
 
     def env_for(self, entry: HookEntry) -> dict[str, str]:
         """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
-        return self._env_untrusted if entry.sanitized_env else self._env_trusted
+        red = self.settings.redaction
+        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
+            return self.env
+        env = self._sanitized
+        if env is None:
+            with _POOL_LOCK:  # one sanitised copy per configuration (persistent hooks compare it by identity)
+                env = self._sanitized
+                if env is None:
+                    env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
+        return env
 
     _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 
