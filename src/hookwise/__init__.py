@@ -34,14 +34,21 @@ _LAZY: dict[str, str] = {
     "SettingsError": "hookwise.errors",
     "UnknownEventError": "hookwise.errors",
     "WriteError": "hookwise.errors",
+    "hook": "hookwise.authoring",
+    "HookFunction": "hookwise.authoring",
+    "HookInput": "hookwise.authoring",
+    "Block": "hookwise.authoring",
 }
 
 __all__ = [
+    "Block",
     "CaseFileError",
     "EditError",
     "FireResult",
     "HookEntry",
     "HookEvent",
+    "HookFunction",
+    "HookInput",
     "HookNotFoundError",
     "HookOutcome",
     "HookSystem",
@@ -55,11 +62,13 @@ __all__ = [
     "UnknownEventError",
     "WriteError",
     "__version__",
+    "hook",
 ]
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from hookwise.authoring import Block, HookFunction, HookInput, hook
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
     from hookwise.errors import (

@@ -152,7 +152,17 @@ class TrustStore:
         import hashlib
 
         h = hashlib.sha256()
-        for word, real in named_files(expanded, root, self.project_dir):
+        if entry.type == "python":  # a settings python hook: the files of its module (docs/hook-types.md)
+            from hookwise.runners.callable import module_files
+
+            files = [(entry.command, os.path.realpath(f)) for f in module_files(entry.command, root)]
+        elif entry.type == "http":  # the URL is in the identity; what is sent along is in the key too
+            files = []
+            h.update(json.dumps([entry.extra.get("headers"), entry.extra.get("allowedEnvVars")],
+                                sort_keys=True).encode("utf-8", "surrogateescape"))
+        else:
+            files = named_files(expanded, root, self.project_dir)
+        for word, real in files:
             d = self.hasher.digest(real) or "unreadable"
             rel = os.path.relpath(real, os.path.realpath(root))
             h.update(f"{word}\0{rel}\0{d}\n".encode("utf-8", "surrogateescape"))

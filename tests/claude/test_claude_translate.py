@@ -184,10 +184,19 @@ def test_dropped_fields_are_listed_with_reasons(tmp_path: Path) -> None:
     assert c.hook["if"] == "Bash(git *)" and c.hook["async"] is True and "once" not in c.hook
 
 
-@pytest.mark.parametrize("htype", ["http", "prompt", "agent", "mcp_tool"])
+@pytest.mark.parametrize("htype", ["prompt", "agent", "mcp_tool"])
 def test_non_command_handlers_are_not_migrated(tmp_path: Path, htype: str) -> None:
     c = _convert({"type": htype, "url": "http://x", "prompt": "p"}, tmp_path)
     assert c.hook is None and c.report.status == "skipped" and "only command hooks" in c.report.reason
+
+
+def test_http_handlers_are_carried(tmp_path: Path) -> None:
+    c = _convert({"type": "http", "url": "https://h.example/x", "headers": {"A": "$T"}, "allowedEnvVars": ["T"],
+                  "timeout": 5, "statusMessage": "Asking"}, tmp_path)
+    assert c.hook == {"type": "http", "url": "https://h.example/x", "headers": {"A": "$T"}, "allowedEnvVars": ["T"],
+                      "timeout": 5000, "description": "Asking", "dialect": "claude"}
+    bad = _convert({"type": "http", "url": "ftp://x"}, tmp_path)
+    assert bad.hook is None and bad.report.status == "skipped" and "http:// or https://" in bad.report.reason
 
 
 # --------------------------------------------------------------------------- Claude-shaped input

@@ -21,7 +21,9 @@ HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwi
          # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
          "shlex", "importlib",
          # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
-         "hookwise.trust", "hookwise.trace", "hookwise.runners.env")
+         "hookwise.trust", "hookwise.trace", "hookwise.runners.env",
+         # weakref: http hooks' per-host clients
+         "weakref")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:

@@ -72,11 +72,16 @@ def load_claude_entries(project_dir: str, user_dir_claude: str,
             hook = c.hook
             timeout = hook.get("timeout", CLAUDE_DEFAULT_TIMEOUT_S * 1000)
             env_map = {str(k): str(v) for k, v in (hook.get("env") or {}).items()}
+            htype = hook.get("type", "command")
+            extra: dict[str, Any] = {"claude_event": c.claude_event, "claude_matcher": rep.matcher_from}
+            if htype == "http":  # docs/hook-types.md
+                extra.update(url=hook["url"], headers=hook.get("headers", {}),
+                             allowedEnvVars=hook.get("allowedEnvVars", []))
             entries.append(HookEntry(
                 event=HookEvent(c.event),
-                command=hook["command"],
+                command=hook["url"] if htype == "http" else hook["command"],
                 name=hook.get("name", ""),
-                type="command",
+                type=htype,
                 description=hook.get("description", ""),
                 matcher=c.matcher,
                 sequential=c.sequential,
@@ -90,7 +95,6 @@ def load_claude_entries(project_dir: str, user_dir_claude: str,
                 condition=hook.get("if") if isinstance(hook.get("if"), str) else None,
                 run_async=hook.get("async") is True,
                 shell=hook.get("shell") if isinstance(hook.get("shell"), str) else None,
-                extra={"claude_event": c.claude_event,
-                       "claude_matcher": rep.matcher_from},
+                extra=extra,
             ))
     return entries, warnings

@@ -32,6 +32,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             "if": e.condition,
             "async": e.run_async,
             "once": e.once,
+            "type": e.type,  # command, http, python (docs/hook-types.md)
+            "package": e.extra.get("package"),  # the distribution of a hook package's hook, else null
         })
     if args.json:
         print(json.dumps({"hooks": rows, "warnings": hs.warnings}, indent=2, ensure_ascii=False), file=ctx.stdout)
@@ -42,7 +44,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         print("no hooks configured", file=ctx.stdout)
         return 0
     body = [[r["event"], r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…", r["matcher"] or "*",
-             f"{r['timeout']} ms", r["source"], "yes" if r["enabled"] else "no",
+             f"{r['timeout']} ms", r["source"] + (f" ({r['package']})" if r["package"] else ""),
+             "yes" if r["enabled"] else "no",
              "yes" if r["trusted"] else "NO", relpath(r["file"], ctx.project_dir)] for r in rows]
     print(table(body, ["EVENT", "NAME", "MATCHER", "TIMEOUT", "SOURCE", "ENABLED", "TRUSTED", "FILE"]),
           file=ctx.stdout)

@@ -24,11 +24,25 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     approved = []
     for e in pending:
         scope = hs.trust_store.scope(e)
-        files = named_files(e.command.replace("$GEMINI_PROJECT_DIR", scope).replace("$CLAUDE_PROJECT_DIR", scope),
-                            scope, hs.project_dir)
         print(f"{e.source} hook {e.display_name!r} ({e.event.value}) from {relpath(e.file, ctx.project_dir)}",
               file=ctx.stdout)
-        print(f"  command: {e.command}", file=ctx.stdout)
+        if e.type == "http":  # docs/hook-types.md: trust covers the URL and what is sent along
+            files = []
+            print(f"  url:     {e.command}", file=ctx.stdout)
+            for k, v in (e.extra.get("headers") or {}).items():
+                print(f"  header:  {k}: {v}", file=ctx.stdout)
+            if e.extra.get("allowedEnvVars"):
+                print(f"  sends:   {', '.join(e.extra['allowedEnvVars'])} (environment variables, in headers)",
+                      file=ctx.stdout)
+        elif e.type == "python":
+            from hookwise.runners.callable import module_files
+
+            files = [(e.command, f) for f in module_files(e.command, scope)]
+            print(f"  callable: {e.command}", file=ctx.stdout)
+        else:
+            files = named_files(e.command.replace("$GEMINI_PROJECT_DIR", scope).replace("$CLAUDE_PROJECT_DIR",
+                                                                                        scope), scope, hs.project_dir)
+            print(f"  command: {e.command}", file=ctx.stdout)
         for _word, real in files:
             print(f"  script:  {relpath(real, ctx.project_dir)}", file=ctx.stdout)
         if args.all:

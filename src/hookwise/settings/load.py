@@ -48,6 +48,8 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass each
+    http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
     #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
 
@@ -128,6 +130,7 @@ class _Switches:
         self.blocked: set[str] = set()
         self.red_trusted = False
         self.red_untrusted = True
+        self.http_url_lists: list[tuple[str, list[str]]] = []
         self.telemetry: dict[str, Any] = {}
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
@@ -145,6 +148,8 @@ class _Switches:
                 self.project_switched_off = True
         if "claudeSettings" in cfg:
             self.claude = cfg["claudeSettings"]
+        if "allowedHttpHookUrls" in cfg:
+            self.http_url_lists.append((layer.path, list(cfg["allowedHttpHookUrls"])))
         self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
 
     def add_redaction(self, red: dict[str, Any], layer: SettingsLayer, report: _Reporter) -> None:
@@ -180,8 +185,10 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         entries.extend(_read_layer(layer, project_dir, sw, report))
     if claude_settings is None:
         claude_settings = sw.claude
+    entries.extend(_package_entries(report))
     if claude_settings:
         entries.extend(_claude_entries(project_dir, env, warnings))
+        sw.http_url_lists.extend(_claude_url_lists(project_dir, env))
     _apply_switches(entries, sw, project_settings_path(project_dir), warnings)
     return LoadedSettings(
         layers=layers,
@@ -190,8 +197,46 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
+        http_url_lists=sw.http_url_lists,
         telemetry=sw.telemetry,
     )
+
+
+def _package_entries(report: _Reporter) -> list[HookEntry]:
+    """Hooks of installed hook packages (``hookwise.hooks`` entry points), source ``package``."""
+    from hookwise.settings import packages
+
+    out: list[HookEntry] = []
+    for dist, ep_name, value, load in packages.discover():
+        section, problem = packages.load_section(dist, ep_name, value, load)
+        if problem is not None:
+            report.warnings.append(problem)
+            continue
+        layer = SettingsLayer(label=packages.SOURCE, kind=packages.SOURCE,
+                              path=f"<hook package {dist}: {ep_name} = {value}>", exists=True)
+        for e in parse_hooks_section(section, layer, "", report):
+            e.extra["package"] = dist
+            out.append(e)
+    return out
+
+
+def _claude_url_lists(project_dir: str, env: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """Claude Code's top-level ``allowedHttpHookUrls`` of the ``.claude/`` files (problems are the loader's)."""
+    from hookwise.claude.loader import claude_settings_files
+
+    out: list[tuple[str, list[str]]] = []
+    claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    for _label, path in claude_settings_files(project_dir, claude_user):
+        if not os.path.isfile(path):
+            continue
+        try:
+            _text, doc = jsonc.read_file(path)
+        except SettingsError:
+            continue
+        urls = doc.get("allowedHttpHookUrls") if isinstance(doc, dict) else None
+        if isinstance(urls, list):
+            out.append((path, [u for u in urls if isinstance(u, str)]))
+    return out
 
 
 def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _Reporter) -> list[HookEntry]:
