@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from hookwise.cli.main import main
+from hookwise.cli.main import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -97,3 +97,31 @@ def test_no_matching_hook_runs_nothing(project: Any) -> None:
     hs = HookSystem(project.root, trust_all=True)
     r = hs.fire("BeforeTool", tool_name="read_file", tool_input={})
     assert r.hooks == [] and r.output == {} and not r.blocked
+
+
+def test_only_the_program_skips_the_last_collections(project: Any, capsys: Any) -> None:
+    from importlib.metadata import entry_points
+
+    from hookwise.cli.main import main
+
+    project.hooks("BeforeTool", "true", layer="user")
+    frozen = gc.get_freeze_count()
+    assert main(["--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"]) == 0
+    assert gc.get_freeze_count() == frozen  # main() embedded in a process leaves the collector alone
+    assert json.loads(capsys.readouterr().out)["hooks"][0]["outcome"] == "ok"
+    scripts = [ep.value for ep in entry_points(group="console_scripts") if ep.name == "hookwise"]
+    assert scripts == ["hookwise.cli.main:console"]
+
+
+def test_program_exit_still_runs_exit_handlers_and_flushes(project: Any) -> None:
+    project.hooks("BeforeTool", "true", layer="user")
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('EXIT HANDLER RAN', flush=True))\n"
+        "from hookwise.cli.main import console\n"
+        f"sys.argv = ['hookwise', '--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x']\n"
+        "sys.exit(console())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip().endswith("EXIT HANDLER RAN") and out.stdout.count("EXIT HANDLER RAN") == 1
