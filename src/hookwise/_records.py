@@ -5,7 +5,8 @@
 firing path (events, entries, plans, outcomes, process requests, settings
 layers) use only a small part of it, written here: fields from the class
 annotations, defaults and ``field(default_factory=...)``, a generated
-``__init__`` (calling ``__post_init__`` if defined), ``__repr__``, ``__eq__``,
+``__init__`` (calling ``__post_init__`` if defined; a generic one builds a class's first few records, so a
+short run compiles only the ``__init__`` of records it builds often), ``__repr__``, ``__eq__``,
 ``frozen`` (assignment raises :class:`AttributeError`) and ``eq=False``. Type
 checkers see the real :func:`dataclasses.dataclass` (same declarations, same
 meaning); ``tests/core/test_records.py`` holds the two side by side.
@@ -27,6 +28,7 @@ else:
             return "MISSING"
 
     _MISSING = _Missing()
+    _COMPILE_AFTER = 8  # records built by the generic __init__ before theirs is compiled
 
     class _Field:
         __slots__ = ("name", "default", "default_factory")
@@ -88,10 +90,51 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
         src = f"def __init__({', '.join(['self', *params])}):\n    " + ("\n    ".join(body) or "pass") + "\n"
-        exec(src, env)  # generated from the class's own field names, as dataclasses does
-        init = env["__init__"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        return init
+        qualname = f"{cls.__qualname__}.__init__"
+
+        def compiled():
+            exec(src, env)  # generated from the class's own field names, as dataclasses does
+            init = env["__init__"]
+            init.__qualname__ = qualname
+            cls.__init__ = init
+            return init
+
+        # Compiling costs ~10 us per field, and most records of a short run (a CLI firing) are built a few
+        # times at most: the first ones are built by this generic __init__, which hands every call it does
+        # not plainly accept (so every error message) and every call after the first few to the compiled one.
+        names = tuple(f.name for f in fields)
+        known = frozenset(names)
+        plan = tuple((f.name, f.default, f.default_factory) for f in fields)
+        post = hasattr(cls, "__post_init__")
+        setter = object.__setattr__ if frozen else setattr
+        built = 0
+
+        def __init__(self, *args, **kwargs):
+            nonlocal built
+            built += 1
+            if built > _COMPILE_AFTER or len(args) > len(names) or not known.issuperset(kwargs):
+                return compiled()(self, *args, **kwargs)
+            values = []
+            for i, (name, default, factory) in enumerate(plan):
+                if i < len(args):
+                    if name in kwargs:  # given twice
+                        return compiled()(self, *args, **kwargs)
+                    values.append(args[i])
+                elif name in kwargs:
+                    values.append(kwargs[name])
+                elif default is not _MISSING:
+                    values.append(default)
+                elif factory is not _MISSING:
+                    values.append(factory())
+                else:  # missing
+                    return compiled()(self, *args, **kwargs)
+            for name, value in zip(names, values, strict=True):
+                setter(self, name, value)
+            if post:
+                self.__post_init__()
+
+        __init__.__qualname__ = qualname
+        return __init__
 
     def _process(cls, frozen, eq, repr):
         fields = _fields(cls)

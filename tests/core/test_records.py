@@ -75,3 +75,35 @@ def test_mistakes_are_refused_like_dataclasses() -> None:
             class Order:
                 a: int = 0
                 b: int  # type: ignore[misc]
+
+
+def test_first_records_and_later_records_are_built_alike() -> None:
+    """A class's first records come from a generic ``__init__``, later ones from a compiled one: no difference."""
+    def fresh() -> dict[str, type]:
+        return build(_records)
+
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+        ("Plain", (1,), {}), ("Plain", (1, "y"), {}), ("Plain", (), {"a": 2, "c": [5]}), ("Plain", (1,), {"b": "z"}),
+        ("Frozen", (1,), {}), ("Frozen", (), {"a": 1, "b": (2,)}), ("Identity", (), {}), ("Post", (4,), {}),
+    ]
+    early = fresh()
+    late = fresh()
+    for name, _args, _kwargs in calls:  # compile every class of `late`
+        for _ in range(_records._COMPILE_AFTER + 1):
+            late[name](*_args, **_kwargs)
+    for name, args, kwargs in calls:
+        a, b = early[name](*args, **kwargs), late[name](*args, **kwargs)
+        assert repr(a) == repr(b)
+        assert [getattr(a, f) for f in type(a).__match_args__] == [getattr(b, f) for f in type(b).__match_args__]
+    assert early["Plain"](1).c is not early["Plain"](1).c  # a fresh list per record on either path
+    bad: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+        ("Plain", (), {}), ("Plain", (1, "x", [], 4), {}), ("Plain", (1,), {"a": 1}), ("Plain", (1,), {"d": 1}),
+        ("Frozen", (), {"b": ()}),
+    ]
+    for name, args, kwargs in bad:
+        messages = []
+        for impl in (fresh(), late):
+            with pytest.raises(TypeError) as exc:
+                impl[name](*args, **kwargs)
+            messages.append(str(exc.value).split("__init__()")[-1])
+        assert messages[0] == messages[1], (name, args, kwargs)
