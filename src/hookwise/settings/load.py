@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise.core.plan import matcher_warning
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry
 from hookwise.errors import SettingsError
-from hookwise.events import EVENT_NAMES, HookEvent, suggest_event
+from hookwise.events import EVENT_NAMES, EVENT_SPECS, HookEvent, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
@@ -189,6 +190,9 @@ def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report:
                 report.at(layer, dptr + "/matcher", f'"matcher" must be a string, got {kind_of(d["matcher"])}; '
                           "definition skipped")
                 continue
+            risk = matcher_warning(d.get("matcher"), EVENT_SPECS[event].matcher)
+            if risk is not None:
+                report.at(layer, dptr + "/matcher", risk)
             if "sequential" in d and not isinstance(d["sequential"], bool):
                 report.at(layer, dptr + "/sequential", f'"sequential" must be true or false, got {d["sequential"]!r}')
             hooks_list = d.get("hooks")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.claude.names import CLAUDE_TO_GEMINI_TOOL
-from hookwise.core.plan import matcher_regex
+from hookwise.core.plan import matcher_regex, matcher_warning
 from hookwise.errors import SettingsError
 from hookwise.events import (
     CLAUDE_EVENT_NAMES,
@@ -286,6 +286,9 @@ class DocumentChecker:
                 self.add(ptr, f"matcher {m!r} is not a valid regular expression ({exc}); "
                          f"it would only match a tool named exactly {s!r}")
                 return
+            risk = matcher_warning(s, MatcherKind.TOOL)
+            if risk is not None:
+                self.warn(ptr, risk)
             if not claude_dialect:
                 for word in re.findall(r"[A-Za-z_]+", s):
                     if word in CLAUDE_TOOL_NAMES:
