@@ -15,7 +15,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hookwise.core.expand import expand_command
@@ -121,13 +121,16 @@ class HookSystem:
     :param claude_settings: also load hooks from ``.claude/`` settings (``None``:
         as ``hooksConfig.claudeSettings`` says).
     :param cwd: the ``cwd`` field of inputs (default: the project dir).
+    :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
+    :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
     """
 
     def __init__(self, project_dir: str | os.PathLike[str] | None = None, *,
                  trace: str | os.PathLike[str] | None = None,
                  trust_all: bool | None = None, session_id: str | None = None, transcript_path: str = "",
                  env: Mapping[str, str] | None = None, claude_settings: bool | None = None,
-                 cwd: str | os.PathLike[str] | None = None, output_cap: int = _subprocess.DEFAULT_CAP) -> None:
+                 cwd: str | os.PathLike[str] | None = None, output_cap: int = _subprocess.DEFAULT_CAP,
+                 plugin_dirs: Sequence[str | os.PathLike[str]] = (), profile: str | None = None) -> None:
         self.project_dir = os.path.abspath(os.fspath(project_dir) if project_dir is not None else os.getcwd())
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else self.project_dir
         self.env: dict[str, str] = dict(os.environ if env is None else env)
@@ -136,6 +139,8 @@ class HookSystem:
         self.trust_all = (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
         self.output_cap = output_cap
         self._claude_settings = claude_settings
+        self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
+        self._profile = profile
         self._runtime: list[HookEntry] = []
         self._monitors: list[Monitor] = []
         self._trace = _TraceWriter(os.fspath(trace)) if trace is not None else None
@@ -148,7 +153,7 @@ class HookSystem:
     def reload(self) -> None:
         """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
         self.close()
-        loaded = load_settings(self.project_dir, self.env, self._claude_settings)
+        loaded = load_settings(self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
@@ -393,11 +398,13 @@ class HookSystem:
 
     def _hook_vars(self, inp: Mapping[str, Any]) -> dict[str, str]:
         """The variables a hook sees both in its command text and in its environment (CONTRACT §5)."""
+        session_id = str(inp.get("session_id", self.session_id))
         return {
             "GEMINI_PROJECT_DIR": self.project_dir,
             "GEMINI_CWD": str(inp.get("cwd", self.cwd)),
-            "GEMINI_SESSION_ID": str(inp.get("session_id", self.session_id)),
+            "GEMINI_SESSION_ID": session_id,
             "CLAUDE_PROJECT_DIR": self.project_dir,
+            **self.settings.hook_vars(self.project_dir, session_id, self.env),  # profile names, CLAUDE_PLUGIN_ROOT
         }
 
     def _child_env(self, entry: HookEntry, inp: Mapping[str, Any],

@@ -137,7 +137,7 @@ class TrustStore:
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
         """The directory a hook's trust is recorded under (project dir, or the extension's dir)."""
-        if entry.source == "extension" and entry.extension_dir:
+        if entry.source in ("extension", "plugin") and entry.extension_dir:
             return entry.extension_dir
         return self.project_dir
 

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("hookwise.cli.run_cases", "run *.hooktest.json hook test cases"),
     "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
+    "extensions": ("hookwise.cli.extensions", "list, install, link, uninstall, enable or disable extensions"),
     "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
 }
 
@@ -47,6 +48,8 @@ class CliContext:
     project_dir: str
     trace: str | None
     claude_settings: bool = False
+    plugin_dirs: list[str] = field(default_factory=list)
+    profile: str | None = None
     stdout: IO[str] = field(default_factory=lambda: sys.stdout)
     stderr: IO[str] = field(default_factory=lambda: sys.stderr)
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
@@ -57,6 +60,10 @@ class CliContext:
 
         if self.claude_settings:
             kwargs.setdefault("claude_settings", True)
+        if self.plugin_dirs:
+            kwargs.setdefault("plugin_dirs", self.plugin_dirs)
+        if self.profile:
+            kwargs.setdefault("profile", self.profile)
         return HookSystem(self.project_dir, trace=self.trace, **kwargs)
 
     def warn(self, message: str) -> None:
@@ -80,6 +87,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--trace", metavar="FILE", help="append one JSON line per hook call to FILE")
     parser.add_argument("--claude-settings", action="store_true",
                         help="also load hooks from .claude/ settings files (Claude Code format)")
+    parser.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
+                        help="load the hooks of a Claude Code plugin directory (repeatable)")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="product profile: gemini, tabnine or terminai (default: detected from the project)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
@@ -100,10 +111,10 @@ def _command_name(argv: Sequence[str]) -> str | None:
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--project", "--trace"):
+        if a in ("--project", "--trace", "--plugin-dir", "--profile"):
             i += 2
             continue
-        if a.startswith("--project=") or a.startswith("--trace=") or a == "--claude-settings":
+        if a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile=")) or a == "--claude-settings":
             i += 1
             continue
         if a.startswith("-"):
@@ -132,8 +143,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not os.path.isdir(project):
         print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
         return 1
+    for d in args.plugin_dir:
+        if not os.path.isdir(d):
+            print(f"hookwise: error: --plugin-dir {d}: not a directory", file=sys.stderr)
+            return 1
+    from hookwise.settings.profiles import PROFILES
+
+    if args.profile is not None and args.profile not in PROFILES:
+        print(f"hookwise: error: --profile {args.profile}: unknown profile (expected one of {', '.join(PROFILES)})",
+              file=sys.stderr)
+        return 1
     ctx = CliContext(project_dir=os.path.abspath(project), trace=args.trace,
-                     claude_settings=bool(args.claude_settings))
+                     claude_settings=bool(args.claude_settings),
+                     plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir], profile=args.profile)
     mod = importlib.import_module(args._module)
     try:
         return int(mod.run(args, ctx))

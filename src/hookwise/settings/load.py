@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from hookwise.events import EVENT_NAMES, EVENT_SPECS, HookEvent, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
+from hookwise.settings.profiles import PROFILES, Profile
 
 LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
 #: ``hooksConfig.afterModel`` (hookwise extension): fire AfterModel per streamed chunk (default) or per response
@@ -41,6 +42,15 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
+
+    def hook_vars(self, project_dir: str, session_id: str, env: Mapping[str, str]) -> dict[str, str]:
+        """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names and
+        ``CLAUDE_PLUGIN_ROOT`` (inherited value, else ``<project>/.claude``; a plugin's hooks override it)."""
+        out = self.profile.hook_vars(project_dir, session_id)
+        inherited = env.get("CLAUDE_PLUGIN_ROOT")
+        out["CLAUDE_PLUGIN_ROOT"] = os.path.abspath(inherited) if inherited else os.path.join(project_dir, ".claude")
+        return out
 
 
 class _Reporter:
@@ -222,11 +232,29 @@ def _string_list(v: Any, layer: SettingsLayer, ptr: str, report: _Reporter) -> l
     return out
 
 
+def _plugin_dirs(v: Any, layer: SettingsLayer, project_dir: str, report: _Reporter) -> list[tuple[str, str]]:
+    """``hooksConfig.claudePlugins``: directories relative to the project (``~/`` is the home directory)."""
+    out = []
+    for i, d in enumerate(_string_list(v, layer, "/hooksConfig/claudePlugins", report)):
+        path = os.path.join(project_dir, os.path.expanduser(d))
+        out.append((os.path.abspath(path), f"{layer.path}: /hooksConfig/claudePlugins/{i}"))
+    return out
+
+
 def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
-                  claude_settings: bool | None = None) -> LoadedSettings:
-    """Read every layer and build the hook entries with enabled flags and the redaction policy."""
+                  claude_settings: bool | None = None, plugin_dirs: Sequence[str] = (),
+                  profile: str | None = None) -> LoadedSettings:
+    """Read every layer and build the hook entries with enabled flags and the redaction policy.
+
+    ``plugin_dirs`` are Claude Code plugin directories (``--plugin-dir``); ``profile``
+    selects a product profile (docs/sources.md), ``None`` to detect it.
+    """
     env = os.environ if env is None else env
-    layers = [layer.load() for layer in discover_layers(project_dir, env)]
+    from hookwise.settings.profiles import select_profile
+
+    prof, prof_note = select_profile(project_dir, env, profile)
+    layers = [layer.load() for layer in discover_layers(project_dir, env, prof)]
+    plugin_sources: list[tuple[str, str]] = [(os.path.abspath(d), "--plugin-dir") for d in plugin_dirs]
     warnings: list[str] = []
     report = _Reporter(warnings)
     entries: list[HookEntry] = []
@@ -249,6 +277,19 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
             continue
         doc = layer.data
         if doc is None:
+            continue
+        if layer.kind == "extension" and layer.claude_plugin:
+            from hookwise.claude.plugins import PluginError, plugin_entries, read_plugin
+
+            try:
+                plugin = read_plugin(layer.extension_dir or "", require_manifest=True)
+            except PluginError as exc:
+                warnings.append(f"{exc}; extension {layer.extension_name!r} not loaded")
+                continue
+            plugin.origin = f"extension {layer.extension_name}"
+            got, w = plugin_entries(plugin, env, label="extension")
+            entries.extend(got)
+            warnings.extend(w)
             continue
         if layer.kind == "extension":
             variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
@@ -280,6 +321,8 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                         project_switched_off = True
                 else:
                     report.at(layer, "/hooksConfig/enabled", '"enabled" must be true or false; ignored')
+            if "claudePlugins" in cfg:
+                plugin_sources.extend(_plugin_dirs(cfg["claudePlugins"], layer, project_dir, report))
             if "claudeSettings" in cfg:
                 if isinstance(cfg["claudeSettings"], bool):
                     claude = cfg["claudeSettings"]
@@ -289,7 +332,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
                 if k == "afterModel" and v not in AFTER_MODEL_MODES:
                     report.at(layer, "/hooksConfig/afterModel", f'"afterModel" must be "chunk" or "response", '
                               f"got {v!r}; ignored")
-                elif k not in ("disabled", "enabled"):
+                elif k not in ("disabled", "enabled", "claudePlugins"):
                     hooks_config[k] = v
         sec = doc.get("security")
         red = sec.get("environmentVariableRedaction") if isinstance(sec, dict) else None
@@ -328,6 +371,15 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
             entries.extend(extra)
             warnings.extend(extra_warnings)
 
+    if plugin_sources or claude_settings:
+        from hookwise.claude.plugins import load_plugins
+
+        extra, extra_warnings = load_plugins(plugin_sources, project_dir, env, claude_records=bool(claude_settings))
+        entries.extend(extra)
+        warnings.extend(extra_warnings)
+    if prof_note:
+        warnings.extend(prof_note)
+
     dis_all = set(disabled_all)
     dis_sys = set(disabled_system)
     user_names = {e.display_name for e in entries if e.source == "user"}
@@ -358,4 +410,5 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(allowed), frozenset(blocked), red_trusted, red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=hooks_config,
+        profile=prof,
     )
