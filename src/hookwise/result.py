@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from hookwise.events import HookEvent
+from hookwise.wire import BLOCKING_DECISIONS
 
 
 class Outcome(str, Enum):
@@ -33,7 +34,6 @@ class Outcome(str, Enum):
 #: outcomes that are reported as a warning (CONTRACT §6 "never silent")
 WARNING_OUTCOMES = frozenset({Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT, Outcome.SKIPPED})
 
-BLOCKING_DECISIONS = frozenset({"block", "deny"})
 
 
 @dataclass
@@ -79,6 +79,19 @@ class HookOutcome:
             "error": self.error,
             "truncated": self.truncated,
         }
+
+
+def outcome_warning(o: HookOutcome) -> str | None:
+    """The one warning an outcome other than ``ok``/``blocked`` produces (docs/contract.md §6 "never silent")."""
+    if o.outcome is Outcome.FAILED:
+        return f"hook {o.name} ({o.event}) failed: {o.error}"
+    if o.outcome is Outcome.NOT_RUN:
+        return f"hook {o.name} ({o.event}) did not run: {o.error}"
+    if o.outcome is Outcome.TIMEOUT:
+        return f"hook {o.name} ({o.event}) {o.error}"
+    if o.outcome is Outcome.SKIPPED:
+        return f"hook {o.name} ({o.event}) was skipped: {o.error}"
+    return None
 
 
 def escape_context(text: str) -> str:

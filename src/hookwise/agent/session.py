@@ -46,7 +46,7 @@ from hookwise.agent.models import Model
 from hookwise.agent.tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import AgentUI, Stats
-from hookwise.errors import HookwiseError
+from hookwise.errors import HookwiseError, LlmFormatError
 from hookwise.events import HookEvent
 from hookwise.result import FireResult, Outcome
 
@@ -382,7 +382,7 @@ class AgentSession:
         if "llm_response" in before.hook_specific:
             try:
                 synthetic = fmt.synthetic_chunk(before.hook_specific["llm_response"])
-            except fmt.LlmFormatError as exc:
+            except LlmFormatError as exc:
                 self._bad_hook_value(before, "llm_response", str(exc))
         if before.blocked:
             self.ui.blocked(before.effective_reason)
@@ -391,7 +391,7 @@ class AgentSession:
         if synthetic is None and "llm_request" in before.hook_specific:
             try:
                 request = fmt.apply_llm_request(request, before.hook_specific["llm_request"])
-            except fmt.LlmFormatError as exc:
+            except LlmFormatError as exc:
                 self._bad_hook_value(before, "llm_request", str(exc))
         if synthetic is not None:
             parts = _merge_parts(fmt.chunk_parts(synthetic))
@@ -403,7 +403,7 @@ class AgentSession:
         if selection.tool_config is not None:
             try:
                 sdk_cfg = fmt.tool_config_from_hook(selection.tool_config)
-            except fmt.LlmFormatError as exc:
+            except LlmFormatError as exc:
                 self._bad_hook_value(selection, "toolConfig", str(exc))
             else:
                 if sdk_cfg is not None:
@@ -435,7 +435,7 @@ class AgentSession:
                     replacement != fmt.to_llm_response(chunk):
                 try:
                     new_parts = fmt.chunk_parts(fmt.from_llm_response(replacement))
-                except fmt.LlmFormatError as exc:
+                except LlmFormatError as exc:
                     self._bad_hook_value(after, "llm_response", str(exc))
                 else:
                     # the stable format is text-only: keep the chunk's function calls (and other non-text parts)

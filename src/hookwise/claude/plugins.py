@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.core.registry import HookEntry
-from hookwise.errors import SettingsError
+from hookwise.errors import PluginError, SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
@@ -33,10 +33,6 @@ MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 DEFAULT_HOOKS = os.path.join("hooks", "hooks.json")
 SOURCE_LABEL = "plugin"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-
-
-class PluginError(Exception):
-    """A plugin directory that cannot be used; the message names the path and key."""
 
 
 @dataclass

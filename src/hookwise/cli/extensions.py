@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import ExtensionError
 from hookwise.settings import extensions as ext
 from hookwise.settings.layers import user_dir
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         where = "everywhere" if args.scope == "user" else f"in {ctx.project_dir}"
         print(f"{args.verb}d {args.name!r} {where}", file=ctx.stdout)
         return 0
-    except ext.ExtensionError as exc:
+    except ExtensionError as exc:
         raise UsageError(str(exc)) from None
 
 

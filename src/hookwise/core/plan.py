@@ -107,7 +107,7 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
 
 def make_plan(entries: Sequence[HookEntry], predicates: Sequence[Predicate], value: str | None) -> Plan:
     """Match, de-duplicate and decide parallel vs sequential (pure)."""
-    matched = [e for e, p in zip(entries, predicates) if p(value)]
+    matched = [e for e, p in zip(entries, predicates, strict=True) if p(value)]
     if not matched:
         return EMPTY_PLAN
     kept = dedupe(matched)

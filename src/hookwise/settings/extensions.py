@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hookwise.errors import HookwiseError
+from hookwise.errors import ExtensionError
 
 ENABLEMENT_FILE = "extension-enablement.json"
 GEMINI_MANIFEST = "gemini-extension.json"
@@ -38,10 +38,6 @@ INSTALL_METADATA = ".gemini-extension-install.json"  # Gemini CLI's own record o
 SCOPES = ("user", "project")
 #: fault injection for tests: seconds the copier sleeps after each file (so a test can kill it mid-copy)
 FAULT_PAUSE_ENV = "HOOKWISE_FAULT_COPY_PAUSE"
-
-
-class ExtensionError(HookwiseError):
-    """An extension operation that cannot be done; the message names the path and key. Nothing was changed."""
 
 
 def extensions_root(user_dir: str) -> str:
@@ -149,7 +145,8 @@ def _load_json(path: str, what: str) -> Any:
 
 def inspect_dir(path: str) -> ExtensionInfo:
     """Read the manifest of an extension or Claude Code plugin directory; raise :class:`ExtensionError` if unusable."""
-    from hookwise.claude.plugins import PluginError, read_plugin
+    from hookwise.claude.plugins import read_plugin
+    from hookwise.errors import PluginError
 
     try:
         os.stat(path)

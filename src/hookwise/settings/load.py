@@ -279,7 +279,8 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         if doc is None:
             continue
         if layer.kind == "extension" and layer.claude_plugin:
-            from hookwise.claude.plugins import PluginError, plugin_entries, read_plugin
+            from hookwise.claude.plugins import plugin_entries, read_plugin
+            from hookwise.errors import PluginError
 
             try:
                 plugin = read_plugin(layer.extension_dir or "", require_manifest=True)

@@ -11,6 +11,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hookwise.errors import ProfileError
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -51,10 +53,6 @@ PROFILES: dict[str, Profile] = {
                         project_dir_var="TERMINAI_PROJECT_DIR", session_id_var="TERMINAI_SESSION_ID",
                         legacy_hooks_disabled=True),
 }
-
-
-class ProfileError(ValueError):
-    """An unknown profile name."""
 
 
 def select_profile(project_dir: str, env: Mapping[str, str], requested: str | None) -> tuple[Profile, list[str]]:

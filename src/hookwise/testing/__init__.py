@@ -34,8 +34,18 @@ if TYPE_CHECKING:
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
     from hookwise.testing.cases import CaseResult
+    from hookwise.testing.fakes import FakeAnswer, FakeHost, FakeRunner
 
-__all__ = ["HookTester"]
+__all__ = ["FakeAnswer", "FakeHost", "FakeRunner", "HookTester"]
+
+
+def __getattr__(name: str) -> Any:
+    """The fakes (:mod:`hookwise.testing.fakes`) load on first use."""
+    if name in ("FakeAnswer", "FakeHost", "FakeRunner"):
+        from hookwise.testing import fakes
+
+        return getattr(fakes, name)
+    raise AttributeError(f"module 'hookwise.testing' has no attribute {name!r}")
 
 _LAYERS = ("project", "user", "system", "system-defaults")
 
