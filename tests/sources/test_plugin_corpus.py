@@ -51,7 +51,8 @@ class Run:
         }
         self.data_dir = self.home / ".gemini" / "plugin-data" / self.name
 
-    def cli(self, *args: str, env: dict[str, str] | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+    def cli(self, *args: str, env: dict[str, str] | None = None,
+            check: bool = False) -> subprocess.CompletedProcess[str]:
         r = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(self.project), *self.flags, *args],
                            capture_output=True, text=True, env={**self.env, **(env or {})}, timeout=120,
                            stdin=subprocess.DEVNULL)
