@@ -221,3 +221,32 @@ def test_plugin_dir_errors_name_the_path(tmp_path: Path) -> None:
     assert any(str(bad) in x and "points outside" in x and "--plugin-dir" in x for x in warnings)
     r = w.cli("--plugin-dir", str(tmp_path / "missing"), "list")
     assert r.returncode == 1 and "--plugin-dir" in r.stderr and "not a directory" in r.stderr
+
+
+def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Path) -> None:
+    w = World(tmp_path)
+    (w.project / ".gemini").mkdir()
+    (w.project / ".gemini" / "settings.json").write_text(json.dumps({"hooksConfig": {"claudeSettings": True}}))
+    (w.project / ".claude").mkdir()
+    claude_file = w.project / ".claude" / "settings.json"
+    claude_file.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": "https://example.invalid"}]}]}}))
+    plug = tmp_path / "plug"
+    (plug / ".claude-plugin").mkdir(parents=True)
+    (plug / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
+    (plug / "hooks").mkdir()
+    (plug / "hooks" / "hooks.json").write_text('{"hooks": {"PreToolUse": [{"matcher": "^(a+)+$", "hooks": '
+                                               '[{"type": "command", "command": "true"}]}]}}')
+    bad = tmp_path / "bad-plugin"
+    (bad / ".claude-plugin").mkdir(parents=True)
+    (bad / ".claude-plugin" / "plugin.json").write_text('{"name": ')
+    r = w.cli("--plugin-dir", str(plug), "--plugin-dir", str(bad), "validate", "--json")
+    out = json.loads(r.stdout)
+    assert r.returncode == 1 and not out["valid"]
+    assert str(claude_file) in out["files"] and str(plug / "hooks" / "hooks.json") in out["files"]
+    by_file = {(p["file"], p["severity"]) for p in out["problems"]}
+    assert (str(claude_file), "error") in by_file  # an HTTP hook cannot run: not loaded
+    assert any(p["file"] == str(plug / "hooks" / "hooks.json") and "catastroph" in p["message"]
+               and p["pointer"].startswith("/hooks/PreToolUse/0") for p in out["problems"])
+    assert any(str(bad / ".claude-plugin" / "plugin.json") in p["file"] and p["severity"] == "error"
+               for p in out["problems"])
