@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
+
+from hookwise._records import dataclass
 
 
 class HookEvent(str, Enum):

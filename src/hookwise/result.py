@@ -8,11 +8,10 @@ Hook failures are data here, never exceptions.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.events import HookEvent
 from hookwise.wire import BLOCKING_DECISIONS
 
@@ -258,6 +257,8 @@ class FireResult:
 
     def to_json(self) -> dict[str, Any]:
         """The object printed by ``hookwise fire --json`` (CONTRACT §10)."""
+        import copy
+
         hso = self.output.get("hookSpecificOutput")
         return {
             "event": self.event.value,

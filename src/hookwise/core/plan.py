@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from hookwise._records import dataclass
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 

@@ -127,6 +127,14 @@ def _pwd(env: Mapping[str, str], cwd: str) -> str:
     return os.path.realpath(cwd)
 
 
+def _prompts_as_bash(env: dict[str, str]) -> None:
+    """What a non-interactive bash does to the prompt variables it inherits."""
+    for name in DROPPED_PROMPTS:
+        env.pop(name, None)
+    if "PS4" in env and os.geteuid() == 0:
+        env["PS4"] = "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+
+
 def plan(command: str, env: dict[str, str], cwd: str) -> tuple[list[str], str] | None:
     """``(argv, executable)`` to run ``command`` directly, or None when bash is needed.
 
@@ -161,8 +169,5 @@ def plan(command: str, env: dict[str, str], cwd: str) -> tuple[list[str], str] |
     env["PWD"] = _pwd(env, cwd)
     env["SHLVL"] = shlvl
     env["_"] = exe
-    for name in DROPPED_PROMPTS:
-        env.pop(name, None)
-    if "PS4" in env and os.geteuid() == 0:
-        env["PS4"] = "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+    _prompts_as_bash(env)
     return list(words), exe

@@ -26,9 +26,9 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from hookwise._records import dataclass
 from hookwise.errors import ExtensionError
 
 ENABLEMENT_FILE = "extension-enablement.json"

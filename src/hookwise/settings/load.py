@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
@@ -225,11 +225,10 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
     if layer.kind == "extension":
         variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
                      "/": os.sep, "pathSeparator": os.sep}
-        hooks = doc.get("hooks")
-        if not isinstance(hooks, dict):
-            report.at(layer, "/hooks", 'an extension hooks file needs a "hooks" object; skipped')
+        if "hooks" not in doc:
+            report.at(layer, "", 'an extension hooks file needs a "hooks" object; skipped')
             return []
-        return parse_hooks_section(_hydrate(hooks, variables), layer, "/hooks", report)
+        return parse_hooks_section(_hydrate(doc["hooks"], variables), layer, "/hooks", report)
     entries = parse_hooks_section(doc["hooks"], layer, "/hooks", report) if "hooks" in doc else []
     if "hooksConfig" in doc:
         cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
@@ -237,7 +236,7 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
         sw.add_hooks_config(cfg, layer)
         for i, d in enumerate(cfg.get("claudePlugins", [])):
             sw.plugin_dirs.append((os.path.abspath(os.path.join(project_dir, os.path.expanduser(d))),
-                                   f"{layer.path}: /hooksConfig/claudePlugins/{i}"))
+                                   f"hooksConfig.claudePlugins[{i}] in {layer.path}"))
     sec = doc.get("security")
     if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
         red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from hookwise._records import dataclass
 from hookwise.errors import ProfileError
 
 

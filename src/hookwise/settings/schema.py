@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hookwise.core.plan import matcher_regex, matcher_warning
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
     CLAUDE_EVENT_NAMES,
     EVENT_NAMES,
@@ -87,7 +88,6 @@ Severity = Literal["error", "warning"]
 ERROR: Severity = "error"
 WARNING: Severity = "warning"
 
-DEFAULT_TIMEOUT_MS = 60_000
 #: the longest timeout a hook can have; larger values are capped (with a warning)
 MAX_TIMEOUT_MS = 86_400_000
 #: below this many milliseconds ``validate`` hints that the value looks like seconds
@@ -489,6 +489,7 @@ def _unknown_event(key: str) -> str:
 
 _SKIP_DEFINITION = "definition skipped"
 _SKIP_HOOK = "hook skipped"
+_WRAP = '{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}'
 
 
 def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: str) -> None:
@@ -498,53 +499,40 @@ def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: st
         return
     out.definitions.append(ReadDefinition(event, ptr, d))
     if "hooks" not in d and "command" in d:
-        out.add(ptr, "this looks like a hook placed directly in the event's array; wrap it in a definition: "
-                '{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}; ' + _SKIP_DEFINITION)
+        out.add(ptr, f"this looks like a hook placed directly in the event's array; wrap it in a definition: "
+                f"{_WRAP}; {_SKIP_DEFINITION}")
         return
     before = len(out.findings)
-    values: dict[str, Any] = {}
-    for k, v in d.items():
-        kptr = ptr + pointer(k)
-        row = DEFINITION_KEYS.get(k)
-        if k == "hooks":
-            continue
-        if row is None:
-            if k in HOOK_MARKERS:
-                out.add(kptr, f"{k!r} belongs inside the definition's \"hooks\" array: "
-                        '{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}; ' + _SKIP_DEFINITION)
-            else:
-                out.add(kptr, unknown_key_message(k, DEFINITION_KEYS, "a hook definition"), WARNING, at_load=False)
-            continue
-        value, notes = row.kind.read(k, v)
-        for n in notes:
-            out.note(kptr, n, _SKIP_DEFINITION)
-        values[k] = value
+    values = _read_keys(out, d, ptr, DEFINITION_KEYS, "a hook definition", _SKIP_DEFINITION)
     matcher = values.get("matcher")
-    if isinstance(matcher, str) and EVENT_SPECS[event].matcher is MatcherKind.TOOL and matcher.strip() not in ("", "*"):
-        try:
-            matcher_regex(matcher.strip())
-        except (re.error, RecursionError, OverflowError) as exc:
-            out.add(ptr + "/matcher", f"matcher {matcher!r} is not a valid regular expression ({exc}); "
-                    f"it only matches a tool named exactly {matcher.strip()!r}", WARNING)
-        else:
-            risk = matcher_warning(matcher, MatcherKind.TOOL)  # could hang a firing: bounded or refused
-            if risk is not None:
-                out.add(ptr + "/matcher", risk, WARNING)
-    hooks = d.get("hooks")
-    if "hooks" not in d:
-        out.add(ptr, DEFINITION_KEYS["hooks"].missing + "; " + _SKIP_DEFINITION)
+    if isinstance(matcher, str):
+        _check_tool_regex(out, event, matcher, ptr + "/matcher")
+    if "hooks" not in values:  # missing or not an array: reported by _read_keys
         return
-    if not isinstance(hooks, list):
-        out.add(ptr + "/hooks", f'"hooks" must be an array of hooks, got {kind_of(hooks)}; ' + _SKIP_DEFINITION)
-        return
-    if not hooks:
+    if not values["hooks"]:
         out.add(ptr + "/hooks", "this definition has no hooks", WARNING, at_load=False)
     usable = not any(f.severity == ERROR for f in out.findings[before:])
-    for j, h in enumerate(hooks):
+    for j, h in enumerate(values["hooks"]):
         fields, extra = _read_hook(out, h, f"{ptr}/hooks/{j}")
         if fields is not None and usable:
             out.hooks.append(ReadHook(event, f"{ptr}/hooks/{j}", index, matcher, values.get("sequential") is True,
                                       fields, extra))
+
+
+def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) -> None:
+    """A tool matcher that is not a regular expression loads, compared exactly (docs/contract.md §3)."""
+    m = matcher.strip()
+    if EVENT_SPECS[event].matcher is not MatcherKind.TOOL or m in ("", "*"):
+        return
+    try:
+        matcher_regex(m)
+    except (re.error, RecursionError, OverflowError) as exc:
+        out.add(ptr, f"matcher {matcher!r} is not a valid regular expression ({exc}); "
+                f"it only matches a tool named exactly {m!r}", WARNING)
+        return
+    risk = matcher_warning(m, MatcherKind.TOOL)  # could hang a firing: bounded or refused (docs/sources.md)
+    if risk is not None:
+        out.add(ptr, risk, WARNING)
 
 
 def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
@@ -556,37 +544,18 @@ def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, d
     before = len(out.findings)
     written = _read_type(out, h, ptr)
     htype = None if written is None else HOOK_TYPES[written].runs_as or written
-    fields: dict[str, Any] = {row.attr: copy.copy(row.default) for row in HOOK_KEYS.values()
-                              if row.attr and row.applies_to(htype) and not row.required}
-    extra: dict[str, Any] = {}
-    for k, v in h.items():
-        kptr = ptr + pointer(k)
-        row = HOOK_KEYS.get(k)
-        if k == "type":
-            continue
-        if row is None:
-            if k in DEFINITION_KEYS:
-                out.add(kptr, f'"{k}" belongs to the definition (next to "hooks"), not to the hook; '
-                        "here it is ignored", WARNING, at_load=False)
-            else:
-                out.add(kptr, unknown_key_message(k, HOOK_KEYS, "a hook"), WARNING, at_load=False)
-            continue
-        if not row.applies_to(htype):
-            out.add(kptr, f"{k!r} applies to {' and '.join(row.types)} hooks, not {htype} hooks; it is ignored",
-                    WARNING, at_load=False)
-            continue
-        value, notes = row.kind.read(k, v)
-        for n in notes:
-            out.note(kptr, n, _SKIP_HOOK)
-        if row.attr:
-            fields[row.attr] = value
-        else:
-            extra[k] = value
-    for row in HOOK_KEYS.values():
-        if row.required and row.name != "type" and htype is not None and row.applies_to(htype) and row.name not in h:
-            out.add(ptr, f"{row.missing}; {_SKIP_HOOK}")
+    values = _read_keys(out, h, ptr, HOOK_KEYS, "a hook", _SKIP_HOOK, hook_type=htype)
     if htype is None or any(f.severity == ERROR for f in out.findings[before:]):
         return None, {}
+    fields: dict[str, Any] = {row.attr: copy.copy(row.default) for row in HOOK_KEYS.values()
+                              if row.attr and row.applies_to(htype)}
+    extra: dict[str, Any] = {}
+    for k, v in values.items():
+        attr = HOOK_KEYS[k].attr
+        if attr:
+            fields[attr] = v
+        else:
+            extra[k] = v
     fields["type"] = htype
     return fields, extra
 
@@ -610,6 +579,54 @@ def _read_type(out: Reading, h: dict[str, Any], ptr: str) -> str | None:
     return row.name
 
 
+def _read_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, Key], where: str,
+               consequence: str, *, hook_type: str | None = None, keep_unknown: bool = False) -> dict[str, Any]:
+    """Read every key of ``obj`` with its row of ``table``: the usable values by key name.
+
+    A key whose value has the wrong type is left out (an error ending in ``consequence``); required
+    keys that are absent are errors; unknown keys are hints (kept as written with ``keep_unknown``).
+    A hook's ``type`` is read by :func:`_read_type`.
+    """
+    values: dict[str, Any] = {}
+    for k, v in obj.items():
+        kptr = ptr + pointer(k)
+        row = table.get(k)
+        if row is None:
+            _misplaced_key(out, k, kptr, table, where)
+            if keep_unknown:
+                values[k] = v
+        elif not row.applies_to(hook_type):
+            out.add(kptr, f"{k!r} applies to {' and '.join(row.types)} hooks, not {hook_type} hooks; it is ignored",
+                    WARNING, at_load=False)
+        elif table is not HOOK_KEYS or k != "type":
+            used, notes = row.kind.read(k, v)
+            for n in notes:
+                out.note(kptr, n, consequence)
+            if not any(n.severity == ERROR and not n.suffix for n in notes):
+                values[k] = used
+    _missing_keys(out, obj, ptr, table, consequence, hook_type)
+    return values
+
+
+def _missing_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, Key], consequence: str,
+                  hook_type: str | None) -> None:
+    for k, row in table.items():
+        if not row.required or k in obj or (table is HOOK_KEYS and (k == "type" or hook_type is None)):
+            continue  # a hook's type is read first; without a usable type no other key is required
+        if row.applies_to(hook_type):
+            out.add(ptr, f"{row.missing}; {consequence}")
+
+
+def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], where: str) -> None:
+    if table is DEFINITION_KEYS and k in HOOK_MARKERS:
+        out.add(kptr, f"{k!r} belongs inside the definition's \"hooks\" array: {_WRAP}; {_SKIP_DEFINITION}")
+    elif table is HOOK_KEYS and k in DEFINITION_KEYS:
+        out.add(kptr, f'"{k}" belongs to the definition (next to "hooks"), not to the hook; here it is ignored',
+                WARNING, at_load=False)
+    else:
+        out.add(kptr, unknown_key_message(k, table, where), WARNING, at_load=False)
+
+
 def read_object(value: Any, ptr: str, table: Mapping[str, Key], where: str) -> tuple[dict[str, Any], list[Finding]]:
     """Read a flat settings object (``hooksConfig``, redaction): the usable values and the findings.
 
@@ -620,20 +637,7 @@ def read_object(value: Any, ptr: str, table: Mapping[str, Key], where: str) -> t
     if not isinstance(value, dict):
         out.add(ptr, f"{where} must be an object, got {kind_of(value)}; ignored")
         return {}, out.findings
-    values: dict[str, Any] = {}
-    for k, v in value.items():
-        kptr = ptr + pointer(k)
-        row = table.get(k)
-        if row is None:
-            out.add(kptr, unknown_key_message(k, table, where), WARNING, at_load=False)
-            values[k] = v
-            continue
-        used, notes = row.kind.read(k, v)
-        for n in notes:
-            out.note(kptr, n, "ignored")
-        if used is not None and not any(n.severity == ERROR and not n.suffix for n in notes):
-            values[k] = used
-    return values, out.findings
+    return _read_keys(out, value, ptr, table, where, "ignored", keep_unknown=True), out.findings
 
 
 # --------------------------------------------------------------------------- the JSON Schema
@@ -672,8 +676,6 @@ def json_schema() -> dict[str, Any]:
     if per_type:
         hook["allOf"] = per_type
     definition_props = {name: _prop(row) for name, row in DEFINITION_KEYS.items()}
-    definition_props["hooks"] = {"type": "array", "items": {"$ref": "#/definitions/hook"},
-                                 "description": DEFINITION_KEYS["hooks"].doc}
     events: dict[str, Any] = {e.value: {"description": _event_doc(e), "type": "array",
                                         "items": {"$ref": "#/definitions/definition"}} for e in HookEvent}
     for old in OLD_LOCATIONS:

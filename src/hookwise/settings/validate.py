@@ -336,7 +336,7 @@ def _check_loaded_sources(report: Report, project_dir: str, env: Mapping[str, st
             continue
         report.files.extend(f.path for f in plugin.hooks_files if f.path not in report.files)
     for w in loaded.warnings:
-        if not any(w.startswith(p) for p in prefixes):
+        if not any(w.startswith(p) for p in prefixes) and "plugin named by" not in w:
             continue  # the settings layers were checked above
         m = _LOCATED.match(w)
         severity = ERROR if "not loaded" in w or "skipped" in w.rsplit(";", 1)[-1] else WARNING

@@ -18,9 +18,9 @@ It also plugs into a real :class:`~hookwise.HookSystem`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.core.interpret import Interpretation
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
