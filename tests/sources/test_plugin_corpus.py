@@ -111,8 +111,8 @@ def setup(run: Run) -> None:
     else:  # migrate: the plugin's hooks copied into .claude/settings.json, then migrated
         (run.project / ".claude").mkdir()
         (run.project / ".claude" / "settings.json").write_text(json.dumps({"hooks": _plugin_hooks(run.plugin)}))
-        r = run.cli("migrate", "--from-claude", check=True)
-        assert "CLAUDE_PLUGIN_ROOT" in r.stdout
+        r = run.cli("migrate", "--from-claude", check=True, env={"CLAUDE_PLUGIN_ROOT": str(run.plugin)})
+        assert f"resolves to {run.plugin} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" in r.stdout
         migrated = (run.project / ".gemini" / "settings.json").read_text()
         for defs in _plugin_hooks(run.plugin).values():
             for d in defs:
