@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.core.chain import next_input
 from hookwise.core.interpret import Interpretation
+from hookwise.core.outcome import finish, skipped
 from hookwise.core.plan import Plan
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
@@ -87,11 +88,9 @@ async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],
 def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome | None:
     """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else None."""
     if not firing.host.is_trusted(entry):
-        from hookwise.runners.base import skipped
 
         return skipped(entry, firing.event)
     if entry.type not in runners:
-        from hookwise.runners.base import finish
 
         known = ", ".join(sorted(runners))
         return finish(entry, firing.event, Interpretation(

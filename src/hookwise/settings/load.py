@@ -111,23 +111,23 @@ def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report:
             for h in reading.hooks]
 
 
-@dataclass
 class _Switches:
     """``hooksConfig`` and redaction settings as combined across layers, before they are applied."""
 
-    disabled_all: list[str] = field(default_factory=list)
-    disabled_system: list[str] = field(default_factory=list)
-    disabled_by_project: list[str] = field(default_factory=list)
-    enabled_all: bool = True
-    enabled_system: bool = True
-    project_switched_off: bool = False
-    claude: bool = False
-    hooks_config: dict[str, Any] = field(default_factory=dict)
-    allowed: set[str] = field(default_factory=set)
-    blocked: set[str] = field(default_factory=set)
-    red_trusted: bool = False
-    red_untrusted: bool = True
-    plugin_dirs: list[tuple[str, str]] = field(default_factory=list)  # (directory, where it was named)
+    def __init__(self) -> None:
+        self.disabled_all: list[str] = []
+        self.disabled_system: list[str] = []
+        self.disabled_by_project: list[str] = []
+        self.enabled_all = True
+        self.enabled_system = True
+        self.project_switched_off = False
+        self.claude = False
+        self.hooks_config: dict[str, Any] = {}
+        self.allowed: set[str] = set()
+        self.blocked: set[str] = set()
+        self.red_trusted = False
+        self.red_untrusted = True
+        self.plugin_dirs: list[tuple[str, str]] = []  # (directory, where it was named)
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])

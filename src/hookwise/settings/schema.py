@@ -52,22 +52,23 @@ How to add a hook type
     Append a :class:`HookType` row to ``HOOK_TYPES`` (``runs_as`` is the ``HookEntry.type`` it
     loads as; a type with an ``error`` cannot be written in settings), add the rows of its own
     keys with ``types=("yourtype",)`` and list it in the ``types`` of the shared keys it accepts
-    (``timeout``, ``env``...). The runner for the new ``HookEntry.type`` lives in ``runners/``.
+    (``timeout``, ``env``...). A required key may fill ``HookEntry.command`` (``attr="command"``) when
+    it is the hook's identity, as a URL or a ``module:function`` reference would be; a value that needs
+    its own check (a URL, a callable reference) gets a small :class:`Kind` subclass. The runner for the
+    new ``HookEntry.type`` lives in ``runners/``.
 
 A ``hooksConfig`` key is a :class:`Key` row in ``HOOKS_CONFIG_KEYS`` (``old_location=True`` when
 Gemini CLI once read it directly under ``hooks``); its value reaches
 :attr:`LoadedSettings.hooks_config <hookwise.settings.load.LoadedSettings>` when valid.
 """
 
-from __future__ import annotations
 
 import copy
 import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from hookwise.core.plan import matcher_regex, matcher_warning
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
@@ -96,8 +97,7 @@ SECONDS_HINT_MS = 1000
 SCHEMA_FILE = "settings/schema.json"  # inside the hookwise package
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One problem, placed by its JSON pointer. ``at_load``: the loader reports it too."""
 
     pointer: str
@@ -106,8 +106,7 @@ class Finding:
     at_load: bool = True
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """What a :class:`Kind` says about one value; ``suffix`` extends the key's pointer (``/env/NAME``)."""
 
     message: str
@@ -127,7 +126,7 @@ def show(value: Any) -> str:
 def _num(v: float) -> str:
     """A number for messages: ``30``, ``0.5``, ``1500.5``, ``inf``, ``1.00e+30`` for long integers."""
     if isinstance(v, float):
-        return str(int(v)) if v.is_integer() else repr(v)
+        return str(int(v)) if v.is_integer() and abs(v) < 1e16 else repr(v)
     sign, s = ("-" if v < 0 else ""), str(abs(v))
     return sign + (s if len(s) <= 20 else f"{s[:1]}.{s[1:3]}e+{len(s) - 1}")
 
@@ -282,8 +281,7 @@ NAMES = Names()
 # --------------------------------------------------------------------------- the tables
 
 
-@dataclass(frozen=True)
-class HookType:
+class HookType(NamedTuple):
     """One value of a hook's ``"type"``."""
 
     name: str
@@ -307,8 +305,7 @@ HOOK_TYPES: dict[str, HookType] = {t.name: t for t in (
 )}
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """One key of a settings object."""
 
     name: str
@@ -397,8 +394,7 @@ OLD_LOCATIONS: tuple[str, ...] = tuple(k for k, row in HOOKS_CONFIG_KEYS.items()
 # --------------------------------------------------------------------------- reading
 
 
-@dataclass
-class ReadHook:
+class ReadHook(NamedTuple):
     """A hook that loads: its event, definition and the :class:`HookEntry` fields it fills."""
 
     event: HookEvent
@@ -407,11 +403,10 @@ class ReadHook:
     matcher: str | None
     sequential: bool
     fields: dict[str, Any]  # HookEntry attribute -> value (defaults filled in)
-    extra: dict[str, Any] = field(default_factory=dict)  # keys without a HookEntry attribute
+    extra: dict[str, Any]  # keys without a HookEntry attribute
 
 
-@dataclass
-class ReadDefinition:
+class ReadDefinition(NamedTuple):
     """A definition object (read or not), for checks that only ``validate`` makes."""
 
     event: HookEvent
@@ -419,13 +414,13 @@ class ReadDefinition:
     raw: dict[str, Any]
 
 
-@dataclass
 class Reading:
     """What reading a ``hooks`` section found: the hooks that load and every finding, in file order."""
 
-    hooks: list[ReadHook] = field(default_factory=list)
-    definitions: list[ReadDefinition] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.hooks: list[ReadHook] = []
+        self.definitions: list[ReadDefinition] = []
+        self.findings: list[Finding] = []
 
     def add(self, ptr: str, message: str, severity: Severity = ERROR, at_load: bool = True) -> None:
         self.findings.append(Finding(ptr, message, severity, at_load or severity == ERROR))
