@@ -250,3 +250,29 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
                and p["pointer"].startswith("/hooks/PreToolUse/0") for p in out["problems"])
     assert any(str(bad / ".claude-plugin" / "plugin.json") in p["file"] and p["severity"] == "error"
                for p in out["problems"])
+
+
+def test_install_on_a_terminal_offers_to_trust_the_new_hooks(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    w = World(tmp_path)
+    src = make_extension(tmp_path / "src", "tty-ext", "1.0.0", "tty says no")
+    child = pexpect.spawn(sys.executable, ["-m", "hookwise", "--project", str(w.project), "extensions", "install",
+                                           str(src)], env=w.env, encoding="utf-8", timeout=30)
+    child.expect_exact("tty-ext-guard")
+    child.expect_exact("command: printf")
+    child.expect_exact("trust these 1 hook(s) now? [y/N] ")
+    child.sendline("y")
+    child.expect_exact("trusted 1 hook(s)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert deny_reason(w) == "tty says no"
+
+
+def test_uninstall_takes_several_names(tmp_path: Path) -> None:
+    w = World(tmp_path)
+    for n in ("one", "two"):
+        assert w.cli("extensions", "install", str(make_extension(tmp_path / n, n, "1.0.0", n))).returncode == 0
+    r = w.cli("extensions", "uninstall", "one", "two")
+    assert r.returncode == 0 and r.stdout.count("uninstalled") == 2
+    assert json.loads(w.cli("extensions", "list", "--json").stdout)["extensions"] == []

