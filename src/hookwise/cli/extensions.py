@@ -75,7 +75,7 @@ def _list(args: argparse.Namespace, ctx: CliContext, root: str) -> int:
     enabled = ext.enabled_here(root, ctx.project_dir)
     rows: list[dict[str, Any]] = [{
         "name": i.name, "kind": i.kind, "version": i.version, "path": i.path, "enabled": enabled.get(i.name, True),
-        "source": i.link or i.source, "linked": i.link is not None,
+        "source": i.link or i.source, "linked": i.link is not None, **({"error": i.error} if i.error else {}),
     } for i in infos]
     if args.json:
         print(json.dumps({"extensions": rows}, indent=2), file=ctx.stdout)
@@ -89,8 +89,8 @@ def _list(args: argparse.Namespace, ctx: CliContext, root: str) -> int:
              ("link → " if r["linked"] else "") + (r["source"] or "-")] for r in rows]
     print(table(body, ["NAME", "KIND", "VERSION", "ENABLED HERE", "SOURCE"]), file=ctx.stdout)
     for i in infos:
-        if i.kind == "broken":
-            ctx.warn(f"{i.source}")
+        if i.error:
+            ctx.warn(i.error)
     return 0
 
 

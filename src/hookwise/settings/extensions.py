@@ -129,6 +129,7 @@ class ExtensionInfo:
     version: str = ""
     link: str | None = None  # the linked directory, for ``extensions link``
     source: str | None = None
+    error: str | None = None  # why an installed folder cannot be used (kind "broken")
 
 
 def _load_json(path: str, what: str) -> Any:
@@ -195,7 +196,7 @@ def installed(root: str) -> list[ExtensionInfo]:
         try:
             info = inspect_dir(path)
         except ExtensionError as exc:
-            info = ExtensionInfo(name, path, "broken", source=str(exc))
+            info = ExtensionInfo(name, path, "broken", error=str(exc))
         info.name = name  # the folder name is what enable/disable/uninstall take
         if os.path.islink(path):
             info.link = os.path.realpath(path)
@@ -215,8 +216,11 @@ def installed(root: str) -> list[ExtensionInfo]:
 
 
 def _is_git_source(src: str) -> bool:
-    return ("://" in src or src.startswith("git@") or src.endswith(".git")) and not os.path.isdir(src) \
-        or src.startswith("file://")
+    """A URL (``https://``, ``file://``...), ``git@host:repo`` or a ``*.git`` path that is not a plain directory."""
+    if src.startswith("file://"):
+        return True
+    looks_like_git = "://" in src or src.startswith("git@") or src.endswith(".git")
+    return looks_like_git and not os.path.isdir(src)
 
 
 def _copy_tree(src: str, dst: str) -> None:
