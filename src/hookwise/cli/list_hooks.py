@@ -30,6 +30,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             "file": e.file,
             "enabled": e.enabled,
             "trusted": hs.is_trusted(e),
+            "if": e.condition,
+            "async": e.run_async,
+            "once": e.once,
         })
         origin = _origin(e)
         if origin:  # beyond the contract's fields, only when there is something to say (plugin/extension name)
