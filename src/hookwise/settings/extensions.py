@@ -4,7 +4,7 @@ Follows ``gemini extensions``: an extension is a folder under
 ``<user dir>/extensions/<name>/`` with a ``gemini-extension.json`` manifest
 (``name``, ``version``) and hooks in ``hooks/hooks.json``; enablement is per
 path in ``<user dir>/extensions/extension-enablement.json``
-(``{"<name>": {"overrides": ["!/*", "/work/project/*"]}}``: a leading ``!``
+(``{"<name>": {"overrides": ["!/*", "/home/me/project/*"]}}``: a leading ``!``
 disables, a trailing ``*`` covers sub-directories, the last matching rule
 wins, no rule means enabled). hookwise also installs a Claude Code plugin
 directory (``.claude-plugin/plugin.json``) as an extension; its hooks keep
