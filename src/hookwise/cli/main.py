@@ -167,12 +167,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not os.path.isdir(d):
             print(f"hookwise: error: --plugin-dir {d}: not a directory", file=sys.stderr)
             return 1
-    from hookwise.settings.profiles import PROFILES
+    if args.profile is not None:
+        from hookwise.settings.profiles import PROFILES
 
-    if args.profile is not None and args.profile not in PROFILES:
-        print(f"hookwise: error: --profile {args.profile}: unknown profile (expected one of {', '.join(PROFILES)})",
-              file=sys.stderr)
-        return 1
+        if args.profile not in PROFILES:
+            print(f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
+                  f"{', '.join(PROFILES)})", file=sys.stderr)
+            return 1
     ctx = CliContext(project_dir=os.path.abspath(project), trace=args.trace,
                      claude_settings=bool(args.claude_settings),
                      plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir], profile=args.profile)

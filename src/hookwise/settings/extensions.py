@@ -21,10 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import tempfile
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -225,6 +221,9 @@ def _is_git_source(src: str) -> bool:
 
 def _copy_tree(src: str, dst: str) -> None:
     """Copy ``src`` into the new directory ``dst``; ``.git`` is skipped; symlinks must stay inside ``src``."""
+    import shutil
+    import time
+
     pause = float(os.environ.get(FAULT_PAUSE_ENV, "0") or 0)
     src_real = os.path.realpath(src)
     for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
@@ -258,6 +257,8 @@ def _copy_tree(src: str, dst: str) -> None:
 
 
 def _clean_leftovers(root: str) -> None:
+    import shutil
+
     try:
         names = os.listdir(root)
     except OSError:
@@ -268,6 +269,9 @@ def _clean_leftovers(root: str) -> None:
 
 
 def _git_clone(src: str, dst: str, ref: str | None) -> None:
+    import shutil
+    import subprocess
+
     args = ["git", "clone", "--quiet", "--depth", "1"]
     if ref:
         args += ["--branch", ref]
@@ -286,6 +290,9 @@ def _git_clone(src: str, dst: str, ref: str | None) -> None:
 
 def install(src: str, root: str, *, ref: str | None = None) -> ExtensionInfo:
     """Install ``src`` (a local directory or a git URL/path) into ``root``; atomic. Returns the installed extension."""
+    import shutil
+    import tempfile
+
     os.makedirs(root, exist_ok=True)
     _clean_leftovers(root)
     git = _is_git_source(src)
@@ -334,6 +341,9 @@ def link(src: str, root: str) -> ExtensionInfo:
 
 def uninstall(name: str, root: str) -> str:
     """Remove an installed extension (a linked one: only the link). Returns the removed path."""
+    import shutil
+    import tempfile
+
     target = os.path.join(root, name)
     if "/" in name or name.startswith(".") or not os.path.lexists(target):
         names = ", ".join(i.name for i in installed(root)) or "none"

@@ -108,9 +108,11 @@ def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
         names = sorted(os.listdir(ext_root))
     except OSError:
         names = []
-    from hookwise.settings.extensions import Enablement
+    enablement = None
+    if names:
+        from hookwise.settings.extensions import Enablement
 
-    enablement = Enablement.read(ext_root) if names else None
+        enablement = Enablement.read(ext_root)
     for name in names:
         ext_dir = os.path.join(ext_root, name)
         if name.startswith(".") or not os.path.isdir(ext_dir):
