@@ -269,22 +269,23 @@ def _clean_leftovers(root: str) -> None:
 
 
 def _git_clone(src: str, dst: str, ref: str | None) -> None:
+    """``git clone --depth 1`` through the one process driver (bounded time, output capped)."""
     import shutil
-    import subprocess
+
+    from hookwise.runners._process import Spawn, run_one
 
     args = ["git", "clone", "--quiet", "--depth", "1"]
     if ref:
         args += ["--branch", ref]
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    try:
-        r = subprocess.run([*args, src, dst], capture_output=True, text=True, env=env, timeout=300)
-    except FileNotFoundError:
-        raise ExtensionError(f"{src}: installing from git needs the git command, which is not on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise ExtensionError(f"{src}: git clone did not finish in 300 s") from None
-    if r.returncode != 0:
-        msg = (r.stderr.strip().splitlines() or ["git clone failed"])[-1]
-        raise ExtensionError(f"{src}: git source cannot be cloned: {msg}")
+    done = run_one(Spawn([*args, "--", src, dst], os.path.dirname(dst), env, b"", 300.0))
+    if done.spawn_error is not None:
+        raise ExtensionError(f"{src}: installing from git needs the git command ({done.spawn_error})")
+    if done.timed_out:
+        raise ExtensionError(f"{src}: git clone did not finish in 300 s")
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["git clone failed"]
+        raise ExtensionError(f"{src}: git source cannot be cloned: {lines[-1]}")
     shutil.rmtree(os.path.join(dst, ".git"), ignore_errors=True)
 
 
