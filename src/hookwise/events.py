@@ -204,10 +204,18 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
 
 
+_second: tuple[int, str] = (-1, "")  # the last whole second and its text: formatted once per second
+
+
 def now_iso() -> str:
     """The current UTC time as ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up stays fast)."""
+    global _second
     ns = time.time_ns()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}Z"
+    sec = ns // 1_000_000_000
+    cached = _second
+    if cached[0] != sec:
+        cached = _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    return f"{cached[1]}.{ns // 1_000_000 % 1000:03d}Z"
 
 
 def build_input(event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str,

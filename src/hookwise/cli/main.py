@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
     "extensions": ("hookwise.cli.extensions", "list, install, link, uninstall, enable or disable extensions"),
     "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
+    "trace": ("hookwise.cli.trace", "report on a --trace file or telemetry outfile (text, or one HTML page)"),
 }
 
 

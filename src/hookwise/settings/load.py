@@ -17,7 +17,14 @@ from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
 from hookwise.settings.profiles import PROFILES, Profile, select_profile
-from hookwise.settings.schema import HOOKS_CONFIG_KEYS, REDACTION_KEYS, Finding, read_hooks_section, read_object
+from hookwise.settings.schema import (
+    HOOKS_CONFIG_KEYS,
+    REDACTION_KEYS,
+    TELEMETRY_KEYS,
+    Finding,
+    read_hooks_section,
+    read_object,
+)
 
 
 @dataclass
@@ -41,6 +48,8 @@ class LoadedSettings:
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
     profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
+    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
+    telemetry: dict[str, Any] = field(default_factory=dict)
 
     def hook_vars(self, project_dir: str, session_id: str, env: Mapping[str, str]) -> dict[str, str]:
         """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names and
@@ -128,6 +137,7 @@ class _Switches:
         self.red_trusted = False
         self.red_untrusted = True
         self.plugin_dirs: list[tuple[str, str]] = []  # (directory, where it was named)
+        self.telemetry: dict[str, Any] = {}
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])
@@ -203,6 +213,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
         profile=prof,
+        telemetry=sw.telemetry,
     )
 
 
@@ -237,6 +248,10 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
         for i, d in enumerate(cfg.get("claudePlugins", [])):
             sw.plugin_dirs.append((os.path.abspath(os.path.join(project_dir, os.path.expanduser(d))),
                                    f"hooksConfig.claudePlugins[{i}] in {layer.path}"))
+    if "telemetry" in doc:
+        tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
+        report.findings(layer, findings)
+        sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
     if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
         red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",
