@@ -75,6 +75,11 @@ class EventSpec:
     description: str
 
 
+#: every decision word a hook may answer with (``approve`` and ``block`` are the older spellings)
+DECISIONS: tuple[str, ...] = ("allow", "deny", "block", "ask", "approve")
+#: the decisions that block the action (docs/contract.md §8: any of them wins)
+BLOCKING_DECISIONS: frozenset[str] = frozenset({"deny", "block"})
+
 BASE_FIELDS: tuple[str, ...] = ("session_id", "transcript_path", "cwd", "hook_event_name", "timestamp")
 
 E = HookEvent

@@ -12,8 +12,7 @@ from enum import Enum
 from typing import Any
 
 from hookwise._records import dataclass, field
-from hookwise.events import HookEvent
-from hookwise.wire import BLOCKING_DECISIONS
+from hookwise.events import BLOCKING_DECISIONS, HookEvent
 
 
 class Outcome(str, Enum):
