@@ -107,10 +107,23 @@ class ResponsesFileError(ModelError):
         super().__init__(f"responses file {where}: {message}")
 
 
+class PluginError(HookwiseError):
+    """A Claude Code plugin directory that cannot be used; the message names the path and the key."""
+
+
+class ExtensionError(HookwiseError):
+    """An extension operation that cannot be done (``hookwise extensions``); names path and key; nothing changed."""
+
+
+class ProfileError(HookwiseError, ValueError):
+    """An unknown product profile name (``--profile``, ``HOOKWISE_PROFILE``)."""
+
+
 #: every exception class above; hookwise/__init__.py exports exactly these
 ERRORS: tuple[type[HookwiseError], ...] = (
     HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, EditError,
-    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError,
+    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError, PluginError, ExtensionError,
+    ProfileError,
 )
 
 for _cls in ERRORS:
