@@ -230,7 +230,7 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     (w.project / ".claude").mkdir()
     claude_file = w.project / ".claude" / "settings.json"
     claude_file.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "http", "url": "https://example.invalid"}]}]}}))
+        {"type": "prompt", "prompt": "is this safe?"}]}]}}))
     plug = tmp_path / "plug"
     (plug / ".claude-plugin").mkdir(parents=True)
     (plug / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
@@ -245,7 +245,7 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     assert r.returncode == 1 and not out["valid"]
     assert str(claude_file) in out["files"] and str(plug / "hooks" / "hooks.json") in out["files"]
     by_file = {(p["file"], p["severity"]) for p in out["problems"]}
-    assert (str(claude_file), "error") in by_file  # an HTTP hook cannot run: not loaded
+    assert (str(claude_file), "error") in by_file  # a prompt hook needs an LLM: not loaded
     assert any(p["file"] == str(plug / "hooks" / "hooks.json") and "catastroph" in p["message"]
                and p["pointer"].startswith("/hooks/PreToolUse/0") for p in out["problems"])
     assert any(str(bad / ".claude-plugin" / "plugin.json") in p["file"] and p["severity"] == "error"
