@@ -8,7 +8,8 @@ Exceptions are for bad input from the user or the host, and for bugs::
     ├── SettingsError        a settings file cannot be read or parsed (.path, .line, .column)
     ├── UnknownEventError    an event name that is not one of the eleven (.name, .suggestion)
     ├── PayloadError         an event input that is not a JSON object or misses fields
-    └── HookNotFoundError    a hook name that no settings layer defines
+    ├── HookNotFoundError    a hook name that no settings layer defines
+    └── AgentStopped         a hook stopped a framework agent that can only stop by raising (.reason)
 """
 
 from __future__ import annotations
@@ -68,5 +69,17 @@ class HookNotFoundError(HookwiseError, LookupError):
         super().__init__(msg)
 
 
-for _cls in (HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError):
+class AgentStopped(HookwiseError):
+    """A hook said ``continue: false`` inside a framework whose only way to end a run is an exception.
+
+    Raised by :mod:`hookwise.adapters` (docs/adapters.md says which framework stops this way);
+    ``reason`` is the hook's ``stopReason`` (or ``reason``).
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"Agent execution stopped: {reason}")
+
+
+for _cls in (HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, AgentStopped):
     _cls.__module__ = "hookwise"

@@ -35,7 +35,15 @@ if TYPE_CHECKING:
     from hookwise.result import FireResult
     from hookwise.testing.cases import CaseResult
 
-__all__ = ["HookTester"]
+__all__ = ["HookTester", "assert_adapter_conformance"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "assert_adapter_conformance":  # docs/adapters.md; imported on first use
+        from hookwise.testing.conformance import assert_adapter_conformance
+
+        return assert_adapter_conformance
+    raise AttributeError(f"module 'hookwise.testing' has no attribute {name!r}")
 
 _LAYERS = ("project", "user", "system", "system-defaults")
 
