@@ -413,7 +413,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
             return response
         ai = cast(AIMessage, result[idx])
         if want_after:
-            usage = ai.usage_metadata or {}
+            usage: dict[str, Any] = dict(ai.usage_metadata or {})
             finish = ai.response_metadata.get("finish_reason") if isinstance(ai.response_metadata, dict) else None
             chunk = codec.response_chunk(_text(ai), [(tc["name"], tc["args"]) for tc in ai.tool_calls],
                                          finish_reason=str(finish).upper() if finish else "STOP",
