@@ -73,11 +73,13 @@ class AgentStopped(HookwiseError):
     """A hook said ``continue: false`` inside a framework whose only way to end a run is an exception.
 
     Raised by :mod:`hookwise.adapters` (docs/adapters.md says which framework stops this way);
-    ``reason`` is the hook's ``stopReason`` (or ``reason``).
+    ``reason`` is the hook's ``stopReason`` (or ``reason``); ``messages`` the framework's conversation
+    up to the stop when it has one (to resume from), else None.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, messages: list[object] | None = None) -> None:
         self.reason = reason
+        self.messages = messages
         super().__init__(f"Agent execution stopped: {reason}")
 
 

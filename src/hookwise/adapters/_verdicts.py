@@ -43,6 +43,16 @@ def tool_stopped(reason: str) -> str:
     return f"Agent execution stopped by hook: {reason}"
 
 
+def stopped_line(reason: str) -> str:
+    """How a host reports a stop to people (CONTRACT §11)."""
+    return f"Agent execution stopped: {reason}"
+
+
+def blocked_line(reason: str) -> str:
+    """How a host reports a blocked prompt or answer to people (CONTRACT §11)."""
+    return f"Agent execution blocked: {reason}"
+
+
 def tool_refused_by_selection(why: str) -> str:
     """The result of a call to a tool a BeforeToolSelection hook removed."""
     return f"Tool call refused: {why} (set by a BeforeToolSelection hook)"
