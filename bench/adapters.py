@@ -13,7 +13,7 @@ For every framework in :data:`FRAMEWORKS` whose package is installed:
 Rounds interleave the two sides; medians across rounds are printed. The project directory has no
 hooks, so this measures the adapter itself (with a command hook per tool call, the added cost is that
 hook's own spawn, see docs/performance.md). Env: BENCH_ROUNDS (7), BENCH_SEAM_N (2000 calls),
-BENCH_RUNS (20 runs per side and round), BENCH_TOOLS (5), BENCH_ONLY (comma-separated framework names).
+BENCH_RUNS (20 alternated runs per side and round), BENCH_TOOLS (5), BENCH_ONLY (comma-separated framework names).
 
     python bench/adapters.py
 
@@ -230,13 +230,16 @@ def measure(name: str, sides: Sides) -> dict[str, float]:
         tw, tb = _per_call_us(sides.tool[0], SEAM_N), _per_call_us(sides.tool[1], SEAM_N)
         model_add.append(mw - mb)
         tool_add.append(tw - tb)
-        b1 = _run_ms(sides.run[1], RUNS)
-        w = _run_ms(sides.run[0], RUNS)
-        b2 = _run_ms(sides.run[1], RUNS)
-        b = (b1 + b2) / 2
+        pairs = []
+        for i in range(RUNS):  # single runs alternated (order flipped every other pair): load bursts hit both sides
+            first, second = (sides.run[1], sides.run[0]) if i % 2 == 0 else (sides.run[0], sides.run[1])
+            a, b = _run_ms(first, 1), _run_ms(second, 1)
+            pairs.append((b, a) if i % 2 == 0 else (a, b))
+        w = statistics.median(p[0] for p in pairs)
+        b = statistics.median(p[1] for p in pairs)
         with_ms.append(w)
         bare_ms.append(b)
-        ratios.append(w / b)
+        ratios.append(statistics.median(p[0] / p[1] for p in pairs))
     w, b = statistics.median(with_ms), statistics.median(bare_ms)
     return {"model_us": statistics.median(model_add), "tool_us": statistics.median(tool_add),
             "with_ms": w, "bare_ms": b, "ratio": statistics.median(ratios),
@@ -246,7 +249,7 @@ def measure(name: str, sides: Sides) -> dict[str, float]:
 def main() -> int:
     only = {s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()}
     print(f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
-          f"runs of {TOOLS} tool calls ({RUNS} per side and round); Python {sys.version.split()[0]}")
+          f"runs of {TOOLS} tool calls ({RUNS} alternated per side and round); Python {sys.version.split()[0]}")
     print(f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
           f"{'ratio':>7} {'+per call e2e':>14}  met")
     missing = []

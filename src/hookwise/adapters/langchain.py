@@ -367,8 +367,9 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         if turn.stop is not None:  # a tool's hook stopped the run: end it without calling the model
             return AIMessage("")
         turn.extra["tools"] = request.tools
-        messages = self._with_context(turn, list(request.messages))
-        if messages is not request.messages:
+        messages = request.messages
+        if turn.context:
+            messages = self._with_context(turn, messages)
             request = request.override(messages=messages)
         want_before = bridge.wants(HookEvent.BEFORE_MODEL)
         want_select = bridge.wants(HookEvent.BEFORE_TOOL_SELECTION)
