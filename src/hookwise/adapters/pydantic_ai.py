@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -84,8 +85,9 @@ from pydantic_ai.messages import (  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, HookBridge, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
+from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
@@ -141,8 +143,9 @@ def _as_text(result: Any) -> str:
 class HookwiseCapability(AbstractCapability[Any]):
     """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring)."""
 
-    def __init__(self, hooks: Any = ".", *, ask: Any = "deny", on_message: Any = None,
-                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
+    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
+                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
+                 session_id: str | None = None,
                  max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
         self.bridge = HookBridge(hooks, framework="pydantic-ai", ask=ask, on_message=on_message,
                                  tool_aliases=tool_aliases, session_id=session_id,
