@@ -142,3 +142,12 @@ def test_import_order_does_not_matter() -> None:
     for first in ("hookwise.adapters._verdicts", "hookwise.agent.ui", "hookwise.agent", "hookwise.adapters._bridge"):
         code = f"import {first}; import hookwise.agent.session, hookwise.adapters._codec"
         subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("module", "blocked", "extra"), [("langchain", "langchain", "langchain"),
+                                                          ("pydantic_ai", "pydantic_ai", "pydantic-ai")])
+def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: str) -> None:
+    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
+            f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert f'pip install "hookwise[{extra}]"' in out

@@ -63,14 +63,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
+from hookwise.adapters import require
+
+require("langchain")
+
 if sys.version_info >= (3, 11):
     from typing import NotRequired
 else:  # pragma: no cover - the frameworks need 3.11; this keeps type checkers for 3.10 happy
     from typing_extensions import NotRequired
-
-from hookwise.adapters import require
-
-require("langchain")
 
 from langchain.agents.middleware.types import (  # noqa: E402
     AgentMiddleware,
