@@ -206,6 +206,14 @@ def test_conformance_with_hooks_that_change_the_run(_isolated_gemini_home: Path)
 
     assert_adapter_conformance(drive, settings=CONFORMANCE_SETTINGS)
 
+def test_after_agent_names_the_prompt_of_a_resumed_run(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("BeforeTool", {"decision": "ask"}, matcher="shell")
+    adapter_env.log("AfterAgent")
+    PydanticAIDriver("run_sync").run(adapter_env.system(), [(call("shell", cmd="ls"),), ("done",)], ["the prompt"],
+                                     native_answer=True)
+    assert [i["prompt"] for i in adapter_env.inputs("AfterAgent")] == ["the prompt"]
+
+
 def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None:
     adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="run_shell_command")
     calls: dict[str, list[dict[str, Any]]] = {}

@@ -164,6 +164,7 @@ class HookwiseCapability(AbstractCapability[Any]):
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
         self._approved: dict[str, verdicts.ToolVerdict] = {}  # BeforeTool verdicts of calls awaiting approval
+        self._prompts: dict[str, str] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
     # ---- session ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -189,7 +190,10 @@ class HookwiseCapability(AbstractCapability[Any]):
     # ---- the run: SessionStart, BeforeAgent, stops ----------------------------------------------
     async def wrap_run(self, ctx: Any, *, handler: Any) -> Any:
         bridge, turn = self.bridge, self.turn
-        turn.prompt = _prompt_text(ctx.prompt)
+        if ctx.prompt is None:  # a run resuming the last prompt (e.g. with approvals): AfterAgent names it
+            turn.prompt = self._prompts.get("last", "")
+        else:
+            turn.prompt = self._prompts["last"] = _prompt_text(ctx.prompt)
         contexts: list[str] = []
         if not bridge.session_started:
             fields = bridge.session_start_fields("startup")
