@@ -12,8 +12,9 @@ Keywords (docs/adapters.md): ``ask="deny" | "native" | approve``, ``on_message``
 ``session_id``, ``max_agent_retries``. ``ask="native"`` uses LangGraph's ``interrupt()``: the run
 returns ``__interrupt__`` with ``{"hookwise": "ask", "tool", "args", "reason"}`` and continues with
 ``agent.invoke(Command(resume=True | False), config)``; it needs a checkpointer and a ``thread_id``.
-A stop ends the run cleanly (the graph jumps to its end); the reason goes to ``on_message("stop", …)``
-and to the ``hookwise_stop`` key of the result state. :meth:`HookwiseMiddleware.close` fires SessionEnd.
+A stop ends the run cleanly (no further model or tool call; the graph runs to its end); the reason goes
+to ``on_message("stop", …)`` and to the ``hookwise_stop`` key of the result state.
+:meth:`HookwiseMiddleware.close` fires SessionEnd.
 
 ============================  ====  ==========================================================================
 event / field                       how
