@@ -151,3 +151,11 @@ def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: s
             f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert f'pip install "hookwise[{extra}]"' in out
+
+
+def test_settings_problems_are_reported(tmp_path: Any) -> None:
+    (tmp_path / ".gemini").mkdir()
+    (tmp_path / ".gemini" / "settings.json").write_text('{"hooks": {"BeforeTools": []}}')
+    seen: list[tuple[str, str]] = []
+    HookBridge(HookSystem(tmp_path), framework="t", on_message=lambda k, t: seen.append((k, t)))
+    assert seen and seen[0][0] == "warning" and "BeforeTools" in seen[0][1]
