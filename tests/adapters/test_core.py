@@ -159,3 +159,12 @@ def test_settings_problems_are_reported(tmp_path: Any) -> None:
     seen: list[tuple[str, str]] = []
     HookBridge(HookSystem(tmp_path), framework="t", on_message=lambda k, t: seen.append((k, t)))
     assert seen and seen[0][0] == "warning" and "BeforeTools" in seen[0][1]
+
+
+def test_messages_also_go_to_the_hookwise_logger(tmp_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+    b = HookBridge(HookSystem(tmp_path), framework="t")
+    with caplog.at_level("INFO", logger="hookwise"):
+        b.message("system", "hello from a hook")
+        b.stopped("quota")
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hookwise"] == [
+        ("INFO", "system: hello from a hook"), ("WARNING", "stop: quota")]
