@@ -35,7 +35,8 @@ BeforeModel/AfterModel stop   ✔     the run ends (an empty AI message closes t
 BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set (ANY → ``"any"`` or the one name,
                                     NONE → no tools); a call to a removed tool is refused at the tool seam
 AfterModel                    ◐     once per model response, never per streamed chunk (middleware sees whole
-                                    responses): as ``hooksConfig.afterModel: "response"``
+                                    responses): as ``hooksConfig.afterModel: "response"``; with
+                                    ``stream_mode="messages"`` the tokens reach the caller before the hook
 AfterModel llm_response/deny  ✔     text replaced (tool calls kept) / text discarded and the turn ended
 BeforeTool deny / stop        ✔     error ``ToolMessage``; the tool does not run
 BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input note
