@@ -23,6 +23,7 @@ _LAZY: dict[str, str] = {
     "HookOutcome": "hookwise.result",
     "Outcome": "hookwise.result",
     "HookEvent": "hookwise.events",
+    "AgentStopped": "hookwise.errors",
     "CaseFileError": "hookwise.errors",
     "EditError": "hookwise.errors",
     "ExtensionError": "hookwise.errors",
@@ -44,6 +45,7 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "AgentStopped",
     "Block",
     "CaseFileError",
     "EditError",
@@ -76,6 +78,7 @@ if TYPE_CHECKING:
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
     from hookwise.errors import (
+        AgentStopped,
         CaseFileError,
         EditError,
         ExtensionError,

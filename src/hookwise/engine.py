@@ -222,6 +222,14 @@ class HookSystem:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
         return self.trust_store.trust(entries)
 
+    def has_hooks(self, event: str | HookEvent, value: str | None = None) -> bool:
+        """Would firing ``event`` (with ``value`` for its matcher field) run any hook? Cheap (plan cache);
+        hosts use it to skip building an expensive input when nothing listens."""
+        ev = _EVENTS.get(event) if isinstance(event, str) else event  # type: ignore[call-overload]
+        if ev is None:
+            ev = parse_event(event)
+        return bool(self._planner.plan(ev, value))
+
     # ---- monitoring ------------------------------------------------------------------------
     def add_monitor(self, callback: Monitor | None = None, *, before: BeforeMonitor | None = None,
                     after: AfterMonitor | None = None) -> Callable[[], None]:
