@@ -23,8 +23,12 @@ _LAZY: dict[str, str] = {
     "HookOutcome": "hookwise.result",
     "Outcome": "hookwise.result",
     "HookEvent": "hookwise.events",
+    "AgentStopped": "hookwise.errors",
     "CaseFileError": "hookwise.errors",
     "EditError": "hookwise.errors",
+    "ExtensionError": "hookwise.errors",
+    "PluginError": "hookwise.errors",
+    "ProfileError": "hookwise.errors",
     "HookNotFoundError": "hookwise.errors",
     "HookwiseError": "hookwise.errors",
     "LlmFormatError": "hookwise.errors",
@@ -41,9 +45,11 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
+    "AgentStopped",
     "Block",
     "CaseFileError",
     "EditError",
+    "ExtensionError",
     "FireResult",
     "HookEntry",
     "HookEvent",
@@ -57,6 +63,8 @@ __all__ = [
     "ModelError",
     "Outcome",
     "PayloadError",
+    "PluginError",
+    "ProfileError",
     "ResponsesFileError",
     "SettingsError",
     "UnknownEventError",
@@ -72,13 +80,17 @@ if TYPE_CHECKING:
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
     from hookwise.errors import (
+        AgentStopped,
         CaseFileError,
         EditError,
+        ExtensionError,
         HookNotFoundError,
         HookwiseError,
         LlmFormatError,
         ModelError,
         PayloadError,
+        PluginError,
+        ProfileError,
         ResponsesFileError,
         SettingsError,
         UnknownEventError,

@@ -86,13 +86,16 @@ class HookSystem:
     :param claude_settings: also load hooks from ``.claude/`` settings (``None``:
         as ``hooksConfig.claudeSettings`` says).
     :param cwd: the ``cwd`` field of inputs (default: the project dir).
+    :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
+    :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
     """
 
     def __init__(self, project_dir: str | os.PathLike[str] | None = None, *,
                  trace: str | os.PathLike[str] | None = None,
                  trust_all: bool | None = None, session_id: str | None = None, transcript_path: str = "",
                  env: Mapping[str, str] | None = None, claude_settings: bool | None = None,
-                 cwd: str | os.PathLike[str] | None = None, output_cap: int = DEFAULT_CAP) -> None:
+                 cwd: str | os.PathLike[str] | None = None, output_cap: int = DEFAULT_CAP,
+                 plugin_dirs: Sequence[str | os.PathLike[str]] = (), profile: str | None = None) -> None:
         self.project_dir = os.path.abspath(os.fspath(project_dir) if project_dir is not None else os.getcwd())
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else self.project_dir
         self.env: dict[str, str] = dict(os.environ if env is None else env)
@@ -101,6 +104,8 @@ class HookSystem:
         self.trust_all = (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
         self.output_cap = output_cap
         self._claude_settings = claude_settings
+        self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
+        self._profile = profile
         self._runtime: list[HookEntry] = []
         self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
         self._background = Background()  # ``async`` hooks still running or not yet reported
@@ -127,7 +132,7 @@ class HookSystem:
     def reload(self) -> None:
         """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
         self.close()
-        loaded = load_settings(self.project_dir, self.env, self._claude_settings)
+        loaded = load_settings(self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
@@ -258,6 +263,14 @@ class HookSystem:
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
         return self.trust_store.trust(entries)
+
+    def has_hooks(self, event: str | HookEvent, value: str | None = None) -> bool:
+        """Would firing ``event`` (with ``value`` for its matcher field) run any hook? Cheap (plan cache);
+        hosts use it to skip building an expensive input when nothing listens."""
+        ev = _EVENTS.get(event) if isinstance(event, str) else event  # type: ignore[call-overload]
+        if ev is None:
+            ev = parse_event(event)
+        return bool(self._planner.plan(ev, value))
 
     # ---- monitoring ------------------------------------------------------------------------
     def add_monitor(self, callback: Monitor | None = None, *, before: BeforeMonitor | None = None,
@@ -466,6 +479,10 @@ class HookSystem:
 
                     env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
         return env
+
+    def extra_vars(self, session_id: str) -> dict[str, str]:
+        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
+        return self.settings.hook_vars(self.project_dir, session_id, self.env)
 
     _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 

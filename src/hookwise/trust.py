@@ -141,7 +141,7 @@ class TrustStore:
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
         """The directory a hook's trust is recorded under (project dir, or the extension's dir)."""
-        if entry.source == "extension" and entry.extension_dir:
+        if entry.source in ("extension", "plugin") and entry.extension_dir:
             return entry.extension_dir
         return self.project_dir
 
@@ -217,6 +217,14 @@ class TrustStore:
                     added.append(e)
                 data[scope] = keys
             if added:
-                write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+                # who may run what is private: the store is 0600 in a 0700 directory (docs/sources.md, "Trust")
+                directory = os.path.dirname(self.path)
+                try:
+                    st = os.stat(directory)
+                    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+                        os.chmod(directory, 0o700)
+                except OSError:
+                    pass  # missing: write_atomic creates it 0700
+                write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600)
             self._sig = None
         return added

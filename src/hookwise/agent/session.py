@@ -29,6 +29,9 @@ SessionEnd             :meth:`clear` (clear) and :meth:`end` (exit)
 
 A hook's malformed ``tool_input`` / ``llm_request`` / ``llm_response`` / ``toolConfig`` /
 ``tailToolCallRequest`` is reported as a warning and ignored as a whole.
+
+What each verdict means (the wording the model sees, the retry cap, tail calls, ``<hook_context>``
+placement) is defined once in :mod:`hookwise.adapters._verdicts`, which the framework adapters use too.
 """
 
 from __future__ import annotations
@@ -37,28 +40,27 @@ import contextlib
 import copy
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from hookwise.adapters import _verdicts as verdicts
 from hookwise.agent import llm_format as fmt
 from hookwise.agent.models import Model
 from hookwise.agent.tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import AgentUI, Stats
-from hookwise.errors import HookwiseError, LlmFormatError
+from hookwise.core.registry import HookEntry
+from hookwise.errors import HookwiseError
 from hookwise.events import HookEvent
 from hookwise.result import FireResult, Outcome
 
-MODIFIED_NOTE = "\n\n[System] Tool input parameters were modified by a hook before execution."
-CANCELLED = "[Operation Cancelled] Reason: User did not allow tool call"
 SUMMARY_PROMPT = (
     "Summarize the conversation so far for your own later use: the goal, what was done, the files "
     "involved, decisions made and what remains. Answer with the summary only."
 )
 SNAPSHOT_ACK = "Got it. Thanks for the additional context!"
-MAX_TAIL_CALLS = 16
 #: GenAI semantic-convention values for the spans of this host (docs/telemetry.md)
 AGENT_NAME = "hookwise"
 PROVIDER_NAME = "gcp.gemini"
@@ -167,6 +169,37 @@ class AgentSession:
     def session_id(self) -> str:
         return str(self.hooks.session_id)
 
+    def review_untrusted(self, ask: Callable[[str], str | None] | None = None) -> list[HookEntry]:
+        """Before the first prompt: say which hooks are untrusted, with the commands they would run.
+
+        With ``ask`` (an interactive session) the user is offered to trust them all
+        now; without it (headless) this one up-front notice replaces the per-firing
+        warnings. Returns the hooks that stay untrusted (they are skipped when they match).
+        """
+        pending: list[HookEntry] = [e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)]
+        if not pending:
+            return []
+        lines = [f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
+                 "skipped:"]
+        for e in pending:
+            origin = e.extra.get("plugin") or (e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1])
+            where = f"{e.source} {origin!r}" if origin else e.source
+            matcher = f", matcher {e.matcher!r}" if e.matcher else ""
+            lines.append(f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}")
+        self._untrusted_reported.update(e.display_name for e in pending)  # said once here, not at every firing
+        if ask is None:
+            self.ui.warning("\n".join([*lines, "  review and approve them with `hookwise trust`"]))
+            return pending
+        for ln in lines:
+            self.ui.info(ln)
+        answer = ask("Trust these hooks and run them in this session? [y/N] ")
+        if answer is not None and answer.strip().lower() in ("y", "yes"):
+            self.hooks.trust(pending)
+            self.ui.info(f"trusted {len(pending)} hook(s)")
+            return []
+        self.ui.info("they stay untrusted and are skipped; `hookwise trust` reviews them one by one")
+        return pending
+
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         """Fire ``event``; report its warnings and system message; count the hook calls.
 
@@ -190,24 +223,6 @@ class AgentSession:
         if msg and not result.suppress_output:
             self.ui.system_message(event.value, msg)
         return result
-
-    def _bad_hook_value(self, result: FireResult, key: str, message: str) -> None:
-        names = [h.name for h in result.hooks if isinstance(h.output, dict)
-                 and isinstance(h.output.get("hookSpecificOutput"), dict)
-                 and key in h.output["hookSpecificOutput"]]
-        who = ", ".join(names) or "a hook"
-        self.ui.warning(f"{result.event.value} hook {who} returned an unusable {key}: {message}; it was ignored")
-
-    def _check_each(self, result: FireResult, key: str, ok: Any) -> bool:
-        """Warn about every hook whose ``hookSpecificOutput[key]`` fails ``ok``; True if any did."""
-        bad = False
-        for h in result.hooks:
-            hso = h.output.get("hookSpecificOutput") if isinstance(h.output, dict) else None
-            if isinstance(hso, dict) and key in hso and not ok(hso[key]):
-                bad = True
-                self.ui.warning(f"{result.event.value} hook {h.name} returned an unusable {key} "
-                                f"({json.dumps(hso[key])[:200]}); it was ignored")
-        return bad
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def start(self, source: str = "startup") -> str | None:
@@ -303,48 +318,46 @@ class AgentSession:
         texts: list[str] = []
         try:
             while True:
-                before = self.fire(HookEvent.BEFORE_AGENT, prompt=message)
-                if before.stopped:
+                before = verdicts.before_agent(self.fire(HookEvent.BEFORE_AGENT, prompt=message))
+                if before.kind == "stop":
                     self.history.append(_user(message))
-                    self.ui.stopped(before.effective_reason)
+                    self.ui.stopped(before.reason)
                     return TurnStatus.STOPPED
-                if before.blocked:
-                    self.ui.blocked(before.effective_reason)
+                if before.kind == "block":
+                    self.ui.blocked(before.reason)
                     return TurnStatus.BLOCKED
                 self._turn = _TurnState()
                 self._maybe_compress()
                 entry = _user(message)
                 self.history.append(entry)
-                self._turn = _TurnState(entry=entry, context=before.hook_context)
+                self._turn = _TurnState(entry=entry, context=before.context)
                 status = self._agentic_loop()
                 texts.extend(self._turn.texts)
                 if status is TurnStatus.STOPPED:
                     return status
-                after = self.fire(HookEvent.AFTER_AGENT, prompt=prompt,
-                                  prompt_response="\n".join(t for t in texts if t) or "[no response text]",
+                after = self.fire(HookEvent.AFTER_AGENT, prompt=prompt, prompt_response=verdicts.answer_text(texts),
                                   stop_hook_active=stop_hook_active)
-                if after.stopped:
-                    self.ui.stopped(after.effective_reason)
-                    self._clear_context(after)
-                    return TurnStatus.STOPPED
-                if not after.blocked:
+                answer = verdicts.after_agent(after, retries, self.options.max_agent_retries)
+                if answer.kind == "done":
                     return TurnStatus.COMPLETED
-                self.ui.blocked(after.effective_reason)
-                self._clear_context(after)
-                retries += 1
-                if retries > self.options.max_agent_retries:
-                    self.ui.stopped(f"AfterAgent hooks blocked the answer {retries} times; giving up after "
-                                    f"{self.options.max_agent_retries} retries (--max-agent-retries). "
-                                    f"Last reason: {after.effective_reason}")
+                if answer.kind == "stop":
+                    self.ui.stopped(answer.reason)
+                    self._clear_context(answer.clear_context)
                     return TurnStatus.STOPPED
-                message = after.effective_reason
+                self.ui.blocked(answer.reason)
+                self._clear_context(answer.clear_context)
+                retries += 1
+                if answer.kind == "capped":
+                    self.ui.stopped(answer.stop_message)
+                    return TurnStatus.STOPPED
+                message = answer.reason
                 stop_hook_active = True
         finally:
             self._turn = _TurnState()
             self._save()
 
-    def _clear_context(self, result: FireResult) -> None:
-        if result.clear_context:
+    def _clear_context(self, clear: bool) -> None:
+        if clear:
             self.history = []
             self._snapshot_len = 0
             self.ui.info("Conversation context has been cleared.")
@@ -400,40 +413,26 @@ class AgentSession:
 
     def _model_turn_inner(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         request = self.build_request()
-        before = self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request))
-        if before.stopped:
-            self.ui.stopped(before.effective_reason)
+        warn = self.ui.warning
+        before = verdicts.before_model(self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)),
+                                       request, warn)
+        if before.kind == "stop":
+            self.ui.stopped(before.reason)
             return None
-        synthetic: dict[str, Any] | None = None
-        if "llm_response" in before.hook_specific:
-            try:
-                synthetic = fmt.synthetic_chunk(before.hook_specific["llm_response"])
-            except LlmFormatError as exc:
-                self._bad_hook_value(before, "llm_response", str(exc))
         if before.blocked:
-            self.ui.blocked(before.effective_reason)
-            if synthetic is None:
-                return [], request
-        if synthetic is None and "llm_request" in before.hook_specific:
-            try:
-                request = fmt.apply_llm_request(request, before.hook_specific["llm_request"])
-            except LlmFormatError as exc:
-                self._bad_hook_value(before, "llm_request", str(exc))
-        if synthetic is not None:
-            parts = _merge_parts(fmt.chunk_parts(synthetic))
+            self.ui.blocked(before.reason)
+        if before.kind == "skip":
+            return [], request
+        request = before.request
+        if before.synthetic is not None:
+            parts = _merge_parts(fmt.chunk_parts(before.synthetic))
             self._show(parts)
             return self._record_turn(parts), request
 
         selection = self.fire(HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request))
-        self._check_each(selection, "toolConfig", lambda v: isinstance(v, dict))
-        if selection.tool_config is not None:
-            try:
-                sdk_cfg = fmt.tool_config_from_hook(selection.tool_config)
-            except LlmFormatError as exc:
-                self._bad_hook_value(selection, "toolConfig", str(exc))
-            else:
-                if sdk_cfg is not None:
-                    request["config"]["toolConfig"] = sdk_cfg
+        sdk_cfg = verdicts.tool_selection(selection, warn)
+        if sdk_cfg is not None:
+            request["config"]["toolConfig"] = sdk_cfg
 
         self._trace_model_call(request)
         llm_request = fmt.to_llm_request(request)
@@ -443,29 +442,19 @@ class AgentSession:
         if getattr(self.hooks, "after_model_per_response", False):  # hooksConfig.afterModel: "response"
             stream = _whole_response(stream)
         for chunk in stream:
-            after = self.fire(HookEvent.AFTER_MODEL, seen=seen, llm_request=llm_request,
-                              llm_response=fmt.to_llm_response(chunk))
-            if after.stopped or after.blocked:
+            after = verdicts.after_model(self.fire(HookEvent.AFTER_MODEL, seen=seen, llm_request=llm_request,
+                                                   llm_response=fmt.to_llm_response(chunk)), chunk, warn)
+            if after.kind in ("stop", "deny"):
                 close = getattr(stream, "close", None)
                 if callable(close):
                     close()
                 self.ui.end_turn()
-                if after.stopped:
-                    self.ui.stopped(after.effective_reason)
+                if after.kind == "stop":
+                    self.ui.stopped(after.reason)
                     return None
-                self.ui.blocked(after.effective_reason)
+                self.ui.blocked(after.reason)
                 return [], request
-            parts = fmt.chunk_parts(chunk)
-            replacement = after.hook_specific.get("llm_response") if "llm_response" in after.hook_specific else None
-            if replacement is not None and fmt.modified_response(replacement) and \
-                    replacement != fmt.to_llm_response(chunk):
-                try:
-                    new_parts = fmt.chunk_parts(fmt.from_llm_response(replacement))
-                except LlmFormatError as exc:
-                    self._bad_hook_value(after, "llm_response", str(exc))
-                else:
-                    # the stable format is text-only: keep the chunk's function calls (and other non-text parts)
-                    parts = new_parts + [p for p in parts if not isinstance(p.get("text"), str)]
+            parts = after.parts
             self._show(parts)
             collected.extend(parts)
         merged = _merge_parts(collected)
@@ -498,8 +487,7 @@ class AgentSession:
                 args = {}
             if stop is not None:  # requested but never run: still recorded
                 self.stats.tool_calls += 1
-                out = self._finish_call(name, args, {"error": "[Operation Cancelled] The agent was stopped before "
-                                                              "this call ran."}, report=False)
+                out = self._finish_call(name, args, {"error": verdicts.NOT_RUN_AFTER_STOP}, report=False)
             else:
                 out = self._run_call(name, args, request.get("config", {}).get("toolConfig"))
                 stop = out.stop
@@ -544,87 +532,67 @@ class AgentSession:
             return self._fail(name, args, self.tools.not_found(name))
         why = fmt.function_call_allowed(tool_config, name)
         if why is not None:
-            return self._fail(name, args, f"Tool call refused: {why} (set by a BeforeToolSelection hook)")
+            return self._fail(name, args, verdicts.tool_refused_by_selection(why))
         invalid = tool.validate(args)
         if invalid is not None:
             return self._fail(name, args, f"Invalid parameters for {name}: {invalid}")
 
-        before = self.fire(HookEvent.BEFORE_TOOL, tool_name=name, tool_input=args, original_request_name=original)
-        if before.stopped:
-            reason = before.effective_reason
-            msg = f"Agent execution stopped by hook: {reason}"
-            return self._finish_call(name, args, {"error": msg}, error=msg, stop=reason, report=False)
-        if before.blocked:
-            return self._fail(name, args, f"Tool execution blocked: {before.effective_reason}")
-        self._check_each(before, "tool_input", lambda v: isinstance(v, dict))
-        run_args: dict[str, Any] = args
-        if before.tool_input is not None:
-            new_args = before.tool_input_for(args)
-            invalid = tool.validate(new_args)
+        before = verdicts.before_tool(
+            self.fire(HookEvent.BEFORE_TOOL, tool_name=name, tool_input=args, original_request_name=original),
+            args, self.ui.warning)
+        if before.kind == "stop":
+            return self._finish_call(name, args, {"error": before.message}, error=before.message, stop=before.reason,
+                                     report=False)
+        if before.kind == "deny":
+            return self._fail(name, args, before.message)
+        run_args: dict[str, Any] = before.args
+        if run_args is not args:
+            invalid = tool.validate(run_args)
             if invalid is not None:
-                return self._fail(name, new_args, f"Tool parameter modification by hook failed validation: {invalid}")
-            run_args = new_args
-        modified = run_args != args
+                return self._fail(name, run_args, f"Tool parameter modification by hook failed validation: {invalid}")
+        modified = before.modified
 
-        if before.asked or needs_confirmation(tool, self.options.approval_mode):
+        if before.kind == "ask" or needs_confirmation(tool, self.options.approval_mode):
             refused = self._confirm(tool.name, run_args, tool.confirmation(self.tool_ctx, run_args), before)
             if refused is not None:
                 return self._fail(name, run_args, refused)
 
         result = tool.execute(self.tool_ctx, run_args)
-        after = self.fire(HookEvent.AFTER_TOOL, tool_name=name, tool_input=run_args,
-                          tool_response=result.to_hook(), original_request_name=original)
-        if after.stopped:
-            reason = after.effective_reason
+        after = verdicts.after_tool(self.fire(HookEvent.AFTER_TOOL, tool_name=name, tool_input=run_args,
+                                              tool_response=result.to_hook(), original_request_name=original),
+                                    self.ui.warning)
+        if after.kind == "stop":
+            reason = after.reason
             return self._finish_call(name, run_args, {"error": reason}, error=reason, stop=reason, report=False,
-                                     display=f"Agent execution stopped by hook: {reason}")
-        if after.blocked:
-            reason = after.effective_reason
+                                     display=verdicts.tool_stopped(reason))
+        if after.kind == "hide":
+            reason = after.reason
             return self._finish_call(name, run_args, {"error": reason}, error=reason,
                                      display=f"Tool result blocked: {reason}")
-        response = self._model_facing(result, after.hook_context, modified)
-        tail = self._tail_request(after)
+        response = self._model_facing(result, after.context, modified)
+        tail = after.tail
         if tail is None:
             return self._finish_call(name, run_args, response, display=result.return_display)
         # the intermediate call is recorded, then replaced by the tail call (answering the original call)
         self._finish_call(name, run_args, response, display=result.return_display)
-        if depth >= MAX_TAIL_CALLS:
-            self.ui.warning(f"AfterTool tail tool calls nested {MAX_TAIL_CALLS} deep; not running "
-                            f"{tail[0]!r}; the last result is used")
+        if depth >= verdicts.MAX_TAIL_CALLS:
+            self.ui.warning(verdicts.tail_too_deep(tail[0]))
             return _CallOutcome(response)
         return self._run_call(tail[0], tail[1], tool_config, original=original or name, depth=depth + 1)
 
     def _model_facing(self, result: ToolResult, context: str | None, modified: bool) -> dict[str, Any]:
         if result.error is not None:  # a failed tool answers with its error message only
             return {"error": result.error.get("message", result.llm_content)}
-        content = result.llm_content
-        if context:
-            content = f"{content}\n\n{context}" if content else context
-        if modified:
-            content += MODIFIED_NOTE
-        return {"output": content}
-
-    def _tail_request(self, after: FireResult) -> tuple[str, dict[str, Any]] | None:
-        def ok(v: Any) -> bool:
-            return isinstance(v, dict) and isinstance(v.get("name"), str) and bool(v["name"]) and \
-                isinstance(v.get("args", {}), dict)
-
-        self._check_each(after, "tailToolCallRequest", ok)
-        tail = after.hook_specific.get("tailToolCallRequest")
-        if not isinstance(tail, dict) or not ok(tail):
-            return None
-        return tail["name"], dict(tail.get("args") or {})
+        return {"output": verdicts.model_facing_text(result.llm_content, context, modified)}
 
     def _confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
-                 before: FireResult) -> str | None:
+                 before: verdicts.ToolVerdict) -> str | None:
         """Ask for confirmation; returns the refusal message, or None when the call may run."""
-        asked = before.asked
-        hook_text = before.system_message or before.reason
+        asked = before.kind == "ask"
+        hook_text = before.hook_text
         if not self.ui.interactive:
             if asked:
-                why = f" ({hook_text})" if hook_text else ""
-                return (f'Tool "{name}" needs confirmation because a hook asked for it{why}; '
-                        "a headless run cannot ask, so the call was refused")
+                return verdicts.ask_refused(name, hook_text)
             return (f'Tool "{name}" needs confirmation in approval mode {self.options.approval_mode}; '
                     "a headless run cannot ask, so the call was refused (use --approval-mode "
                     + ("auto_edit or yolo" if confirmation.kind == "edit" else "yolo") + " to allow it)")
@@ -632,4 +600,4 @@ class AgentSession:
                   details=confirmation.details)
         if self.ui.confirm(name, args, confirmation, hook_text if asked else None):
             return None
-        return CANCELLED
+        return verdicts.CANCELLED

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +65,21 @@ def plugin_root_candidates(settings_path: str, project_dir: str | None) -> list[
         inner = "${GEMINI_PROJECT_DIR}" if rel == "." else "${GEMINI_PROJECT_DIR}/" + rel.replace(os.sep, "/")
         return [PluginRoot(settings_dir, inner), PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
     return [PluginRoot(settings_dir, None), PluginRoot(os.path.dirname(settings_dir), None)]
+
+
+def runtime_plugin_root(project_dir: str, env: Mapping[str, str]) -> list[PluginRoot]:
+    """Where ``${CLAUDE_PLUGIN_ROOT}`` of a hook that is not from a plugin resolves when it runs.
+
+    An inherited ``CLAUDE_PLUGIN_ROOT`` wins; without one it is ``<project>/.claude``
+    (docs/sources.md, "CLAUDE_PLUGIN_ROOT": the precedence).
+    The project directory follows as a second root: only where the scripts a command names through
+    ``$CLAUDE_PROJECT_DIR`` are looked for (a migration reads them for its notes).
+    """
+    proj = os.path.abspath(project_dir)
+    inherited = env.get("CLAUDE_PLUGIN_ROOT")
+    first = (PluginRoot(os.path.abspath(inherited), None) if inherited
+             else PluginRoot(os.path.join(proj, ".claude"), "${GEMINI_PROJECT_DIR}/.claude"))
+    return [first, PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
 
 
 def resolve_plugin_root(command: str, candidates: Sequence[PluginRoot]) -> tuple[PluginRoot, bool]:
@@ -326,7 +341,8 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
 
     # ${CLAUDE_PLUGIN_ROOT}
     if _PLUGIN_ROOT_REF.search(cmd):
-        root, found = resolve_plugin_root(cmd, plugin_roots)
+        # native loading searches the candidates; a migrated command resolves at run time to the first one
+        root, found = resolve_plugin_root(cmd, plugin_roots if native else plugin_roots[:1])
         scripts = plugin_root_paths(cmd, root.path)
         reads_env = script_reads_plugin_root(scripts)
         if native:
@@ -336,25 +352,21 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
             conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
             fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
         else:
-            if root.expr is not None:
-                cmd = _PLUGIN_ROOT_REF.sub(lambda _m: root.expr or "", cmd)
-                shown = root.expr
-            else:
-                from hookwise.core.expand import expand_command
-
-                cmd = expand_command(_PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
-                                     {"CLAUDE_PLUGIN_ROOT": root.path})
-                shown = root.path
-            detail = f"${{CLAUDE_PLUGIN_ROOT}} → {shown}"
-            if reads_env:
-                value = f'"{root.expr}"' if root.expr is not None else _single_quote(root.path)
-                cmd = f"export CLAUDE_PLUGIN_ROOT={value}; {cmd}"
-                detail += " (and exported, because the script reads CLAUDE_PLUGIN_ROOT itself)"
-            fields.append(FieldNote("command", "converted", detail))
+            # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
+            # the variable when the hook runs, to the inherited value, else to <project>/.claude
+            where = (f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" if root.expr is None
+                     else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)")
+            fields.append(FieldNote("command", "carried", f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
+                                                          f"runs it resolves to {where}"))
+            rep.notes.append(f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
+                             + ("; the script reads it from its environment too, where it is set to the same value"
+                                if reads_env else ""))
         if not found:
-            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command exist neither under "
-                             f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}; the command will fail "
-                             "(exit 127, reported as not-run) until the plugin's files are there")
+            where = (root.path if len(plugin_roots) == 1 or not native
+                     else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}")
+            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
+                                "command will fail (exit 127, reported as not-run) until the plugin's files are there "
+                                "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)")
     if not native and _PROJECT_DIR_REF.search(cmd):
         cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
                                    else "$GEMINI_PROJECT_DIR", cmd)

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT_MS = 60_000
 
 #: source labels in merge order (CONTRACT §1); runtime hooks run first
-SOURCE_ORDER: dict[str, int] = {"runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2, "package": 2}
+SOURCE_ORDER: dict[str, int] = {
+    "runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2, "plugin": 2, "package": 2,
+}
+#: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7); package hooks
+#: run at user trust (the user installed the package)
+UNTRUSTED_SOURCES = frozenset({"project", "extension", "plugin"})
 
 
 @dataclass(eq=False)
@@ -79,13 +84,13 @@ class HookEntry:
 
     @property
     def needs_trust(self) -> bool:
-        """Project and extension hooks run only once trusted (CONTRACT §7)."""
-        return self.source in ("project", "extension")
+        """Project, extension and plugin hooks run only once trusted (CONTRACT §7)."""
+        return self.source in UNTRUSTED_SOURCES
 
     @property
     def sanitized_env(self) -> bool:
-        """Project and extension hooks get a sanitized environment by default."""
-        return self.source in ("project", "extension")
+        """Project, extension and plugin hooks get a sanitized environment by default."""
+        return self.source in UNTRUSTED_SOURCES
 
 
 class Registry:

@@ -72,7 +72,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.core.plan import matcher_regex
+from hookwise.core.plan import matcher_regex, matcher_warning
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
     CLAUDE_EVENT_NAMES,
@@ -468,6 +468,8 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {k.name: k for k in (
     Key("claudeSettings", FLAG, "hookwise: also load hooks from .claude/ settings files.", default=False),
     Key("allowedHttpHookUrls", NAMES, "hookwise: URL patterns (* = any characters) http hooks may call; every "
         "layer that sets a list must allow the URL, so a project can narrow the list but never widen it."),
+    Key("claudePlugins", NAMES, "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
+        "project; ~/ is the home directory).", default=[]),
     Key("afterModel", OneOf("chunk", "response"), "hookwise: fire AfterModel for every streamed chunk (default) "
         "or once per complete response.", default="chunk"),
 )}
@@ -648,6 +650,10 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
     except (re.error, RecursionError, OverflowError) as exc:
         out.add(ptr, f"matcher {matcher!r} is not a valid regular expression ({exc}); "
                 f"it only matches a tool named exactly {m!r}", WARNING)
+        return
+    risk = matcher_warning(m, MatcherKind.TOOL)  # could hang a firing: bounded or refused (docs/sources.md)
+    if risk is not None:
+        out.add(ptr, risk, WARNING)
 
 
 def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:

@@ -36,15 +36,19 @@ if TYPE_CHECKING:
     from hookwise.testing.cases import CaseResult
     from hookwise.testing.fakes import FakeAnswer, FakeHost, FakeRunner
 
-__all__ = ["FakeAnswer", "FakeHost", "FakeRunner", "HookTester"]
+__all__ = ["FakeAnswer", "FakeHost", "FakeRunner", "HookTester", "assert_adapter_conformance"]
 
 
 def __getattr__(name: str) -> Any:
-    """The fakes (:mod:`hookwise.testing.fakes`) load on first use."""
+    """The fakes (:mod:`hookwise.testing.fakes`) and the adapter conformance kit (docs/adapters.md) load lazily."""
     if name in ("FakeAnswer", "FakeHost", "FakeRunner"):
         from hookwise.testing import fakes
 
         return getattr(fakes, name)
+    if name == "assert_adapter_conformance":
+        from hookwise.testing.conformance import assert_adapter_conformance
+
+        return assert_adapter_conformance
     raise AttributeError(f"module 'hookwise.testing' has no attribute {name!r}")
 
 _LAYERS = ("project", "user", "system", "system-defaults")

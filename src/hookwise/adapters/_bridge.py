@@ -1,0 +1,369 @@
+"""The framework-neutral half of every adapter: firing, reporting, per-run state and the keyword arguments.
+
+A :class:`HookBridge` owns the :class:`~hookwise.HookSystem` an adapter fires through and the
+behaviour every adapter shares (docs/adapters.md, CONTRACT §12):
+
+* ``ask="deny" | "native" | approve``: what a hook's ``ask`` does (default ``"deny"``, as in a headless
+  run; ``"native"``: the framework's own human-in-the-loop, after a Notification; a callable
+  ``approve(tool_name, args, reason) -> bool`` decides inline, after a Notification);
+* ``on_message(kind, text)``: ``stop`` / ``block`` (the reason), ``warning`` and ``system`` lines, also
+  logged to the ``hookwise`` logger;
+* ``tool_aliases``: framework tool name -> the name hooks see (``original_request_name`` keeps the native one);
+* ``session_id``: the session id hooks see.
+
+The framework modules translate their objects, fire through :meth:`HookBridge.fire` (sync seams) or
+:meth:`HookBridge.afire` (async seams) and hand the :class:`~hookwise.result.FireResult` to the
+verdict helpers of :mod:`hookwise.adapters._verdicts`, which the reference host uses too. Nothing here
+imports a framework.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Awaitable, Callable, Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
+
+from hookwise.adapters import _verdicts as verdicts
+from hookwise.events import HookEvent
+from hookwise.result import FireResult, Outcome
+
+if TYPE_CHECKING:
+    from hookwise.engine import HookSystem
+
+logger = logging.getLogger("hookwise")
+
+MessageKind = Literal["stop", "block", "warning", "system"]
+MESSAGE_KINDS: tuple[str, ...] = ("stop", "block", "warning", "system")
+OnMessage = Callable[[str, str], None]
+Approve = Callable[[str, dict[str, Any], str], bool]
+AskPolicy = Union[Literal["deny", "native"], Approve]
+
+#: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the call
+NATIVE = "native"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Fire:
+    """A step of an adapter's seam logic: "fire this event and send me the FireResult"."""
+
+    event: HookEvent
+    fields: dict[str, Any]
+    seen: set[str] | None = None
+
+
+#: seam logic written once for sync and async frameworks: a generator that yields :class:`Fire` (answered
+#: with a FireResult) or any other operation (answered by the framework's ``call`` / ``acall``).
+Steps = Generator[Any, Any, T]
+
+_LOG_LEVEL = {"stop": logging.WARNING, "block": logging.WARNING, "warning": logging.WARNING, "system": logging.INFO}
+
+
+@dataclass
+class TurnState:
+    """What one run (one user prompt, with its AfterAgent retries) of a framework agent remembers."""
+
+    prompt: str = ""
+    context: str | None = None  # this prompt's BeforeAgent <hook_context> (never persisted)
+    texts: list[str] = field(default_factory=list)  # answer texts, for AfterAgent prompt_response
+    stop: str | None = None  # a hook stopped the run (reason)
+    blocked: bool = False  # BeforeAgent blocked the prompt
+    retries: int = 0
+    stop_hook_active: bool = False
+    tool_config: dict[str, Any] | None = None  # live SDK toolConfig from BeforeToolSelection
+    verdicts: dict[str, verdicts.ToolVerdict] = field(default_factory=dict)  # BeforeTool verdicts by call id
+    notified: set[str] = field(default_factory=set)  # call ids whose Notification was fired
+    extra: dict[str, Any] = field(default_factory=dict)  # framework-specific per-run data
+
+
+def build_hooks(hooks: HookSystem | str | os.PathLike[str], session_id: str | None = None) -> HookSystem:
+    """``hooks`` itself, or a :class:`HookSystem` for the project directory ``hooks``."""
+    if isinstance(hooks, (str, os.PathLike)):
+        from hookwise.engine import HookSystem
+
+        system = HookSystem(hooks)
+    elif callable(getattr(hooks, "fire", None)):
+        system = hooks
+    else:
+        raise TypeError(f"hooks must be a HookSystem or a project directory, got {type(hooks).__name__}")
+    if session_id is not None:
+        system.session_id = session_id
+    return system
+
+
+class HookBridge:
+    """One adapter instance's hooks, reporting and options (see the module docstring)."""
+
+    def __init__(self, hooks: HookSystem | str | os.PathLike[str], *, framework: str,
+                 ask: AskPolicy = "deny", on_message: OnMessage | None = None,
+                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
+                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
+        if not (ask in ("deny", "native") or callable(ask)):
+            raise ValueError('ask must be "deny", "native" or a callable approve(tool_name, args, reason), '
+                             f"got {ask!r}")
+        if on_message is not None and not callable(on_message):
+            raise TypeError("on_message must be a callable on_message(kind, text)")
+        self.hooks = build_hooks(hooks, session_id)
+        self.framework = framework
+        self.ask: AskPolicy = ask
+        self.on_message = on_message
+        self.aliases: dict[str, str] = dict(tool_aliases or {})
+        self._native = {v: k for k, v in self.aliases.items()}
+        self.max_agent_retries = max_agent_retries
+        self._untrusted_reported: set[str] = set()
+        self._unsupported_reported: set[tuple[str, str]] = set()
+        self.session_started = False
+        for w in getattr(self.hooks, "warnings", None) or ():  # settings problems, as `hookwise agent` shows them
+            self.warn(w)
+
+    # ---- reporting ---------------------------------------------------------------------------
+    @property
+    def session_id(self) -> str:
+        return str(self.hooks.session_id)
+
+    def message(self, kind: MessageKind, text: str) -> None:
+        """Send one line to ``on_message`` and the ``hookwise`` logger."""
+        logger.log(_LOG_LEVEL[kind], "%s: %s", kind, text)
+        if self.on_message is not None:
+            self.on_message(kind, text)
+
+    def warn(self, text: str) -> None:
+        self.message("warning", text)
+
+    def stopped(self, reason: str) -> None:
+        self.message("stop", reason)
+
+    def blocked(self, reason: str) -> None:
+        self.message("block", reason)
+
+    def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
+        """Report a firing's warnings and system message (as the reference host does); returns it."""
+        if result.hooks:
+            skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
+            for w in result.warnings:
+                untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
+                if untrusted is not None:  # an untrusted hook is reported once per adapter, not per firing
+                    if untrusted in self._untrusted_reported:
+                        continue
+                    self._untrusted_reported.add(untrusted)
+                if seen is not None:
+                    if w in seen:
+                        continue
+                    seen.add(w)
+                self.warn(w)
+            msg = result.system_message
+            if msg and not result.suppress_output:
+                self.message("system", msg)
+        return result
+
+    def unsupported(self, result: FireResult, fields: dict[str, str]) -> None:
+        """Warn (once per adapter) about each field of ``fields`` ({name: why}) that a hook set."""
+        if not result.output:
+            return
+        hso = result.hook_specific
+        for name, why in fields.items():
+            present = name in hso if name not in ("continue", "decision") else (
+                result.stopped if name == "continue" else result.output.get("decision") is not None)
+            if present:
+                self.warn_unsupported(result.event, name, why)
+
+    def warn_unsupported(self, event: HookEvent, name: str, why: str) -> None:
+        """Warn once per adapter that a hook's output field ``name`` cannot be honoured here."""
+        if (event.value, name) not in self._unsupported_reported:
+            self._unsupported_reported.add((event.value, name))
+            self.warn(f"{event.value} hook output {name!r} is not supported by the {self.framework} "
+                      f"adapter ({why}); it was ignored")
+
+    # ---- firing ------------------------------------------------------------------------------
+    def wants(self, event: HookEvent, value: str | None = None) -> bool:
+        """Does any hook listen to ``event`` (for ``value``)? Lets adapters skip translating inputs."""
+        has = getattr(self.hooks, "has_hooks", None)
+        return True if has is None else bool(has(event, value))
+
+    def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
+        return self.report(self.hooks.fire(event, **fields), seen)
+
+    async def afire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
+        return self.report(await self.hooks.fire_async(event, **fields), seen)
+
+    def drive(self, steps: Steps[T], call: Callable[[Any], Any] | None = None) -> T:
+        """Run seam logic on a sync seam: fires with :meth:`fire`, other operations with ``call``."""
+        try:
+            op = next(steps)
+            while True:
+                if isinstance(op, Fire):
+                    res: Any = self.fire(op.event, seen=op.seen, **op.fields)
+                else:
+                    assert call is not None, f"no call for {op!r}"
+                    res = call(op)
+                op = steps.send(res)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    async def adrive(self, steps: Steps[T], acall: Callable[[Any], Awaitable[Any]] | None = None) -> T:
+        """Run seam logic on an async seam: fires with :meth:`afire`, other operations with ``acall``."""
+        try:
+            op = next(steps)
+            while True:
+                if isinstance(op, Fire):
+                    res: Any = await self.afire(op.event, seen=op.seen, **op.fields)
+                else:
+                    assert acall is not None, f"no call for {op!r}"
+                    res = await acall(op)
+                op = steps.send(res)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    # ---- names -------------------------------------------------------------------------------
+    def hook_name(self, native: str) -> str:
+        """The tool name hooks see for a framework tool."""
+        return self.aliases.get(native, native)
+
+    def native_name(self, hook_name: str) -> str:
+        """The framework tool for a name a hook used (tail calls, allowedFunctionNames)."""
+        return self._native.get(hook_name, hook_name)
+
+    def tool_fields(self, native: str, original: str | None = None) -> dict[str, Any]:
+        """``tool_name`` / ``original_request_name`` input fields for a framework tool."""
+        name = self.hook_name(native)
+        orig = original if original is not None else (native if name != native else None)
+        return {"tool_name": name, "original_request_name": orig}
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    def session_start_fields(self, source: str = "startup") -> dict[str, Any]:
+        self.session_started = True
+        return {"source": source}
+
+    # ---- ask ---------------------------------------------------------------------------------
+    def notification_fields(self, name: str, args: dict[str, Any], hook_text: str | None) -> dict[str, Any]:
+        """Notification input before an approval (CONTRACT §11: fired before every confirmation)."""
+        return {"notification_type": "ToolPermission",
+                "message": f"Tool {name} requires confirmation" + (f": {hook_text}" if hook_text else ""),
+                "details": {"type": "hook", "title": name, "tool_name": name, "tool_input": args}}
+
+    def ask_mode(self) -> str:
+        return self.ask if isinstance(self.ask, str) else "approve"
+
+    def decide_after_notification(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
+        """``ask`` as a callable: call it. Returns the refusal text, or None when the call may run."""
+        approve = self.ask
+        assert callable(approve)
+        try:
+            ok = bool(approve(name, args, hook_text or ""))
+        except Exception as exc:  # an approve callback that fails refuses (never an allow)
+            self.warn(f"the approve callback raised {type(exc).__name__}: {exc}; the call was refused")
+            return verdicts.CANCELLED
+        return None if ok else verdicts.CANCELLED
+
+    def confirm_steps(self, name: str, args: dict[str, Any], hook_text: str | None,
+                      notify: bool = True) -> Steps[str | None]:
+        """A hook asked to confirm ``name``: the refusal text, None to run, or :data:`NATIVE` (the framework's
+        own approval must surface the call). Fires Notification first unless ``ask="deny"`` (or ``notify``
+        is False: already fired for this call)."""
+        if self.ask == "deny":
+            return verdicts.ask_refused(name, hook_text)
+        if notify:
+            yield Fire(HookEvent.NOTIFICATION, self.notification_fields(name, args, hook_text))
+        if self.ask == "native":
+            return NATIVE
+        return self.decide_after_notification(name, args, hook_text)
+
+    def confirm(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
+        """:meth:`confirm_steps` on a sync seam."""
+        return self.drive(self.confirm_steps(name, args, hook_text))
+
+    async def aconfirm(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
+        """:meth:`confirm_steps` on an async seam."""
+        return await self.adrive(self.confirm_steps(name, args, hook_text))
+
+    # ---- verdicts with the run's state ------------------------------------------------------------
+    def before_agent(self, turn: TurnState, result: FireResult) -> verdicts.PromptVerdict:
+        v = verdicts.before_agent(result)
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        elif v.kind == "block":
+            turn.blocked = True
+            self.blocked(v.reason)
+        else:
+            turn.context = v.context
+        return v
+
+    def after_agent(self, turn: TurnState, result: FireResult) -> verdicts.AnswerVerdict:
+        v = verdicts.after_agent(result, turn.retries, self.max_agent_retries, "max_agent_retries")
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        elif v.kind in ("retry", "capped"):
+            self.blocked(v.reason)
+            turn.retries += 1
+            turn.stop_hook_active = True
+            if v.kind == "capped":
+                turn.stop = v.stop_message
+                self.stopped(v.stop_message)
+        return v
+
+    def after_agent_fields(self, turn: TurnState) -> dict[str, Any]:
+        return {"prompt": turn.prompt, "prompt_response": verdicts.answer_text(turn.texts),
+                "stop_hook_active": turn.stop_hook_active}
+
+    def before_model(self, turn: TurnState, result: FireResult, request: dict[str, Any]) -> verdicts.ModelVerdict:
+        v = verdicts.before_model(result, request, self.warn)
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        elif v.blocked:
+            self.blocked(v.reason)
+        return v
+
+    def tool_selection(self, turn: TurnState, result: FireResult) -> dict[str, Any] | None:
+        cfg = verdicts.tool_selection(result, self.warn)
+        turn.tool_config = cfg  # per model call, like the reference host's per-request toolConfig
+        return cfg
+
+    def after_model(self, turn: TurnState, result: FireResult, chunk: dict[str, Any]) -> verdicts.ResponseVerdict:
+        v = verdicts.after_model(result, chunk, self.warn)
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        elif v.kind == "deny":
+            self.blocked(v.reason)
+        return v
+
+    def selection_allows(self, sdk_tool_config: dict[str, Any] | None, native: str) -> bool:
+        """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its hook name
+        or its own name)?"""
+        from hookwise.agent import llm_format as fmt
+
+        if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
+            return True
+        return native != self.hook_name(native) and fmt.function_call_allowed(sdk_tool_config, native) is None
+
+    def refused_by_selection(self, turn: TurnState, native: str) -> str | None:
+        """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
+        from hookwise.agent import llm_format as fmt
+
+        if self.selection_allows(turn.tool_config, native):
+            return None
+        why = fmt.function_call_allowed(turn.tool_config, self.hook_name(native))
+        return verdicts.tool_refused_by_selection(why or "not allowed")
+
+    def before_tool(self, turn: TurnState, result: FireResult, args: dict[str, Any],
+                    call_id: str | None = None) -> verdicts.ToolVerdict:
+        v = verdicts.before_tool(result, args, self.warn)
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        if call_id is not None:
+            turn.verdicts[call_id] = v
+        return v
+
+    def after_tool(self, turn: TurnState, result: FireResult) -> verdicts.ResultVerdict:
+        v = verdicts.after_tool(result, self.warn)
+        if v.kind == "stop":
+            turn.stop = v.reason
+            self.stopped(v.reason)
+        return v
