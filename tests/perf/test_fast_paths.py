@@ -23,7 +23,10 @@ HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwi
          # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
          "hookwise.trust", "hookwise.trace", "hookwise.runners.env",
          # weakref: http hooks' per-host clients
-         "weakref")
+         "weakref",
+         # subprocess (and the locale and contextlib it imports): only for a hook whose directory is not the
+         # current one (posix_spawn cannot change directory)
+         "subprocess", "locale", "contextlib")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:
@@ -35,7 +38,8 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) 
         f"print('LOADED', [m for m in {HEAVY!r} if m in sys.modules], rc)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env,
+                         cwd=project.root)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout[: out.stdout.rindex("LOADED")])
     assert result["hooks"][0]["outcome"] == "ok"

@@ -22,7 +22,8 @@ from __future__ import annotations
 import os
 import selectors
 import signal
-import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -30,13 +31,24 @@ from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.runners import _reaper as _leftovers
 
 if TYPE_CHECKING:
-    from typing import IO
+    import subprocess
+    from typing import IO, Union
+
+    #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses)
+    Process = Union["subprocess.Popen[bytes]", "Spawned"]
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
 READ_CHUNK = 1 << 16
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
+_HAS_POSIX_SPAWN = hasattr(os, "posix_spawn") and sys.platform.startswith("linux")
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """``exc`` is :class:`subprocess.TimeoutExpired` (already imported by whoever raised it)."""
+    sub = sys.modules.get("subprocess")
+    return sub is not None and isinstance(exc, sub.TimeoutExpired)
 
 
 @dataclass
@@ -104,7 +116,7 @@ class _Child:
         self.req = req
         self.t0 = t0
         self.result = Completed()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Process | None = None
         self.pidfd: int | None = None
         self.out: Stream | None = None
         self.err: Stream | None = None
@@ -135,20 +147,161 @@ def _spawn_error_text(exc: OSError, req: Spawn) -> str:
     return f"could not start {req.argv[0]}: {exc.strerror or exc}"
 
 
-def popen(req: Spawn, token: str) -> tuple[subprocess.Popen[bytes] | None, Spawn, str | None]:
+class Spawned:
+    """A child started by :func:`os.posix_spawn`: the part of :class:`subprocess.Popen` the driver uses.
+
+    ``stdin``/``stdout``/``stderr`` are unbuffered pipe files; ``poll``/``wait`` set
+    ``returncode`` as Popen does (``-N`` for signal N) and ``wait`` raises
+    :class:`subprocess.TimeoutExpired` when its timeout passes.
+    """
+
+    def __init__(self, pid: int, args: list[str], stdin: IO[bytes], stdout: IO[bytes],
+                 stderr: IO[bytes] | None) -> None:
+        self.pid = pid
+        self.args = args
+        self.stdin: IO[bytes] | None = stdin
+        self.stdout: IO[bytes] | None = stdout
+        self.stderr = stderr
+        self.returncode: int | None = None
+        self._lock = threading.Lock()
+
+    def poll(self) -> int | None:
+        with self._lock:
+            if self.returncode is None:
+                try:
+                    pid, status = os.waitpid(self.pid, os.WNOHANG)
+                except ChildProcessError:  # reaped by someone else (a host's SIGCHLD handler): as Popen says
+                    self.returncode = 0
+                else:
+                    if pid == self.pid:
+                        self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = 0.0005
+        while True:
+            rc = self.poll()
+            if rc is not None:
+                return rc
+            if deadline is not None and time.monotonic() >= deadline:
+                import subprocess
+
+                raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+            time.sleep(delay if deadline is None else max(0.0, min(delay, deadline - time.monotonic())))
+            delay = min(delay * 2, 0.05)
+
+
+#: what :class:`subprocess.Popen` resets in the child (``restore_signals``): Python ignores SIGPIPE, hooks must not
+_DEFAULT_SIGNALS = tuple(getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ", "SIGXFZ") if hasattr(signal, n))
+
+
+def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
+    """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else None.
+
+    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session, every
+    inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in the
+    child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change directory,
+    so a hook whose directory is not the current one (and any platform without it) keeps ``Popen``, which
+    is imported only then: most ``hookwise fire`` runs never load :mod:`subprocess`. Two differences remain,
+    neither visible to a hook: glibc leaves its own internal signals (32, 33) ignored in the child, and a
+    host that calls :func:`os.chdir` on another thread while a hook starts races with the directory check.
+    """
+    if not _HAS_POSIX_SPAWN or req.cwd != os.getcwd():
+        return None
+    argv = list(req.argv)
+    name = req.executable or argv[0]
+    if os.path.dirname(name):
+        candidates = [name]
+    else:
+        candidates = [os.path.join(d, name) for d in os.get_exec_path(env)]
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe() if not req.merge_stderr else (-1, w_out)
+    ours = {r_in, w_in, r_out, w_out, r_err, w_err} - {-1}
+    if min(ours) <= 2:  # a standard descriptor of this process is closed: Popen knows how to shuffle them
+        for fd in ours:
+            os.close(fd)
+        return None
+    actions: list[tuple[int, ...]] = [(os.POSIX_SPAWN_DUP2, r_in, 0), (os.POSIX_SPAWN_DUP2, w_out, 1),
+                                      (os.POSIX_SPAWN_DUP2, w_err, 2)]
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds()]
+    first_error: OSError | None = None
+    last_error: OSError | None = None
+    pid = None
+    try:
+        for path in candidates:
+            if len(candidates) > 1:
+                try:
+                    os.stat(path)
+                except (FileNotFoundError, NotADirectoryError) as exc:  # what exec would say: try the next
+                    last_error = exc
+                    continue
+                except OSError:
+                    pass
+            try:
+                pid = os.posix_spawn(path, argv, env, file_actions=actions, setsid=True,
+                                     setsigdef=_DEFAULT_SIGNALS)
+                break
+            except (FileNotFoundError, NotADirectoryError) as exc:
+                last_error = exc
+            except OSError as exc:
+                last_error = exc
+                if first_error is None:
+                    first_error = exc
+    except BaseException:
+        for fd in ours:
+            os.close(fd)
+        raise
+    for fd in {r_in, w_out, w_err}:  # the child's ends
+        os.close(fd)
+    if pid is None:
+        for fd in {w_in, r_out, r_err} - {-1}:
+            os.close(fd)
+        err = first_error or last_error
+        raise err if err is not None else FileNotFoundError(2, "No such file or directory", name)
+    return Spawned(pid, argv, open(w_in, "wb", buffering=0), open(r_out, "rb", buffering=0),
+                   open(r_err, "rb", buffering=0) if r_err >= 0 else None)
+
+
+def _inheritable_fds() -> list[int]:
+    """Descriptors above 2 a child would inherit (Popen's close_fds closes them; hookwise's own never are)."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        names = []
+    out = []
+    for n in names:
+        fd = int(n)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    out.append(fd)
+            except OSError:  # the listing's own descriptor, already closed
+                pass
+    return out
+
+
+def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
     """Start ``req`` (or its fallback) as the leader of a new process group, with three pipes.
 
     Returns the process and the request that started it, or ``(None, req, error)``
     with the text of a spawn failure (docs/contract.md §6: the hook did not run).
     ``token`` marks the environment of every process of the run (see :mod:`._reaper`).
     """
+    env = _leftovers.child_env(req.env, token)
+    proc: Process | None
     try:
-        proc = subprocess.Popen(
-            list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
-            cwd=req.cwd, env=_leftovers.child_env(req.env, token), start_new_session=True, close_fds=True,
-            executable=req.executable,
-        )
+        proc = _spawn_here(req, env)
+        if proc is None:
+            import subprocess
+
+            proc = subprocess.Popen(
+                list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
+                cwd=req.cwd, env=env, start_new_session=True, close_fds=True,
+                executable=req.executable,
+            )
     except (OSError, ValueError, TypeError) as exc:
         if req.fallback is not None:  # bash reports (or handles) what the direct exec could not do
             return popen(req.fallback, token)
@@ -342,7 +495,9 @@ def _reap(child: _Child, sel: selectors.BaseSelector) -> None:
     assert child.proc is not None
     try:
         status = child.proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - pidfd said it exited
+    except Exception as exc:  # pragma: no cover - pidfd said it exited
+        if not _timed_out(exc):
+            raise
         return
     child.exited = True
     if child.pidfd is not None:
@@ -493,7 +648,9 @@ def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> Non
             remaining = c.deadline - time.monotonic()
             try:
                 c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
-            except subprocess.TimeoutExpired:
+            except Exception as exc:
+                if not _timed_out(exc):
+                    raise
                 continue
             _reap(c, sel)
 
@@ -506,8 +663,9 @@ def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:
         _signal_group(child, signal.SIGKILL)
         try:
             child.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            pass
+        except Exception as exc:  # pragma: no cover
+            if not _timed_out(exc):
+                raise
     elif child.result.timed_out:
         _signal_group(child, signal.SIGKILL)
     _close_stdin(child, sel)

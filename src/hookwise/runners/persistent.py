@@ -33,7 +33,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from hookwise._records import dataclass, field
 from hookwise.runners import _reaper as _leftovers
@@ -51,6 +51,9 @@ from hookwise.runners._process import (
     signal_group,
     unregister,
 )
+
+if TYPE_CHECKING:
+    from hookwise.runners._process import Process
 
 
 @dataclass
@@ -84,7 +87,7 @@ class Answer:
 class _Proc:
     """One running persistent hook process."""
 
-    def __init__(self, signature: Hashable, proc: subprocess.Popen[bytes], token: str) -> None:
+    def __init__(self, signature: Hashable, proc: Process, token: str) -> None:
         self.signature = signature
         self.proc = proc
         self.token = token
