@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
 from hookwise.adapters import _verdicts as verdicts
 from hookwise.events import HookEvent
@@ -43,6 +43,22 @@ AskPolicy = Union[Literal["deny", "native"], Approve]
 #: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the call
 NATIVE = "native"
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Fire:
+    """A step of an adapter's seam logic: "fire this event and send me the FireResult"."""
+
+    event: HookEvent
+    fields: dict[str, Any]
+    seen: set[str] | None = None
+
+
+#: seam logic written once for sync and async frameworks: a generator that yields :class:`Fire` (answered
+#: with a FireResult) or any other operation (answered by the framework's ``call`` / ``acall``).
+Steps = Generator[Any, Any, T]
+
 _LOG_LEVEL = {"stop": logging.WARNING, "block": logging.WARNING, "warning": logging.WARNING, "system": logging.INFO}
 
 
@@ -59,8 +75,8 @@ class TurnState:
     stop_hook_active: bool = False
     tool_config: dict[str, Any] | None = None  # live SDK toolConfig from BeforeToolSelection
     verdicts: dict[str, verdicts.ToolVerdict] = field(default_factory=dict)  # BeforeTool verdicts by call id
-    asked: dict[str, bool] = field(default_factory=dict)  # approval answers by call id
-    model_calls: int = 0
+    notified: set[str] = field(default_factory=set)  # call ids whose Notification was fired
+    extra: dict[str, Any] = field(default_factory=dict)  # framework-specific per-run data
 
 
 def build_hooks(hooks: HookSystem | str | os.PathLike[str], session_id: str | None = None) -> HookSystem:
@@ -149,10 +165,15 @@ class HookBridge:
         for name, why in fields.items():
             present = name in hso if name not in ("continue", "decision") else (
                 result.stopped if name == "continue" else result.output.get("decision") is not None)
-            if present and (result.event.value, name) not in self._unsupported_reported:
-                self._unsupported_reported.add((result.event.value, name))
-                self.warn(f"{result.event.value} hook output {name!r} is not supported by the {self.framework} "
-                          f"adapter ({why}); it was ignored")
+            if present:
+                self.warn_unsupported(result.event, name, why)
+
+    def warn_unsupported(self, event: HookEvent, name: str, why: str) -> None:
+        """Warn once per adapter that a hook's output field ``name`` cannot be honoured here."""
+        if (event.value, name) not in self._unsupported_reported:
+            self._unsupported_reported.add((event.value, name))
+            self.warn(f"{event.value} hook output {name!r} is not supported by the {self.framework} "
+                      f"adapter ({why}); it was ignored")
 
     # ---- firing ------------------------------------------------------------------------------
     def wants(self, event: HookEvent, value: str | None = None) -> bool:
@@ -165,6 +186,34 @@ class HookBridge:
 
     async def afire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         return self.report(await self.hooks.fire_async(event, **fields), seen)
+
+    def drive(self, steps: Steps[T], call: Callable[[Any], Any] | None = None) -> T:
+        """Run seam logic on a sync seam: fires with :meth:`fire`, other operations with ``call``."""
+        try:
+            op = next(steps)
+            while True:
+                if isinstance(op, Fire):
+                    res: Any = self.fire(op.event, seen=op.seen, **op.fields)
+                else:
+                    assert call is not None, f"no call for {op!r}"
+                    res = call(op)
+                op = steps.send(res)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    async def adrive(self, steps: Steps[T], acall: Callable[[Any], Awaitable[Any]] | None = None) -> T:
+        """Run seam logic on an async seam: fires with :meth:`afire`, other operations with ``acall``."""
+        try:
+            op = next(steps)
+            while True:
+                if isinstance(op, Fire):
+                    res: Any = await self.afire(op.event, seen=op.seen, **op.fields)
+                else:
+                    assert acall is not None, f"no call for {op!r}"
+                    res = await acall(op)
+                op = steps.send(res)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
 
     # ---- names -------------------------------------------------------------------------------
     def hook_name(self, native: str) -> str:
@@ -207,23 +256,26 @@ class HookBridge:
             return verdicts.CANCELLED
         return None if ok else verdicts.CANCELLED
 
-    def confirm(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
-        """A hook asked to confirm ``name`` (sync seam): the refusal text, None to run, or :data:`NATIVE`."""
+    def confirm_steps(self, name: str, args: dict[str, Any], hook_text: str | None,
+                      notify: bool = True) -> Steps[str | None]:
+        """A hook asked to confirm ``name``: the refusal text, None to run, or :data:`NATIVE` (the framework's
+        own approval must surface the call). Fires Notification first unless ``ask="deny"`` (or ``notify``
+        is False: already fired for this call)."""
         if self.ask == "deny":
             return verdicts.ask_refused(name, hook_text)
-        self.fire(HookEvent.NOTIFICATION, **self.notification_fields(name, args, hook_text))
+        if notify:
+            yield Fire(HookEvent.NOTIFICATION, self.notification_fields(name, args, hook_text))
         if self.ask == "native":
             return NATIVE
         return self.decide_after_notification(name, args, hook_text)
 
+    def confirm(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
+        """:meth:`confirm_steps` on a sync seam."""
+        return self.drive(self.confirm_steps(name, args, hook_text))
+
     async def aconfirm(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
-        """:meth:`confirm` for async seams."""
-        if self.ask == "deny":
-            return verdicts.ask_refused(name, hook_text)
-        await self.afire(HookEvent.NOTIFICATION, **self.notification_fields(name, args, hook_text))
-        if self.ask == "native":
-            return NATIVE
-        return self.decide_after_notification(name, args, hook_text)
+        """:meth:`confirm_steps` on an async seam."""
+        return await self.adrive(self.confirm_steps(name, args, hook_text))
 
     # ---- verdicts with the run's state ------------------------------------------------------------
     def before_agent(self, turn: TurnState, result: FireResult) -> verdicts.PromptVerdict:
