@@ -450,3 +450,152 @@ def test_conformance_with_the_reference_host() -> None:
     # deviation: ADK's AfterModel fires once per complete response (the reference host: per streamed chunk,
     # here one chunk per response, so the sequences agree)
     assert_adapter_conformance(_drive)
+
+
+# ---- the shared scenario suite -----------------------------------------------------------------------
+def _parts_text(parts: list[dict[str, Any]]) -> str:
+    return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+
+
+def _response_text(resp: Any) -> str:
+    if isinstance(resp, dict):
+        for key in ("result", "error"):
+            if isinstance(resp.get(key), str):
+                return str(resp[key])
+    return json.dumps(resp)
+
+
+def _messages(contents: list[dict[str, Any]], system: Any = None) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if isinstance(system, str) and system:
+        out.append(("system", system))
+    for c in contents:
+        parts = c.get("parts") or []
+        text = _parts_text(parts)
+        if text:
+            out.append(("model" if c.get("role") == "model" else "user", text))
+        for p in parts:
+            if isinstance(p.get("functionResponse"), dict):
+                out.append(("tool", _response_text(p["functionResponse"].get("response"))))
+    return out
+
+
+class AdkDriver:
+    name = "adk"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode  # run_async / run (ADK's sync runner) / sse (streaming mode)
+
+    def run(self, hooks: Any, turns: Any, prompts: Any, *, ask: Any = "deny", native_answer: bool | None = None,
+            max_agent_retries: int = 8) -> Run:  # type: ignore[override]
+        from google.adk.agents.run_config import RunConfig as AdkRunConfig
+        from google.adk.agents.run_config import StreamingMode
+
+        from .scenarios import Request
+        from .scenarios import Run as ScenarioRun
+
+        script = []
+        for turn in turns:
+            parts = [types.Part(function_call=types.FunctionCall(name=t.name, args=dict(t.args)))
+                     if isinstance(t, ToolCall) else types.Part.from_text(text=t) for t in turn]
+            script.append(LlmResponse(content=types.Content(role="model", parts=parts)))
+        model = ScriptedLlm(script=script)
+        calls: dict[str, list[dict[str, Any]]] = {}
+        messages: list[tuple[str, str]] = []
+
+        def shell(cmd: str) -> dict[str, Any]:
+            """Run a shell command."""
+            calls.setdefault("shell", []).append({"cmd": cmd})
+            return {"result": f"shell:{cmd}"}
+
+        def echo(text: str) -> dict[str, Any]:
+            """Echo a text."""
+            calls.setdefault("echo", []).append({"text": text})
+            return {"result": f"echo:{text}"}
+
+        plugin = HookwisePlugin(hooks, ask="native" if native_answer is not None else ask,
+                                on_message=lambda k, t: messages.append((k, t)), max_agent_retries=max_agent_retries)
+        runner = InMemoryRunner(agent=LlmAgent(name="root", model=model, tools=[shell, echo]), plugins=[plugin])
+        rc = AdkRunConfig(streaming_mode=StreamingMode.SSE) if self.mode == "sse" else None
+        surfaced: list[dict[str, Any]] = []
+        events: list[Any] = []
+
+        async def send(session_id: str, msg: types.Content) -> list[Any]:
+            out = []
+            async for ev in runner.run_async(user_id="u", session_id=session_id, new_message=msg, run_config=rc):
+                out.append(ev)
+            return out
+
+        async def go() -> str:
+            s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
+            for p in prompts:
+                msg = types.Content(role="user", parts=[types.Part.from_text(text=p)])
+                while msg is not None:
+                    if self.mode == "run":  # ADK's synchronous entry point (it drives run_async in a thread)
+                        got = await asyncio.to_thread(lambda m=msg: list(runner.run(user_id="u", session_id=s.id,
+                                                                                    new_message=m)))
+                    else:
+                        got = await send(s.id, msg)
+                    events.extend(got)
+                    asks = [p.function_call for ev in got if ev.content for p in ev.content.parts or []
+                            if p.function_call and p.function_call.name == "adk_request_confirmation"]
+                    msg = None
+                    if asks and native_answer is not None:
+                        surfaced.extend(dict(a.args or {}) for a in asks)
+                        msg = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+                            id=a.id, name="adk_request_confirmation", response={"confirmed": native_answer}))
+                            for a in asks])
+            await runner.close()
+            return s.id
+
+        asyncio.run(go())
+        requests = [Request(_messages(r.get("contents", []), (r.get("config") or {}).get("systemInstruction")),
+                            [d["name"] for t in (r.get("config") or {}).get("tools", [])
+                             for d in t.get("functionDeclarations", [])],
+                            ((r.get("config") or {}).get("toolConfig") or {}).get("functionCallingConfig", {})
+                            .get("mode") == "ANY",
+                            {k: v for k, v in (r.get("config") or {}).items()
+                             if k in ("temperature", "maxOutputTokens", "topP", "topK")})
+                    for r in model.requests]
+        history = _messages([ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
+                             for ev in events if ev.content and not ev.partial])
+        prompts_kept = [("user", p) for p in prompts]
+        output = next((t for r, t in reversed(history) if r == "model"), "")
+        stops = [t for k, t in messages if k == "stop"]
+        return ScenarioRun(requests, calls, messages, output, self._history(runner, prompts_kept, history),
+                           stops[-1] if stops else None, False, surfaced)
+
+    @staticmethod
+    def _history(runner: Any, prompts: list[tuple[str, str]], events: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        sessions = runner.session_service.sessions.get(runner.app_name, {}).get("u", {})
+        out: list[tuple[str, str]] = []
+        for s in sessions.values():
+            out += _messages([ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
+                              for ev in s.events if ev.content])
+        return out or events
+
+
+@pytest.fixture
+def adapter_env(tmp_path: Path) -> Any:
+    from .scenarios import AdapterEnv
+
+    return AdapterEnv(tmp_path / "project")
+
+
+def _scenarios() -> list[Any]:
+    from .scenarios import SCENARIOS
+
+    return SCENARIOS
+
+
+@pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s.__name__)
+def test_scenario(scenario: Any, adapter_env: Any) -> None:
+    scenario(AdkDriver("run_async"), adapter_env)
+
+
+@pytest.mark.parametrize("mode", ["run", "sse"])
+@pytest.mark.parametrize("scenario", [s for s in _scenarios() if s.__name__ in (
+    "before_tool_rewrite", "before_tool_ask_native_approve", "after_agent_retry", "before_model_synthetic_answer",
+    "after_model_replace_keeps_tool_calls")], ids=lambda s: s.__name__)
+def test_other_call_styles(scenario: Any, mode: str, adapter_env: Any) -> None:
+    scenario(AdkDriver(mode), adapter_env)

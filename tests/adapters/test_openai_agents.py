@@ -429,3 +429,148 @@ def _drive(hooks_system: Any, conversation: Conversation) -> None:
 
 def test_conformance_with_the_reference_host() -> None:
     assert_adapter_conformance(_drive)
+
+
+# ---- the shared scenario suite -----------------------------------------------------------------------
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def _messages(items: Any, system: str | None = None) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = [("system", system)] if system else []
+    for raw in [items] if isinstance(items, str) else list(items):
+        item = raw if isinstance(raw, dict) else (raw.model_dump(exclude_unset=True) if hasattr(raw, "model_dump")
+                                                  else {"role": "user", "content": str(raw)})
+        kind = item.get("type", "message")
+        if kind == "function_call_output":
+            out.append(("tool", _text(item.get("output"))))
+        elif kind == "message" and item.get("role") in ("user", "system", "developer"):
+            out.append(("system" if item["role"] != "user" else "user", _text(item.get("content"))))
+        elif kind == "message" and item.get("role") == "assistant":
+            text = _text(item.get("content"))
+            if text:
+                out.append(("model", text))
+    return out
+
+
+class OpenAIAgentsDriver:
+    name = "openai-agents"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode  # run (hookwise's run()) / streamed (Runner.run_streamed on the governed pair)
+
+    def run(self, hooks: Any, turns: Any, prompts: Any, *, ask: Any = "deny", native_answer: bool | None = None,
+            max_agent_retries: int = 8) -> Any:
+        from agents.exceptions import InputGuardrailTripwireTriggered as Blocked
+
+        from .scenarios import Request
+        from .scenarios import Run as ScenarioRun
+
+        steps = []
+        n = 0
+        for turn in turns:
+            out: list[Any] = []
+            for t in turn:
+                n += 1
+                out.append(function_call(t.name, dict(t.args), call_id=f"call-{n}") if isinstance(t, ToolCall)
+                           else assistant_message(t))
+            steps.append(ModelStep(output=out))
+        model = ScriptedModel(steps)
+        calls: dict[str, list[dict[str, Any]]] = {}
+        messages: list[tuple[str, str]] = []
+
+        @function_tool
+        def shell(cmd: str) -> str:
+            """Run a shell command."""
+            calls.setdefault("shell", []).append({"cmd": cmd})
+            return f"shell:{cmd}"
+
+        @function_tool
+        def echo(text: str) -> str:
+            """Echo a text."""
+            calls.setdefault("echo", []).append({"text": text})
+            return f"echo:{text}"
+
+        agent, config = openai_agents.govern(
+            Agent(name="helper", model=model, tools=[shell, echo]), hooks,
+            ask="native" if native_answer is not None else ask, on_message=lambda k, t: messages.append((k, t)),
+            max_agent_retries=max_agent_retries, run_config=OFFLINE)
+        surfaced: list[dict[str, Any]] = []
+        history: list[Any] = []
+        stop: str | None = None
+        raised = False
+        output = ""
+
+        async def one(inp: Any) -> Any:
+            if self.mode == "streamed":
+                res = Runner.run_streamed(agent, inp, run_config=config)
+                async for _ in res.stream_events():
+                    pass
+                return res
+            return await openai_agents.run(agent, inp, run_config=config)
+
+        async def go() -> None:
+            nonlocal history, stop, raised, output
+            for p in prompts:
+                inp: Any = [*history, {"role": "user", "content": p}]
+                try:
+                    result = await one(inp)
+                    while result.interruptions and native_answer is not None:
+                        surfaced.extend({"tool": i.name} for i in result.interruptions)
+                        state = result.to_state()
+                        for i in result.interruptions:
+                            (state.approve if native_answer else state.reject)(i)
+                        result = await Runner.run(agent, state, run_config=config)
+                    history = result.to_input_list()
+                    output = str(result.final_output or "")
+                except AgentStopped as exc:
+                    stop, raised = exc.reason, True
+                    data = getattr(exc, "run_data", None)
+                    if data is not None:
+                        history = [*([data.input] if isinstance(data.input, str) else data.input),
+                                   *(i.to_input_item() for i in data.new_items)]
+                    break
+                except Blocked:
+                    continue
+            await openai_agents.end_session(config)
+
+        asyncio.run(go())
+        if stop is None:
+            stops = [t for k, t in messages if k == "stop"]
+            stop = stops[-1] if stops else None
+        requests = [Request(_messages(c.input, c.system_instructions), [t.name for t in c.tools],
+                            c.model_settings.tool_choice not in (None, "auto", "none"),
+                            {k: v for k, v in (("temperature", c.model_settings.temperature),
+                                               ("maxOutputTokens", c.model_settings.max_tokens),
+                                               ("topP", c.model_settings.top_p)) if v is not None})
+                    for c in model.calls]
+        return ScenarioRun(requests, calls, messages, output, _messages(history), stop, raised, surfaced)
+
+
+@pytest.fixture
+def adapter_env(tmp_path: Path) -> Any:
+    from .scenarios import AdapterEnv
+
+    return AdapterEnv(tmp_path / "project")
+
+
+def _scenarios() -> list[Any]:
+    from .scenarios import SCENARIOS
+
+    return SCENARIOS
+
+
+@pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s.__name__)
+def test_scenario(scenario: Any, adapter_env: Any) -> None:
+    scenario(OpenAIAgentsDriver("run"), adapter_env)
+
+
+@pytest.mark.parametrize("scenario", [s for s in _scenarios() if s.__name__ in (
+    "before_tool_rewrite", "before_tool_ask_native_approve", "before_model_synthetic_answer",
+    "after_model_replace_keeps_tool_calls", "before_tool_selection")], ids=lambda s: s.__name__)
+def test_streamed_scenario(scenario: Any, adapter_env: Any) -> None:
+    scenario(OpenAIAgentsDriver("streamed"), adapter_env)

@@ -384,7 +384,6 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             llm_request.tools_dict[RETRY_TOOL] = self._retry_tool
         self._prepare_contents(inv, llm_request)
         turn.tool_config = None
-        turn.model_calls += 1
         inv.llm_request = None
         if self.bridge.wants(HookEvent.BEFORE_MODEL):
             request = self._request_dict(llm_request)

@@ -213,14 +213,10 @@ class _Governor:
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
         self.asked: set[str] = set()  # call ids a hook asked about (their approval rejections read CANCELLED)
-        self._reported: set[str] = set()
 
     def unsupported(self, name: str) -> None:
-        """Warn once per governed agent that a hook set ``name``, which the SDK cannot express."""
-        if name not in self._reported:
-            self._reported.add(name)
-            self.bridge.warn(f"BeforeModel hook output {name!r} is not supported by the openai-agents adapter "
-                             f"({_UNSUPPORTED[name]}); it was ignored")
+        """Warn once that a hook set ``name``, which the SDK cannot express."""
+        self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, name, _UNSUPPORTED[name])
 
     # ---- BeforeAgent / AfterAgent ------------------------------------------------------------------
     async def before_agent(self, ctx: Any, agent: Any, inp: Any) -> GuardrailFunctionOutput:
@@ -425,7 +421,6 @@ class HookwiseModel(Model):  # type: ignore[misc]
         gov, bridge = self.gov, self.gov.bridge
         turn = gov.turn
         turn.tool_config = None
-        turn.model_calls += 1
         if turn.stop is not None:
             raise Stopped(turn.stop)
         if bridge.wants(HookEvent.BEFORE_MODEL):
@@ -655,33 +650,40 @@ async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathL
               ask: AskPolicy = "deny", on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
               session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
               run_config: RunConfig | None = None, session: Any = None, **runner_kwargs: Any) -> Any:
-    """Run ``agent`` on ``prompt`` under the project's hooks; one session (SessionStart … SessionEnd).
+    """Run ``agent`` on ``prompt`` under the project's hooks and return the SDK's ``RunResult``.
 
-    Returns the SDK's ``RunResult`` (with ``interruptions`` when ``ask="native"`` paused for an approval:
-    resume with ``Runner.run(result.last_agent, state, run_config=...)`` as usual, or call :func:`govern`
-    yourself). AfterAgent retries run the agent again with the reason as the next user message.
+    ``prompt`` is a string or a list of input items (e.g. ``previous.to_input_list() + [new message]``).
+    With a fresh agent, the call is one hook session (SessionStart … SessionEnd). To keep one session over
+    several prompts, pass the pair from :func:`govern` (``run(agent, p, run_config=config)``; the ``hooks``
+    and keyword options of that pair apply) and call :func:`end_session` at the end. AfterAgent retries run
+    the agent again with the reason as the next user message. With ``ask="native"`` the result may carry
+    ``interruptions``: resume with ``Runner.run(agent, result.to_state(), run_config=config)`` as usual.
     """
-    governed, config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                              session_id=session_id, max_agent_retries=max_agent_retries, run_config=run_config)
-    gov = _governor(config)
+    gov = getattr(run_config, _GOVERNOR, None) if run_config is not None else None
+    own = not isinstance(gov, _Governor)
+    if own:
+        agent, run_config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
+                                   session_id=session_id, max_agent_retries=max_agent_retries, run_config=run_config)
+        gov = _governor(run_config)
+    assert isinstance(gov, _Governor) and run_config is not None
     gov.driven = True
-    if session is not None and gov.bridge.wants(HookEvent.SESSION_START):
+    if session is not None and not gov.bridge.session_started:
         items = await session.get_items()
         gov.bridge.session_start_fields()
-        start = await gov.bridge.afire(HookEvent.SESSION_START, source="resume" if items else "startup")
-        gov.pending_context = start.hook_context
+        if gov.bridge.wants(HookEvent.SESSION_START):
+            start = await gov.bridge.afire(HookEvent.SESSION_START, source="resume" if items else "startup")
+            gov.pending_context = start.hook_context
     try:
-        return await _run_with_retries(gov, governed, prompt, config, session, runner_kwargs)
+        return await _run_with_retries(gov, agent, prompt, run_config, session, runner_kwargs)
     finally:
-        await end_session(config)
+        if own:
+            await end_session(run_config)
 
 
 async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, config: RunConfig, session: Any,
                             runner_kwargs: dict[str, Any]) -> Any:
-    message = prompt
-    history: list[Any] | None = None
+    inp: Any = prompt
     while True:
-        inp = message if history is None else [*history, {"role": "user", "content": message}]
         result = await Runner.run(agent, inp, run_config=config, session=session, **runner_kwargs)
         v = gov.after
         if v is None or v.kind == "done" or getattr(result, "interruptions", None):
@@ -693,7 +695,7 @@ async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, conf
         if v.kind != "retry":
             return result
         history = [] if v.clear_context or session is not None else copy.copy(result.to_input_list())
-        message = v.reason
+        inp = [*history, {"role": "user", "content": v.reason}]
 
 
 def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".",
