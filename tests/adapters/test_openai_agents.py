@@ -574,3 +574,16 @@ def test_scenario(scenario: Any, adapter_env: Any) -> None:
     "after_model_replace_keeps_tool_calls", "before_tool_selection")], ids=lambda s: s.__name__)
 def test_streamed_scenario(scenario: Any, adapter_env: Any) -> None:
     scenario(OpenAIAgentsDriver("streamed"), adapter_env)
+
+
+def test_example_runs_offline() -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "examples" / "adapters" / "openai_agents_example.py")],
+                         capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    assert "Tool execution blocked: shell-guard" in out.stdout
+    assert "git push --force-with-lease origin main" in out.stdout and "agent: Pushed safely." in out.stdout
