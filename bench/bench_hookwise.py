@@ -6,7 +6,7 @@ scenario ids a-f, plus scenarios the reference lacks, and measures the floors
 (raw spawn of the same command) in the same process. Writes the JSON that the
 anchor's ``run.sh`` / ``summarize.py`` expect to ``$BENCH_JSON``:
 
-    IMPL_BENCH="python3 /work/main/bench/bench_hookwise.py" bash /work/shared/bench/anchor/run.sh 3
+    IMPL_BENCH="python3 bench/bench_hookwise.py" bash ../shared/bench/anchor/run.sh 3   # from the project root
 
 When run by ``run.sh``, the reference's results of the same run (``node-<r>.json``
 next to ``$BENCH_JSON``) are read and every target is printed with its ratio.

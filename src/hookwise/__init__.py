@@ -15,9 +15,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+#: every public name -> the module that defines it (imported on first use, so ``import hookwise`` is cheap)
+_LAZY: dict[str, str] = {
+    "HookSystem": "hookwise.engine",
+    "HookEntry": "hookwise.core.registry",
+    "FireResult": "hookwise.result",
+    "HookOutcome": "hookwise.result",
+    "Outcome": "hookwise.result",
+    "HookEvent": "hookwise.events",
+    "AgentStopped": "hookwise.errors",
+    "CaseFileError": "hookwise.errors",
+    "EditError": "hookwise.errors",
+    "HookNotFoundError": "hookwise.errors",
+    "HookwiseError": "hookwise.errors",
+    "LlmFormatError": "hookwise.errors",
+    "ModelError": "hookwise.errors",
+    "PayloadError": "hookwise.errors",
+    "ResponsesFileError": "hookwise.errors",
+    "SettingsError": "hookwise.errors",
+    "UnknownEventError": "hookwise.errors",
+    "WriteError": "hookwise.errors",
+}
 
 __all__ = [
+    "AgentStopped",
+    "CaseFileError",
+    "EditError",
     "FireResult",
     "HookEntry",
     "HookEvent",
@@ -25,41 +48,54 @@ __all__ = [
     "HookOutcome",
     "HookSystem",
     "HookwiseError",
+    "LlmFormatError",
+    "ModelError",
     "Outcome",
     "PayloadError",
+    "ResponsesFileError",
     "SettingsError",
     "UnknownEventError",
+    "WriteError",
     "__version__",
 ]
 
 if TYPE_CHECKING:
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
-    from hookwise.errors import HookNotFoundError, HookwiseError, PayloadError, SettingsError, UnknownEventError
+    from hookwise.errors import (
+        AgentStopped,
+        CaseFileError,
+        EditError,
+        HookNotFoundError,
+        HookwiseError,
+        LlmFormatError,
+        ModelError,
+        PayloadError,
+        ResponsesFileError,
+        SettingsError,
+        UnknownEventError,
+        WriteError,
+    )
     from hookwise.events import HookEvent
     from hookwise.result import FireResult, HookOutcome, Outcome
 
-_LAZY = {
-    "HookSystem": "engine",
-    "HookEntry": "core.registry",
-    "FireResult": "result",
-    "HookOutcome": "result",
-    "Outcome": "result",
-    "HookEvent": "events",
-    "HookwiseError": "errors",
-    "HookNotFoundError": "errors",
-    "PayloadError": "errors",
-    "SettingsError": "errors",
-    "UnknownEventError": "errors",
-}
+    __version__: str
 
 
 def __getattr__(name: str) -> Any:
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'hookwise' has no attribute {name!r}")
-    import importlib
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
 
-    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+        try:
+            value: Any = version("hookwise")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            value = "0+unknown"
+    else:
+        mod = _LAZY.get(name)
+        if mod is None:
+            raise AttributeError(f"module 'hookwise' has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(mod), name)
     globals()[name] = value
     return value

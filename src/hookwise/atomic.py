@@ -14,11 +14,7 @@ import os
 import stat
 import tempfile
 
-from hookwise.errors import HookwiseError
-
-
-class WriteError(HookwiseError):
-    """A file could not be written safely (a symlink in the way, a directory, an OS error)."""
+from hookwise.errors import WriteError
 
 
 def write_atomic(path: str, text: str) -> None:

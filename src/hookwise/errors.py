@@ -8,8 +8,16 @@ Exceptions are for bad input from the user or the host, and for bugs::
     ├── SettingsError        a settings file cannot be read or parsed (.path, .line, .column)
     ├── UnknownEventError    an event name that is not one of the eleven (.name, .suggestion)
     ├── PayloadError         an event input that is not a JSON object or misses fields
-    ├── HookNotFoundError    a hook name that no settings layer defines
+    ├── HookNotFoundError    a hook name that no settings layer defines (.name, .suggestions)
+    ├── EditError            a settings edit that cannot be made (a parent is not an object, ...)
+    ├── WriteError           a file that cannot be written safely (a symlink in the way, an OS error)
+    ├── CaseFileError        a hook test case file that cannot be read or is malformed
+    ├── LlmFormatError       a hook's llm_request / llm_response / toolConfig that cannot be applied
+    ├── ModelError           the agent host's model cannot answer (none configured, API failure)
+    │   └── ResponsesFileError   a scripted responses file that cannot be replayed (.path, .line)
     └── AgentStopped         a hook stopped a framework agent that can only stop by raising (.reason)
+
+Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it).
 """
 
 from __future__ import annotations
@@ -69,17 +77,56 @@ class HookNotFoundError(HookwiseError, LookupError):
         super().__init__(msg)
 
 
+class EditError(HookwiseError):
+    """An edit that cannot be made (a parent is not an object, a symlinked file, ...)."""
+
+
+class WriteError(HookwiseError):
+    """A file could not be written safely (a symlink in the way, a directory, an OS error)."""
+
+
+class CaseFileError(HookwiseError):
+    """A case file that cannot be read or is malformed (the message names file and place)."""
+
+
+class LlmFormatError(HookwiseError, ValueError):
+    """A hook returned an ``llm_request`` / ``llm_response`` / ``toolConfig`` that cannot be applied."""
+
+
+class ModelError(HookwiseError):
+    """A model could not answer: no model configured, an exhausted script, an API failure."""
+
+
+class ResponsesFileError(ModelError):
+    """A responses file that cannot be replayed; ``str()`` names the file and the line."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = path if line is None else f"{path}, line {line}"
+        super().__init__(f"responses file {where}: {message}")
+
+
 class AgentStopped(HookwiseError):
     """A hook said ``continue: false`` inside a framework whose only way to end a run is an exception.
 
     Raised by :mod:`hookwise.adapters` (docs/adapters.md says which framework stops this way);
-    ``reason`` is the hook's ``stopReason`` (or ``reason``).
+    ``reason`` is the hook's ``stopReason`` (or ``reason``); ``messages`` the framework's conversation
+    up to the stop when it has one (to resume from), else None.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, messages: list[object] | None = None) -> None:
         self.reason = reason
+        self.messages = messages
         super().__init__(f"Agent execution stopped: {reason}")
 
 
-for _cls in (HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, AgentStopped):
+#: every exception class above; hookwise/__init__.py exports exactly these
+ERRORS: tuple[type[HookwiseError], ...] = (
+    HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, EditError,
+    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError, AgentStopped,
+)
+
+for _cls in ERRORS:
     _cls.__module__ = "hookwise"

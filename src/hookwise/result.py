@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from hookwise.events import HookEvent
+from hookwise.wire import BLOCKING_DECISIONS
 
 
 class Outcome(str, Enum):
@@ -33,7 +34,6 @@ class Outcome(str, Enum):
 #: outcomes that are reported as a warning (CONTRACT §6 "never silent")
 WARNING_OUTCOMES = frozenset({Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT, Outcome.SKIPPED})
 
-BLOCKING_DECISIONS = frozenset({"block", "deny"})
 
 
 @dataclass

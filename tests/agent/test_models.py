@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from hookwise.agent.models import GeminiModel, ModelError, ResponsesFileError, ScriptedModel, parse_responses
+from hookwise.agent.models import GeminiModel, ScriptedModel, parse_responses
+from hookwise.errors import ModelError, ResponsesFileError
 
 CHUNK = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}]}
 

@@ -33,3 +33,57 @@ def test_every_cli_command_module_exists() -> None:
     for name, (module, _help) in COMMANDS.items():
         mod = importlib.import_module(module)
         assert callable(mod.configure) and callable(mod.run), name
+
+
+def test_public_api_is_exactly_the_lazy_table_and_every_error() -> None:
+    from hookwise import _LAZY, errors
+
+    assert set(hookwise.__all__) == {*_LAZY, "__version__"}
+    public_errors = {cls.__name__ for cls in errors.ERRORS}
+    defined = {
+        name for name, obj in vars(errors).items()
+        if not name.startswith("_") and isinstance(obj, type) and issubclass(obj, Exception)
+    }
+    assert defined == public_errors, "every exception class in errors.py is in errors.ERRORS"
+    assert public_errors <= set(hookwise.__all__), "every public error is exported from hookwise"
+    for name in public_errors:
+        assert getattr(hookwise, name) is getattr(errors, name)
+        assert issubclass(getattr(errors, name), errors.HookwiseError)
+
+
+def test_no_exception_class_outside_errors_py() -> None:
+    import ast
+    import pathlib
+
+    root = pathlib.Path(hookwise.__file__).parent
+    stray = []
+    for path in root.rglob("*.py"):
+        if path.name == "errors.py" or "cli" in path.parts:  # cli.UsageError is the CLI's own, never raised to callers
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
+                stray.append(f"{path.relative_to(root)}:{node.name}")
+    assert stray == []
+
+
+def test_version_comes_from_the_installed_metadata() -> None:
+    from importlib.metadata import version
+
+    assert hookwise.__version__ == version("hookwise")
+
+
+def test_wire_input_types_name_exactly_the_event_table_fields() -> None:
+    from hookwise import wire
+    from hookwise.events import BASE_FIELDS
+
+    assert set(wire.INPUT_TYPES) == {e.value for e in HookEvent}
+    for ev, spec in EVENT_SPECS.items():
+        td = wire.INPUT_TYPES[ev.value]
+        assert set(td.__annotations__) == set(BASE_FIELDS) | set(spec.fields), ev
+        assert set(BASE_FIELDS) | set(spec.required) <= td.__required_keys__, ev
+
+
+def test_blocking_decisions_are_decisions() -> None:
+    from hookwise import wire
+
+    assert set(wire.DECISIONS) >= wire.BLOCKING_DECISIONS

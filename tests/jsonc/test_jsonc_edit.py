@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.errors import SettingsError
-from hookwise.jsonc.edit import EditError, append_to_array, read_text, remove_value, set_value, write_atomic
+from hookwise.errors import EditError, SettingsError
+from hookwise.jsonc.edit import append_to_array, read_text, remove_value, set_value, write_atomic
 from hookwise.jsonc.parse import parse
 
 MESSY = """\

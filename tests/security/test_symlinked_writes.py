@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hookwise import HookSystem
-from hookwise.atomic import WriteError
+from hookwise.errors import WriteError
 
 pytestmark = pytest.mark.security
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from hookwise.cli.main import main
+from hookwise.errors import CaseFileError
 from hookwise.testing import HookTester
-from hookwise.testing.cases import CaseFileError, load_file
+from hookwise.testing.cases import load_file
 
 from .conftest import Sandbox
 

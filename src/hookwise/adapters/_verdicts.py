@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from hookwise.agent import llm_format as fmt
+from hookwise.errors import LlmFormatError
 from hookwise.result import FireResult
 
 Warn = Callable[[str], None]
@@ -41,6 +42,16 @@ def tool_blocked(reason: str) -> str:
 def tool_stopped(reason: str) -> str:
     """The model-facing result of a tool call whose BeforeTool hook stopped the agent."""
     return f"Agent execution stopped by hook: {reason}"
+
+
+def stopped_line(reason: str) -> str:
+    """How a host reports a stop to people (CONTRACT §11)."""
+    return f"Agent execution stopped: {reason}"
+
+
+def blocked_line(reason: str) -> str:
+    """How a host reports a blocked prompt or answer to people (CONTRACT §11)."""
+    return f"Agent execution blocked: {reason}"
 
 
 def tool_refused_by_selection(why: str) -> str:
@@ -166,7 +177,7 @@ def before_model(result: FireResult, request: dict[str, Any], warn: Warn) -> Mod
     if "llm_response" in hso:
         try:
             synthetic = fmt.synthetic_chunk(hso["llm_response"])
-        except fmt.LlmFormatError as exc:
+        except LlmFormatError as exc:
             bad_hook_value(result, "llm_response", str(exc), warn)
     reason = result.effective_reason if result.blocked else ""
     if synthetic is not None:
@@ -176,7 +187,7 @@ def before_model(result: FireResult, request: dict[str, Any], warn: Warn) -> Mod
     if "llm_request" in hso:
         try:
             request = fmt.apply_llm_request(request, hso["llm_request"])
-        except fmt.LlmFormatError as exc:
+        except LlmFormatError as exc:
             bad_hook_value(result, "llm_request", str(exc), warn)
     return ModelVerdict("call", request)
 
@@ -188,7 +199,7 @@ def tool_selection(result: FireResult, warn: Warn) -> dict[str, Any] | None:
         return None
     try:
         return fmt.tool_config_from_hook(result.tool_config)
-    except fmt.LlmFormatError as exc:
+    except LlmFormatError as exc:
         bad_hook_value(result, "toolConfig", str(exc), warn)
         return None
 
@@ -226,7 +237,7 @@ def after_model(result: FireResult, chunk: dict[str, Any], warn: Warn) -> Respon
     if replacement is not None and fmt.modified_response(replacement) and replacement != fmt.to_llm_response(chunk):
         try:
             new_parts = fmt.chunk_parts(fmt.from_llm_response(replacement))
-        except fmt.LlmFormatError as exc:
+        except LlmFormatError as exc:
             bad_hook_value(result, "llm_response", str(exc), warn)
         else:
             # the stable format is text-only: keep the chunk's function calls (and other non-text parts)

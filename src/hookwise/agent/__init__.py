@@ -21,10 +21,11 @@ Embedding it::
 
 from __future__ import annotations
 
-from hookwise.agent.models import GeminiModel, Model, ModelError, ResponsesFileError, ScriptedModel
+from hookwise.agent.models import GeminiModel, Model, ScriptedModel
 from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import AgentUI, HeadlessUI, Stats
+from hookwise.errors import ModelError, ResponsesFileError
 
 __all__ = [
     "AgentOptions",

@@ -20,14 +20,12 @@ import copy
 import math
 from typing import Any
 
+from hookwise.errors import LlmFormatError
+
 DEFAULT_MODEL = "gemini-2.5-flash"
 #: the generation parameters the stable format exposes
 GENERATION_KEYS = ("temperature", "maxOutputTokens", "topP", "topK")
 TOOL_MODES = ("AUTO", "ANY", "NONE")
-
-
-class LlmFormatError(ValueError):
-    """A hook returned an ``llm_request`` / ``llm_response`` / ``toolConfig`` that cannot be applied."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,27 +25,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hookwise.errors import HookwiseError
+from hookwise.errors import ModelError, ResponsesFileError
 
 STREAM = "generateContentStream"
 GENERATE = "generateContent"
 #: methods Gemini CLI's fake content generator knows but this agent never calls
 UNUSED_METHODS = ("countTokens", "embedContent")
-
-
-class ModelError(HookwiseError):
-    """A model could not answer: no model configured, an exhausted script, an API failure."""
-
-
-class ResponsesFileError(ModelError):
-    """A responses file that cannot be replayed; ``str()`` names the file and the line."""
-
-    def __init__(self, path: str, line: int | None, message: str) -> None:
-        self.path = path
-        self.line = line
-        self.message = message
-        where = path if line is None else f"{path}, line {line}"
-        super().__init__(f"responses file {where}: {message}")
 
 
 class Model(Protocol):

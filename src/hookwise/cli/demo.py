@@ -25,10 +25,12 @@ import tempfile
 from importlib import resources
 from typing import IO, Any
 
-from hookwise.agent.models import ModelError, ScriptedModel
+from hookwise.agent.models import ScriptedModel
 from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.ui import AgentUI
 from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import ModelError
+from hookwise.wire import BLOCKING_DECISIONS
 
 PROMPT = "Clean out the old build, then write release notes for the current version and publish them."
 NOTES = "notes/RELEASE-1.4.2.md"
@@ -103,7 +105,7 @@ def describe_hook_output(output: Any) -> str:
     said = []
     if output.get("continue") is False:
         said.append(f"STOP ({output.get('stopReason') or output.get('reason') or 'no reason'})")
-    if output.get("decision") in ("deny", "block"):
+    if output.get("decision") in BLOCKING_DECISIONS:
         said.append(f"DENY ({output.get('reason') or 'no reason'})")
     elif output.get("decision") == "ask":
         said.append("ASK")

@@ -70,12 +70,21 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(1)
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: read from the installed metadata only when asked (it costs start-up time)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from hookwise import __version__
+
+        print(f"hookwise {__version__}")
+        raise SystemExit(0)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; when ``only`` is given, only that command's module is imported."""
-    from hookwise import __version__
-
     parser = _Parser(prog="hookwise", description="A runtime for AI-agent lifecycle hooks (Gemini CLI contract).")
-    parser.add_argument("--version", action="version", version=f"hookwise {__version__}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
     parser.add_argument("--project", metavar="DIR", help="project directory (default: the current directory)")
     parser.add_argument("--trace", metavar="FILE", help="append one JSON line per hook call to FILE")
     parser.add_argument("--claude-settings", action="store_true",

@@ -32,9 +32,9 @@ from typing import Any
 from hookwise.claude.convert import PluginRoot, plugin_root_candidates
 from hookwise.claude.migrate import MigrationPlan, apply_plan, format_report, plan_from_claude, plan_to_claude
 from hookwise.cli.main import CliContext, UsageError
-from hookwise.errors import SettingsError
+from hookwise.errors import EditError, SettingsError
 from hookwise.jsonc import parse as jsonc
-from hookwise.jsonc.edit import EditError, read_text, write_atomic
+from hookwise.jsonc.edit import read_text, write_atomic
 from hookwise.settings.layers import project_settings_path, user_dir, user_settings_path
 
 

@@ -11,8 +11,9 @@ import argparse
 import os
 
 from hookwise.cli.main import CliContext, UsageError
+from hookwise.errors import CaseFileError
 from hookwise.jsonc.edit import write_atomic
-from hookwise.testing.cases import CaseFileError, CaseResult, discover, junit_xml, load_file, run_cases
+from hookwise.testing.cases import CaseResult, discover, junit_xml, load_file, run_cases
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

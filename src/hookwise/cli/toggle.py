@@ -22,9 +22,9 @@ from typing import Any
 
 from hookwise.cli.main import CliContext, UsageError
 from hookwise.core.registry import HookEntry
-from hookwise.errors import SettingsError
+from hookwise.errors import EditError, SettingsError
 from hookwise.jsonc import parse as jsonc
-from hookwise.jsonc.edit import EditError, append_to_array, read_text, remove_value, write_atomic
+from hookwise.jsonc.edit import append_to_array, read_text, remove_value, write_atomic
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_settings_path
 from hookwise.settings.load import load_settings
 

@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hookwise.events import EVENT_SPECS, HookEvent, MergeKind
-
-BLOCKING = ("block", "deny")
+from hookwise.wire import BLOCKING_DECISIONS
 
 
 def _str(v: Any) -> str | None:
@@ -39,7 +38,7 @@ def _decisions(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> Non
     stop_reasons: list[str] = []
     for o in outputs:
         d = o.get("decision")
-        if d in BLOCKING:
+        if d in BLOCKING_DECISIONS:
             decision, blocked = d, True
         elif d == "ask" and not blocked:
             decision = "ask"

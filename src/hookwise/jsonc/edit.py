@@ -27,9 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.atomic import WriteError
 from hookwise.atomic import write_atomic as _write_atomic
-from hookwise.errors import HookwiseError, SettingsError
+from hookwise.errors import EditError, SettingsError, WriteError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of, parse, strip_comments
 
@@ -41,10 +40,6 @@ __all__ = [
     "set_value",
     "write_atomic",
 ]
-
-
-class EditError(HookwiseError):
-    """An edit that cannot be made (a parent is not an object, a symlinked file, ...)."""
 
 
 # --------------------------------------------------------------------------- structure

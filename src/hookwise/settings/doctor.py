@@ -38,6 +38,7 @@ from hookwise.core.plan import compile_matcher
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, PRE_COMPRESS_TRIGGERS, SESSION_END_REASONS, SESSION_START_SOURCES, HookEvent
 from hookwise.result import HookOutcome, Outcome
+from hookwise.wire import BLOCKING_DECISIONS
 
 OK = "ok"
 WARNING = "warning"
@@ -346,7 +347,7 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
         check.add(WARNING, f"slow: took {o.duration_ms:.0f} ms of its {e.timeout_ms} ms timeout")
     analyse_output(check)
     out = o.output or {}
-    if o.outcome is Outcome.BLOCKED or out.get("decision") in ("deny", "block"):
+    if o.outcome is Outcome.BLOCKED or out.get("decision") in BLOCKING_DECISIONS:
         reason = out.get("reason") or out.get("stopReason") or ""
         check.add(WARNING, "blocks a harmless input" + (f": {str(reason)[:120]}" if reason else ""))
     elif out.get("continue") is False:

@@ -34,10 +34,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.errors import HookwiseError, SettingsError
+from hookwise.errors import CaseFileError, HookwiseError, SettingsError
 from hookwise.events import EVENT_NAMES, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.result import FireResult
+from hookwise.wire import BLOCKING_DECISIONS
 
 SUFFIX = ".hooktest.json"
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -59,10 +60,6 @@ EXPECT_KEYS: dict[str, str] = {
     "hooksRun": "exact list of the hooks that ran, in plan order",
     "warnings": "number of warnings (failed/timed-out/skipped hooks, truncation)",
 }
-
-
-class CaseFileError(HookwiseError):
-    """A case file that cannot be read or is malformed (the message names file and place)."""
 
 
 @dataclass
@@ -279,7 +276,7 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
     why = f" (reason: {r.effective_reason!r})" if r.blocked or r.stopped else ""
     if "decision" in expect:
         want = expect["decision"]
-        ok = r.blocked if want in ("deny", "block") else r.decision == want
+        ok = r.blocked if want in BLOCKING_DECISIONS else r.decision == want
         if not ok:
             fails.append(f"decision: expected {want!r}, got {r.decision!r}{why}")
     if "blocked" in expect and r.blocked != expect["blocked"]:

@@ -1,0 +1,204 @@
+"""The pydantic-ai adapter inside a real ``Agent`` run, with pydantic-ai's own ``FunctionModel``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)")
+
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults  # noqa: E402
+from pydantic_ai.messages import (  # noqa: E402
+    ModelMessage,
+    ModelResponse,
+    RetryPromptPart,
+    SystemPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel  # noqa: E402
+
+from hookwise import HookSystem  # noqa: E402
+from hookwise.adapters import AgentStopped  # noqa: E402
+from hookwise.adapters.pydantic_ai import HookwiseCapability  # noqa: E402
+from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_adapter_conformance  # noqa: E402
+
+from .scenarios import SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
+
+SETTING_NAMES = {"temperature": "temperature", "max_tokens": "maxOutputTokens", "top_p": "topP", "top_k": "topK"}
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        return "".join(c for c in content if isinstance(c, str))
+    return str(content)
+
+
+def flatten(messages: Sequence[ModelMessage]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in messages:
+        for p in m.parts:
+            if isinstance(p, UserPromptPart):
+                out.append(("user", _text(p.content)))
+            elif isinstance(p, SystemPromptPart):
+                out.append(("system", p.content))
+            elif isinstance(p, ToolReturnPart):
+                out.append(("tool", _text(p.content)))
+            elif isinstance(p, RetryPromptPart):
+                out.append(("tool", p.model_response()))
+            elif isinstance(p, TextPart) and p.content:
+                out.append(("model", p.content))
+    return out
+
+
+def scripted_model(turns: Sequence[Turn], requests: list[Request]) -> FunctionModel:
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        settings = dict(info.model_settings or {})
+        choice = settings.get("tool_choice")
+        requests.append(Request(flatten(messages), [t.name for t in info.function_tools],
+                                choice == "required" or isinstance(choice, list),
+                                {SETTING_NAMES[k]: v for k, v in settings.items() if k in SETTING_NAMES}))
+        n = len(requests) - 1
+        turn = turns[n] if n < len(turns) else ("(the script has no more turns)",)
+        parts: list[Any] = []
+        for i, item in enumerate(turn):
+            if isinstance(item, ToolCall):
+                parts.append(ToolCallPart(item.name, dict(item.args), tool_call_id=f"call-{n}-{i}"))
+            else:
+                parts.append(TextPart(item))
+        return ModelResponse(parts=parts)
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+        response = answer(messages, info)
+        for i, part in enumerate(response.parts):
+            if isinstance(part, TextPart):
+                yield part.content
+            elif isinstance(part, ToolCallPart):
+                yield {i: DeltaToolCall(part.tool_name, json.dumps(part.args), tool_call_id=part.tool_call_id)}
+
+    return FunctionModel(answer, stream_function=stream)
+
+
+def counting_tools(calls: dict[str, list[dict[str, Any]]]) -> list[Any]:
+    def shell(cmd: str) -> str:
+        """Run a shell command."""
+        calls.setdefault("shell", []).append({"cmd": cmd})
+        return f"shell:{cmd}"
+
+    def echo(text: str) -> str:
+        """Echo a text."""
+        calls.setdefault("echo", []).append({"text": text})
+        return f"echo:{text}"
+
+    return [shell, echo]
+
+
+class PydanticAIDriver:
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.name = f"pydantic-ai-{mode}"
+
+    def run(self, hooks: HookSystem, turns: Sequence[Turn], prompts: Sequence[str], *, ask: Any = "deny",
+            native_answer: bool | None = None, max_agent_retries: int = 8) -> Run:
+        requests: list[Request] = []
+        calls: dict[str, list[dict[str, Any]]] = {}
+        messages: list[tuple[str, str]] = []
+        cap = HookwiseCapability(hooks, ask="native" if native_answer is not None else ask,
+                                 on_message=lambda k, t: messages.append((k, t)), max_agent_retries=max_agent_retries)
+        output_type: Any = [str, DeferredToolRequests] if native_answer is not None else str
+        agent = Agent(scripted_model(turns, requests), tools=counting_tools(calls), capabilities=[cap],
+                      output_type=output_type)
+        history: list[ModelMessage] = []
+        surfaced: list[dict[str, Any]] = []
+        output: Any = ""
+        stop: str | None = None
+
+        async def arun(prompt: str | None, **kw: Any) -> Any:
+            if self.mode == "run":
+                return await agent.run(prompt, **kw)
+            async with agent.run_stream(prompt, **kw) as streamed:
+                output = await streamed.get_output()
+                return SimpleNamespace(output=output, all_messages=streamed.all_messages)
+
+        def step(prompt: str | None, **kw: Any) -> Any:
+            if self.mode == "run_sync":
+                return agent.run_sync(prompt, **kw)
+            return asyncio.run(arun(prompt, **kw))
+
+        try:
+            for p in prompts:
+                result = step(p, message_history=history)
+                while isinstance(out := self._output(result), DeferredToolRequests):
+                    surfaced.extend(out.metadata.values() or [{}])
+                    answers = DeferredToolResults(approvals={c.tool_call_id: bool(native_answer)
+                                                             for c in out.approvals})
+                    result = step(None, message_history=result.all_messages(), deferred_tool_results=answers)
+                history = list(result.all_messages())
+                output = self._output(result)
+        except AgentStopped as stopped:
+            stop = stopped.reason
+            history = list(stopped.messages or history)
+        finally:
+            if self.mode == "run_sync":
+                cap.close()
+            else:
+                asyncio.run(cap.aclose())
+        flat = flatten(history)
+        return Run(requests, calls, messages, output if isinstance(output, str) else "", flat, stop, stop is not None,
+                   surfaced)
+
+    @staticmethod
+    def _output(result: Any) -> Any:
+        return result.output if hasattr(result, "output") else None
+
+
+@pytest.fixture
+def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
+    return AdapterEnv(tmp_path / "project")
+
+
+@pytest.mark.parametrize("mode", ["run_sync", "run"])
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
+def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:
+    scenario(PydanticAIDriver(mode), adapter_env)
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.__name__ in (
+    "before_tool_rewrite", "before_tool_deny", "after_tool_context", "before_model_synthetic_answer",
+    "before_tool_stop")], ids=lambda s: s.__name__)
+def test_streaming_scenario(scenario: Scenario, adapter_env: AdapterEnv) -> None:
+    scenario(PydanticAIDriver("run_stream"), adapter_env)
+
+
+@pytest.mark.parametrize("mode", ["run_sync", "run"])
+def test_conformance(mode: str, _isolated_gemini_home: Path) -> None:
+    driver = PydanticAIDriver(mode)
+
+    def drive(hooks: HookSystem, conv: Conversation) -> None:
+        driver.run(hooks, conv.turns, [conv.prompt])
+
+    assert_adapter_conformance(drive)
+
+
+def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="run_shell_command")
+    calls: dict[str, list[dict[str, Any]]] = {}
+    requests: list[Request] = []
+    cap = HookwiseCapability(adapter_env.system(), tool_aliases={"shell": "run_shell_command"})
+    agent = Agent(scripted_model([(call("shell", cmd="ls"),), ("done",)], requests), tools=counting_tools(calls),
+                  capabilities=[cap])
+    agent.run_sync("go")
+    assert calls == {}
+    assert "Tool execution blocked: no shell" in requests[1].texts("tool")
+    seen = adapter_env.inputs("BeforeTool")[0]
+    assert (seen["tool_name"], seen["original_request_name"]) == ("run_shell_command", "shell")
