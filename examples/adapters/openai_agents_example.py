@@ -43,7 +43,7 @@ async def main() -> None:
                                      tool_aliases={"shell": "run_shell_command"},
                                      on_message=lambda kind, text: print(f"[{kind}] {text}"),
                                      run_config=RunConfig(tracing_disabled=True))
-    for call in model.calls[1:]:
+    for call in model.calls:
         print("model <-", json.dumps(call.input[-1], default=str)[:300])
     print("agent:", result.final_output)
 

@@ -601,14 +601,18 @@ def test_other_call_styles(scenario: Any, mode: str, adapter_env: Any) -> None:
     scenario(AdkDriver(mode), adapter_env)
 
 
-def test_example_runs_offline() -> None:
+def test_example_runs_offline(_isolated_gemini_home: Path) -> None:
     import os
     import subprocess
     import sys
 
+    home = _isolated_gemini_home
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOOKWISE_", "GEMINI_"))}
+    env.update(GEMINI_CLI_HOME=str(home), GEMINI_CLI_SYSTEM_SETTINGS_PATH=str(home / "none.json"),
+               GEMINI_CLI_SYSTEM_DEFAULTS_PATH=str(home / "none-defaults.json"))
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, str(root / "examples" / "adapters" / "adk_example.py")],
-                         capture_output=True, text=True, timeout=120, env=dict(os.environ))
+                         capture_output=True, text=True, timeout=120, env=env, cwd=str(home))
     assert out.returncode == 0, out.stderr
-    assert "Tool execution blocked: shell-guard" in out.stdout
+    assert "Tool execution blocked: shell-guard" in out.stdout and "<hook_context>" in out.stdout
     assert "git push --force-with-lease origin main" in out.stdout and "agent: Pushed safely." in out.stdout
