@@ -322,6 +322,17 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
     assert r.final_text() == "cached answer"
 
 
+def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", [{"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]}}}, {"decision": "block", "reason": "b"}])
+    hooks.on("AfterAgent", {})
+    r = Run(hooks, [])
+    r.prompt("one")
+    r.prompt("two")
+    assert r.model.requests == []
+    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == ["canned", "[no response text]"]
+
+
 def test_before_model_stop(hooks: Hooks) -> None:
     hooks.on("BeforeModel", {"continue": False, "stopReason": "no model today"})
     hooks.on("AfterAgent", {})

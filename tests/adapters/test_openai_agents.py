@@ -290,6 +290,17 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
     assert result.final_output == "cached answer"
 
 
+def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", [{"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]}}}, {"decision": "block", "reason": "b"}])
+    hooks.on("AfterAgent", {})
+    r = Run(hooks, [])
+    r.run("one")
+    r.run("two")
+    assert r.model.calls == ()
+    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == ["canned", "[no response text]"]
+
+
 def test_before_model_stop(hooks: Hooks) -> None:
     hooks.on("BeforeModel", {"continue": False, "stopReason": "no model today"})
     r = Run(hooks, [say("never")])

@@ -392,10 +392,12 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             if v.kind == "stop":
                 _end(callback_context)
                 return _empty_response()
-            if v.kind == "synthetic" and v.synthetic is not None:
-                return _response_from_parts(fmt.chunk_parts(v.synthetic))
-            if v.kind == "skip":
-                return _empty_response()
+            if v.kind in ("synthetic", "skip"):  # ADK runs no after_model callback for this answer
+                parts = fmt.chunk_parts(v.synthetic) if v.synthetic is not None else []
+                turn.texts.append(codec.parts_text(parts))
+                retry = await self._after_agent(callback_context, inv, parts) \
+                    if callback_context.agent_name == (inv.session.root or callback_context.agent_name) else None
+                return retry if retry is not None else _response_from_parts(parts)
             if v.request is not request:
                 self._apply_request(llm_request, request, v.request)
         if self.bridge.wants(HookEvent.BEFORE_TOOL_SELECTION):
