@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hookwise import HookSystem
-from hookwise.adapters._verdicts import CANCELLED, MODIFIED_NOTE
+from hookwise.adapters._verdicts import CANCELLED, MAX_TAIL_CALLS, MODIFIED_NOTE
 from hookwise.testing.conformance import ToolCall, Turn
 
 RESPOND = r'''
@@ -278,6 +278,16 @@ def after_tool_tail_call(driver: Driver, env: AdapterEnv) -> None:
     assert run.requests[1].texts("tool") == ["echo:t"]
     tail = env.inputs("BeforeTool")[1]
     assert tail["tool_name"] == "echo" and tail["original_request_name"] == "shell"
+
+
+@scenario
+def after_tool_tail_calls_are_capped(driver: Driver, env: AdapterEnv) -> None:
+    env.hook("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "again"}}}})
+    run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
+    assert run.count("shell") == 1
+    assert run.count("echo") == MAX_TAIL_CALLS
+    assert any(f"nested {MAX_TAIL_CALLS} deep" in w for w in run.kinds("warning"))
+    assert run.requests[1].texts("tool") == ["echo:again"]
 
 
 # ---- BeforeAgent --------------------------------------------------------------------------------------

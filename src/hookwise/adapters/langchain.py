@@ -255,18 +255,6 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
     async def abefore_agent(self, state: HookwiseState, runtime: Any) -> dict[str, Any] | None:
         return await self.bridge.adrive(self._before_agent(state))
 
-    # ---- a stop from a tool ends the run before the next model call ----------------------------
-    @hook_config(can_jump_to=["end"])
-    def before_model(self, state: HookwiseState, runtime: Any) -> dict[str, Any] | None:
-        turn = self._turn(state)
-        if turn.stop is not None:
-            return {"jump_to": "end", "hookwise_stop": turn.stop}
-        return None
-
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(self, state: HookwiseState, runtime: Any) -> dict[str, Any] | None:
-        return self.before_model(state, runtime)
-
     # ---- AfterAgent -----------------------------------------------------------------------------
     def _after_agent(self, state: Any) -> Steps[dict[str, Any] | None]:
         bridge = self.bridge
@@ -376,9 +364,12 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
     def _model(self, request: ModelRequest[Any]) -> Steps[Any]:
         bridge = self.bridge
         turn = self._turn(request.state)
-        turn.extra["tools"] = {_tool_name(t): t for t in request.tools if isinstance(t, BaseTool)}
-        messages = self._with_context(turn, list(request.messages))
-        if messages is not request.messages:
+        if turn.stop is not None:  # a tool's hook stopped the run: end it without calling the model
+            return AIMessage("")
+        turn.extra["tools"] = request.tools
+        messages = request.messages
+        if turn.context:
+            messages = self._with_context(turn, messages)
             request = request.override(messages=messages)
         want_before = bridge.wants(HookEvent.BEFORE_MODEL)
         want_select = bridge.wants(HookEvent.BEFORE_TOOL_SELECTION)
@@ -508,7 +499,8 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
             bridge.warn(verdicts.tail_too_deep(after.tail[0]))
             return out
         tail_native = bridge.native_name(after.tail[0])
-        tool = (turn.extra.get("tools") or {}).get(tail_native)
+        tool = next((t for t in turn.extra.get("tools") or () if isinstance(t, BaseTool) and t.name == tail_native),
+                    None)
         tail_request = request.override(tool_call={**call, "name": tail_native, "args": after.tail[1]}, tool=tool)
         return (yield from self._tool(tail_request, original or hook_name, depth + 1))
 

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""What an adapter costs when no hook is configured: each framework with and without it, in one process.
+
+For every framework in :data:`FRAMEWORKS` whose package is installed:
+
+* **seam** — the adapter's model seam and tool seam called directly on the framework's own request
+  objects with a handler that answers at once, against calling that handler directly: the added
+  cost per model call and per tool call (target ≤ 50 µs each);
+* **end to end** — a whole agent run with the framework's offline test model (``BENCH_TOOLS`` tool
+  calls, one model call each, then the answer), with the adapter against the same run without it
+  (target ≤ 1.05×), and the added time divided by the run's model + tool calls.
+
+Rounds interleave the two sides; medians across rounds are printed. The project directory has no
+hooks, so this measures the adapter itself (with a command hook per tool call, the added cost is that
+hook's own spawn, see docs/performance.md). Env: BENCH_ROUNDS (7), BENCH_SEAM_N (2000 calls),
+BENCH_RUNS (20 alternated runs per side and round), BENCH_TOOLS (5), BENCH_ONLY (comma-separated framework names).
+
+    python bench/adapters.py
+
+Never used by the test-suite: timing targets live here, not in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+SEAM_N = int(os.environ.get("BENCH_SEAM_N", "2000"))
+RUNS = int(os.environ.get("BENCH_RUNS", "20"))
+TOOLS = int(os.environ.get("BENCH_TOOLS", "5"))
+SEAM_TARGET_US = 50.0
+E2E_TARGET = 1.05
+
+
+@dataclass
+class Sides:
+    """Callables timed against each other: ``(with adapter, without)``."""
+
+    model: tuple[Callable[[int], None], Callable[[int], None]]  # run the model seam n times
+    tool: tuple[Callable[[int], None], Callable[[int], None]]  # run the tool seam n times
+    run: tuple[Callable[[], None], Callable[[], None]]  # one whole agent run
+    calls_per_run: int  # model calls + tool calls of one run
+
+
+# ---- LangChain ------------------------------------------------------------------------------------
+def langchain_sides(project: str) -> Sides:
+    from langchain.agents import create_agent
+    from langchain.agents.middleware.types import ModelRequest, ModelResponse
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.tools import StructuredTool
+    from langgraph.prebuilt.tool_node import ToolCallRequest
+
+    from hookwise import HookSystem
+    from hookwise.adapters.langchain import HookwiseMiddleware
+
+    class Loop(GenericFakeChatModel):
+        """Calls the tool until it has TOOLS results after the last prompt, then answers."""
+
+        def bind_tools(self, tools: Any, **kw: Any) -> Any:  # type: ignore[override]
+            return self
+
+        def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                      **kw: Any) -> ChatResult:
+            done = sum(1 for m in messages if isinstance(m, ToolMessage))
+            call = {"name": "shell", "args": {"cmd": "ls"}, "id": f"c{done}", "type": "tool_call"}
+            msg = AIMessage("done") if done >= TOOLS else AIMessage("", tool_calls=[call])
+            return ChatResult(generations=[ChatGeneration(message=msg)])
+
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    tool = StructuredTool.from_function(shell)
+    model = Loop(messages=iter([]))
+    mw = HookwiseMiddleware(HookSystem(project, trust_all=True))
+    governed = create_agent(model, [tool], middleware=[mw])
+    bare = create_agent(model, [tool])
+    prompt = {"messages": [HumanMessage("go")]}
+
+    state: dict[str, Any] = {"messages": [HumanMessage("go", id="h1")]}
+    state.update(mw.before_agent(state, None) or {})  # type: ignore[arg-type]
+    request = ModelRequest(model=model, messages=list(state["messages"]), tools=[tool], state=state)  # type: ignore[arg-type]
+    response = ModelResponse(result=[AIMessage("hi")])
+    tool_request = ToolCallRequest(tool_call={"name": "shell", "args": {"cmd": "ls"}, "id": "c1", "type": "tool_call"},
+                                   tool=tool, state=state, runtime=None)  # type: ignore[arg-type]
+    tool_message = ToolMessage("ok", tool_call_id="c1")
+
+    def model_handler(r: Any) -> Any:
+        return response
+
+    def tool_handler(r: Any) -> Any:
+        return tool_message
+
+    def model_with(n: int) -> None:
+        for _ in range(n):
+            mw.wrap_model_call(request, model_handler)
+
+    def model_bare(n: int) -> None:
+        for _ in range(n):
+            model_handler(request)
+
+    def tool_with(n: int) -> None:
+        for _ in range(n):
+            mw.wrap_tool_call(tool_request, tool_handler)
+
+    def tool_bare(n: int) -> None:
+        for _ in range(n):
+            tool_handler(tool_request)
+
+    return Sides((model_with, model_bare), (tool_with, tool_bare),
+                 (lambda: governed.invoke(prompt), lambda: bare.invoke(prompt)), 2 * TOOLS + 1)
+
+
+# ---- pydantic-ai ------------------------------------------------------------------------------------
+def pydantic_ai_sides(project: str) -> Sides:
+    from types import SimpleNamespace
+
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        ModelMessage,
+        ModelRequest,
+        ModelResponse,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+    from pydantic_ai.models import ModelRequestContext, ModelRequestParameters
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from hookwise import HookSystem
+    from hookwise.adapters.pydantic_ai import HookwiseCapability
+
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        done = sum(1 for m in messages for p in m.parts if isinstance(p, ToolReturnPart))
+        if done >= TOOLS:
+            return ModelResponse(parts=[TextPart("done")])
+        return ModelResponse(parts=[ToolCallPart("shell", {"cmd": "ls"}, tool_call_id=f"c{done}")])
+
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    model = FunctionModel(answer)
+    cap = HookwiseCapability(HookSystem(project, trust_all=True))
+    governed = Agent(model, tools=[shell], capabilities=[cap])
+    bare = Agent(model, tools=[shell])
+
+    run_cap = asyncio.run(cap.for_run(None))
+    ctx = SimpleNamespace(messages=[ModelRequest(parts=[UserPromptPart("go")])], prompt="go", tool_call_approved=False)
+    rc = ModelRequestContext(model=model, messages=list(ctx.messages), model_settings=None,
+                             model_request_parameters=ModelRequestParameters())
+    response = ModelResponse(parts=[TextPart("hi")])
+    call = ToolCallPart("shell", {"cmd": "ls"}, tool_call_id="c1")
+
+    async def model_handler(r: Any) -> Any:
+        return response
+
+    async def tool_handler(args: Any) -> Any:
+        return "ok"
+
+    def model_with(n: int) -> None:
+        async def go() -> None:
+            for _ in range(n):
+                await run_cap.wrap_model_request(ctx, request_context=rc, handler=model_handler)
+                run_cap.turn.texts.clear()
+        asyncio.run(go())
+
+    def model_bare(n: int) -> None:
+        async def go() -> None:
+            for _ in range(n):
+                await model_handler(rc)
+        asyncio.run(go())
+
+    def tool_with(n: int) -> None:
+        async def go() -> None:
+            for _ in range(n):
+                await run_cap.wrap_tool_execute(ctx, call=call, tool_def=None, args={"cmd": "ls"}, handler=tool_handler)
+        asyncio.run(go())
+
+    def tool_bare(n: int) -> None:
+        async def go() -> None:
+            for _ in range(n):
+                await tool_handler({"cmd": "ls"})
+        asyncio.run(go())
+
+    return Sides((model_with, model_bare), (tool_with, tool_bare),
+                 (lambda: governed.run_sync("go"), lambda: bare.run_sync("go")), 2 * TOOLS + 1)
+
+
+#: framework name -> (module that must be importable, how to build its sides); other adapters add theirs
+FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
+    "langchain": ("langchain.agents", langchain_sides),
+    "pydantic-ai": ("pydantic_ai", pydantic_ai_sides),
+}
+
+
+def _per_call_us(fn: Callable[[int], None], n: int) -> float:
+    t = time.perf_counter()
+    fn(n)
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def _run_ms(fn: Callable[[], None], runs: int) -> float:
+    t = time.perf_counter()
+    for _ in range(runs):
+        fn()
+    return (time.perf_counter() - t) / runs * 1e3
+
+
+def measure(name: str, sides: Sides) -> dict[str, float]:
+    for fn in (*sides.model, *sides.tool):  # warm up
+        fn(50)
+    for fn in sides.run:
+        fn()
+    model_add, tool_add, with_ms, bare_ms, ratios = [], [], [], [], []
+    for _ in range(ROUNDS):
+        mw, mb = _per_call_us(sides.model[0], SEAM_N), _per_call_us(sides.model[1], SEAM_N)
+        tw, tb = _per_call_us(sides.tool[0], SEAM_N), _per_call_us(sides.tool[1], SEAM_N)
+        model_add.append(mw - mb)
+        tool_add.append(tw - tb)
+        pairs = []
+        for i in range(RUNS):  # single runs alternated (order flipped every other pair): load bursts hit both sides
+            first, second = (sides.run[1], sides.run[0]) if i % 2 == 0 else (sides.run[0], sides.run[1])
+            a, b = _run_ms(first, 1), _run_ms(second, 1)
+            pairs.append((b, a) if i % 2 == 0 else (a, b))
+        w = statistics.median(p[0] for p in pairs)
+        b = statistics.median(p[1] for p in pairs)
+        with_ms.append(w)
+        bare_ms.append(b)
+        ratios.append(statistics.median(p[0] / p[1] for p in pairs))
+    w, b = statistics.median(with_ms), statistics.median(bare_ms)
+    return {"model_us": statistics.median(model_add), "tool_us": statistics.median(tool_add),
+            "with_ms": w, "bare_ms": b, "ratio": statistics.median(ratios),
+            "per_call_us": (w - b) * 1e3 / sides.calls_per_run}
+
+
+def main() -> int:
+    only = {s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()}
+    print(f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
+          f"runs of {TOOLS} tool calls ({RUNS} alternated per side and round); Python {sys.version.split()[0]}")
+    print(f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
+          f"{'ratio':>7} {'+per call e2e':>14}  met")
+    missing = []
+    with tempfile.TemporaryDirectory(prefix="hookwise-bench-adapters-") as project:
+        for name, (module, build) in FRAMEWORKS.items():
+            if only and name not in only:
+                continue
+            if importlib.util.find_spec(module.split(".")[0]) is None:
+                missing.append(name)
+                continue
+            r = measure(name, build(project))
+            met = r["model_us"] <= SEAM_TARGET_US and r["tool_us"] <= SEAM_TARGET_US and r["ratio"] <= E2E_TARGET
+            print(f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} ms "
+                  f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs  "
+                  f"{'yes' if met else 'NO'}")
+    if missing:
+        print("not installed (skipped): " + ", ".join(missing))
+    print(f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call; ≤ {E2E_TARGET}× the bare run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
