@@ -627,3 +627,27 @@ def test_example_runs_offline(_isolated_gemini_home: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "Tool execution blocked: shell-guard" in out.stdout and "<hook_context>" in out.stdout
     assert "git push --force-with-lease origin main" in out.stdout and "agent: Pushed safely." in out.stdout
+
+
+def test_pre_compress_fires_before_adk_compacts(hooks: Hooks) -> None:
+    from google.adk.apps import App
+    from google.adk.apps.app import EventsCompactionConfig
+    from google.adk.apps.base_events_summarizer import BaseEventsSummarizer
+
+    summarized: list[int] = []
+
+    class CountingSummarizer(BaseEventsSummarizer):  # type: ignore[misc]
+        async def maybe_summarize_events(self, *, events: list[Any]) -> Any:
+            summarized.append(len(events))
+            return None  # no summary: ADK keeps the events
+
+    hooks.on("PreCompress", {})
+    r = Run(hooks, [say("a"), say("b")])
+    app = App(name="compacting", root_agent=r.runner.agent, plugins=[r.plugin],
+              events_compaction_config=EventsCompactionConfig(compaction_interval=1, overlap_size=0,
+                                                              summarizer=CountingSummarizer()))
+    r.runner = InMemoryRunner(app=app)
+    r.prompt("one")
+    r.prompt("two")
+    assert summarized  # ADK really compacted (asked its summarizer)
+    assert [e["trigger"] for e in hooks.log("PreCompress")] == ["auto"] * len(summarized)

@@ -53,7 +53,8 @@ AfterAgent             block (retry)             ◐ fired on the root agent's f
                                                  message (``stop_hook_active``, capped)
 AfterAgent             clearContext              ◐ later requests of the session omit the earlier history
                                                  (the ADK session's events are kept)
-PreCompress            —                         ✘ ADK's events compaction has no plugin callback
+PreCompress            auto                      ◐ the App's events-compaction summarizer is wrapped (at
+                                                 the first run) so the hook fires before ADK compacts
 Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a callable)
 SessionEnd             exit                      ◐ on ``Runner.close()`` (``BasePlugin.close``)
 =====================  ========================  =====================================================
@@ -71,6 +72,7 @@ from hookwise.adapters import require
 
 require("adk")
 
+from google.adk.apps.base_events_summarizer import BaseEventsSummarizer  # noqa: E402
 from google.adk.models.llm_request import LlmRequest  # noqa: E402
 from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.plugins.base_plugin import BasePlugin  # noqa: E402
@@ -210,6 +212,19 @@ def _retry_tool_body(reason: str) -> dict[str, Any]:
 _retry_tool_body.__name__ = RETRY_TOOL
 
 
+class _PreCompressSummarizer(BaseEventsSummarizer):  # type: ignore[misc]
+    """ADK's events summarizer with PreCompress (``trigger: "auto"``) fired before each compaction."""
+
+    def __init__(self, inner: BaseEventsSummarizer, bridge: HookBridge) -> None:
+        self.inner = inner
+        self.bridge = bridge
+
+    async def maybe_summarize_events(self, *, events: list[Any]) -> Any:
+        if self.bridge.wants(HookEvent.PRE_COMPRESS):
+            await self.bridge.afire(HookEvent.PRE_COMPRESS, trigger="auto")
+        return await self.inner.maybe_summarize_events(events=events)
+
+
 class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     """A Runner plugin that fires a project's hooks at every ADK seam (see the module docstring)."""
 
@@ -279,10 +294,26 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return message if message is not user_message else None
 
     async def before_run_callback(self, *, invocation_context: Any) -> types.Content | None:
+        self._watch_compaction(invocation_context)
         inv = self._invocations.get(invocation_context.invocation_id)
         if inv is not None and (inv.turn.blocked or inv.turn.stop is not None):
             return types.Content(role="model", parts=[])
         return None
+
+    def _watch_compaction(self, ic: Any) -> None:
+        """PreCompress: wrap the App's events-compaction summarizer so the hook fires before ADK compacts."""
+        config = getattr(ic, "events_compaction_config", None)
+        if config is None or isinstance(config.summarizer, _PreCompressSummarizer):
+            return
+        inner = config.summarizer
+        if inner is None:  # ADK's own default, made the way ADK makes it
+            from google.adk.agents.llm_agent import LlmAgent
+            from google.adk.apps.llm_event_summarizer import LlmEventSummarizer
+
+            if not isinstance(ic.agent, LlmAgent):
+                return
+            inner = LlmEventSummarizer(llm=ic.agent.canonical_model)
+        config.summarizer = _PreCompressSummarizer(inner, self.bridge)
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
         self._invocations.pop(invocation_context.invocation_id, None)
