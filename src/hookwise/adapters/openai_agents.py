@@ -60,7 +60,8 @@ AfterAgent             block (retry)             ◐ :func:`run` / :func:`run_sy
                                                  capped); with plain ``Runner.run`` a warning says so
 AfterAgent             clearContext              ◐ with an SDK ``Session``: ``clear_session()``; otherwise
                                                  the retry input drops the history; else a warning
-PreCompress            —                         ✘ the SDK has no compaction seam
+PreCompress            —                         ✘ compaction happens only inside the online
+                                                 ``OpenAIResponsesCompactionSession`` (not wired in v1)
 Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a callable)
 SessionEnd             exit                      ◐ at the end of :func:`run` / :func:`run_sync`, or
                                                  :func:`end_session` for :func:`govern`
