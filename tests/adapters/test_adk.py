@@ -651,3 +651,26 @@ def test_pre_compress_fires_before_adk_compacts(hooks: Hooks) -> None:
     r.prompt("two")
     assert summarized  # ADK really compacted (asked its summarizer)
     assert [e["trigger"] for e in hooks.log("PreCompress")] == ["auto"] * len(summarized)
+
+
+def test_after_tool_fires_for_a_tool_that_raised(hooks: Hooks) -> None:
+    hooks.on("AfterTool", {"decision": "block", "reason": "tool broke; try echo"})
+    model = ScriptedLlm(script=[call("boom", {"x": "1"}, "c1"), say("ok")])
+
+    def boom(x: str) -> dict[str, Any]:
+        """Always fails."""
+        raise RuntimeError("disk full")
+
+    plugin = HookwisePlugin(hooks.system())
+    runner = InMemoryRunner(agent=LlmAgent(name="root", model=model, tools=[boom]), plugins=[plugin])
+
+    async def go() -> None:
+        s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
+        msg = types.Content(role="user", parts=[types.Part.from_text(text="go")])
+        async for _ in runner.run_async(user_id="u", session_id=s.id, new_message=msg):
+            pass
+
+    asyncio.run(go())
+    fired = hooks.log("AfterTool")
+    assert fired[0]["tool_response"]["error"]["message"] == "RuntimeError: disk full"
+    assert "tool broke; try echo" in json.dumps(model.requests[1]["contents"])

@@ -62,6 +62,7 @@ SessionEnd             exit                      ◐ on ``Runner.close()`` (``Ba
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import os
@@ -565,6 +566,20 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             return None
         out = await self._after_tool(inv, tool.name, dict(tool_args), result, tool_context, call.modified, None, 0)
         return None if out is result else out
+
+    async def on_tool_error_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any,
+                                     error: Exception) -> dict[str, Any] | None:
+        """A tool that raised: AfterTool still fires (with the error); its block / stop / context apply,
+        otherwise ADK handles the error as it would without the plugin."""
+        if tool.name == RETRY_TOOL or isinstance(error, asyncio.CancelledError):
+            return None
+        inv = self._inv(tool_context)
+        call = self._call(inv, tool_context.function_call_id)
+        if not call.after or not self.bridge.wants(HookEvent.AFTER_TOOL, self.bridge.hook_name(tool.name)):
+            return None
+        result = {"error": f"{type(error).__name__}: {error}"}
+        out = await self._after_tool(inv, tool.name, dict(tool_args), result, tool_context, False, None, 0)
+        return None if out == result else out
 
     async def _after_tool(self, inv: _Invocation, name: str, args: dict[str, Any], result: Any, tool_context: Any,
                           modified: bool, original: str | None, depth: int) -> Any:
