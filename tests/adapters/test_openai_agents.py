@@ -236,6 +236,18 @@ def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     assert result.final_output == "final with tests"
 
 
+def test_a_later_prompt_after_a_retry_starts_fresh(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", [{"decision": "block", "reason": "again"}, {}])
+    r = Run(hooks, [say("a1"), say("a2"), say("b1")])
+    agent, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
+    first = asyncio.run(openai_agents.run(agent, "p1", run_config=config))
+    asyncio.run(openai_agents.run(agent, [*first.to_input_list(), {"role": "user", "content": "p2"}],
+                                  run_config=config))
+    fired = hooks.log("AfterAgent")
+    assert [(f["prompt"], f["stop_hook_active"]) for f in fired] == [("p1", False), ("p1", True), ("p2", False)]
+    assert fired[2]["prompt_response"] == "b1"
+
+
 def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a"), say("b"), say("c"), say("d")], max_agent_retries=2)

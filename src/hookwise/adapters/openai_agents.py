@@ -211,6 +211,7 @@ class _Governor:
         self.turn = TurnState()
         self.tools: dict[str, FunctionTool] = {}  # native name -> the original tool
         self.driven = False  # run()/run_sync() handle AfterAgent retries
+        self.retry_pending = False  # the next run is run()'s AfterAgent retry of the current prompt
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
         self.asked: set[str] = set()  # call ids a hook asked about (their approval rejections read CANCELLED)
@@ -234,7 +235,8 @@ class _Governor:
             if e.role == "user" and e.text is not None:
                 prompt = e.text
                 break
-        retry = self.turn if self.turn.stop_hook_active and self.driven else None
+        retry = self.turn if self.retry_pending else None
+        self.retry_pending = False
         self.turn = TurnState(prompt=retry.prompt if retry else prompt, texts=retry.texts if retry else [],
                               retries=retry.retries if retry else 0, stop_hook_active=retry is not None)
         self.after = None
@@ -697,6 +699,7 @@ async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, conf
             return result
         history = [] if v.clear_context or session is not None else copy.copy(result.to_input_list())
         inp = [*history, {"role": "user", "content": v.reason}]
+        gov.retry_pending = True
 
 
 def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".",
