@@ -193,6 +193,7 @@ class _Session:
     root: str = ""
     calls: dict[str, _Call] = field(default_factory=dict)
     clear_next: bool = False
+    retried: bool = False  # a hidden retry call is in this session's history
     floor: int = 0  # clearContext: contents before this index are left out of requests
 
 
@@ -328,9 +329,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     def _prepare_contents(self, inv: _Invocation, llm_request: LlmRequest) -> None:
         """Retry pairs → the reason as a user message; clearContext floor; this prompt's BeforeAgent context."""
         contents = llm_request.contents
-        if not contents:
-            return
         sess = inv.session
+        if not contents or not (sess.retried or sess.floor or sess.clear_next or inv.turn.context):
+            return  # the common case costs nothing
         prompt_at = -1
         for i in range(len(contents) - 1, -1, -1):
             c = contents[i]
@@ -497,6 +498,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 return None
         else:
             turn.context = None
+        inv.session.retried = True
         call = {"functionCall": {"name": RETRY_TOOL, "args": {"reason": v.reason}}}
         return _response_from_parts([*parts, call])
 
