@@ -33,6 +33,7 @@ BeforeModel            llm_request               ✔ contents/config (temperatur
                                                  topK) written back into the ``LlmRequest``; ``model``
                                                  ◐ sets ``LlmRequest.model`` (used by Gemini models)
 BeforeModel            llm_response              ✔ returned as the ``LlmResponse``; the model is not called
+                                                 (AfterAgent still fires on it: ADK skips after_model here)
 BeforeToolSelection    toolConfig                ✔ ``config.tool_config`` set and the declarations of
                                                  removed tools dropped; calls to them refused at the tool
 AfterModel             llm_response / deny       ◐ once per complete response (partial SSE chunks pass
@@ -47,6 +48,8 @@ AfterTool              additionalContext         ✔ appended to the tool's resu
 AfterTool              block / continue:false    ✔ result replaced by the reason / ``end_invocation``
 AfterTool              tailToolCallRequest       ✔ the other tool runs (with its own hooks, nesting ≤ 16);
                                                  its result answers the original call
+AfterTool              (a tool that raised)      ✔ fires from ``on_tool_error_callback`` with the error;
+                                                 block/stop/tail apply, else ADK handles the error
 AfterAgent             block (retry)             ◐ fired on the root agent's final response; a retry adds
                                                  a hidden ``hookwise_agent_retry`` call the model never
                                                  sees, and the next request carries the reason as a user
