@@ -265,6 +265,20 @@ def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     assert r.model.calls[1].input == [{"role": "user", "content": "start over"}]
 
 
+def test_after_agent_clear_context_with_and_without_a_session(hooks: Hooks) -> None:
+    from agents import SQLiteSession
+
+    stop = {"continue": False, "stopReason": "done", "hookSpecificOutput": {"clearContext": True}}
+    hooks.on("AfterAgent", stop)
+    r = Run(hooks, [say("a"), say("b")])
+    r.run("no session")
+    assert any("'clearContext' is not supported" in w for w in r.messages.of("warning"))
+    session = SQLiteSession("s1")
+    r.kw["session"] = session
+    r.run("with session")
+    assert asyncio.run(session.get_items()) == []
+
+
 def test_after_agent_retry_needs_run_with_plain_runner(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a")])

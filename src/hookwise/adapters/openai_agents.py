@@ -116,6 +116,7 @@ if TYPE_CHECKING:
 __all__ = ["HookwiseModel", "Stopped", "end_session", "govern", "run", "run_streamed", "run_sync"]
 
 _GOVERNOR = "_hookwise_governor"
+_NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
 _UNSUPPORTED = {"llm_request.config.topK": "the SDK's ModelSettings has no top_k",
                 "llm_request.model": "the adapter cannot turn a model name into a Model instance"}
 
@@ -262,6 +263,8 @@ class _Governor:
         if v.kind == "retry" and not self.driven:
             bridge.warn("an AfterAgent hook asked for another try; plain Runner.run cannot retry "
                         "(use hookwise.adapters.openai_agents.run), so the answer stands")
+        if v.clear_context and not self.driven:
+            bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
 
     def input_filter(self, data: CallModelData[Any]) -> ModelInputData:
@@ -694,7 +697,11 @@ async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, conf
         if v.clear_context:
             if session is not None:
                 await session.clear_session()
-            gov.bridge.message("system", "Conversation context has been cleared.")
+                gov.bridge.message("system", "Conversation context has been cleared.")
+            elif v.kind == "retry":  # the retry below starts from an empty history
+                gov.bridge.message("system", "Conversation context has been cleared.")
+            else:
+                gov.bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         if v.kind != "retry":
             return result
         history = [] if v.clear_context or session is not None else copy.copy(result.to_input_list())
