@@ -157,7 +157,7 @@ def paired(fa: Callable[[], Any], fb: Callable[[], Any], n: int, k: int, batch: 
             b_ = one(fb)
         sa.append(a_)
         sb.append(b_)
-    return stats(sa), stats(sb), stats([x / y for x, y in zip(sa, sb)])
+    return stats(sa), stats(sb), stats([x / y for x, y in zip(sa, sb, strict=True)])
 
 
 def ameasure(fn: Callable[[], Awaitable[Any]], k: int = K, n: int = N) -> dict[str, float]:
@@ -328,7 +328,8 @@ def anchor_scenarios() -> None:
         h_s, r_s = asyncio.run(paired())
         report("x-b", "paired: hookwise (b)", stats(h_s))
         report("x-floor-b", "paired: raw asyncio floor (b)", stats(r_s))
-        report("x-ratio", "paired: per-pair ratio hookwise/floor (b)", stats([h / r for h, r in zip(h_s, r_s)]))
+        report("x-ratio", "paired: per-pair ratio hookwise/floor (b)",
+               stats([h / r for h, r in zip(h_s, r_s, strict=True)]))
 
     # the same command with bash forced (shows what direct exec saves); a direct-exec `/bin/true` hook
     if wanted("c-bash"):

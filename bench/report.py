@@ -61,7 +61,7 @@ def main() -> None:
     floor_of = {"a": "py-a", "b": "py-b", "d": "py-d", "f": "py-f"}
     for i in "abcdef":
         ratios = []
-        for n_doc, i_doc in zip(node, impl):
+        for n_doc, i_doc in zip(node, impl, strict=False):
             nv = next((r["median"] for r in n_doc["results"] if r["id"] == i), None)
             iv = next((r["median"] for r in i_doc["results"] if r["id"] == i), None)
             if nv and iv:
@@ -69,7 +69,7 @@ def main() -> None:
         fl = floor_of.get(i)
         fratios = []
         if fl:
-            for p_doc, i_doc in zip(py, impl):
+            for p_doc, i_doc in zip(py, impl, strict=False):
                 pv = next((r["median"] for r in p_doc["results"] if r["id"] == fl), None)
                 iv = next((r["median"] for r in i_doc["results"] if r["id"] == i), None)
                 if pv and iv:

@@ -27,6 +27,20 @@ def _isolated_gemini_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
     return home
 
 
+#: variables a caller's shell session may export that change what a hook or bash does (prompts of an activated
+#: virtual environment, bash start-up files and options, exported functions, hookwise's own switches)
+SHELL_SESSION_VARS = ("PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "SHELLOPTS",
+                      "BASHOPTS", "IFS", "CDPATH", "GLOBIGNORE", "POSIXLY_CORRECT", "HOOKWISE_DEBUG")
+
+
+@pytest.fixture(autouse=True)
+def _no_shell_session_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts from the same environment, whatever shell (or activated venv) runs pytest."""
+    for name in list(os.environ):
+        if name in SHELL_SESSION_VARS or name.startswith("BASH_FUNC_"):
+            monkeypatch.delenv(name)
+
+
 class Project:
     """A project directory with helpers to write settings layers and hook scripts."""
 

@@ -2,14 +2,18 @@
 
 Every other module that needs a per-event rule (how the matcher is tested, how
 outputs are merged, what a sequential chain rewrites, which input fields exist)
-reads it from :data:`EVENT_SPECS`. A test checks that the table covers every
+reads it from :data:`EVENT_SPECS`. :func:`build_input` completes and type-checks
+the input of a firing (:data:`FIELD_TYPES`). A test checks that the table covers every
 member of :class:`HookEvent`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from collections.abc import Mapping
 from enum import Enum
+
+from hookwise._records import dataclass
 
 
 class HookEvent(str, Enum):
@@ -184,3 +188,44 @@ def suggest_event(name: str) -> str | None:
 
     close = difflib.get_close_matches(name, EVENT_NAMES, n=1, cutoff=0.6)
     return close[0] if close else None
+
+
+# --------------------------------------------------------------------------- the input of a firing
+
+#: input fields and the JSON type each must have (checked before any hook runs)
+FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "session_id": str, "transcript_path": str, "cwd": str, "timestamp": str,
+    "tool_name": str, "tool_input": dict, "tool_response": dict, "mcp_context": dict,
+    "original_request_name": str, "prompt": str, "prompt_response": str, "stop_hook_active": bool,
+    "llm_request": dict, "llm_response": dict, "source": str, "reason": str, "trigger": str,
+    "notification_type": str, "message": str, "details": dict,
+}
+
+_TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
+
+
+def now_iso() -> str:
+    """The current UTC time as ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up stays fast)."""
+    ns = time.time_ns()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}Z"
+
+
+def build_input(event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str,
+                cwd: str) -> dict[str, object]:
+    """The full input of a firing: base fields filled in, ``None`` values dropped, types checked.
+
+    Raises :class:`~hookwise.errors.PayloadError` naming the first field of the wrong type.
+    """
+    inp: dict[str, object] = {"session_id": session_id, "transcript_path": transcript_path, "cwd": cwd,
+                              "hook_event_name": event.value, "timestamp": now_iso()}
+    for k, v in data.items():
+        if v is None:
+            continue
+        want = FIELD_TYPES.get(k)
+        if want is not None and (not isinstance(v, want) or (want is not bool and isinstance(v, bool))):
+            from hookwise.errors import PayloadError
+
+            raise PayloadError(f"input field {k!r} must be {_TYPE_NAMES.get(want, want)}, got {type(v).__name__}")
+        inp[k] = v
+    inp["hook_event_name"] = event.value
+    return inp

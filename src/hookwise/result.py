@@ -8,11 +8,10 @@ Hook failures are data here, never exceptions.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.events import HookEvent
 from hookwise.wire import BLOCKING_DECISIONS
 
@@ -79,6 +78,19 @@ class HookOutcome:
             "error": self.error,
             "truncated": self.truncated,
         }
+
+
+def outcome_warning(o: HookOutcome) -> str | None:
+    """The one warning an outcome other than ``ok``/``blocked`` produces (docs/contract.md §6 "never silent")."""
+    if o.outcome is Outcome.FAILED:
+        return f"hook {o.name} ({o.event}) failed: {o.error}"
+    if o.outcome is Outcome.NOT_RUN:
+        return f"hook {o.name} ({o.event}) did not run: {o.error}"
+    if o.outcome is Outcome.TIMEOUT:
+        return f"hook {o.name} ({o.event}) {o.error}"
+    if o.outcome is Outcome.SKIPPED:
+        return f"hook {o.name} ({o.event}) was skipped: {o.error}"
+    return None
 
 
 def escape_context(text: str) -> str:
@@ -245,6 +257,8 @@ class FireResult:
 
     def to_json(self) -> dict[str, Any]:
         """The object printed by ``hookwise fire --json`` (CONTRACT §10)."""
+        import copy
+
         hso = self.output.get("hookSpecificOutput")
         return {
             "event": self.event.value,

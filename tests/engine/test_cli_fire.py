@@ -127,10 +127,11 @@ def test_list_json_and_table(project: Project) -> None:
 
 
 def test_python_m_and_console_script_agree(project: Project) -> None:
-    import shutil
+    import sysconfig
 
-    exe = shutil.which("hookwise")
-    if exe is None:
-        pytest.skip("console script not on PATH")
+    # the script pip installed for this interpreter (not whatever `hookwise` PATH finds first)
+    candidates = [os.path.join(d, "hookwise") for d in (sysconfig.get_path("scripts"), os.path.dirname(sys.executable))]
+    exe = next((c for c in candidates if os.path.isfile(c)), None)
+    assert exe is not None, f"no hookwise console script in {candidates} (is the package installed?)"
     out = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.startswith("hookwise ")

@@ -92,7 +92,7 @@ def test_planning_is_pure_and_consistent(data: st.DataObject, event: HookEvent) 
     preds = [compile_matcher(e.matcher, kind) for e in es]
     plan = make_plan(es, preds, value)
     assert make_plan(es, preds, value) == plan  # deterministic
-    matched = [e for e, p in zip(es, preds) if p(value)]
+    matched = [e for e, p in zip(es, preds, strict=True) if p(value)]
     assert list(plan.entries) == dedupe(matched)
     assert plan.sequential == any(e.sequential for e in plan.entries)
     planner = Planner(lambda ev: es if ev is event else [])

@@ -18,6 +18,7 @@ import pytest
 from hookwise import HookSystem
 from hookwise.events import HookEvent
 from hookwise.runners._direct import plan, split_simple
+from hookwise.runners.command import spawn_request
 
 MARKER = "HOOKWISE_HOOK_RUN"  # differs per run by design
 
@@ -75,11 +76,16 @@ def _fire_both(project: Any, command: str, **hook: Any) -> tuple[Any, Any, HookS
     return out[0], out[1], systems[0]
 
 
+def env_of(result: Any) -> dict[str, str]:
+    pairs = [ln.split("=", 1) for ln in result.hooks[0].stdout.splitlines() if "=" in ln]
+    return {k: v for k, v in pairs if k != MARKER}
+
+
 def test_direct_exec_is_used_for_a_plain_command(project: Any) -> None:
     project.hooks("BeforeTool", {"type": "command", "command": "env"})
     hs = HookSystem(project.root, trust_all=True)
     entry = hs.entries[0]
-    req = hs._spawn(entry, hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}")
+    req = spawn_request(hs, entry, hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}")
     assert req.executable is not None and list(req.argv) == ["env"]
     assert req.fallback is not None and list(req.fallback.argv) == ["bash", "-c", "env"]
 
@@ -88,14 +94,23 @@ def test_hook_sees_the_same_environment_as_under_bash(project: Any, monkeypatch:
     monkeypatch.setenv("PWD", "/")  # a stale PWD: bash replaces it with the working directory
     monkeypatch.setenv("OLDPWD", "/does/not/exist")
     direct, bash, _ = _fire_both(project, "env")
-
-    def env_of(result: Any) -> dict[str, str]:
-        pairs = [ln.split("=", 1) for ln in result.hooks[0].stdout.splitlines() if "=" in ln]
-        return {k: v for k, v in pairs if k != MARKER}
-
     assert direct.hooks[0].outcome.value == "ok"
     assert env_of(direct) == env_of(bash)
     assert env_of(direct)["PWD"] == os.path.realpath(project.root)
+
+
+def test_prompt_variables_are_treated_as_bash_treats_them(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an activated virtual environment exports PS1: direct exec must still be used, with bash's environment
+    prompts = {"PS0": "x", "PS1": "(venv) $ ", "PS2": "> ", "PS3": "#? ", "PS4": "++ "}
+    for k, v in prompts.items():
+        monkeypatch.setenv(k, v)
+    direct, bash, hs = _fire_both(project, "env")
+    assert spawn_request(hs, hs.entries[0], hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}),
+                         b"{}").executable is not None
+    seen = env_of(direct)
+    assert seen == env_of(bash)
+    assert "PS1" not in seen and "PS2" not in seen and seen["PS0"] == "x" and seen["PS3"] == "#? "
+    assert seen["PS4"] == ("+ " if os.geteuid() == 0 else "++ ")
 
 
 def test_argv_and_quoting_with_spaces_in_the_project_dir(tmp_path: Path, _isolated_gemini_home: Path) -> None:
@@ -106,7 +121,7 @@ def test_argv_and_quoting_with_spaces_in_the_project_dir(tmp_path: Path, _isolat
     project = Project(root, _isolated_gemini_home)
     cmd = project.script("argv.py", "json.load(sys.stdin); print(json.dumps({'systemMessage': repr(sys.argv)}))")
     direct, bash, hs = _fire_both(project, cmd + " 'two words' plain")
-    assert hs._spawn(hs.entries[0], hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}").executable
+    assert spawn_request(hs, hs.entries[0], hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}").executable
     assert direct.system_message == bash.system_message
     assert "two words" in (direct.system_message or "") and "my project's dir" in (direct.system_message or "")
 

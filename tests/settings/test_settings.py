@@ -69,13 +69,15 @@ def test_malformed_parts_are_skipped_individually(project: Project) -> None:
     }})
     hs = HookSystem(project.root)
     w = "\n".join(hs.warnings)
-    assert "unknown hook event 'PreToolUse' (did you mean 'BeforeTool'?)" in w
+    assert "unknown event 'PreToolUse': that is a Claude Code event name; here it is 'BeforeTool'" in w
     assert "/hooks/BeforeAgent/0" in w and "/hooks/BeforeAgent/1/matcher" in w and "/hooks/BeforeAgent/2" in w
     assert "/hooks/BeforeAgent/3/hooks/0" in w and "/hooks/BeforeAgent/3/hooks/1" in w
     assert "/hooks/BeforeAgent/3/hooks/2/type" in w and "/hooks/AfterAgent" in w
     assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w
     assert all(x.startswith(str(path) + ":") for x in hs.warnings)
-    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["good", "bad-timeout"]
+    # a timeout that is not a number skips the hook (settings/schema.py, "Timeouts"), like any wrong type
+    assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w and "must be a number of milliseconds" in w
+    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["good"]
 
 
 def test_disabled_is_a_union_by_display_name(project: Project) -> None:

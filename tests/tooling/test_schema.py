@@ -1,6 +1,8 @@
-"""The shipped JSON Schema agrees with ``hookwise validate`` on the same documents.
+"""The shipped JSON Schema is generated from settings/schema.py and agrees with ``hookwise validate``.
 
-Needs the ``jsonschema`` package (the ``test`` extra); skipped without it.
+Needs the ``jsonschema`` package (the ``test`` extra); skipped without it. The generated
+documents of tests/settings/test_schema_agreement.py check loader, validate, schema and
+``list`` together.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.jsonc.parse import parse
+from hookwise.settings.schema import SCHEMA_FILE, json_schema, json_schema_text
 from hookwise.settings.validate import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "validate"
@@ -25,7 +28,7 @@ jsonschema = pytest.importorskip("jsonschema")  # the `test` extra
 
 
 def _schema() -> dict[str, Any]:
-    text = resources.files("hookwise").joinpath("schema/settings.schema.json").read_text(encoding="utf-8")
+    text = resources.files("hookwise").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
 
 
@@ -63,7 +66,18 @@ CASES: list[tuple[str, Any]] = [
     ("missing command", {"hooks": {"BeforeTool": [{"hooks": [{"type": "command"}]}]}}),
     ("empty command", {"hooks": {"BeforeTool": [{"hooks": [{**H, "command": "  "}]}]}}),
     ("command not string", {"hooks": {"BeforeTool": [{"hooks": [{**H, "command": ["a"]}]}]}}),
-    ("invalid regex", {"hooks": {"AfterTool": [{"matcher": "[a", "hooks": [H]}]}}),
+    ("invalid regex (warning)", {"hooks": {"AfterTool": [{"matcher": "[a", "hooks": [H]}]}}),
+    ("huge timeout (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 10**12}]}]}}),
+    ("fractional timeout (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 1500.5}]}]}}),
+    ("sub-millisecond timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 0.5}]}]}}),
+    ("negative timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": -5}]}]}}),
+    ("null timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": None}]}]}}),
+    ("bool timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": True}]}]}}),
+    ("description not string", {"hooks": {"BeforeTool": [{"hooks": [{**H, "description": 1}]}]}}),
+    ("persistent not bool", {"hooks": {"BeforeTool": [{"hooks": [{**H, "persistent": 1}]}]}}),
+    ("null dialect", {"hooks": {"BeforeTool": [{"hooks": [{**H, "dialect": None}]}]}}),
+    ("type on definition", {"hooks": {"BeforeTool": [{"type": "command", "hooks": [H]}]}}),
+    ("notifications not bool", {"hooksConfig": {"notifications": "on"}}),
     ("matcher not string", {"hooks": {"SessionStart": [{"matcher": 1, "hooks": [H]}]}}),
     ("sequential not bool", {"hooks": {"SessionEnd": [{"sequential": 1, "hooks": [H]}]}}),
     ("timeout string", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": "5s"}]}]}}),
@@ -108,6 +122,13 @@ def test_schema_on_fixture_files() -> None:
             assert any(_related(p, s) for s in s_errors), (path.name, p, s_errors)
         for s in s_errors:
             assert any(_related(p, s) for p in v_errors), (path.name, s, v_errors)
+
+
+def test_shipped_schema_is_the_generated_one() -> None:
+    """Regenerate with ``python -m hookwise.settings.schema --write`` after changing settings/schema.py."""
+    shipped = resources.files("hookwise").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    assert shipped == json_schema_text()
+    assert json.loads(shipped) == json_schema()
 
 
 def test_schema_is_a_valid_draft7_schema() -> None:

@@ -234,7 +234,7 @@ class HookwiseCapability(AbstractCapability[Any]):
             elif e.text is not None:
                 extra.append(ModelResponse(parts=[TextPart(e.text)]) if e.role == "model" else
                              ModelRequest(parts=[UserPromptPart(e.text)]))
-        out = [replace(m, parts=p) for m, p in zip(messages, parts)] + extra  # type: ignore[arg-type]
+        out = [replace(m, parts=p) for m, p in zip(messages, parts, strict=True)] + extra  # type: ignore[arg-type]
         settings = dict(rc.model_settings or {})
         for key, value in codec.config_changes(base, rewritten).items():
             if value is None:
@@ -250,7 +250,7 @@ class HookwiseCapability(AbstractCapability[Any]):
         params = rc.model_request_parameters
         names = [self.bridge.hook_name(t.name) for t in params.function_tools]
         allowed = set(verdicts.allowed_names(cfg, names))
-        tools = [t for t, n in zip(params.function_tools, names) if n in allowed]
+        tools = [t for t, n in zip(params.function_tools, names, strict=True) if n in allowed]
         mode = verdicts.selection_mode(cfg)
         settings = dict(rc.model_settings or {})
         if mode == "NONE" or not tools:

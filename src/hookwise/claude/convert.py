@@ -29,6 +29,7 @@ from hookwise.claude.names import (
 )
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES
 
 
 @dataclass(frozen=True)
@@ -476,7 +477,8 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     if target is None:
         rep.status, rep.reason = "skipped", f"hookwise event {event!r} has no Claude Code equivalent"
         return None, rep
-    if raw.get("type", "command") not in ("command", "plugin"):
+    htype = HOOK_TYPES.get(raw.get("type", "command")) if isinstance(raw.get("type", "command"), str) else None
+    if htype is None or (htype.runs_as or htype.name) != "command":
         rep.status, rep.reason = "skipped", f"hook type {raw.get('type')!r} cannot be written for Claude Code"
         return None, rep
     command = raw.get("command")
@@ -498,34 +500,25 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
         rep.warnings.append(f"the command uses ${var}, which Claude Code does not set")
     out["command"] = cmd
     if "timeout" in raw:
-        t = raw.get("timeout")
-        if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 0:
-            secs: float = t / 1000
+        t = raw["timeout"]
+        ms, notes = HOOK_KEYS["timeout"].kind.read("timeout", t)  # the loader's rule (settings/schema.py)
+        if not any(n.severity == "error" for n in notes):
+            secs: float = ms / 1000
             out["timeout"] = int(secs) if secs == int(secs) else round(secs, 3)
             fields.append(FieldNote("timeout", "converted", f"{t} ms → {out['timeout']} s"))
         else:
-            fields.append(FieldNote("timeout", "dropped", f"must be a positive number, got {t!r}"))
+            fields.append(FieldNote("timeout", "dropped", notes[0].message))
     if "description" in raw:
         if isinstance(raw["description"], str) and raw["description"]:
             out["statusMessage"] = raw["description"]
             fields.append(FieldNote("description", "converted", "kept as statusMessage"))
         else:
             fields.append(FieldNote("description", "dropped", "empty or not a string"))
-    reasons = {
-        "name": "Claude Code hooks have no name",
-        "env": "Claude Code hooks have no env; set the variables in the command or the script",
-        "failClosed": "Claude Code has no fail-closed hooks: a failed, missing or timed-out hook does not block",
-        "dialect": "",
-        "persistent": "not a Claude Code field",
-        "source": "not a Claude Code field",
-    }
     for key in raw:
+        row = HOOK_KEYS.get(key)
         if key in ("type", "command", "timeout", "description"):
             continue
-        if key == "dialect":
-            fields.append(FieldNote("dialect", "dropped", "Claude Code hooks always get Claude-shaped input"))
-            continue
-        fields.append(FieldNote(key, "dropped", reasons.get(key, "not a Claude Code hook field")))
+        fields.append(FieldNote(key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"))
     if raw.get("dialect") != "claude":
         rep.warnings.append("written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
                          "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "

@@ -1,6 +1,6 @@
-"""Claude Code compatibility: Claude-shaped inputs, Claude-style answers, native ``.claude/`` loading.
+"""Claude Code compatibility while firing: Claude-shaped inputs and Claude-style answers.
 
-Three seams the engine calls:
+Three pure functions:
 
 - :func:`to_claude_input` builds the stdin of a ``"dialect": "claude"`` hook:
   Claude's event name in ``hook_event_name`` (``PreToolUse``, ``Stop``...),
@@ -13,10 +13,8 @@ Three seams the engine calls:
 - :func:`text_output` gives plain stdout of a Claude hook its Claude meaning
   (context for SessionStart and UserPromptSubmit).
 
-And :func:`load_claude_entries`, which turns the hooks of ``.claude/settings.json``,
-``.claude/settings.local.json`` and ``~/.claude/settings.json`` into
-:class:`~hookwise.core.registry.HookEntry` objects (translation shared with
-``hookwise migrate``, see :mod:`hookwise.claude.convert`).
+:class:`ClaudeDialect` (``CLAUDE``) bundles the three as the strategy the runners
+look up by the hook's ``dialect`` (see :mod:`hookwise.runners.dialects`).
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from hookwise.claude.names import (
     params_to_gemini,
     tool_to_claude,
 )
+from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
 
 #: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
@@ -194,6 +193,33 @@ def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, A
                                    "additionalContext": text}}
 
 
-# --------------------------------------------------------------------------- native loading
+# --------------------------------------------------------------------------- the strategy the runners use
 
 
+class ClaudeDialect:
+    """``"dialect": "claude"``: Claude-shaped input on stdin, Claude-style answers understood.
+
+    The runners look dialects up by name (:func:`hookwise.runners.dialects.dialect`);
+    this module loads only when a firing has a Claude-dialect hook (or a hook
+    answered with Claude-style fields).
+    """
+
+    name = "claude"
+
+    def input_key(self, entry: HookEntry) -> object:
+        """Entries with the same key get the same encoded input within a firing."""
+        return entry.extra.get("claude_event")
+
+    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]:
+        claude_event = entry.extra.get("claude_event")
+        return to_claude_input(event, inp, claude_event=claude_event if isinstance(claude_event, str) else None)
+
+    def normalize_output(self, event: HookEvent, output: dict[str, Any],
+                         inp: Mapping[str, Any] | None) -> dict[str, Any]:
+        return normalize_output(event, output, self.name, payload=inp)
+
+    def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None:
+        return text_output(event, text, self.name)
+
+
+CLAUDE = ClaudeDialect()

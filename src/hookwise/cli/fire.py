@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from hookwise.cli.main import CliContext, UsageError
+
+if TYPE_CHECKING:
+    import argparse
 from hookwise.errors import PayloadError, UnknownEventError
 from hookwise.events import (
     EVENT_SPECS,
@@ -42,25 +45,76 @@ DEFAULTS: dict[HookEvent, dict[str, Any]] = {
 CHOICES = {"source": SESSION_START_SOURCES, "reason": SESSION_END_REASONS, "trigger": PRE_COMPRESS_TRIGGERS}
 
 
+#: every flag of ``fire`` after the event: (flag, metavar or None for a switch, help); argparse's dest is the
+#: flag without ``--`` and with ``_`` for ``-``. :func:`configure` and :func:`parse_fast` both read this table.
+FLAGS: tuple[tuple[str, str | None, str], ...] = (
+    ("--input", "FILE", "a JSON object with the event input ('-' for stdin)"),
+    ("--tool", "NAME", "tool_name (BeforeTool, AfterTool)"),
+    ("--tool-input", "JSON", "tool_input, a JSON object"),
+    ("--tool-response", "JSON", "tool_response, a JSON object (AfterTool)"),
+    ("--prompt", "TEXT", "prompt (BeforeAgent, AfterAgent)"),
+    ("--prompt-response", "TEXT", "prompt_response (AfterAgent)"),
+    ("--stop-hook-active", None, "stop_hook_active: true (AfterAgent)"),
+    ("--source", "S", "SessionStart source: " + "/".join(SESSION_START_SOURCES)),
+    ("--reason", "R", "SessionEnd reason: " + "/".join(SESSION_END_REASONS)),
+    ("--trigger", "T", "PreCompress trigger: " + "/".join(PRE_COMPRESS_TRIGGERS)),
+    ("--llm-request", "JSON", "llm_request, a JSON object (model events)"),
+    ("--llm-response", "JSON", "llm_response, a JSON object (AfterModel)"),
+    ("--notification-type", "T", "notification_type (Notification)"),
+    ("--message", "TEXT", "message (Notification)"),
+    ("--details", "JSON", "details, a JSON object (Notification)"),
+    ("--session-id", "ID", "session_id (default: a new random id)"),
+    ("--json", None, "print the result as one JSON object"),
+)
+_FLAG_TABLE = {flag: metavar is not None for flag, metavar, _ in FLAGS}
+
+
+def _dest(flag: str) -> str:
+    return flag[2:].replace("-", "_")
+
+
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("event", metavar="EVENT", help="one of: " + ", ".join(e.value for e in HookEvent))
-    p.add_argument("--input", metavar="FILE", help="a JSON object with the event input ('-' for stdin)")
-    p.add_argument("--tool", metavar="NAME", help="tool_name (BeforeTool, AfterTool)")
-    p.add_argument("--tool-input", metavar="JSON", help="tool_input, a JSON object")
-    p.add_argument("--tool-response", metavar="JSON", help="tool_response, a JSON object (AfterTool)")
-    p.add_argument("--prompt", metavar="TEXT", help="prompt (BeforeAgent, AfterAgent)")
-    p.add_argument("--prompt-response", metavar="TEXT", help="prompt_response (AfterAgent)")
-    p.add_argument("--stop-hook-active", action="store_true", help="stop_hook_active: true (AfterAgent)")
-    p.add_argument("--source", metavar="S", help="SessionStart source: " + "/".join(SESSION_START_SOURCES))
-    p.add_argument("--reason", metavar="R", help="SessionEnd reason: " + "/".join(SESSION_END_REASONS))
-    p.add_argument("--trigger", metavar="T", help="PreCompress trigger: " + "/".join(PRE_COMPRESS_TRIGGERS))
-    p.add_argument("--llm-request", metavar="JSON", help="llm_request, a JSON object (model events)")
-    p.add_argument("--llm-response", metavar="JSON", help="llm_response, a JSON object (AfterModel)")
-    p.add_argument("--notification-type", metavar="T", help="notification_type (Notification)")
-    p.add_argument("--message", metavar="TEXT", help="message (Notification)")
-    p.add_argument("--details", metavar="JSON", help="details, a JSON object (Notification)")
-    p.add_argument("--session-id", metavar="ID", help="session_id (default: a new random id)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    for flag, metavar, help_text in FLAGS:
+        if metavar is None:
+            p.add_argument(flag, action="store_true", help=help_text)
+        else:
+            p.add_argument(flag, metavar=metavar, help=help_text)
+
+
+def parse_fast(argv: Sequence[str]) -> dict[str, Any] | None:
+    """The namespace argparse would build from ``argv`` (after ``fire``), when it is plainly well-formed.
+
+    Only exact flags of :data:`FLAGS`, ``--flag value`` / ``--flag=value`` and
+    one event are read here; anything else (help, abbreviations, a value that
+    looks like an option, a missing or second event) returns None, and argparse
+    parses the line and reports what is wrong, exactly as before.
+    """
+    out: dict[str, Any] = {_dest(flag): (None if takes else False) for flag, takes in _FLAG_TABLE.items()}
+    event: str | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if not arg.startswith("-"):
+            if event is not None:
+                return None
+            event = arg
+            continue
+        flag, eq, value = arg.partition("=")
+        takes = _FLAG_TABLE.get(flag)
+        if takes is None or (eq and not takes):
+            return None
+        if takes and not eq:
+            if i >= len(argv) or (argv[i].startswith("-") and argv[i] != "-"):
+                return None
+            value = argv[i]
+            i += 1
+        out[_dest(flag)] = value if takes else True
+    if event is None:
+        return None
+    out["event"] = event
+    return out
 
 
 def _json_flag(flag: str, text: str) -> dict[str, Any]:

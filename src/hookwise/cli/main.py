@@ -4,19 +4,26 @@ Each command lives in its own module under :mod:`hookwise.cli` exposing
 ``configure(parser)`` (adds its arguments) and ``run(args, ctx) -> int``. Only
 the module of the command being run is imported, so start-up stays fast.
 
+argparse loads only when needed: a well-formed ``hookwise fire`` is read by
+:func:`hookwise.cli.fire.parse_fast` from the same flag table its parser is
+built from (anything unusual, ``--help`` included, goes through argparse).
+
 Exit codes: 0 success, 1 usage or user-fixable error, 2 blocked, 3 stopped
 (``fire``), 130 interrupted, 70 internal error.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+from hookwise._records import dataclass, field
+
+if TYPE_CHECKING:
+    import argparse
 
 #: command -> (module, one-line help). Order is the order of ``hookwise --help``.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -63,48 +70,6 @@ class CliContext:
         print(f"hookwise: warning: {message}", file=self.stderr)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # exit 1, not argparse's 2 (2 means "blocked")
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(1)
-
-
-class _VersionAction(argparse.Action):
-    """``--version``: read from the installed metadata only when asked (it costs start-up time)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        from hookwise import __version__
-
-        print(f"hookwise {__version__}")
-        raise SystemExit(0)
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The full parser; when ``only`` is given, only that command's module is imported."""
-    parser = _Parser(prog="hookwise", description="A runtime for AI-agent lifecycle hooks (Gemini CLI contract).")
-    parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: the current directory)")
-    parser.add_argument("--trace", metavar="FILE", help="append one JSON line per hook call to FILE")
-    parser.add_argument("--claude-settings", action="store_true",
-                        help="also load hooks from .claude/ settings files (Claude Code format)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, (module, help_text) in COMMANDS.items():
-        if only is not None and name != only:
-            continue  # the command is known: building the other parsers costs ~10 ms of start-up (gettext)
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.set_defaults(_module=module)
-        if only == name:
-            importlib.import_module(module).configure(p)
-        elif only is None:
-            try:
-                importlib.import_module(module).configure(p)
-            except ImportError:
-                pass  # shown in --help; running it reports the missing module
-    return parser
-
-
 def _command_name(argv: Sequence[str]) -> str | None:
     i = 0
     while i < len(argv):
@@ -121,10 +86,47 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+#: the global options: name -> takes a value
+GLOBAL_OPTIONS = {"--project": True, "--trace": True, "--claude-settings": False}
+
+
+def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
+    """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
+    from types import SimpleNamespace
+
+    from hookwise.cli import fire
+
+    values: dict[str, Any] = {"project": None, "trace": None, "claude_settings": False, "version": None}
+    i = 0
+    while i < len(argv) and argv[i] != "fire":
+        name, eq, value = argv[i].partition("=")
+        takes = GLOBAL_OPTIONS.get(name)
+        if takes is None or (not takes and eq):
+            return None
+        if takes and not eq:
+            if i + 1 >= len(argv):
+                return None
+            i += 1
+            value = argv[i]
+        if takes and value.startswith("-"):
+            return None
+        values[name[2:].replace("-", "_")] = value if takes else True
+        i += 1
+    own = fire.parse_fast(argv[i + 1:])
+    if own is None:
+        return None
+    ns: argparse.Namespace = SimpleNamespace(command="fire", _module="hookwise.cli.fire", **values, **own)  # type: ignore[assignment]
+    return ns  # the same attributes argparse would set
+
+
+def _parse(args_list: list[str]) -> argparse.Namespace | int:
+    """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
     only = _command_name(args_list)
+    args = _parse_fast(args_list) if only == "fire" else None
+    if args is not None:
+        return args
+    from hookwise.cli.parser import build_parser
+
     try:
         parser = build_parser(only)
     except ImportError as exc:  # a command whose module is missing or needs an extra
@@ -137,6 +139,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 1
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parse(list(sys.argv[1:] if argv is None else argv))
+    if isinstance(args, int):
+        return args
     project = args.project or os.getcwd()
     if not os.path.isdir(project):
         print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)

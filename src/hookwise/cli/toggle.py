@@ -14,66 +14,21 @@ the system settings (CONTRACT §7), which this command does not edit.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from hookwise.cli.main import CliContext, UsageError
 from hookwise.core.registry import HookEntry
-from hookwise.errors import EditError, SettingsError
-from hookwise.jsonc import parse as jsonc
-from hookwise.jsonc.edit import append_to_array, read_text, remove_value, write_atomic
-from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_settings_path
+from hookwise.errors import EditError, HookNotFoundError, SettingsError
+from hookwise.settings import edit
+from hookwise.settings.edit import Target
 from hookwise.settings.load import load_settings
-
-POINTER = "/hooksConfig/disabled"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     if parser.prog.split()[-1] in ("enable", "disable"):
         parser.add_argument("name", metavar="NAME", help="the hook's display name (its name, else its command)")
-    parser.add_argument("--scope", choices=("project", "user"), default="project",
+    parser.add_argument("--scope", choices=edit.SCOPES, default="project",
                         help="which settings file to edit (default: project, i.e. <project>/.gemini/settings.json)")
-
-
-@dataclass
-class Target:
-    scope: str
-    path: str
-    text: str
-    disabled: list[Any]
-
-    @property
-    def label(self) -> str:
-        return f"{self.scope} settings ({self.path})"
-
-
-def _load_target(scope: str, ctx: CliContext) -> Target:
-    path = project_settings_path(ctx.project_dir) if scope == "project" else user_settings_path(os.environ)
-    if os.path.islink(path) or os.path.islink(os.path.dirname(path)):
-        link = path if os.path.islink(path) else os.path.dirname(path)
-        raise UsageError(f"{link} is a symbolic link; hookwise does not edit settings through symlinks "
-                         "(edit the real file by hand)")
-    text = read_text(path)
-    disabled: list[Any] = []
-    if text.strip(" \t\r\n\ufeff"):
-        try:
-            doc = jsonc.parse(text, path)
-        except SettingsError as exc:
-            raise UsageError(f"{exc}\n{path} does not parse, so it was not changed; fix it first "
-                             "(`hookwise validate` lists every problem)") from None
-        if not isinstance(doc, dict):
-            raise UsageError(f"{path}: the settings file is not a JSON object; not changed")
-        cfg = doc.get("hooksConfig")
-        if cfg is not None and not isinstance(cfg, dict):
-            raise UsageError(f"{path}: /hooksConfig is not an object; not changed (fix it by hand)")
-        if isinstance(cfg, dict) and "disabled" in cfg:
-            if not isinstance(cfg["disabled"], list):
-                raise UsageError(f"{path}: /hooksConfig/disabled is not an array; not changed (fix it by hand)")
-            disabled = list(cfg["disabled"])
-    return Target(scope, path, text, disabled)
 
 
 def _entries(ctx: CliContext) -> list[HookEntry]:
@@ -81,49 +36,28 @@ def _entries(ctx: CliContext) -> list[HookEntry]:
     return loaded.entries
 
 
-def _other_disabled(target: Target, ctx: CliContext) -> Iterator[tuple[SettingsLayer, list[Any]]]:
-    """Each other settings layer (not ``target``, not extensions) with its ``hooksConfig.disabled`` list."""
-    for layer in discover_layers(ctx.project_dir, os.environ):
-        if layer.kind == "extension" or os.path.abspath(layer.path) == os.path.abspath(target.path):
-            continue
-        layer.load()
-        cfg = layer.data.get("hooksConfig") if layer.data else None
-        names = cfg.get("disabled") if isinstance(cfg, dict) else None
-        if isinstance(names, list):
-            yield layer, names
-
-
 def _disabled_elsewhere(name: str, target: Target, ctx: CliContext) -> list[str]:
-    """Where else ``name`` is listed in ``hooksConfig.disabled`` (other settings layers)."""
-    return [f"{layer.kind} settings ({layer.path})" for layer, names in _other_disabled(target, ctx)
-            if name in names]
+    return edit.disabled_elsewhere(name, target, ctx.project_dir, os.environ)
 
 
-def _unknown(name: str, entries: list[HookEntry]) -> UsageError:
-    by_command = sorted({e.name for e in entries if e.name and e.command == name})
-    if by_command:
-        return UsageError(f"no hook is named {name!r}: the hook that runs this command is named "
-                          + " / ".join(repr(n) for n in by_command)
+def _unknown(exc: HookNotFoundError, entries: list[HookEntry]) -> UsageError:
+    if any(e.name and e.command == exc.name for e in entries):
+        return UsageError(f"no hook is named {exc.name!r}: the hook that runs this command is named "
+                          + " / ".join(repr(n) for n in exc.suggestions)
                           + " (hooks are enabled and disabled by name when they have one)")
-    names = sorted({e.display_name for e in entries})
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-    msg = f"no hook named {name!r}"
-    if close:
-        msg += " (did you mean " + ", ".join(repr(c) for c in close) + "?)"
-    elif not names:
+    msg = str(exc)
+    if not entries:
         msg += "; no hooks are configured"
     return UsageError(msg + "; `hookwise list` shows every hook")
 
 
-def _write(target: Target, text: str) -> None:
-    write_atomic(target.path, text)
-
-
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
     try:
-        target = _load_target(args.scope, ctx)
+        target = edit.load_target(args.scope, ctx.project_dir, os.environ)
     except SettingsError as exc:
         raise UsageError(f"{exc}; not changed") from None
+    except EditError as exc:
+        raise UsageError(str(exc)) from None
     command = args.command
     try:
         if command == "disable":
@@ -139,16 +73,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
 def _disable(name: str, target: Target, ctx: CliContext) -> int:
     entries = _entries(ctx)
-    matches = [e for e in entries if e.display_name == name]
-    if not matches and name not in target.disabled:
-        raise _unknown(name, entries)
+    try:
+        matches = edit.find_hook(name, entries)
+    except HookNotFoundError as exc:
+        if name not in target.disabled:
+            raise _unknown(exc, entries) from None
+        matches = []
     if matches and all(e.source == "system" for e in matches):
         raise UsageError(f"{name!r} is a system hook ({matches[0].file}); only hooksConfig.disabled in the "
                          "system settings can switch it off, and hookwise does not edit those")
     if name in target.disabled:
         print(f"Hook {name!r} is already disabled in {target.label}.", file=ctx.stdout)
         return 0
-    _write(target, append_to_array(target.text, POINTER, name, path=target.path))
+    edit.write(target, edit.with_names(target, [name]))
     print(f"Disabled hook {name!r}: added it to hooksConfig.disabled in {target.label}.", file=ctx.stdout)
     if any(e.source == "system" for e in matches):
         ctx.warn(f"a system hook is also named {name!r}; it stays enabled (only the system settings can "
@@ -160,10 +97,7 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
 
 def _enable(name: str, target: Target, ctx: CliContext) -> int:
     if name in target.disabled:
-        text = target.text
-        for i in reversed([i for i, n in enumerate(target.disabled) if n == name]):
-            text = remove_value(text, f"{POINTER}/{i}", path=target.path)
-        _write(target, text)
+        edit.write(target, edit.without_names(target, name))
         print(f"Enabled hook {name!r}: removed it from hooksConfig.disabled in {target.label}.", file=ctx.stdout)
         for where in _disabled_elsewhere(name, target, ctx):
             ctx.warn(f"{name!r} is still disabled by the {where}" + _hint(name, where))
@@ -171,8 +105,10 @@ def _enable(name: str, target: Target, ctx: CliContext) -> int:
     elsewhere = _disabled_elsewhere(name, target, ctx)
     if not elsewhere:
         entries = _entries(ctx)
-        if not any(e.display_name == name for e in entries):
-            raise _unknown(name, entries)
+        try:
+            edit.find_hook(name, entries)
+        except HookNotFoundError as exc:
+            raise _unknown(exc, entries) from None
     print(f"Hook {name!r} is already enabled in {target.label}.", file=ctx.stdout)
     for where in elsewhere:
         ctx.warn(f"but the {where} disables it" + _hint(name, where))
@@ -191,10 +127,7 @@ def _enable_all(target: Target, ctx: CliContext) -> int:
         print(f"No hooks are disabled in {target.label}.", file=ctx.stdout)
         _other_lists(target, ctx)
         return 0
-    text = target.text
-    for i in reversed(range(len(target.disabled))):
-        text = remove_value(text, f"{POINTER}/{i}", path=target.path)
-    _write(target, text)
+    edit.write(target, edit.without_names(target))
     names = [str(n) for n in target.disabled]
     print(f"Enabled {len(names)} hook name(s) by emptying hooksConfig.disabled in {target.label}: "
           + ", ".join(names), file=ctx.stdout)
@@ -203,7 +136,7 @@ def _enable_all(target: Target, ctx: CliContext) -> int:
 
 
 def _other_lists(target: Target, ctx: CliContext) -> None:
-    for layer, names in _other_disabled(target, ctx):
+    for layer, names in edit.other_disabled(target, ctx.project_dir, os.environ):
         if names:
             hint = (f" (`hookwise enable-all --scope {layer.kind}`)" if layer.kind in ("user", "project")
                     else "")
@@ -225,10 +158,7 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
     if not missing:
         print(f"All hooks are already disabled in {target.label}.", file=ctx.stdout)
     else:
-        text = target.text
-        for n in missing:
-            text = append_to_array(text, POINTER, n, path=target.path)
-        _write(target, text)
+        edit.write(target, edit.with_names(target, missing))
         print(f"Disabled {len(missing)} hook(s) by adding them to hooksConfig.disabled in {target.label}: "
               + ", ".join(missing), file=ctx.stdout)
     if system:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 import signal as _signal
-from dataclasses import dataclass
 from typing import Any
 
+from hookwise._records import dataclass
 from hookwise.jsonc.parse import loads_strict
 from hookwise.result import Outcome
 

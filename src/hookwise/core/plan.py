@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from hookwise._records import dataclass
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 
@@ -89,7 +89,7 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
 
 def make_plan(entries: Sequence[HookEntry], predicates: Sequence[Predicate], value: str | None) -> Plan:
     """Match, de-duplicate and decide parallel vs sequential (pure)."""
-    matched = [e for e, p in zip(entries, predicates) if p(value)]
+    matched = [e for e, p in zip(entries, predicates, strict=True) if p(value)]
     if not matched:
         return EMPTY_PLAN
     kept = dedupe(matched)

@@ -9,9 +9,9 @@ order (runtime first) so that planning an event touches only its own entries.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from hookwise._records import dataclass, field
 from hookwise.events import HookEvent
 
 DEFAULT_TIMEOUT_MS = 60_000

@@ -1,1 +1,59 @@
-"""Everything that starts a process or a thread for a hook: one runner per hook kind, one process driver."""
+"""Everything that starts a process or a thread for a hook: one runner per hook kind, one process driver.
+
+:data:`RUNNERS` is the one table of hook kinds: a hook's ``type`` names its
+runner. Every runner takes planned hooks (:class:`~hookwise.core.registry.HookEntry`)
+and their input and returns exactly one :class:`~hookwise.result.HookOutcome` per
+hook, in order; the plan executor (:mod:`hookwise.core.execute`) never looks at
+the kind. Adding a kind is one module with a class that has the :class:`Runner`
+shape, plus one row here.
+
+- ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
+- ``python`` (:mod:`.python`): functions registered from code.
+
+Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
+``_direct`` (exec without ``bash -c`` when bash would only exec), ``_reaper``
+(leftover processes), ``_workers`` (worker threads for Python hooks),
+``persistent`` (long-lived hook processes, on ``_process``), ``env``
+(environment sanitising), ``dialects`` (the hook's input/answer shape),
+``base`` (the :class:`~hookwise.runners.base.Firing` runners get, outcome building).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from hookwise.core.registry import HookEntry
+from hookwise.result import HookOutcome
+from hookwise.runners.base import Firing
+from hookwise.runners.command import CommandRunner
+from hookwise.runners.python import PythonRunner
+
+
+class Runner(Protocol):
+    """One kind of hook.
+
+    ``run`` gets the firing, the planned hooks of this kind (all with the same
+    input) and returns one outcome per hook in the same order; hook failures
+    are outcomes, never exceptions. A runner whose work proceeds in the
+    background once started (processes, requests) sets ``background`` and calls
+    ``during()`` once everything is started; one that works on the calling
+    thread calls it when done. ``run_async`` is the same for asyncio hosts and
+    must never block the caller's loop.
+    """
+
+    kind: str
+    background: bool
+
+    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
+            during: Callable[[], None] | None = None) -> list[HookOutcome]: ...
+
+    async def run_async(self, firing: Firing, entries: Sequence[HookEntry],
+                        inp: dict[str, Any]) -> list[HookOutcome]: ...
+
+
+#: hook ``type`` -> its runner: the one table of hook kinds
+RUNNERS: dict[str, Runner] = {
+    "command": CommandRunner(),
+    "python": PythonRunner(),
+}

@@ -15,7 +15,9 @@ things bash does:
   the working directory (bash keeps an inherited ``PWD`` that names the same
   directory), ``OLDPWD`` dropped unless it names a directory, ``SHLVL``
   normalised (bash adds one at start-up and takes it back before exec'ing the
-  last command), and ``_`` set to the program's path.
+  last command), ``_`` set to the program's path, ``PS1`` and ``PS2`` removed
+  (a non-interactive bash unsets them; an activated virtual environment
+  exports ``PS1``) and, when running as root, ``PS4`` reset to ``+ ``.
 
 Anything else keeps bash: shell syntax of any kind (``$ ; & | < > ( ) { } *
 ? [ ] ~ \\ # ! %``, backticks, newlines, control characters), an assignment
@@ -51,11 +53,15 @@ BASH_WORDS = frozenset(_BASH_WORDS.split())
 
 #: environment variables bash reads at start-up or rewrites before exec'ing (any ``BASH*`` name too)
 _BASH_ENV_NAMES = (
-    "SHELLOPTS IFS OPTIND OPTARG OPTERR PPID PS0 PS1 PS2 PS3 PS4 RANDOM SRANDOM SECONDS LINENO HISTCMD "
+    "SHELLOPTS IFS OPTIND OPTARG OPTERR PPID RANDOM SRANDOM SECONDS LINENO HISTCMD "
     "EPOCHSECONDS EPOCHREALTIME COMP_WORDBREAKS FUNCNAME GROUPS DIRSTACK PIPESTATUS POSIXLY_CORRECT ENV "
     "EXECIGNORE"
 )
 BASH_ENV_NAMES = frozenset(_BASH_ENV_NAMES.split())
+
+#: prompts a non-interactive bash removes from the environment before running anything
+#: (``PS0`` and ``PS3`` pass through unchanged; ``PS4`` see :func:`plan`)
+DROPPED_PROMPTS = ("PS1", "PS2")
 
 
 @lru_cache(maxsize=256)
@@ -121,6 +127,14 @@ def _pwd(env: Mapping[str, str], cwd: str) -> str:
     return os.path.realpath(cwd)
 
 
+def _prompts_as_bash(env: dict[str, str]) -> None:
+    """What a non-interactive bash does to the prompt variables it inherits."""
+    for name in DROPPED_PROMPTS:
+        env.pop(name, None)
+    if "PS4" in env and os.geteuid() == 0:
+        env["PS4"] = "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+
+
 def plan(command: str, env: dict[str, str], cwd: str) -> tuple[list[str], str] | None:
     """``(argv, executable)`` to run ``command`` directly, or None when bash is needed.
 
@@ -155,4 +169,5 @@ def plan(command: str, env: dict[str, str], cwd: str) -> tuple[list[str], str] |
     env["PWD"] = _pwd(env, cwd)
     env["SHLVL"] = shlvl
     env["_"] = exe
+    _prompts_as_bash(env)
     return list(words), exe

@@ -9,6 +9,11 @@ gets SIGTERM, then SIGKILL after a short grace. When the direct child has
 exited, its pipes are drained of what is already there and closed: a
 grandchild that keeps them open is never waited for.
 
+Persistent hooks (:mod:`hookwise.runners.persistent`) are started, signalled
+and driven by the same pieces: :func:`popen` (the one ``Popen``, with the
+direct-exec fallback and the spawn-error text), :func:`open_pidfd`,
+:func:`signal_group` and :func:`drive` (the one selector loop).
+
 Failures are data (:class:`Completed`), never exceptions.
 """
 
@@ -20,8 +25,9 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from typing import IO, cast
 
+from hookwise._records import dataclass, field
 from hookwise.runners import _reaper as _leftovers
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
@@ -63,7 +69,9 @@ class Completed:
 
 
 @dataclass
-class _Stream:
+class Stream:
+    """One output pipe read up to ``cap`` bytes (the rest is read and dropped, ``truncated`` set)."""
+
     fd: int
     cap: int
     chunks: list[bytes] = field(default_factory=list)
@@ -94,8 +102,8 @@ class _Child:
         self.result = Completed()
         self.proc: subprocess.Popen[bytes] | None = None
         self.pidfd: int | None = None
-        self.out: _Stream | None = None
-        self.err: _Stream | None = None
+        self.out: Stream | None = None
+        self.err: Stream | None = None
         self.stdin_fd: int | None = None
         self.stdin_view = memoryview(req.stdin)
         self.deadline = t0 + max(req.timeout_s, 0.0)
@@ -123,26 +131,97 @@ def _spawn_error_text(exc: OSError, req: Spawn) -> str:
     return f"could not start {req.argv[0]}: {exc.strerror or exc}"
 
 
-def _start(child: _Child, sel: selectors.BaseSelector) -> None:
-    req = child.req
+def popen(req: Spawn, token: str) -> tuple[subprocess.Popen[bytes] | None, Spawn, str | None]:
+    """Start ``req`` (or its fallback) as the leader of a new process group, with three pipes.
+
+    Returns the process and the request that started it, or ``(None, req, error)``
+    with the text of a spawn failure (docs/contract.md §6: the hook did not run).
+    ``token`` marks the environment of every process of the run (see :mod:`._reaper`).
+    """
     try:
         proc = subprocess.Popen(
             list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=req.cwd, env=_leftovers.child_env(req.env, child.token), start_new_session=True, close_fds=True,
+            cwd=req.cwd, env=_leftovers.child_env(req.env, token), start_new_session=True, close_fds=True,
             executable=req.executable,
         )
     except (OSError, ValueError, TypeError) as exc:
         if req.fallback is not None:  # bash reports (or handles) what the direct exec could not do
-            child.req = req.fallback
-            _start(child, sel)
-            return
+            return popen(req.fallback, token)
         if not isinstance(exc, OSError):  # e.g. NUL byte in an argument or the environment
-            child.result.spawn_error = f"could not start the command: {exc}"
-            child.done = True
+            return None, req, f"could not start the command: {exc}"
+        return None, req, _spawn_error_text(exc, req)
+    return proc, req, None
+
+
+def open_pidfd(pid: int) -> int | None:
+    """A pidfd that becomes readable when ``pid`` exits, or None where the platform has none."""
+    if not _HAS_PIDFD:
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
+
+
+def signal_group(pgid: int, token: str, sig: int) -> None:
+    """Send ``sig`` to a hook's process group and to the processes of its run that left the group."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _leftovers.signal_run(token, None, sig)
+
+
+def close_quietly(*files: IO[bytes] | None) -> None:
+    for f in files:
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def unregister(sel: selectors.BaseSelector, *fds: int | None) -> None:
+    for fd in fds:
+        if fd is None or fd < 0:
+            continue
+        try:
+            sel.unregister(fd)
+        except (KeyError, ValueError):
+            pass
+
+
+def drive(sel: selectors.BaseSelector, tick: Callable[[float], float | None],
+          dispatch: Callable[[object], None], done: Callable[[], bool],
+          after: Callable[[], None] | None = None) -> None:
+    """The one event loop of every hook process: until ``done()``, handle deadlines, wait, dispatch.
+
+    ``tick(now)`` acts on deadlines and returns the next time to wake up (None:
+    no deadline); each ready registration's ``data`` goes to ``dispatch``;
+    ``after()`` runs after each round.
+    """
+    while not done():
+        wake = tick(time.monotonic())
+        if done():
             return
-        child.result.spawn_error = _spawn_error_text(exc, req)
+        timeout = None if wake is None else max(0.0, wake - time.monotonic())
+        try:
+            events = sel.select(timeout)
+        except InterruptedError:  # pragma: no cover - PEP 475 retries
+            continue
+        for key, _mask in events:
+            dispatch(key.data)
+        if after is not None:
+            after()
+
+
+def _start(child: _Child, sel: selectors.BaseSelector) -> None:
+    proc, child.req, error = popen(child.req, child.token)
+    if proc is None:
+        child.result.spawn_error = error
         child.done = True
         return
+    req = child.req
     child.proc = proc
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
@@ -150,8 +229,8 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
         os.set_blocking(fd, False)
     child.pipe_inodes = tuple(i for i in (_leftovers.pipe_inode(out_fd), _leftovers.pipe_inode(err_fd))
                               if i is not None)
-    child.out = _Stream(out_fd, req.cap)
-    child.err = _Stream(err_fd, req.cap)
+    child.out = Stream(out_fd, req.cap)
+    child.err = Stream(err_fd, req.cap)
     sel.register(out_fd, selectors.EVENT_READ, (child, "out"))
     sel.register(err_fd, selectors.EVENT_READ, (child, "err"))
     if len(child.stdin_view):
@@ -159,20 +238,14 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
         sel.register(in_fd, selectors.EVENT_WRITE, (child, "in"))
     else:
         proc.stdin.close()
-    if _HAS_PIDFD:
-        try:
-            child.pidfd = os.pidfd_open(proc.pid)
-            sel.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
-        except OSError:
-            child.pidfd = None
+    child.pidfd = open_pidfd(proc.pid)
+    if child.pidfd is not None:
+        sel.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
 
 
 def _close_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
     if child.stdin_fd is not None:
-        try:
-            sel.unregister(child.stdin_fd)
-        except (KeyError, ValueError):
-            pass
+        unregister(sel, child.stdin_fd)
         child.stdin_fd = None
     if child.proc is not None and child.proc.stdin is not None:
         try:
@@ -214,10 +287,7 @@ def _close_stream(child: _Child, which: str, sel: selectors.BaseSelector) -> Non
     stream = child.out if which == "out" else child.err
     if stream is None or stream.fd < 0:
         return
-    try:
-        sel.unregister(stream.fd)
-    except (KeyError, ValueError):
-        pass
+    unregister(sel, stream.fd)
     assert child.proc is not None
     f = child.proc.stdout if which == "out" else child.proc.stderr
     if f is not None:
@@ -267,10 +337,7 @@ def _reap(child: _Child, sel: selectors.BaseSelector) -> None:
         return
     child.exited = True
     if child.pidfd is not None:
-        try:
-            sel.unregister(child.pidfd)
-        except (KeyError, ValueError):
-            pass
+        unregister(sel, child.pidfd)
         os.close(child.pidfd)
         child.pidfd = None
     _close_stdin(child, sel)
@@ -300,11 +367,7 @@ def _group_alive(pgid: int) -> bool:
 
 
 def _signal_group(child: _Child, sig: int) -> None:
-    try:
-        os.killpg(child.pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-    _leftovers.signal_run(child.token, None, sig)  # processes of the run that left the group
+    signal_group(child.pgid, child.token, sig)
 
 
 def _finish(child: _Child) -> None:
@@ -378,49 +441,50 @@ def _next_wakeup(children: Sequence[_Child], now: float) -> float | None:
 
 
 def _loop(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
-    while True:
-        pending = [c for c in children if not c.done]
-        if not pending:
-            return
-        now = time.monotonic()
-        for c in pending:
-            if c.exited:
-                if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
-                    if c.kill_at is not None and _group_alive(c.pgid):
-                        _signal_group(c, signal.SIGKILL)
-                    _finish(c)
-                continue
-            if (not c.result.timed_out and now >= c.deadline) or (
-                    c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
-                _on_timeout(c, now)
-            if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
-                _reap(c, sel)
-        if all(c.done for c in children):
-            return
-        wake = _next_wakeup(children, time.monotonic())
-        timeout = None if wake is None else max(0.0, wake - time.monotonic())
-        try:
-            events = sel.select(timeout)
-        except InterruptedError:  # pragma: no cover - PEP 475 retries
+    drive(sel, lambda now: _tick(children, sel, now), lambda data: _dispatch(sel, data),
+          lambda: all(c.done for c in children), lambda: _reap_closed(children, sel))
+
+
+def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -> float | None:
+    """Timeouts, kill grace periods and (without pidfd) exit polling; the next wake-up time."""
+    for c in children:
+        if c.done:
             continue
-        for key, _mask in events:
-            child, which = key.data
-            if which == "exit":
-                _reap(child, sel)
-            elif which == "in":
-                _write_stdin(child, sel)
-            else:
-                _read(child, which, sel)
-        # no pidfd: once both output streams closed, the child is about to exit
-        for c in children:
-            if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
-                    and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
-                remaining = c.deadline - time.monotonic()
-                try:
-                    c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
-                except subprocess.TimeoutExpired:
-                    continue
-                _reap(c, sel)
+        if c.exited:
+            if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
+                if c.kill_at is not None and _group_alive(c.pgid):
+                    _signal_group(c, signal.SIGKILL)
+                _finish(c)
+            continue
+        if (not c.result.timed_out and now >= c.deadline) or (
+                c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
+            _on_timeout(c, now)
+        if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
+            _reap(c, sel)
+    return _next_wakeup(children, time.monotonic())
+
+
+def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+    child, which = cast("tuple[_Child, str]", data)
+    if which == "exit":
+        _reap(child, sel)
+    elif which == "in":
+        _write_stdin(child, sel)
+    else:
+        _read(child, which, sel)
+
+
+def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
+    """No pidfd: once both output streams closed, the child is about to exit."""
+    for c in children:
+        if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
+                and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
+            remaining = c.deadline - time.monotonic()
+            try:
+                c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
+            except subprocess.TimeoutExpired:
+                continue
+            _reap(c, sel)
 
 
 def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:
@@ -439,10 +503,7 @@ def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:
     for which in ("out", "err"):
         _close_stream(child, which, sel)
     if child.pidfd is not None:
-        try:
-            sel.unregister(child.pidfd)
-        except (KeyError, ValueError):
-            pass
+        unregister(sel, child.pidfd)
         os.close(child.pidfd)
         child.pidfd = None
     _finish(child)

@@ -13,7 +13,7 @@ until the deadline and then gives up on the call (outcome ``timeout``):
   thread); the worker is abandoned: it finishes the call in the background,
   its answer is discarded, and it exits instead of taking new work.
 
-Which hooks run where (the engine decides, see ``HookSystem._python_sync``):
+Which hooks run where (the Python runner decides, see :mod:`hookwise.runners.python`):
 plain functions in :meth:`HookSystem.fire` run inline on the caller's thread
 (the fast path: they cannot block a loop that is not there, and a worker
 hand-off costs tens of microseconds); coroutine functions, and every Python

@@ -33,12 +33,24 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from typing import cast
 
+from hookwise._records import dataclass, field
 from hookwise.runners import _reaper as _leftovers
-from hookwise.runners._process import DEFAULT_CAP, KILL_GRACE_S, READ_CHUNK, Completed, Spawn, _Stream
-
-_HAS_PIDFD = hasattr(os, "pidfd_open")
+from hookwise.runners._process import (
+    DEFAULT_CAP,
+    KILL_GRACE_S,
+    READ_CHUNK,
+    Completed,
+    Spawn,
+    Stream,
+    close_quietly,
+    drive,
+    open_pidfd,
+    popen,
+    signal_group,
+    unregister,
+)
 
 
 @dataclass
@@ -82,12 +94,7 @@ class _Proc:
         self.stderr = proc.stderr.fileno()
         for fd in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(fd, False)
-        self.pidfd: int | None = None
-        if _HAS_PIDFD:
-            try:
-                self.pidfd = os.pidfd_open(proc.pid)
-            except OSError:
-                self.pidfd = None
+        self.pidfd = open_pidfd(proc.pid)
         self.lock = threading.Lock()
         self.answered = 0  # events answered by this process
 
@@ -95,22 +102,13 @@ class _Proc:
         return self.proc.poll() is None
 
     def close_pipes(self) -> None:
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if f is not None:
-                try:
-                    f.close()
-                except OSError:
-                    pass
+        close_quietly(self.proc.stdin, self.proc.stdout, self.proc.stderr)
         if self.pidfd is not None:
             os.close(self.pidfd)
             self.pidfd = None
 
     def signal_group(self, sig: int) -> None:
-        try:
-            os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        _leftovers.signal_run(self.token, None, sig)
+        signal_group(self.proc.pid, self.token, sig)
 
     def wait_exit(self, timeout: float) -> bool:
         try:
@@ -122,11 +120,7 @@ class _Proc:
     def stop(self, grace: float = KILL_GRACE_S, *, eof_first: bool = False) -> None:
         """End the process (EOF on stdin first when asked), then TERM, then KILL its group; close pipes."""
         if eof_first and self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.close()
-            except OSError:
-                pass
+            close_quietly(self.proc.stdin)
             self.wait_exit(min(grace, 0.5))
         if self.proc.poll() is None:
             self.signal_group(signal.SIGTERM)
@@ -163,7 +157,7 @@ class _Exchange:
         self.deadline = t0 + max(job.timeout_s, 0.0)
         self.view = memoryview(job.line + b"\n")
         self.out = bytearray()
-        self.err = _Stream(proc.stderr, job.cap)  # capped like a one-shot hook's stderr
+        self.err = Stream(proc.stderr, job.cap)  # capped like a one-shot hook's stderr
         self.line: bytes | None = None
         self.extra = False
         self.exited = False
@@ -205,26 +199,12 @@ class PersistentPool:
                 p.stop(grace, eof_first=True)
 
     def _start(self, job: Job) -> tuple[_Proc | None, str | None]:
-        req = job.spawn()
+        """Start the process of ``job`` exactly as a one-shot hook is started (:func:`._process.popen`)."""
         token = _leftovers.new_token()
-        attempt: Spawn | None = req
-        error = "could not start the command"
-        while attempt is not None:
-            try:
-                proc = subprocess.Popen(
-                    list(attempt.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    cwd=attempt.cwd, env=_leftovers.child_env(attempt.env, token), start_new_session=True,
-                    close_fds=True, executable=attempt.executable,
-                )
-            except (OSError, ValueError, TypeError) as exc:
-                if isinstance(exc, FileNotFoundError) and not os.path.isdir(attempt.cwd):
-                    error = f"working directory {attempt.cwd} does not exist"
-                else:
-                    error = f"could not start {attempt.argv[0]}: {getattr(exc, 'strerror', None) or exc}"
-                attempt = attempt.fallback
-                continue
-            return _Proc(job.signature, proc, token), None
-        return None, error
+        proc, _req, error = popen(job.spawn(), token)
+        if proc is None:
+            return None, error
+        return _Proc(job.signature, proc, token), None
 
     # ---- exchanging ------------------------------------------------------------------------
     def exchange(self, jobs: Sequence[Job]) -> list[Answer]:
@@ -378,7 +358,7 @@ def _reject_constant(name: str) -> object:
 
 
 def _drive(xs: list[_Exchange]) -> None:
-    """Write every line and read every answer, all from one selector, until done, dead or timed out."""
+    """Write every line and read every answer, on the one process loop (:func:`._process.drive`)."""
     sel = selectors.DefaultSelector()
     try:
         for x in xs:
@@ -388,46 +368,46 @@ def _drive(xs: list[_Exchange]) -> None:
             sel.register(p.stderr, selectors.EVENT_READ, (x, "err"))
             if p.pidfd is not None:
                 sel.register(p.pidfd, selectors.EVENT_READ, (x, "exit"))
-        pending = len(xs)
-        while pending:
-            now = time.monotonic()
-            wake = min(x.deadline for x in xs if not x.done)
-            if any(x.proc.pidfd is None and not x.done for x in xs):
-                wake = min(wake, now + 0.01)  # no pidfd: poll for exit
-            if now >= wake:
-                for x in xs:
-                    if not x.done and now >= x.deadline:
-                        x.timed_out = x.done = True
-                        pending -= 1
-                        _unregister(sel, x)
-                    elif not x.done and x.proc.pidfd is None and x.proc.proc.poll() is not None:
-                        pending -= _on_exit(sel, x)
-                continue
-            for key, _mask in sel.select(wake - now):
-                x, which = key.data
-                if x.done:
-                    continue
-                if which == "in":
-                    _write(sel, x)
-                elif which == "out":
-                    pending -= _read_out(sel, x)
-                elif which == "err":
-                    _read_err(sel, x)
-                else:
-                    pending -= _on_exit(sel, x)
+        drive(sel, lambda now: _tick(xs, sel, now), lambda data: _dispatch(sel, data),
+              lambda: all(x.done for x in xs))
     finally:
         sel.close()
 
 
+def _tick(xs: list[_Exchange], sel: selectors.BaseSelector, now: float) -> float | None:
+    """Deadlines and (without pidfd) exit polling; the next wake-up time."""
+    for x in xs:
+        if not x.done and now >= x.deadline:
+            x.timed_out = x.done = True
+            _unregister(sel, x)
+        elif not x.done and x.proc.pidfd is None and x.proc.proc.poll() is not None:
+            _on_exit(sel, x)
+    pending = [x for x in xs if not x.done]
+    if not pending:
+        return None
+    wake = min(x.deadline for x in pending)
+    if any(x.proc.pidfd is None for x in pending):
+        wake = min(wake, now + 0.01)  # no pidfd: poll for exit
+    return wake
+
+
+def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+    x, which = cast("tuple[_Exchange, str]", data)
+    if x.done:
+        return
+    if which == "in":
+        _write(sel, x)
+    elif which == "out":
+        _read_out(sel, x)
+    elif which == "err":
+        _read_err(sel, x)
+    else:
+        _on_exit(sel, x)
+
+
 def _unregister(sel: selectors.BaseSelector, x: _Exchange) -> None:
     p = x.proc
-    for fd in (p.stdin, p.stdout, p.stderr, p.pidfd):
-        if fd is None:
-            continue
-        try:
-            sel.unregister(fd)
-        except (KeyError, ValueError):
-            pass
+    unregister(sel, p.stdin, p.stdout, p.stderr, p.pidfd)
 
 
 def _write(sel: selectors.BaseSelector, x: _Exchange) -> None:
@@ -440,25 +420,19 @@ def _write(sel: selectors.BaseSelector, x: _Exchange) -> None:
     x.view = x.view[n:]
     if not len(x.view):
         x.writing = False
-        try:
-            sel.unregister(x.proc.stdin)
-        except (KeyError, ValueError):
-            pass
+        unregister(sel, x.proc.stdin)
 
 
-def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> int:
+def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
     try:
         data = os.read(x.proc.stdout, READ_CHUNK)
     except BlockingIOError:
-        return 0
+        return
     except OSError:
         data = b""
     if not data:  # EOF: the process is exiting
-        try:
-            sel.unregister(x.proc.stdout)
-        except (KeyError, ValueError):
-            pass
-        return 0
+        unregister(sel, x.proc.stdout)
+        return
     start = len(x.out)
     x.out += data
     nl = x.out.find(b"\n", start)
@@ -468,15 +442,14 @@ def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> int:
         x.done = True
         _unregister(sel, x)
         _read_err_now(x)
-        return 1
+        return
     if len(x.out) >= x.job.cap:  # a line longer than the cap: no answer will fit
         x.out = x.out[: x.job.cap]
         x.overflow = x.done = True
         _unregister(sel, x)
         x.proc.signal_group(signal.SIGKILL)
         x.proc.wait_exit(5.0)
-        return 1
-    return 0
+        return
 
 
 def _read_err(sel: selectors.BaseSelector, x: _Exchange) -> None:
@@ -487,10 +460,7 @@ def _read_err(sel: selectors.BaseSelector, x: _Exchange) -> None:
     except OSError:
         data = b""
     if not data:
-        try:
-            sel.unregister(x.proc.stderr)
-        except (KeyError, ValueError):
-            pass
+        unregister(sel, x.proc.stderr)
         return
     x.err.feed(data)
 
@@ -507,7 +477,7 @@ def _read_err_now(x: _Exchange) -> None:
         x.err.feed(data)
 
 
-def _on_exit(sel: selectors.BaseSelector, x: _Exchange) -> int:
+def _on_exit(sel: selectors.BaseSelector, x: _Exchange) -> None:
     """The process exited: read what is left, then finish the exchange (a line may still be complete)."""
     p = x.proc
     p.wait_exit(5.0)
@@ -529,4 +499,3 @@ def _on_exit(sel: selectors.BaseSelector, x: _Exchange) -> int:
         x.extra = len(x.out) > nl + 1 and bool(x.out[nl + 1:].strip())
     x.done = True
     _unregister(sel, x)
-    return 1

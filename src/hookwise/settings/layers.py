@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from hookwise._records import dataclass
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of

@@ -1,23 +1,22 @@
-"""None"""
+"""The settings loader (docs/contract.md §1, §2, §7): every layer's hooks as :class:`HookEntry` objects.
+
+What a hook, a definition or ``hooksConfig`` may contain is described once in
+:mod:`hookwise.settings.schema`; this module applies the layer rules around it: extension
+variables, the enabled/disabled switches across layers, redaction, and ``.claude/`` hooks.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry
+from hookwise._records import dataclass, field
+from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
-from hookwise.events import EVENT_NAMES, HookEvent, suggest_event
 from hookwise.jsonc import parse as jsonc
-from hookwise.jsonc.parse import kind_of
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
-
-LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
-#: ``hooksConfig.afterModel`` (hookwise extension): fire AfterModel per streamed chunk (default) or per response
-AFTER_MODEL_MODES = ("chunk", "response")
-HOOK_TYPES = ("command",)
+from hookwise.settings.schema import HOOKS_CONFIG_KEYS, REDACTION_KEYS, Finding, read_hooks_section, read_object
 
 
 @dataclass
@@ -50,6 +49,11 @@ class _Reporter:
         line, col = jsonc.locate(layer.text, ptr) if layer.text else (None, None)
         loc = layer.path if line is None else f"{layer.path}:{line}:{col}"
         self.warnings.append(f"{loc}: {ptr or '/'}: {message}")
+
+    def findings(self, layer: SettingsLayer, findings: list[Finding]) -> None:
+        for f in findings:
+            if f.at_load:
+                self.at(layer, f.pointer, f.message)
 
 
 _HYDRATE_DROP = ("__proto__", "constructor", "prototype")
@@ -88,134 +92,67 @@ def _hydrate_command(command: str, variables: Mapping[str, str]) -> str:
     return str(_hydrate(command, {k: v for k, v in variables.items() if k not in unsafe}))
 
 
-def parse_hook(raw: Any, event: HookEvent, layer: SettingsLayer, ptr: str, definition: dict[str, Any],
-               report: _Reporter) -> HookEntry | None:
-    """Turn one hook object of a settings file into a :class:`HookEntry`, or report why not."""
-    if not isinstance(raw, dict):
-        report.at(layer, ptr, f"a hook must be an object, got {kind_of(raw)}; skipped")
-        return None
-    htype = raw.get("type")
-    if htype == "plugin":
-        htype = "command"
-    if htype not in HOOK_TYPES:
-        if htype is None:
-            report.at(layer, ptr, 'missing "type" (expected "command"); hook skipped')
-        else:
-            report.at(layer, ptr + "/type", f'unsupported hook type {htype!r} (expected "command"); hook skipped')
-        return None
-    command = raw.get("command")
-    if not isinstance(command, str) or not command.strip():
-        report.at(layer, ptr + ("/command" if "command" in raw else ""),
-                  'a command hook needs a non-empty "command" string; hook skipped')
-        return None
-    name = raw.get("name", "")
-    if not isinstance(name, str):
-        report.at(layer, ptr + "/name", f'"name" must be a string, got {kind_of(name)}; ignored')
-        name = ""
-    description = raw.get("description", "")
-    if not isinstance(description, str):
-        description = ""
-    timeout = raw.get("timeout", DEFAULT_TIMEOUT_MS)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        report.at(layer, ptr + "/timeout",
-                  f'"timeout" must be a positive number of milliseconds, got {timeout!r}; using {DEFAULT_TIMEOUT_MS}')
-        timeout = DEFAULT_TIMEOUT_MS
-    env_raw = raw.get("env", {})
-    env: dict[str, str] = {}
-    if isinstance(env_raw, dict):
-        for k, v in env_raw.items():
-            if isinstance(v, (str, int, float)) and not isinstance(v, bool):
-                env[str(k)] = str(v)
-            else:
-                report.at(layer, ptr + "/env/" + k, f"environment values must be strings, got {kind_of(v)}; ignored")
-    else:
-        report.at(layer, ptr + "/env", f'"env" must be an object of strings, got {kind_of(env_raw)}; ignored')
-    dialect = raw.get("dialect")
-    if dialect is not None and dialect != "claude":
-        report.at(layer, ptr + "/dialect", f'unknown dialect {dialect!r} (expected "claude"); ignored')
-        dialect = None
-    fail_closed = raw.get("failClosed", False) is True
-    persistent = raw.get("persistent", False) is True
-    matcher = definition.get("matcher")
-    return HookEntry(
-        event=event,
-        command=command,
-        name=name,
-        type="command",
-        description=description,
-        matcher=matcher if isinstance(matcher, str) else None,
-        sequential=definition.get("sequential") is True,
-        timeout_ms=int(timeout),
-        source=layer.label,
-        file=layer.path,
-        pointer=ptr,
-        env=env,
-        fail_closed=fail_closed,
-        dialect=dialect,
-        extension_dir=layer.extension_dir,
-        persistent=persistent,
-    )
-
-
 def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter) -> list[HookEntry]:
-    """Every valid hook of a ``hooks`` object, in file order; problems are reported and skipped."""
-    if hooks is None:
-        return []
-    if not isinstance(hooks, dict):
-        report.at(layer, base_ptr, f'"hooks" must be an object keyed by event name, got {kind_of(hooks)}; ignored')
-        return []
-    out: list[HookEntry] = []
-    for key, defs in hooks.items():
-        kptr = base_ptr + jsonc.pointer(key)
-        if key in LEGACY_HOOKS_KEYS:
-            report.at(layer, kptr, f'"hooks.{key}" is not read; use "hooksConfig.{key}"')
-            continue
-        if key not in EVENT_NAMES:
-            hint = suggest_event(key)
-            report.at(layer, kptr, f"unknown hook event {key!r}" + (f" (did you mean {hint!r}?)" if hint else "")
-                      + "; skipped")
-            continue
-        event = HookEvent(key)
-        if not isinstance(defs, list):
-            report.at(layer, kptr,
-                      f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped")
-            continue
-        for i, d in enumerate(defs):
-            dptr = f"{kptr}/{i}"
-            if not isinstance(d, dict):
-                report.at(layer, dptr, f"a hook definition must be an object, got {kind_of(d)}; skipped")
-                continue
-            if "matcher" in d and not isinstance(d["matcher"], str):
-                report.at(layer, dptr + "/matcher", f'"matcher" must be a string, got {kind_of(d["matcher"])}; '
-                          "definition skipped")
-                continue
-            if "sequential" in d and not isinstance(d["sequential"], bool):
-                report.at(layer, dptr + "/sequential", f'"sequential" must be true or false, got {d["sequential"]!r}')
-            hooks_list = d.get("hooks")
-            if not isinstance(hooks_list, list):
-                report.at(layer, dptr + ("/hooks" if "hooks" in d else ""),
-                          'a definition needs a "hooks" array; definition skipped')
-                continue
-            for j, h in enumerate(hooks_list):
-                entry = parse_hook(h, event, layer, f"{dptr}/hooks/{j}", d, report)
-                if entry is not None:
-                    out.append(entry)
-    return out
+    """Every hook of a ``hooks`` object that loads, in file order; problems are reported (settings/schema.py)."""
+    reading = read_hooks_section(hooks, base_ptr)
+    report.findings(layer, reading.findings)
+    return [HookEntry(event=h.event, matcher=h.matcher, sequential=h.sequential, source=layer.label, file=layer.path,
+                      pointer=h.pointer, extension_dir=layer.extension_dir, extra=h.extra, **h.fields)
+            for h in reading.hooks]
 
 
-def _string_list(v: Any, layer: SettingsLayer, ptr: str, report: _Reporter) -> list[str]:
-    if v is None:
-        return []
-    if not isinstance(v, list):
-        report.at(layer, ptr, f"expected an array of strings, got {kind_of(v)}; ignored")
-        return []
-    out = []
-    for i, s in enumerate(v):
-        if isinstance(s, str):
-            out.append(s)
-        else:
-            report.at(layer, f"{ptr}/{i}", f"expected a string, got {kind_of(s)}; ignored")
-    return out
+class _Switches:
+    """``hooksConfig`` and redaction settings as combined across layers, before they are applied."""
+
+    def __init__(self) -> None:
+        self.disabled_all: list[str] = []
+        self.disabled_system: list[str] = []
+        self.disabled_by_project: list[str] = []
+        self.enabled_all = True
+        self.enabled_system = True
+        self.project_switched_off = False
+        self.claude = False
+        self.hooks_config: dict[str, Any] = {}
+        self.allowed: set[str] = set()
+        self.blocked: set[str] = set()
+        self.red_trusted = False
+        self.red_untrusted = True
+
+    def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
+        names = cfg.get("disabled", [])
+        self.disabled_all.extend(names)
+        if layer.label == "system":
+            self.disabled_system.extend(names)
+        if layer.kind == "project":
+            self.disabled_by_project.extend(names)
+        if "enabled" in cfg:
+            self.enabled_all = cfg["enabled"]
+            if layer.label == "system":
+                self.enabled_system = cfg["enabled"]
+            if layer.kind == "project" and cfg["enabled"] is False:
+                self.project_switched_off = True
+        if "claudeSettings" in cfg:
+            self.claude = cfg["claudeSettings"]
+        self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
+
+    def add_redaction(self, red: dict[str, Any], layer: SettingsLayer, report: _Reporter) -> None:
+        rptr = "/security/environmentVariableRedaction"
+        loosening_ok = layer.label in ("user", "system")
+        allowed = red.get("allowed", [])
+        if allowed and not loosening_ok:
+            report.at(layer, rptr + "/allowed",
+                      "only user and system settings may allow environment variables; ignored")
+        elif allowed:
+            self.allowed.update(x.upper() for x in allowed)
+        self.blocked.update(x.upper() for x in red.get("blocked", []))
+        en = red.get("enabled")
+        if en is True and loosening_ok:
+            self.red_trusted = True
+        elif en is False and loosening_ok:
+            self.red_untrusted = False
+        elif en is False:
+            report.at(layer, rptr + "/enabled",
+                      "only user and system settings may switch environment redaction off; ignored")
 
 
 def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
@@ -226,120 +163,83 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
     warnings: list[str] = []
     report = _Reporter(warnings)
     entries: list[HookEntry] = []
-    disabled_all: list[str] = []
-    disabled_system: list[str] = []
-    disabled_by_project: list[str] = []
-    enabled_all: bool = True
-    enabled_system: bool = True
-    project_switched_off = False
-    claude = False
-    hooks_config: dict[str, Any] = {}
-    allowed: set[str] = set()
-    blocked: set[str] = set()
-    red_trusted = False
-    red_untrusted = True
-
+    sw = _Switches()
     for layer in layers:
-        if layer.error is not None:
-            warnings.append(f"{layer.error}; this settings file was skipped")
-            continue
-        doc = layer.data
-        if doc is None:
-            continue
-        if layer.kind == "extension":
-            variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
-                         "/": os.sep, "pathSeparator": os.sep}
-            hooks = doc.get("hooks")
-            if not isinstance(hooks, dict):
-                report.at(layer, "/hooks", 'an extension hooks file needs a "hooks" object; skipped')
-                continue
-            entries.extend(parse_hooks_section(_hydrate(hooks, variables), layer, "/hooks", report))
-            continue
-        entries.extend(parse_hooks_section(doc.get("hooks"), layer, "/hooks", report))
-        cfg = doc.get("hooksConfig")
-        if cfg is not None and not isinstance(cfg, dict):
-            report.at(layer, "/hooksConfig", f'"hooksConfig" must be an object, got {kind_of(cfg)}; ignored')
-            cfg = None
-        if cfg:
-            names = _string_list(cfg.get("disabled"), layer, "/hooksConfig/disabled", report)
-            disabled_all.extend(names)
-            if layer.label == "system":
-                disabled_system.extend(names)
-            if layer.kind == "project":
-                disabled_by_project.extend(names)
-            if "enabled" in cfg:
-                if isinstance(cfg["enabled"], bool):
-                    enabled_all = cfg["enabled"]
-                    if layer.label == "system":
-                        enabled_system = cfg["enabled"]
-                    if layer.kind == "project" and cfg["enabled"] is False:
-                        project_switched_off = True
-                else:
-                    report.at(layer, "/hooksConfig/enabled", '"enabled" must be true or false; ignored')
-            if "claudeSettings" in cfg:
-                if isinstance(cfg["claudeSettings"], bool):
-                    claude = cfg["claudeSettings"]
-                else:
-                    report.at(layer, "/hooksConfig/claudeSettings", '"claudeSettings" must be true or false; ignored')
-            for k, v in cfg.items():
-                if k == "afterModel" and v not in AFTER_MODEL_MODES:
-                    report.at(layer, "/hooksConfig/afterModel", f'"afterModel" must be "chunk" or "response", '
-                              f"got {v!r}; ignored")
-                elif k not in ("disabled", "enabled"):
-                    hooks_config[k] = v
-        sec = doc.get("security")
-        red = sec.get("environmentVariableRedaction") if isinstance(sec, dict) else None
-        if isinstance(red, dict):
-            rptr = "/security/environmentVariableRedaction"
-            loosening_ok = layer.label in ("user", "system")
-            a = _string_list(red.get("allowed"), layer, rptr + "/allowed", report)
-            if a and not loosening_ok:
-                report.at(layer, rptr + "/allowed",
-                          "only user and system settings may allow environment variables; ignored")
-            elif a:
-                allowed.update(x.upper() for x in a)
-            blocked.update(x.upper() for x in _string_list(red.get("blocked"), layer, rptr + "/blocked", report))
-            en = red.get("enabled")
-            if isinstance(en, bool):
-                if en:
-                    if loosening_ok:
-                        red_trusted = True
-                elif loosening_ok:
-                    red_untrusted = False
-                else:
-                    report.at(layer, rptr + "/enabled",
-                              "only user and system settings may switch environment redaction off; ignored")
-
+        entries.extend(_read_layer(layer, project_dir, sw, report))
     if claude_settings is None:
-        claude_settings = claude
+        claude_settings = sw.claude
     if claude_settings:
-        from hookwise.claude.loader import load_claude_entries
+        entries.extend(_claude_entries(project_dir, env, warnings))
+    _apply_switches(entries, sw, project_settings_path(project_dir), warnings)
+    return LoadedSettings(
+        layers=layers,
+        entries=entries,
+        warnings=warnings,
+        redaction=RedactionPolicy(frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted),
+        claude_settings=bool(claude_settings),
+        hooks_config=sw.hooks_config,
+    )
 
-        claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
-        try:
-            extra, extra_warnings = load_claude_entries(project_dir, claude_user, env)
-        except SettingsError as exc:
-            warnings.append(f"{exc}; Claude settings skipped")
-        else:
-            entries.extend(extra)
-            warnings.extend(extra_warnings)
 
-    dis_all = set(disabled_all)
-    dis_sys = set(disabled_system)
+def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _Reporter) -> list[HookEntry]:
+    """The hooks of one layer; its ``hooksConfig`` and redaction settings go into ``sw``."""
+    if layer.error is not None:
+        report.warnings.append(f"{layer.error}; this settings file was skipped")
+        return []
+    doc = layer.data
+    if doc is None:
+        return []
+    if layer.kind == "extension":
+        variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
+                     "/": os.sep, "pathSeparator": os.sep}
+        if "hooks" not in doc:
+            report.at(layer, "", 'an extension hooks file needs a "hooks" object; skipped')
+            return []
+        return parse_hooks_section(_hydrate(doc["hooks"], variables), layer, "/hooks", report)
+    entries = parse_hooks_section(doc["hooks"], layer, "/hooks", report) if "hooks" in doc else []
+    if "hooksConfig" in doc:
+        cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
+        report.findings(layer, findings)
+        sw.add_hooks_config(cfg, layer)
+    sec = doc.get("security")
+    if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
+        red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",
+                                    REDACTION_KEYS, '"environmentVariableRedaction"')
+        report.findings(layer, findings)
+        sw.add_redaction(red, layer, report)
+    return entries
+
+
+def _claude_entries(project_dir: str, env: Mapping[str, str], warnings: list[str]) -> list[HookEntry]:
+    from hookwise.claude.loader import load_claude_entries
+
+    claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    try:
+        extra, extra_warnings = load_claude_entries(project_dir, claude_user, env)
+    except SettingsError as exc:
+        warnings.append(f"{exc}; Claude settings skipped")
+        return []
+    warnings.extend(extra_warnings)
+    return extra
+
+
+def _apply_switches(entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]) -> None:
+    """Set each entry's ``enabled`` flag (CONTRACT §2, §7) and warn about cross-layer switching."""
+    dis_all = set(sw.disabled_all)
+    dis_sys = set(sw.disabled_system)
     user_names = {e.display_name for e in entries if e.source == "user"}
     for e in entries:
         if e.source == "system":
-            e.enabled = enabled_system and e.display_name not in dis_sys
+            e.enabled = sw.enabled_system and e.display_name not in dis_sys
         else:
-            e.enabled = enabled_all and e.display_name not in dis_all
-    project_file = project_settings_path(project_dir)
-    switched = sorted(user_names.intersection(disabled_by_project))
+            e.enabled = sw.enabled_all and e.display_name not in dis_all
+    switched = sorted(user_names.intersection(sw.disabled_by_project))
     if switched:
         warnings.append(f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
                         + ", ".join(repr(n) for n in switched)
                         + " (a cloned repository can switch off your guards; remove them from the list"
                         " if unintended)")
-    if project_switched_off and user_names and not enabled_all:
+    if sw.project_switched_off and user_names and not sw.enabled_all:
         warnings.append(f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
                         "including your user hooks")
     sys_named = {e.display_name for e in entries if e.source == "system"}
@@ -347,11 +247,3 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
     if ignored:
         warnings.append("system hook(s) " + ", ".join(repr(n) for n in ignored)
                         + " can only be disabled by the system settings; they stay enabled")
-    return LoadedSettings(
-        layers=layers,
-        entries=entries,
-        warnings=warnings,
-        redaction=RedactionPolicy(frozenset(allowed), frozenset(blocked), red_trusted, red_untrusted),
-        claude_settings=bool(claude_settings),
-        hooks_config=hooks_config,
-    )

@@ -1,24 +1,18 @@
 """``hookwise validate``: check every settings layer and report *all* problems at once.
 
-Each problem is one line ``path:line:col: pointer: severity: message``. Errors
-are things hookwise (or Gemini CLI) will skip or misread: a file that does not
-parse, unknown events (with the name they most likely mean, e.g. Claude Code's
-``PreToolUse`` → ``BeforeTool``), wrong types, hooks without a command, invalid
-regular-expression matchers. Warnings are things that load but probably do not
-do what the author meant: unknown keys, matchers on events that ignore them,
-timeouts that look like seconds, disabled names that match no hook, a project
-file that switches off the user's own hooks.
-
-The walk is independent of the engine's loader: it reads the files found by
-:func:`hookwise.settings.discover_layers` and checks the parsed documents,
-placing every problem with :func:`hookwise.jsonc.parse.locate`. The JSON Schema in
-``hookwise/schema/settings.schema.json`` describes the same rules for editors
-(a test checks that both agree on the same fixtures).
+Each problem is one line ``path:line:col: pointer: severity: message``. What a hook, a
+definition, ``hooksConfig`` and the redaction settings may contain is read with
+:mod:`hookwise.settings.schema`, the same description the loader uses, so an *error* here is
+exactly something the loader skips (with the same message), and everything the loader uses
+passes. On top of that this module adds what only ``validate`` says: hints about matchers
+(on events that ignore them, Claude Code tool names, exact values that never occur),
+duplicate keys, and the cross-file rules about ``hooksConfig.disabled`` (CONTRACT §2, §7).
+The JSON Schema shipped as ``hookwise/settings/schema.json`` is generated from the same
+description (a test checks that the three agree on generated documents).
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -27,43 +21,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.claude.names import CLAUDE_TO_GEMINI_TOOL
-from hookwise.core.plan import matcher_regex
+from hookwise.core.plan import matcher_is_valid_regex
 from hookwise.errors import SettingsError
-from hookwise.events import (
-    CLAUDE_EVENT_NAMES,
-    EVENT_NAMES,
-    EVENT_SPECS,
-    PRE_COMPRESS_TRIGGERS,
-    SESSION_END_REASONS,
-    SESSION_START_SOURCES,
-    HookEvent,
-    MatcherKind,
-    suggest_event,
-)
+from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
-
-ERROR = "error"
-WARNING = "warning"
-
-LEGACY_HOOKS_KEYS = ("enabled", "disabled", "notifications")
-DEFINITION_KEYS = ("matcher", "sequential", "hooks")
-HOOK_KEYS = ("type", "command", "name", "description", "timeout", "env", "failClosed", "dialect",
-             "persistent")
-HOOKS_CONFIG_KEYS = ("enabled", "disabled", "notifications", "claudeSettings", "afterModel")
-AFTER_MODEL_MODES = ("chunk", "response")
-REDACTION_KEYS = ("allowed", "blocked", "enabled")
-
-#: a timeout below this many milliseconds is reported as "looks like seconds"
-SECONDS_THRESHOLD_MS = 1000
-
-#: the values an exact matcher can meet, per event
-EXACT_VALUES: dict[HookEvent, tuple[str, ...]] = {
-    HookEvent.SESSION_START: SESSION_START_SOURCES,
-    HookEvent.SESSION_END: SESSION_END_REASONS,
-    HookEvent.PRE_COMPRESS: PRE_COMPRESS_TRIGGERS,
-    HookEvent.NOTIFICATION: ("ToolPermission",),
-}
+from hookwise.settings.schema import (
+    ERROR,
+    EXACT_VALUES,
+    HOOKS_CONFIG_KEYS,
+    REDACTION_KEYS,
+    WARNING,
+    Finding,
+    close_match,
+    read_hooks_section,
+    read_object,
+)
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
 CLAUDE_TOOL_NAMES: dict[str, str] = {k: v for k, v in CLAUDE_TO_GEMINI_TOOL.items() if v is not None}
@@ -130,18 +103,6 @@ class Report:
         }
 
 
-def _close(word: str, options: Iterable[str]) -> str | None:
-    opts = list(options)
-    hits = difflib.get_close_matches(word, opts, n=1, cutoff=0.6)
-    if hits:
-        return hits[0]
-    low = word.lower()
-    for o in opts:
-        if o.lower() == low or (len(low) >= 3 and (o.lower().startswith(low) or low.startswith(o.lower()))):
-            return o
-    return None
-
-
 @dataclass
 class HookInfo:
     """A hook found during the walk (for cross-file checks)."""
@@ -181,11 +142,6 @@ class DocumentChecker:
     def warn(self, ptr: str, message: str) -> None:
         self.add(ptr, message, WARNING)
 
-    def unknown_key(self, ptr: str, key: str, known: Iterable[str], where: str) -> None:
-        hint = _close(key, known)
-        self.warn(ptr, f"unknown key {key!r} in {where}" + (f" (did you mean {hint!r}?)" if hint else "")
-                  + "; it is ignored")
-
     # -- the walk -------------------------------------------------------------------------
     def check(self, doc: Any) -> None:
         if not isinstance(doc, dict):
@@ -195,82 +151,40 @@ class DocumentChecker:
             self.warn(dup, "this key appears again later in the same object; this occurrence is ignored "
                       "(the last one counts)")
         if self.extension and "hooks" not in doc:
-            self.add("", 'an extension hooks file needs a "hooks" object')
+            self.add("", 'an extension hooks file needs a "hooks" object; skipped')
             return
         if "hooks" in doc:
             self.check_hooks(doc["hooks"], "/hooks")
         if "hooksConfig" in doc and not self.extension:
-            self.check_hooks_config(doc["hooksConfig"], "/hooksConfig")
+            cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
+            self.report(findings)
+            ptr = "/hooksConfig/disabled"
+            if isinstance(doc["hooksConfig"], dict) and isinstance(doc["hooksConfig"].get("disabled"), list):
+                self.disabled.extend((n, f"{ptr}/{i}") for i, n in enumerate(doc["hooksConfig"]["disabled"])
+                                     if isinstance(n, str))
         sec = doc.get("security")
         if isinstance(sec, dict) and "environmentVariableRedaction" in sec and not self.extension:
-            rptr = "/security/environmentVariableRedaction"
-            self.check_redaction(sec["environmentVariableRedaction"], rptr)
+            self.check_redaction(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction")
+
+    def report(self, findings: Iterable[Finding]) -> None:
+        for f in findings:
+            self.add(f.pointer, f.message, f.severity)
 
     def check_hooks(self, hooks: Any, ptr: str) -> None:
-        if not isinstance(hooks, dict):
-            self.add(ptr, f'"hooks" must be an object whose keys are event names, got {kind_of(hooks)}')
-            return
-        for key, defs in hooks.items():
-            kptr = ptr + jsonc.pointer(key)
-            if key in LEGACY_HOOKS_KEYS:
-                self.warn(kptr, f'"hooks.{key}" is not read (old location); move it to "hooksConfig.{key}"')
-                continue
-            if key not in EVENT_NAMES:
-                if key in CLAUDE_EVENT_NAMES:
-                    msg = (f"unknown event {key!r}: that is a Claude Code event name; here it is "
-                           f"{CLAUDE_EVENT_NAMES[key]!r} (or run `hookwise migrate --from-claude`)")
-                else:
-                    hint = suggest_event(key)
-                    msg = f"unknown event {key!r}" + (f" (did you mean {hint!r}?)" if hint else
-                                                       " (events: " + ", ".join(EVENT_NAMES) + ")")
-                self.add(kptr, msg + "; its hooks are skipped")
-                continue
-            event = HookEvent(key)
-            if not isinstance(defs, list):
-                self.add(kptr, f"the value of {key!r} must be an array of hook definitions, "
-                         f"got {kind_of(defs)}")
-                continue
-            for i, d in enumerate(defs):
-                self.check_definition(event, d, f"{kptr}/{i}")
+        """The shared reading of settings/schema.py, plus the hints only ``validate`` gives (matchers)."""
+        reading = read_hooks_section(hooks, ptr)
+        self.report(reading.findings)
+        for d in reading.definitions:
+            hooks_list = d.raw.get("hooks")
+            claude_dialect = isinstance(hooks_list, list) and any(
+                isinstance(h, dict) and h.get("dialect") == "claude" for h in hooks_list)
+            if isinstance(d.raw.get("matcher"), str):
+                self.check_matcher(d.event, d.raw["matcher"], d.pointer + "/matcher", claude_dialect)
+        for h in reading.hooks:
+            self.hooks.append(HookInfo(h.event.value, h.fields.get("name", ""), h.fields.get("command", ""),
+                                       self.layer, self.path, h.pointer))
 
-    def check_definition(self, event: HookEvent, d: Any, ptr: str) -> None:
-        if not isinstance(d, dict):
-            self.add(ptr, f"a hook definition must be an object with a \"hooks\" array, got {kind_of(d)}")
-            return
-        hooks = d.get("hooks")
-        claude_dialect = isinstance(hooks, list) and any(
-            isinstance(h, dict) and h.get("dialect") == "claude" for h in hooks)
-        if "matcher" in d:
-            self.check_matcher(event, d["matcher"], ptr + "/matcher", claude_dialect)
-        if "sequential" in d and not isinstance(d["sequential"], bool):
-            self.add(ptr + "/sequential", '"sequential" must be true or false, got '
-                     + json.dumps(d["sequential"]))
-        if "hooks" not in d and "command" in d:
-            self.add(ptr, "this looks like a hook placed directly in the event's array; wrap it in a "
-                     'definition: {"matcher": ..., "hooks": [{"type": "command", "command": ...}]}')
-            return
-        for k in d:
-            if k not in DEFINITION_KEYS:
-                if k in ("command", "type"):
-                    self.add(ptr + jsonc.pointer(k), f"{k!r} belongs inside the definition's \"hooks\" "
-                             'array: {"matcher": ..., "hooks": [{"type": "command", "command": ...}]}')
-                else:
-                    self.unknown_key(ptr + jsonc.pointer(k), k, DEFINITION_KEYS, "a hook definition")
-        if "hooks" not in d:
-            self.add(ptr, 'a hook definition needs a "hooks" array of hooks')
-            return
-        if not isinstance(hooks, list):
-            self.add(ptr + "/hooks", f'"hooks" must be an array of hooks, got {kind_of(hooks)}')
-            return
-        if not hooks:
-            self.warn(ptr + "/hooks", "this definition has no hooks")
-        for j, h in enumerate(hooks):
-            self.check_hook(event, h, f"{ptr}/hooks/{j}")
-
-    def check_matcher(self, event: HookEvent, m: Any, ptr: str, claude_dialect: bool) -> None:
-        if not isinstance(m, str):
-            self.add(ptr, f'"matcher" must be a string, got {kind_of(m)}')
-            return
+    def check_matcher(self, event: HookEvent, m: str, ptr: str, claude_dialect: bool) -> None:
         spec = EVENT_SPECS[event]
         s = m.strip()
         if s in ("", "*"):
@@ -280,18 +194,13 @@ class DocumentChecker:
                       f"(remove the matcher, or check the input inside the hook)")
             return
         if spec.matcher is MatcherKind.TOOL:
-            try:
-                matcher_regex(s)
-            except (re.error, RecursionError, OverflowError) as exc:
-                self.add(ptr, f"matcher {m!r} is not a valid regular expression ({exc}); "
-                         f"it would only match a tool named exactly {s!r}")
+            if claude_dialect or not matcher_is_valid_regex(s):
                 return
-            if not claude_dialect:
-                for word in re.findall(r"[A-Za-z_]+", s):
-                    if word in CLAUDE_TOOL_NAMES:
-                        self.warn(ptr, f"matcher mentions {word!r}, a Claude Code tool name; the Gemini CLI "
-                                  f"tool is {CLAUDE_TOOL_NAMES[word]!r}")
-                        break
+            for word in re.findall(r"[A-Za-z_]+", s):
+                if word in CLAUDE_TOOL_NAMES:
+                    self.warn(ptr, f"matcher mentions {word!r}, a Claude Code tool name; the Gemini CLI "
+                              f"tool is {CLAUDE_TOOL_NAMES[word]!r}")
+                    break
             return
         known = EXACT_VALUES.get(event, ())
         field_name = spec.match_field or "value"
@@ -301,118 +210,20 @@ class DocumentChecker:
                     self.warn(ptr, f"{event.value} matchers are compared exactly (names separated by '|'), "
                               f"not as regular expressions; {part!r} matches only that literal {field_name}")
                 else:
-                    hint = _close(part, known)
+                    hint = close_match(part, known)
                     self.warn(ptr, f"{part!r} is never a {event.value} {field_name} (one of "
                               + ", ".join(known) + ")" + (f"; did you mean {hint!r}?" if hint else ""))
 
-    def check_hook(self, event: HookEvent, h: Any, ptr: str) -> None:
-        if not isinstance(h, dict):
-            self.add(ptr, 'a hook must be an object like {"type": "command", "command": "..."}, got '
-                     + kind_of(h))
-            return
-        htype = h.get("type")
-        if "type" not in h:
-            self.add(ptr, 'missing "type": write "type": "command"')
-        elif htype == "plugin":
-            self.warn(ptr + "/type", '"plugin" hooks run as command hooks; write "type": "command"')
-        elif htype == "runtime":
-            self.add(ptr + "/type", '"runtime" hooks can only be registered from code, not in settings')
-        elif htype != "command":
-            self.add(ptr + "/type", f'unknown hook type {json.dumps(htype)} (expected "command")')
-        command = h.get("command")
-        if "command" not in h:
-            self.add(ptr, 'missing "command": the shell command to run')
-        elif not isinstance(command, str):
-            self.add(ptr + "/command", f'"command" must be a string, got {kind_of(command)}')
-        elif not command.strip():
-            self.add(ptr + "/command", '"command" is empty')
-        for k in ("name", "description"):
-            if k in h and not isinstance(h[k], str):
-                self.add(ptr + "/" + k, f'"{k}" must be a string, got {kind_of(h[k])}')
-        if "timeout" in h:
-            t = h["timeout"]
-            if isinstance(t, bool) or not isinstance(t, (int, float)):
-                self.add(ptr + "/timeout", f'"timeout" must be a number of milliseconds, got {kind_of(t)}')
-            elif t <= 0:
-                self.add(ptr + "/timeout", f'"timeout" must be a positive number of milliseconds, got {t}')
-            elif t < SECONDS_THRESHOLD_MS:
-                self.warn(ptr + "/timeout", f'"timeout" is in milliseconds: {t} is {t / 1000:g} s; '
-                          f"if you meant {t:g} seconds, write {int(t * 1000)}")
-        if "env" in h:
-            env = h["env"]
-            if not isinstance(env, dict):
-                self.add(ptr + "/env", f'"env" must be an object of strings, got {kind_of(env)}')
-            else:
-                for k, v in env.items():
-                    vptr = ptr + "/env" + jsonc.pointer(k)
-                    if isinstance(v, str):
-                        continue
-                    if isinstance(v, (int, float)) and not isinstance(v, bool):
-                        self.warn(vptr, f"environment value {v!r} is a number; it is passed as the string "
-                                  f"{json.dumps(str(v))} (quote it)")
-                    else:
-                        self.add(vptr, f"environment values must be strings, got {kind_of(v)}")
-        for flag in ("failClosed", "persistent"):
-            if flag in h and not isinstance(h[flag], bool):
-                self.add(f"{ptr}/{flag}", f'"{flag}" must be true or false, got {json.dumps(h[flag])}')
-        if "dialect" in h and h["dialect"] != "claude":
-            self.add(ptr + "/dialect", f"unknown dialect {json.dumps(h['dialect'])} "
-                     '(the only one is "claude")')
-        for k in h:
-            if k not in HOOK_KEYS:
-                if k == "matcher":
-                    self.warn(ptr + "/matcher", '"matcher" belongs to the definition (next to "hooks"), '
-                              "not to the hook; here it is ignored")
-                else:
-                    self.unknown_key(ptr + jsonc.pointer(k), k, HOOK_KEYS, "a hook")
-        if isinstance(command, str) and command.strip() and htype in ("command", "plugin", None):
-            name = h.get("name") if isinstance(h.get("name"), str) else ""
-            self.hooks.append(HookInfo(event.value, name or "", command, self.layer, self.path, ptr))
-
-    def check_hooks_config(self, cfg: Any, ptr: str) -> None:
-        if not isinstance(cfg, dict):
-            self.add(ptr, f'"hooksConfig" must be an object, got {kind_of(cfg)}')
-            return
-        for k, v in cfg.items():
-            kptr = ptr + jsonc.pointer(k)
-            if k in ("enabled", "notifications", "claudeSettings"):
-                if not isinstance(v, bool):
-                    self.add(kptr, f'"{k}" must be true or false, got {json.dumps(v)}')
-            elif k == "afterModel":
-                if v not in AFTER_MODEL_MODES:
-                    self.add(kptr, f'"afterModel" must be "chunk" or "response", got {json.dumps(v)}')
-            elif k == "disabled":
-                if not isinstance(v, list):
-                    self.add(kptr, f'"disabled" must be an array of hook names, got {kind_of(v)}')
-                    continue
-                for i, name in enumerate(v):
-                    if not isinstance(name, str):
-                        self.add(f"{kptr}/{i}", f"a disabled hook name must be a string, got {kind_of(name)}")
-                    else:
-                        self.disabled.append((name, f"{kptr}/{i}"))
-            else:
-                self.unknown_key(kptr, k, HOOKS_CONFIG_KEYS, '"hooksConfig"')
-
     def check_redaction(self, red: Any, ptr: str) -> None:
-        if not isinstance(red, dict):
-            self.add(ptr, f"must be an object, got {kind_of(red)}")
+        values, findings = read_object(red, ptr, REDACTION_KEYS, '"environmentVariableRedaction"')
+        self.report(findings)
+        if self.layer in ("user", "system"):
             return
-        for k, v in red.items():
-            kptr = ptr + jsonc.pointer(k)
-            if k in ("allowed", "blocked"):
-                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                    self.add(kptr, f'"{k}" must be an array of variable names')
-                elif k == "allowed" and v and self.layer not in ("user", "system"):
-                    self.warn(kptr, "only user and system settings may allow environment variables; "
-                              "ignored here")
-            elif k == "enabled":
-                if not isinstance(v, bool):
-                    self.add(kptr, f'"enabled" must be true or false, got {json.dumps(v)}')
-                elif v is False and self.layer not in ("user", "system"):
-                    self.warn(kptr, "only user and system settings may switch environment redaction off; "
-                              "ignored here")
-            else:
-                self.unknown_key(kptr, k, REDACTION_KEYS, '"environmentVariableRedaction"')
+        if values.get("allowed"):
+            self.warn(ptr + "/allowed", "only user and system settings may allow environment variables; ignored here")
+        if values.get("enabled") is False:
+            self.warn(ptr + "/enabled", "only user and system settings may switch environment redaction off; "
+                      "ignored here")
 
 
 def _duplicate_keys(text: str) -> list[str]:
@@ -457,6 +268,7 @@ def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
                                         ERROR, exc.line, exc.column, layer))
         return checker
     checker.check(doc)
+    checker.problems.sort(key=lambda p: (p.line or 0, p.column or 0))  # file order
     return checker
 
 
@@ -522,7 +334,7 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
                     ptr, f"no hook has the display name {name!r}: the hook with this command is named "
                     + ", ".join(repr(n) for n in named) + "; disable it by its name", WARNING))
                 continue
-            hint = _close(name, names)
+            hint = close_match(name, names)
             out.append(c.problem(ptr, f"no configured hook is named {name!r}"
                                  + (f" (did you mean {hint!r}?)" if hint else ""), WARNING))
     return out

@@ -34,12 +34,18 @@ if TYPE_CHECKING:
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
     from hookwise.testing.cases import CaseResult
+    from hookwise.testing.fakes import FakeAnswer, FakeHost, FakeRunner
 
-__all__ = ["HookTester", "assert_adapter_conformance"]
+__all__ = ["FakeAnswer", "FakeHost", "FakeRunner", "HookTester", "assert_adapter_conformance"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "assert_adapter_conformance":  # docs/adapters.md; imported on first use
+    """The fakes (:mod:`hookwise.testing.fakes`) and the adapter conformance kit (docs/adapters.md) load lazily."""
+    if name in ("FakeAnswer", "FakeHost", "FakeRunner"):
+        from hookwise.testing import fakes
+
+        return getattr(fakes, name)
+    if name == "assert_adapter_conformance":
         from hookwise.testing.conformance import assert_adapter_conformance
 
         return assert_adapter_conformance

@@ -205,7 +205,7 @@ def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None
     if [f.key() for f in ref] != [f.key() for f in got]:
         report.problems.append("the (event, tool) sequences differ:\n" + report.table())
     else:
-        for i, (a, b) in enumerate(zip(ref, got)):
+        for i, (a, b) in enumerate(zip(ref, got, strict=True)):
             skip = skip_fields.get(a.event, set())
             fa, fb = a.fields - skip, b.fields - skip
             if fa != fb:

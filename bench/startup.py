@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Start-up of ``hookwise fire`` as a whole process, side by side with its floor.
+
+The floor is what any Python tool that runs one hook must pay: ``python -c pass``
+plus one raw spawn of the hook's program (``true``). The measured process is
+``hookwise fire BeforeAgent --json`` in a temporary project whose only hook is
+``true``. Each variant runs N times (interleaved, so a noisy neighbour hurts all
+of them alike); wall time is taken around ``posix_spawn`` + ``os.wait4``, and
+the children's CPU time comes from ``wait4``'s rusage.
+
+    python bench/startup.py            # N=40
+    BENCH_N=100 python bench/startup.py
+
+Prints the median wall and CPU milliseconds of each variant and the ratio of
+``hookwise fire`` to the floor (target: at most 2.0).
+Never used by the test-suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+
+def _run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, int]:
+    """(wall ms, child CPU ms, exit status) of one process."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    try:
+        fa = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+              (os.POSIX_SPAWN_DUP2, devnull, 2)]
+        old = os.getcwd()
+        os.chdir(cwd)
+        try:
+            t0 = time.perf_counter()
+            pid = os.posix_spawn(argv[0], argv, env, file_actions=fa)
+            _, status, ru = os.wait4(pid, 0)
+            wall = (time.perf_counter() - t0) * 1000
+        finally:
+            os.chdir(old)
+    finally:
+        os.close(devnull)
+    return wall, (ru.ru_utime + ru.ru_stime) * 1000, os.waitstatus_to_exitcode(status)
+
+
+def main() -> int:
+    n = int(os.environ.get("BENCH_N", "40"))
+    true = shutil.which("true") or "/bin/true"
+    script = os.path.join(os.path.dirname(sys.executable), "hookwise")
+    with tempfile.TemporaryDirectory() as tmp:
+        project = os.path.join(tmp, "project")
+        home = os.path.join(tmp, "home")
+        os.makedirs(os.path.join(project, ".gemini"))
+        os.makedirs(home)
+        hooks = {"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+        with open(os.path.join(home, "settings.json"), "w") as f:
+            json.dump(hooks, f)
+        env = {"PATH": os.path.dirname(true) + ":/usr/bin:/bin", "HOME": home, "GEMINI_CLI_HOME": home,
+               "HOOKWISE_USER_DIR": home, "LANG": "C.UTF-8"}
+        # the hook is a user-layer hook (no trust needed); put it where the user layer is looked for
+        user_gemini = os.path.join(home, ".gemini")
+        os.makedirs(user_gemini)
+        shutil.copy(os.path.join(home, "settings.json"), os.path.join(user_gemini, "settings.json"))
+        variants: dict[str, list[str]] = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "true (raw spawn)": [true],
+            "hookwise fire (console script)": [script, "fire", "BeforeAgent", "--json"],
+            "python -m hookwise fire": [sys.executable, "-m", "hookwise", "fire", "BeforeAgent", "--json"],
+        }
+        if not os.path.exists(script):
+            del variants["hookwise fire (console script)"]
+        # check the hook really runs (one outcome, ok) before timing anything
+        check = _check(variants, env, project)
+        if check:
+            print(check, file=sys.stderr)
+            return 1
+        wall: dict[str, list[float]] = {k: [] for k in variants}
+        cpu: dict[str, list[float]] = {k: [] for k in variants}
+        for argv in variants.values():  # warm-up (page cache, .pyc files)
+            _run(argv, env, project)
+        for _ in range(n):
+            for name, argv in variants.items():
+                w, c, status = _run(argv, env, project)
+                if status != 0:
+                    print(f"{name} exited {status}", file=sys.stderr)
+                    return 1
+                wall[name].append(w)
+                cpu[name].append(c)
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    medc = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"start-up, N={n} (median wall ms / median child CPU ms)")
+    for k in variants:
+        print(f"  {k:34s} {med[k]:7.2f} ms  {medc[k]:7.2f} ms cpu")
+    floor = med["python -c pass"] + med["true (raw spawn)"]
+    print(f"  {'floor (python -c pass + true)':34s} {floor:7.2f} ms")
+    for k in variants:
+        if k.startswith(("hookwise", "python -m")):
+            print(f"  ratio {k}: {med[k] / floor:.2f}x (target <= 2.0)")
+    return 0
+
+
+def _check(variants: dict[str, list[str]], env: dict[str, str], project: str) -> str | None:
+    import subprocess
+
+    for name, argv in variants.items():
+        if "fire" not in argv:
+            continue
+        p = subprocess.run(argv, env=env, cwd=project, capture_output=True, text=True, check=False)
+        try:
+            hooks = json.loads(p.stdout)["hooks"]
+        except (ValueError, KeyError):
+            return f"{name}: unexpected output: {p.stdout!r} {p.stderr!r}"
+        if len(hooks) != 1 or hooks[0]["outcome"] != "ok":
+            return f"{name}: the hook did not run once with outcome ok: {hooks!r} {p.stderr!r}"
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Hook dialects (docs/contract.md §5-§6): the shape of a hook's input and how its answer is read.
+
+A dialect is a small strategy looked up by the hook's ``dialect`` key:
+``encode_input`` (what the hook reads), ``normalize_output`` (its JSON answer
+mapped onto the contract's fields) and ``text_output`` (the meaning of plain
+text on stdout at exit 0, ``None`` for the default). The native dialect sends
+the input as is; Claude-style answer fields are understood from every hook, so
+its ``normalize_output`` hands an answer that has them to the Claude mapping.
+Only :data:`DIALECTS` names the modules; they load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from hookwise.core.registry import HookEntry
+from hookwise.events import HookEvent
+
+
+class Dialect(Protocol):
+    name: str | None
+
+    def input_key(self, entry: HookEntry) -> object:
+        """Entries with equal keys get the same encoded input within one firing."""
+        ...
+
+    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]: ...
+
+    def normalize_output(self, event: HookEvent, output: dict[str, Any],
+                         inp: Mapping[str, Any] | None) -> dict[str, Any]: ...
+
+    def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None: ...
+
+
+#: the answer fields that mark a Claude-style answer (mapped for every hook, whatever its dialect)
+CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
+
+
+class NativeDialect:
+    """The contract's own shapes: the input as is, answers as given (Claude-style fields mapped)."""
+
+    name: str | None = None
+
+    def input_key(self, entry: HookEntry) -> object:
+        return None
+
+    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]:
+        return inp
+
+    def normalize_output(self, event: HookEvent, output: dict[str, Any],
+                         inp: Mapping[str, Any] | None) -> dict[str, Any]:
+        if output.get("decision") != "approve":
+            hso = output.get("hookSpecificOutput")
+            if not any(k in output for k in CLAUDE_ANSWER_KEYS) and not (
+                    isinstance(hso, dict) and any(k in hso for k in CLAUDE_ANSWER_KEYS)):
+                return output
+        from hookwise.claude.dialect import normalize_output
+
+        return normalize_output(event, output, None, payload=inp)
+
+    def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None:
+        return None
+
+
+NATIVE = NativeDialect()
+
+#: dialect name -> "module:attribute" of its strategy (loaded on first use)
+DIALECTS: dict[str, str] = {"claude": "hookwise.claude.dialect:CLAUDE"}
+
+_loaded: dict[str | None, Dialect] = {None: NATIVE}
+
+
+def dialect(name: str | None) -> Dialect:
+    """The strategy of dialect ``name`` (``None``: native). An unknown name is a programming error."""
+    d = _loaded.get(name)
+    if d is None:
+        if name not in DIALECTS:
+            raise KeyError(f"unknown hook dialect {name!r} (known: {', '.join(DIALECTS)})")
+        module, attr = DIALECTS[name].split(":")
+        d = _loaded[name] = getattr(importlib.import_module(module), attr)
+    return d

@@ -1,0 +1,33 @@
+"""Every firing completes and checks its input, whether or not a hook matches (docs/contract.md §5)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from tests.conftest import Project, emit
+
+from hookwise import HookSystem, PayloadError
+
+
+@pytest.mark.parametrize("with_hook", [False, True])
+def test_wrong_field_types_are_rejected_with_or_without_hooks(project: Project, with_hook: bool) -> None:
+    if with_hook:
+        project.hooks("BeforeTool", emit({"decision": "allow"}))
+    hs = HookSystem(project.root, trust_all=True)
+    with pytest.raises(PayloadError, match="tool_name"):
+        hs.fire("BeforeTool", tool_name=123)
+    with pytest.raises(PayloadError, match="tool_input"):
+        asyncio.run(hs.fire_async("BeforeTool", tool_name="t", tool_input=[1]))
+
+
+def test_a_firing_that_matches_no_hook_has_the_base_fields(project: Project) -> None:
+    project.hooks("BeforeTool", emit({"decision": "deny"}), matcher="write_file")
+    hs = HookSystem(project.root, session_id="s-1", transcript_path="/t.jsonl")
+    for result in (hs.fire("BeforeTool", tool_name="read_file", tool_input={"p": 1}),
+                   asyncio.run(hs.fire_async("BeforeTool", {"tool_name": "read_file"}))):
+        assert result.hooks == [] and result.proceed
+        inp = result.input
+        assert inp["session_id"] == "s-1" and inp["transcript_path"] == "/t.jsonl"
+        assert inp["cwd"] == str(project.root) and inp["hook_event_name"] == "BeforeTool"
+        assert inp["timestamp"].endswith("Z") and inp["tool_name"] == "read_file"
