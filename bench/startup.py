@@ -11,8 +11,9 @@ the children's CPU time comes from ``wait4``'s rusage.
     python bench/startup.py            # N=40
     BENCH_N=100 python bench/startup.py
 
-Prints the median wall and CPU milliseconds of each variant and the ratio of
-``hookwise fire`` to the floor (target: at most 2.0).
+Prints the median wall and CPU milliseconds of each variant and the ratios of
+``hookwise fire`` to the floor (target: at most 2.0). On a busy machine the CPU
+ratio is the steadier of the two.
 Never used by the test-suite.
 """
 
@@ -55,16 +56,13 @@ def main() -> int:
         project = os.path.join(tmp, "project")
         home = os.path.join(tmp, "home")
         os.makedirs(os.path.join(project, ".gemini"))
-        os.makedirs(home)
         hooks = {"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
-        with open(os.path.join(home, "settings.json"), "w") as f:
+        os.makedirs(os.path.join(home, ".gemini"))
+        with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:  # a user hook: no trust needed
             json.dump(hooks, f)
         env = {"PATH": os.path.dirname(true) + ":/usr/bin:/bin", "HOME": home, "GEMINI_CLI_HOME": home,
-               "HOOKWISE_USER_DIR": home, "LANG": "C.UTF-8"}
-        # the hook is a user-layer hook (no trust needed); put it where the user layer is looked for
-        user_gemini = os.path.join(home, ".gemini")
-        os.makedirs(user_gemini)
-        shutil.copy(os.path.join(home, "settings.json"), os.path.join(user_gemini, "settings.json"))
+               "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
+               "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"), "LANG": "C.UTF-8"}
         variants: dict[str, list[str]] = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "true (raw spawn)": [true],
@@ -96,10 +94,11 @@ def main() -> int:
     for k in variants:
         print(f"  {k:34s} {med[k]:7.2f} ms  {medc[k]:7.2f} ms cpu")
     floor = med["python -c pass"] + med["true (raw spawn)"]
-    print(f"  {'floor (python -c pass + true)':34s} {floor:7.2f} ms")
+    floorc = medc["python -c pass"] + medc["true (raw spawn)"]
+    print(f"  {'floor (python -c pass + true)':34s} {floor:7.2f} ms  {floorc:7.2f} ms cpu")
     for k in variants:
         if k.startswith(("hookwise", "python -m")):
-            print(f"  ratio {k}: {med[k] / floor:.2f}x (target <= 2.0)")
+            print(f"  ratio {k}: {med[k] / floor:.2f}x wall, {medc[k] / floorc:.2f}x cpu (target <= 2.0)")
     return 0
 
 

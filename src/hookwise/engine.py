@@ -11,6 +11,7 @@ monitoring; it never looks at a hook's kind.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -18,13 +19,14 @@ from typing import Any
 
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner
+from hookwise.core.plan import Plan, Planner, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
-from hookwise.result import FireResult, HookOutcome, outcome_warning
+from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
+from hookwise.runners.background import Background
 from hookwise.runners.base import Firing
 from hookwise.runners.env import is_strict, sanitize
 from hookwise.settings.layers import user_dir
@@ -86,6 +88,8 @@ class HookSystem:
         self.output_cap = output_cap
         self._claude_settings = claude_settings
         self._runtime: list[HookEntry] = []
+        self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
+        self._background = Background()  # ``async`` hooks still running or not yet reported
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
         self._trace = TraceWriter(os.fspath(trace)) if trace is not None else None
@@ -243,23 +247,93 @@ class HookSystem:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
         ev, inp, plan = self._prepare(event, payload, fields)
         if not plan:
-            return FireResult(ev, inp)
+            return self._quiet(ev, inp)
+        plan, extra = self._narrow(ev, inp, plan)
+        if not plan:
+            return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
         firing = Firing(ev, self)
         if not self._call_monitors:
-            return self._result(ev, inp, run_plan(firing, plan, inp, self.runners))
+            return self._result(ev, inp, self._ran(plan, run_plan(firing, plan, inp, self.runners)) + extra)
         notes = self._before(ev, plan, inp)
-        outcomes = run_plan(firing, plan, inp, self.runners)
-        return self._result(ev, inp, outcomes, self._after(ev, plan, inp, outcomes, notes))
+        outcomes = self._ran(plan, run_plan(firing, plan, inp, self.runners))
+        return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
 
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
         ev, inp, plan = self._prepare(event, payload, fields)
         if not plan:
-            return FireResult(ev, inp)
+            return self._quiet(ev, inp)
+        plan, extra = self._narrow(ev, inp, plan)
+        if not plan:
+            return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
         notes = self._before(ev, plan, inp)
-        outcomes = await run_plan_async(Firing(ev, self), plan, inp, self.runners)
-        return self._result(ev, inp, outcomes, self._after(ev, plan, inp, outcomes, notes))
+        outcomes = self._ran(plan, await run_plan_async(Firing(ev, self), plan, inp, self.runners))
+        return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
+
+    # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
+    def _quiet(self, ev: HookEvent, inp: dict[str, Any]) -> FireResult:
+        """The result of a firing that ran no hook (reports of finished background hooks included)."""
+        late = self._background.collect() if self._background.pending else []
+        return FireResult(ev, inp, warnings=late) if late else FireResult(ev, inp)
+
+    def _narrow(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> tuple[Plan, list[HookOutcome]]:
+        """``if`` rules and spent ``once`` hooks applied, ``async`` hooks started in the background.
+
+        Returns the plan of the hooks to run now, and the outcomes of hooks skipped
+        visibly (an ``if`` rule that does not parse).
+        """
+        plan, bad = select(plan, ev, inp, project_dir=self.project_dir, home=self._home, spent=self._spent)
+        extra = [HookOutcome(name=e.display_name, command=e.command, source=e.source, event=ev.value,
+                             outcome=Outcome.SKIPPED, hook_type=e.type, error=why) for e, why in bad]
+        if any(e.run_async for e in plan.entries):
+            now = []
+            for e in plan.entries:
+                if e.run_async:
+                    self._background.start(e.display_name, functools.partial(self._run_in_background, e, ev, inp))
+                else:
+                    now.append(e)
+            plan = Plan(tuple(now), plan.sequential)
+        return plan, extra
+
+    @property
+    def _home(self) -> str:
+        return self.env.get("HOME") or os.path.expanduser("~")
+
+    def _ran(self, plan: Plan, outcomes: list[HookOutcome]) -> list[HookOutcome]:
+        """Note the ``once`` hooks that succeeded (they do not run again in this session)."""
+        for e, o in zip(plan.entries, outcomes, strict=True):
+            if e.once and o.outcome is Outcome.OK:
+                self._spent.add(once_key(e))
+        return outcomes
+
+    def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
+        """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
+        plan = Plan((entry,), True)
+        (o,) = self._ran(plan, run_plan(Firing(ev, self), plan, inp, self.runners))
+        lines = []
+        w = outcome_warning(o)
+        if w:
+            lines.append(f"{w} (async)")
+        out = o.output or {}
+        if o.outcome is Outcome.BLOCKED or out.get("decision") in ("block", "deny") or out.get("continue") is False:
+            lines.append(f"async hook {o.name} ({ev.value}) asked to block or stop, which a hook running in the "
+                         "background cannot do: the firing had already gone ahead; its answer was ignored")
+        msg = out.get("systemMessage")
+        if isinstance(msg, str) and msg.strip() and o.outcome is Outcome.OK:
+            lines.append(f"async hook {o.name} ({ev.value}): {msg.strip()}")
+        lines.extend(f"{n} ({ev.value}, async)" for n in o.notes)
+        if self._trace is not None or self._monitors:
+            try:
+                self.trace_record(hook_call_record(inp, o))
+            except Exception as exc:
+                lines.append(f"could not record async hook {o.name} ({ev.value}) in the trace: "
+                             f"{type(exc).__name__}: {exc}")
+        return lines
+
+    def wait_background(self, timeout: float | None = None) -> list[str]:
+        """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""
+        return self._background.wait(timeout)
 
     def run_entry(self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /,
                   **fields: Any) -> HookOutcome:
@@ -317,7 +391,13 @@ class HookSystem:
         return pool
 
     def close(self) -> None:
-        """Stop the processes of persistent hooks (idempotent; the next firing starts them again)."""
+        """Wait for ``async`` hooks still running, stop persistent hooks' processes (idempotent).
+
+        Reports of background hooks that nobody collected are added to :attr:`warnings`.
+        """
+        background = getattr(self, "_background", None)
+        if background is not None and background.running:
+            self.warnings.extend(background.wait())
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
@@ -349,6 +429,8 @@ class HookSystem:
                     f"{self.output_cap} bytes"
                 warnings.append(f"output of hook {o.name} ({ev.value}) truncated at {cap}")
         warnings.extend(notes)
+        if self._background.pending:
+            warnings.extend(self._background.collect())
         result = FireResult(ev, inp, merged, outcomes, warnings)
         if self._trace is not None or self._monitors:
             for o in outcomes:

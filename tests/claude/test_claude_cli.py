@@ -191,7 +191,7 @@ def test_to_claude(proj: Path) -> None:
     assert "no Claude Code equivalent" in rep["hooks"][1]["reason"]
     fields = {f["field"]: f["action"] for f in rep["hooks"][0]["fields"]}
     assert fields == {"type": "carried", "command": "converted", "timeout": "converted",
-                      "description": "converted", "name": "dropped", "failClosed": "dropped"}
+                      "description": "converted", "name": "dropped", "failClosed": "converted"}
     assert any("written for hookwise" in w for w in rep["hooks"][0]["warnings"])
     assert any("sequential" in f for f in rep["findings"])
     text = (proj / ".claude" / "settings.json").read_text()
@@ -200,7 +200,7 @@ def test_to_claude(proj: Path) -> None:
     assert doc["hooks"] == {
         "PreToolUse": [{"matcher": "Write|Edit", "hooks": [
             {"type": "command", "command": "$CLAUDE_PROJECT_DIR/scan.sh", "timeout": 1.5,
-             "statusMessage": "Scanning"}]}],
+             "statusMessage": "Scanning", "onFailure": "block"}]}],
         "SessionEnd": [{"matcher": "prompt_input_exit", "hooks": [{"type": "command", "command": "./bye.sh"}]}],
     }
     again = hookwise(proj, "migrate", "--to-claude")
@@ -238,7 +238,7 @@ def test_broken_target_is_not_touched(proj: Path) -> None:
 def test_native_warnings_point_at_the_claude_file(proj: Path) -> None:
     (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "true", "if": "Bash(git *)"},
+            {"type": "command", "command": "true", "if": "Bash(git *"},
             {"type": "http", "url": "http://x"}]}],
         "SubagentStart": [{"hooks": [{"type": "command", "command": "true"}]}],
     }}, indent=2))
@@ -246,7 +246,8 @@ def test_native_warnings_point_at_the_claude_file(proj: Path) -> None:
     path = str(proj / ".claude" / "settings.json")
     assert len(hs.entries) == 1
     joined = "\n".join(hs.warnings)
-    assert f"{path}:7:" in joined and "/hooks/PreToolUse/0/hooks/0/if: ignored" in joined
+    assert f"{path}:7:" in joined and "/hooks/PreToolUse/0/hooks/0: `if` rule 'Bash(git *' must end with ')'" \
+        in joined
     assert "/hooks/PreToolUse/0/hooks/1: HTTP hooks cannot run" in joined
     assert "SubagentStart' has no hookwise equivalent" in joined
 

@@ -176,11 +176,12 @@ def test_dropped_fields_are_listed_with_reasons(tmp_path: Path) -> None:
     c = _convert({"type": "command", "command": "x", "async": True, "if": "Bash(git *)", "once": True,
                   "statusMessage": "Checking", "shell": "powershell", "weird": 1}, tmp_path)
     actions = {f.field: f.action for f in c.report.fields}
-    assert actions == {"type": "carried", "command": "carried", "shell": "converted", "timeout": "added",
-                       "statusMessage": "converted", "async": "dropped", "if": "dropped", "once": "dropped",
+    assert actions == {"type": "carried", "command": "carried", "shell": "carried", "timeout": "added",
+                       "statusMessage": "converted", "async": "carried", "if": "carried", "once": "dropped",
                        "weird": "dropped", "dialect": "added"}
     assert c.hook["description"] == "Checking"
-    assert c.hook["command"] == "pwsh -NoProfile -Command 'x'"
+    assert c.hook["command"] == "x" and c.hook["shell"] == "powershell"
+    assert c.hook["if"] == "Bash(git *)" and c.hook["async"] is True and "once" not in c.hook
 
 
 @pytest.mark.parametrize("htype", ["http", "prompt", "agent", "mcp_tool"])

@@ -11,7 +11,9 @@ from typing import Any
 
 from hookwise import HookSystem
 
-HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.runners.persistent")
+HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.runners.persistent", "argparse",
+         "dataclasses", "inspect", "shutil", "hookwise.settings.validate", "hookwise.claude.migrate",
+         "hookwise.claude.convert")
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) -> None:

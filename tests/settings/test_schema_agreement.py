@@ -58,7 +58,7 @@ POOL: list[Any] = [
     0, 1, -5, 0.5, 0.999, 1.5, 30, 999, 1500.5, 60000, 86_400_000, 86_400_001, 10**12, 1e300, 10**30, -1e300,
     True, False, None, [], ["a"], [1], {}, {"A": "1"}, {"A": 2}, {"A": True}, {"A": None}, {"A": ["x"]},
 ]
-UNKNOWN_HOOK_KEYS = ["timout", "matcher", "url", "if", "source", "Command"]
+UNKNOWN_HOOK_KEYS = ["timout", "matcher", "url", "iff", "source", "Command"]
 CMD = "true"
 
 

@@ -25,7 +25,6 @@ import difflib
 import os
 import re
 import signal
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +33,8 @@ DEFAULT_SHELL_TIMEOUT_S = 120.0
 MAX_READ_LINES = 2000
 MAX_LINE_CHARS = 2000
 MAX_OUTPUT_CHARS = 64_000
+#: bytes of shell output kept: enough for MAX_OUTPUT_CHARS characters of any UTF-8 text, and one more
+SHELL_OUTPUT_CAP = 4 * MAX_OUTPUT_CHARS + 4
 MAX_GREP_MATCHES = 100
 SKIP_DIRS = frozenset({".git", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 
@@ -461,19 +462,6 @@ def _shell_confirm(ctx: ToolContext, args: dict[str, Any]) -> Confirmation:
     })
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            proc.wait(timeout=2)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     command = args["command"]
     if not command.strip():
@@ -481,25 +469,24 @@ def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     cwd = _search_root(ctx, args)
     env = dict(ctx.env if ctx.env is not None else os.environ)
     env["GEMINI_CLI"] = "1"
-    proc = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    timed_out = False
-    try:
-        out_b, _ = proc.communicate(timeout=ctx.shell_timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        out_b, _ = proc.communicate()
-    output = out_b.decode("utf-8", errors="replace").rstrip("\n")
+    # the hooks' process driver: own process group, TERM then KILL of the group at the timeout, no leftovers
+    from hookwise.runners._process import Spawn, run_one
+
+    done = run_one(Spawn(["bash", "-c", command], cwd, env, b"", ctx.shell_timeout_s, SHELL_OUTPUT_CAP,
+                         merge_stderr=True))
+    if done.spawn_error is not None:
+        return ToolResult.failure("execution_failed", f"Command could not be started: {done.spawn_error}")
+    timed_out = done.timed_out
+    output = done.stdout.decode("utf-8", errors="replace").rstrip("\n")
     if len(output) > MAX_OUTPUT_CHARS:
         output = output[:MAX_OUTPUT_CHARS] + f"\n... [output truncated at {MAX_OUTPUT_CHARS} characters]"
-    code = proc.returncode
+    code = done.returncode
     signal_name = None
-    if code is not None and code < 0:
+    if done.signal is not None:
         try:
-            signal_name = signal.Signals(-code).name
+            signal_name = signal.Signals(done.signal).name
         except ValueError:
-            signal_name = str(-code)
+            signal_name = str(done.signal)
     error = f"Command timed out after {ctx.shell_timeout_s:g} s and was killed" if timed_out else "(none)"
     lines = [f"Command: {command}", f"Directory: {ctx.rel(cwd) if cwd != ctx.root else '(root)'}",
              f"Output: {output or '(empty)'}", f"Error: {error}",

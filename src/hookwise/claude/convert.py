@@ -4,6 +4,7 @@ Shared by native ``.claude/`` loading and ``hookwise migrate``, so both agree on
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -23,10 +24,15 @@ from hookwise.claude.names import (
     _SAFE_WORD,
     CLAUDE_DEFAULT_TIMEOUT_S,
     CLAUDE_EVENTS_WITHOUT_EQUIVALENT,
+    CLAUDE_IF_EVENTS,
+    CLAUDE_ON_FAILURE_IGNORED,
     CLAUDE_TO_GEMINI_EVENT,
     EVENT_NOTES,
     GEMINI_TO_CLAUDE_EVENT,
+    ONCE_IN_SETTINGS,
+    claude_default_timeout_s,
 )
+from hookwise.claude.permission_rules import rule_error
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES
@@ -94,6 +100,40 @@ def script_reads_plugin_root(paths: Iterable[str]) -> bool:
                     return True
         except OSError:
             continue
+    return False
+
+
+_CLAUDE_DIR_VARS = re.compile(r"\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}?")
+
+
+def scripts_mention(command: str, roots: Sequence[PluginRoot], needles: Sequence[bytes]) -> bool:
+    """True when a file the command names (first 1 MiB) contains one of ``needles``.
+
+    Words of the command are resolved with ``$CLAUDE_PROJECT_DIR`` / ``${CLAUDE_PLUGIN_ROOT}``
+    replaced by each candidate root, and relative words under it; best effort, never raises.
+    """
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    seen: set[str] = set()
+    for w in words:
+        for root in roots:
+            rp = root.path
+            p = _CLAUDE_DIR_VARS.sub(lambda _m: rp, w)  # noqa: B023 (used at once)
+            p = p if os.path.isabs(p) else os.path.join(root.path, p)
+            if p in seen or not os.path.isfile(p):
+                continue
+            seen.add(p)
+            try:
+                with open(p, "rb") as f:
+                    data = f.read(1 << 20)
+            except OSError:
+                continue
+            if any(n in data for n in needles):
+                return True
     return False
 
 
@@ -252,6 +292,9 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
         return skip('a command hook needs a non-empty "command" string')
+    if "if" in raw and claude_event not in CLAUDE_IF_EVENTS:
+        return skip(f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} (`if` is "
+                    "evaluated on tool events only); hookwise does the same")
 
     fields = rep.fields
     fields.append(FieldNote("type", "carried"))
@@ -267,14 +310,17 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
 
     shell = raw.get("shell")
     if "shell" in raw:
-        if shell in ("bash", "sh"):
-            fields.append(FieldNote("shell", "carried", "hookwise always runs commands with bash"))
+        if "args" in raw:
+            fields.append(FieldNote("shell", "dropped", "ignored when `args` is set (exec form), as in Claude Code"))
+        elif shell in ("bash", "sh"):
+            fields.append(FieldNote("shell", "carried", "hookwise runs commands with bash"))
         elif shell in ("powershell", "pwsh"):
-            cmd = "pwsh -NoProfile -Command " + _single_quote(cmd)
-            fields.append(FieldNote("shell", "converted", "command wrapped in `pwsh -NoProfile -Command` "
-                                                          "(needs PowerShell 7 on PATH)"))
+            hook["shell"] = "powershell"
+            fields.append(FieldNote("shell", "carried", '"powershell": hookwise runs the command with '
+                                                        "`pwsh -NoProfile -Command` (needs PowerShell 7 on PATH)"))
         else:
-            fields.append(FieldNote("shell", "dropped", f"unknown shell {shell!r}; bash is used"))
+            fields.append(FieldNote("shell", "dropped", f'unknown shell {shell!r} (Claude Code accepts "bash" or '
+                                                        '"powershell"); bash is used'))
 
     # ${CLAUDE_PLUGIN_ROOT}
     if _PLUGIN_ROOT_REF.search(cmd):
@@ -313,6 +359,11 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
         fields.append(FieldNote("command", "converted", "$CLAUDE_PROJECT_DIR → $GEMINI_PROJECT_DIR"))
     for var in sorted(set(_OTHER_CLAUDE_VAR.findall(cmd)) - {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}):
         rep.warnings.append(f"the command uses ${var}, which hookwise does not set")
+    if claude_event == "PostToolUse" and scripts_mention(command, plugin_roots, (b"updatedToolOutput",
+                                                                                 b"updatedMCPToolOutput")):
+        rep.warnings.append("its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
+                            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
+                            "warning and the model gets the original result")
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
     hook["command"] = cmd
@@ -329,9 +380,10 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
             hook["timeout"] = ms
             fields.append(FieldNote("timeout", "converted", f"{timeout} s → {ms} ms"))
     else:
-        hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
-        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
-                                                    f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms"))
+        default_s = claude_default_timeout_s(claude_event)
+        hook["timeout"] = default_s * 1000
+        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {default_s} s "
+                                                    f"kept as {default_s * 1000} ms"))
 
     name = raw.get("name")
     if "name" in raw:
@@ -359,6 +411,7 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
     if conv.env and native:
         hook.setdefault("env", {}).update(conv.env)
 
+    _convert_claude_flags(raw, claude_event, hook, rep)
     for key in raw:
         if key in _CARRIED_HOOK_FIELDS:
             continue
@@ -370,6 +423,55 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
         rep.notes.append(EVENT_NOTES[claude_event])
     conv.hook = hook
     return conv
+
+
+def _convert_claude_flags(raw: dict[str, Any], claude_event: str, hook: dict[str, Any], rep: HookReport) -> None:
+    """``if``, ``async``, ``onFailure`` and ``once`` of one Claude hook (see docs/claude.md, "Handlers and fields")."""
+    fields = rep.fields
+    if "if" in raw:
+        rule = raw["if"]
+        err = rule_error(rule)
+        if err is None:
+            hook["if"] = rule
+            fields.append(FieldNote("if", "carried", "evaluated by hookwise with Claude Code's permission-rule "
+                                                     "syntax: the hook runs only for calls the rule matches"))
+        else:
+            shown = json.dumps(rule, ensure_ascii=False) if not isinstance(rule, str) else repr(rule)
+            if isinstance(rule, str):
+                hook["if"] = rule
+            rep.warnings.append(f"`if` rule {shown} {err}; hookwise skips this hook (never runs it for every call "
+                                "instead) until the rule is fixed")
+            fields.append(FieldNote("if", "carried" if isinstance(rule, str) else "dropped",
+                                    f"does not parse: {err}; the hook is skipped until it is fixed"))
+    is_async = raw.get("async")
+    if "async" in raw:
+        if is_async is True:
+            hook["async"] = True
+            fields.append(FieldNote("async", "carried", "runs in the background; the firing does not wait, and its "
+                                                        "answer cannot block (a warning says so if it tries)"))
+        elif is_async is False:
+            fields.append(FieldNote("async", "carried", "false: runs synchronously (the default)"))
+        else:
+            fields.append(FieldNote("async", "dropped", f"must be true or false, got {kind_of(is_async)}; the hook "
+                                                        "runs synchronously"))
+    if "onFailure" in raw:
+        value = raw.get("onFailure")
+        if value != "block":
+            fields.append(FieldNote("onFailure", "dropped", f'unknown value {value!r} (Claude Code knows only '
+                                                            '"block"); the hook fails open'))
+        elif is_async is True:
+            fields.append(FieldNote("onFailure", "dropped", "Claude Code ignores onFailure on async hooks; so does "
+                                                            "hookwise (a background hook cannot block)"))
+        elif claude_event in CLAUDE_ON_FAILURE_IGNORED:
+            fields.append(FieldNote("onFailure", "dropped", f'Claude Code ignores onFailure: "block" on '
+                                                            f"{claude_event}; the hook fails open, as in Claude Code"))
+        else:
+            hook["failClosed"] = True
+            fields.append(FieldNote("onFailure", "converted", '"block" → failClosed: true (a hook that cannot '
+                                                              "start, times out, exits with another code than 0 or "
+                                                              "2, or prints JSON that does not parse blocks)"))
+    if "once" in raw:
+        fields.append(FieldNote("once", "dropped", ONCE_IN_SETTINGS))
 
 
 def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Sequence[PluginRoot],
@@ -514,9 +616,10 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
             fields.append(FieldNote("description", "converted", "kept as statusMessage"))
         else:
             fields.append(FieldNote("description", "dropped", "empty or not a string"))
+    handled = _convert_gemini_flags(raw, target, out, rep)
     for key in raw:
         row = HOOK_KEYS.get(key)
-        if key in ("type", "command", "timeout", "description"):
+        if key in ("type", "command", "timeout", "description") or key in handled:
             continue
         fields.append(FieldNote(key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"))
     if raw.get("dialect") != "claude":
@@ -524,6 +627,49 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
                          "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
                          "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)")
     return out, rep
+
+
+def _convert_gemini_flags(raw: dict[str, Any], target: str, out: dict[str, Any], rep: HookReport) -> set[str]:
+    """``if``, ``async``, ``shell`` and ``failClosed`` of a hookwise hook written for Claude Code; the keys handled."""
+    fields = rep.fields
+    handled: set[str] = set()
+    if "if" in raw:
+        handled.add("if")
+        err = rule_error(raw["if"])
+        if err is None:
+            out["if"] = raw["if"]
+            fields.append(FieldNote("if", "carried"))
+        else:
+            fields.append(FieldNote("if", "dropped", f"does not parse: {err}"))
+            rep.warnings.append("its `if` rule does not parse, so hookwise skips this hook; under Claude Code it "
+                                "would be written without a filter, so it is left out of the Claude hook too")
+    is_async = raw.get("async") is True
+    if "async" in raw:
+        handled.add("async")
+        if is_async:
+            out["async"] = True
+        fields.append(FieldNote("async", "carried" if isinstance(raw["async"], bool) else "dropped"))
+    if "shell" in raw:
+        handled.add("shell")
+        if raw["shell"] in ("bash", "powershell"):
+            out["shell"] = raw["shell"]
+            fields.append(FieldNote("shell", "carried"))
+        else:
+            fields.append(FieldNote("shell", "dropped", f"unknown shell {raw['shell']!r}"))
+    if "failClosed" in raw:
+        handled.add("failClosed")
+        if raw["failClosed"] is not True:
+            fields.append(FieldNote("failClosed", "dropped", "false: the default (fail open) in both"))
+        elif is_async:
+            fields.append(FieldNote("failClosed", "dropped", "Claude Code ignores onFailure on async hooks"))
+        elif target in CLAUDE_ON_FAILURE_IGNORED:
+            fields.append(FieldNote("failClosed", "dropped", f'Claude Code ignores onFailure: "block" on {target}: '
+                                                             "a failed hook there does not block"))
+        else:
+            out["onFailure"] = "block"
+            fields.append(FieldNote("failClosed", "converted", 'onFailure: "block" (honoured by Claude Code 2.1.295 '
+                                                               "and later; older versions ignore it and fail open)"))
+    return handled
 
 
 # --------------------------------------------------------------------------- planning a migration

@@ -29,8 +29,10 @@ from hookwise.claude.names import (
     params_to_gemini,
     tool_to_claude,
 )
+from hookwise.core.interpret import Interpretation, parse_object
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
+from hookwise.result import Outcome
 
 #: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
 _PERMISSION = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny", "ask": "ask", "defer": "ask"}
@@ -41,6 +43,15 @@ _TEXT_CONTEXT_EVENTS = frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGEN
 
 
 # --------------------------------------------------------------------------- input
+
+#: input fields Claude Code added in 2026 that hookwise has no source for: a host may put them in a
+#: firing's input (``tool_use_id``, ``duration_ms``, ``model``, ``permission_mode``, ``agent_id``,
+#: ``agent_type``) and a Claude-dialect hook gets them; these three only on the events Claude sends them
+CLAUDE_ONLY_ON: dict[str, frozenset[HookEvent]] = {
+    "tool_use_id": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),
+    "duration_ms": frozenset({HookEvent.AFTER_TOOL}),
+    "model": frozenset({HookEvent.SESSION_START}),
+}
 
 
 def claude_event_name(event: HookEvent, payload: Mapping[str, Any] | None = None) -> str:
@@ -74,6 +85,9 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
     are harmless to Claude hooks.
     """
     out = dict(payload)
+    for key, events in CLAUDE_ONLY_ON.items():
+        if key in out and event not in events:
+            del out[key]  # Claude Code sends it only there; a host-provided value elsewhere is dropped
     name = claude_event_name(event, payload)
     if claude_event and claude_event not in ("PostToolUse", "PostToolUseFailure"):
         name = claude_event  # e.g. SubagentStop; for tool events success/failure decides
@@ -119,6 +133,65 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
 # --------------------------------------------------------------------------- output
 
 
+def claude_interpretation(it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str,
+                          name: str) -> Interpretation:
+    """Adjust the contract's reading of a finished command hook (CONTRACT §6) for a Claude-dialect hook.
+
+    Two rules of Claude Code's hooks reference differ from the contract's table:
+
+    - exit 0 with stdout that starts with ``{`` and ends with ``}`` but does not parse
+      is a hook error in Claude Code (not text): outcome ``failed`` here, so a
+      ``failClosed`` (``onFailure: "block"``) hook blocks on it;
+    - exit 2 blocks with the reason of the JSON's own blocking decision (``decision:
+      block`` + ``reason``, or ``permissionDecision: deny`` + ``permissionDecisionReason``)
+      when it makes one, and with stderr otherwise.
+    """
+    out = stdout.strip()
+    if exit_code == 0 and it.outcome is Outcome.OK and not it.is_json and out.startswith("{") \
+            and out.endswith("}"):
+        return Interpretation(Outcome.FAILED, None, "its output starts with { and ends with } but is not valid "
+                                                    "JSON (Claude Code reports this as a hook error); ignored")
+    if exit_code == 2 and it.is_json and it.output is not None:
+        own = parse_object(out) or {}
+        reason: Any = None
+        if own.get("decision") in ("block", "deny"):
+            reason = own.get("reason")
+        hso = own.get("hookSpecificOutput")
+        if not (isinstance(reason, str) and reason) and isinstance(hso, dict) \
+                and hso.get("permissionDecision") == "deny":
+            reason = hso.get("permissionDecisionReason")
+        if not (isinstance(reason, str) and reason):
+            reason = stderr.strip() or f"Blocked by hook {name}"
+        output = dict(it.output)
+        output["reason"] = reason
+        return Interpretation(it.outcome, output, it.error, True)
+    return it
+
+
+def answer_notes(event: HookEvent, output: Mapping[str, Any] | None, dialect: str | None) -> list[str]:
+    """Warnings for Claude Code answers that hookwise cannot carry out (never dropped silently).
+
+    - PostToolUse ``updatedToolOutput`` / ``updatedMCPToolOutput``: an AfterTool hook
+      cannot replace a tool's result in hookwise (nor in Gemini CLI); the model gets
+      the original result.
+    - PreCompact ``decision: block`` or exit 2: PreCompress is informational in
+      hookwise; compression goes ahead.
+    """
+    if not output:
+        return []
+    notes: list[str] = []
+    hso = output.get("hookSpecificOutput")
+    if event is HookEvent.AFTER_TOOL and isinstance(hso, dict):
+        for key in ("updatedToolOutput", "updatedMCPToolOutput"):
+            if key in hso:
+                notes.append(f"its answer has hookSpecificOutput.{key}, which hookwise ignores: an AfterTool "
+                             "hook cannot replace a tool's result, so the model gets the original result")
+    if event is HookEvent.PRE_COMPRESS and dialect == "claude" and output.get("decision") in ("block", "deny"):
+        notes.append("it asked to block compaction, which hookwise cannot do (PreCompress is informational); "
+                     "compression goes ahead")
+    return notes
+
+
 def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | None,
                      payload: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Map Claude-style answer fields onto the contract's (applied to every hook's JSON answer).
@@ -137,9 +210,21 @@ def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | No
     - An unknown ``permissionDecision`` is kept out of the decision and named in
       ``systemMessage``, so it is visible and never taken for an allow.
 
+    - Stop (AfterAgent) ``hookSpecificOutput.additionalContext`` from a Claude-dialect
+      hook → ``decision: block`` with the context as ``reason``: the agent continues with
+      it, as Claude Code continues the turn (AfterAgent ignores additionalContext otherwise).
+
     Returns ``output`` itself when it has none of these fields.
     """
     hso = output.get("hookSpecificOutput")
+    if event is HookEvent.AFTER_AGENT and dialect == "claude" and isinstance(hso, dict):
+        ctx = hso.get("additionalContext")
+        if isinstance(ctx, str) and ctx.strip():
+            output = dict(output)
+            reason = output.get("reason") if output.get("decision") in ("block", "deny") else None
+            output["decision"] = "block"
+            output["reason"] = f"{reason}\n{ctx}" if isinstance(reason, str) and reason else ctx
+            return output
     has_perm = isinstance(hso, dict) and ("permissionDecision" in hso or "updatedInput" in hso)
     if not has_perm and output.get("decision") != "approve":
         return output

@@ -33,7 +33,17 @@ CLAUDE_EVENTS_WITHOUT_EQUIVALENT: tuple[str, ...] = (
     "MessageDisplay", "SubagentStart", "TaskCreated", "TaskCompleted", "StopFailure", "TeammateIdle",
     "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged",
     "WorktreeCreate", "WorktreeRemove", "PostCompact", "Elicitation", "ElicitationResult",
+    "PreModelSwitch", "PostModelSwitch",
 )
+
+#: Claude Code events whose hooks may carry an ``if`` rule; on any other event Claude Code never
+#: runs a hook that has one (hooks reference, "Common fields")
+CLAUDE_IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                              "PermissionDenied"})
+
+#: Claude Code events on which it ignores ``onFailure: "block"`` (its hook runner logs
+#: "onFailure: block is ignored on <event>"); of these only Stop and SubagentStop have a hookwise event
+CLAUDE_ON_FAILURE_IGNORED = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
 
 #: what a migrated hook on these Claude events should know (printed once per hook)
 EVENT_NOTES: dict[str, str] = {
@@ -43,6 +53,8 @@ EVENT_NOTES: dict[str, str] = {
                    "hook_event_name PostToolUseFailure",
     "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), "
                     "and `decision: block` there makes the main agent continue",
+    "PreCompact": "Claude Code lets a PreCompact hook block compaction (exit 2 or `decision: block`); hookwise's "
+                  "PreCompress is informational: such a block is reported as a warning and compression goes ahead",
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
@@ -128,12 +140,15 @@ PARAMS_TO_GEMINI: dict[str, dict[str, tuple[str, ...]]] = {
 
 #: lifecycle matcher values: Claude value -> hookwise values ([] = no equivalent)
 LIFECYCLE_VALUES: dict[str, dict[str, list[str]]] = {
-    "SessionStart": {"startup": ["startup"], "resume": ["resume"], "clear": ["clear"], "compact": []},
+    "SessionStart": {"startup": ["startup"], "resume": ["resume"], "clear": ["clear"], "compact": [], "fork": []},
     "SessionEnd": {"clear": ["clear"], "logout": ["logout"], "prompt_input_exit": ["prompt_input_exit", "exit"],
                    "other": ["other"], "resume": [], "bypass_permissions_disabled": []},
     "PreCompact": {"manual": ["manual"], "auto": ["auto"]},
     "Notification": {"permission_prompt": ["ToolPermission"], "idle_prompt": [], "auth_success": [],
-                     "elicitation_dialog": [], "elicitation_complete": [], "elicitation_response": []},
+                     "elicitation_dialog": [], "elicitation_url_dialog": [], "elicitation_complete": [],
+                     "elicitation_response": [], "agent_needs_input": [], "agent_completed": [],
+                     "quota_auto_resume_fired": [], "quota_auto_resume_stale": [],
+                     "quota_auto_resume_disabled": []},
 }
 
 #: hookwise lifecycle value -> Claude value (reverse direction and Claude-shaped stdin)
@@ -145,17 +160,29 @@ GEMINI_LIFECYCLE_TO_CLAUDE: dict[str, dict[str, str]] = {
 #: Claude Code's default command-hook timeout (seconds)
 CLAUDE_DEFAULT_TIMEOUT_S = 600
 
-#: hook fields a migration carries (others are reported as dropped)
-_CARRIED_HOOK_FIELDS = frozenset({"type", "command", "timeout", "args", "statusMessage", "shell", "name", "env"})
+#: events on which Claude Code lowers that default (hooks reference, "Common fields")
+CLAUDE_EVENT_DEFAULT_TIMEOUT_S: dict[str, int] = {"UserPromptSubmit": 30}
+
+
+def claude_default_timeout_s(claude_event: str) -> int:
+    """Claude Code's default timeout (seconds) of a command hook on ``claude_event``."""
+    return CLAUDE_EVENT_DEFAULT_TIMEOUT_S.get(claude_event, CLAUDE_DEFAULT_TIMEOUT_S)
+
+
+#: hook fields a migration handles itself (others are reported as dropped)
+_CARRIED_HOOK_FIELDS = frozenset({"type", "command", "timeout", "args", "statusMessage", "shell", "name", "env",
+                                  "if", "async", "onFailure", "once"})
 
 _DROP_REASONS: dict[str, str] = {
-    "async": "hookwise runs every hook synchronously; the hook now delays the agent until it finishes",
-    "asyncRewake": "hookwise has no background hooks to wake the agent",
-    "if": "hookwise has no argument filter; the hook now runs for every call its matcher selects",
-    "once": "hookwise has no run-once hooks; the hook now runs every time its event fires",
-    "continueOnBlock": "only meaningful for prompt/agent handlers",
+    "asyncRewake": "hookwise has no background hooks that wake the agent; the hook now runs synchronously and its "
+                   "exit 2 blocks at once",
+    "continueOnBlock": "hookwise has no equivalent; a block from this hook is handled as hookwise's block",
     "model": "only meaningful for prompt/agent handlers",
 }
+
+#: why ``once`` is not honoured for hooks from settings files (Claude Code ignores it there too)
+ONCE_IN_SETTINGS = ("Claude Code honours `once` only for hooks declared in skill frontmatter and ignores it in "
+                    "settings files, so the hook runs every time, as it does in Claude Code")
 
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_\- ,|]+$")
 _WORD = re.compile(r"[A-Za-z0-9_]+")

@@ -200,6 +200,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         result = hs.fire(event, payload)
     except PayloadError as exc:
         raise UsageError(str(exc)) from None
+    result.warnings.extend(hs.wait_background())  # `async` hooks: reported once they finish (docs/claude.md)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False), file=ctx.stdout)
     else:

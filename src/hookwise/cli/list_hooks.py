@@ -29,6 +29,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             "file": e.file,
             "enabled": e.enabled,
             "trusted": hs.is_trusted(e),
+            "if": e.condition,
+            "async": e.run_async,
+            "once": e.once,
         })
     if args.json:
         print(json.dumps({"hooks": rows, "warnings": hs.warnings}, indent=2, ensure_ascii=False), file=ctx.stdout)

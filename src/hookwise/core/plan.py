@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
 
 from hookwise._records import dataclass
 from hookwise.core.registry import HookEntry
@@ -126,3 +127,55 @@ class Planner:
             self._cache.clear()
         self._cache[key] = p
         return p
+
+
+#: events whose hooks may carry an ``if`` rule (tool events); elsewhere such a hook never runs
+CONDITION_EVENTS = frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL})
+
+
+def condition_error(entry: HookEntry) -> str | None:
+    """Why ``entry``'s ``if`` rule cannot be used (does not parse), or None."""
+    if entry.condition is None:
+        return None
+    from hookwise.claude.permission_rules import rule_error
+
+    err = rule_error(entry.condition)
+    return None if err is None else f"its `if` rule {entry.condition!r} {err}; the hook is skipped until it is fixed"
+
+
+def once_key(entry: HookEntry) -> tuple[str, str, str | None, str, str]:
+    """What identifies a ``once`` hook across reloads of the same settings (event, source, file, pointer, identity)."""
+    return (entry.event.value, entry.source, entry.file, entry.pointer, entry.identity)
+
+
+def select(plan: Plan, event: HookEvent, inp: Mapping[str, Any], *, project_dir: str, home: str,
+           spent: Collection[tuple[str, str, str | None, str, str]] = ()) -> tuple[Plan, list[tuple[HookEntry, str]]]:
+    """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks removed.
+
+    Returns the narrowed plan and the hooks skipped visibly, with the reason (an
+    ``if`` rule that does not parse). A hook whose ``if`` does not match, an ``if``
+    on an event other than BeforeTool/AfterTool, and a ``once`` hook that already
+    ran are left out silently, as a hook whose matcher does not match.
+    """
+    if not any(e.condition is not None or e.once for e in plan.entries):
+        return plan, []
+    from hookwise.claude.permission_rules import call_matches, parse_rule
+
+    kept: list[HookEntry] = []
+    skipped: list[tuple[HookEntry, str]] = []
+    for e in plan.entries:
+        if e.once and once_key(e) in spent:
+            continue
+        if e.condition is not None:
+            err = condition_error(e)
+            if err is not None:
+                skipped.append((e, err))
+                continue
+            if event not in CONDITION_EVENTS:
+                continue
+            if not call_matches(parse_rule(e.condition), inp, project_dir=project_dir, home=home):
+                continue
+        kept.append(e)
+    if len(kept) == len(plan.entries):
+        return plan, skipped
+    return Plan(tuple(kept), plan.sequential), skipped

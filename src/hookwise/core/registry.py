@@ -24,11 +24,13 @@ SOURCE_ORDER: dict[str, int] = {"runtime": 0, "system": 1, "user": 1, "project":
 class HookEntry:
     """One configured hook.
 
-    ``type`` is ``command`` (a shell command) or ``python`` (a function registered
-    from code; ``func`` holds it). ``pointer`` is the JSON pointer of the hook
-    object inside ``file`` (``/hooks/BeforeTool/0/hooks/1``). ``definition`` is
-    the index of the definition within the whole event list, used to apply the
-    definition-level ``sequential`` flag.
+    ``type`` names the runner of the hook (a row of :data:`hookwise.runners.RUNNERS`):
+    ``command`` (a shell command) or ``python`` (a function registered from code;
+    ``func`` holds it). ``condition``, ``run_async``, ``once`` and ``shell`` are the hook
+    keys ``if``, ``async``, ``once`` and ``shell`` (docs/claude.md). ``pointer`` is the JSON
+    pointer of the hook object inside ``file`` (``/hooks/BeforeTool/0/hooks/1``).
+    ``definition`` is the index of the definition within the whole event list, used to
+    apply the definition-level ``sequential`` flag.
     """
 
     event: HookEvent
@@ -50,6 +52,15 @@ class HookEntry:
     extension_dir: str | None = None
     persistent: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    #: ``if``: one Claude Code permission rule (``Bash(git push *)``); the hook runs only for tool calls it
+    #: matches, never on other events, and an ``if`` that does not parse skips the hook (docs/claude.md)
+    condition: str | None = None
+    #: ``async``: started in the background; the firing does not wait and its answer cannot block
+    run_async: bool = False
+    #: ``once``: runs until its first ``ok`` outcome in this HookSystem (session), then no more
+    once: bool = False
+    #: ``shell``: None or "bash" (``bash -c``), or "powershell" (``pwsh -NoProfile -Command``)
+    shell: str | None = None
 
     @property
     def identity(self) -> str:

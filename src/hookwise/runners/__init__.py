@@ -5,7 +5,9 @@ runner. Every runner takes planned hooks (:class:`~hookwise.core.registry.HookEn
 and their input and returns exactly one :class:`~hookwise.result.HookOutcome` per
 hook, in order; the plan executor (:mod:`hookwise.core.execute`) never looks at
 the kind. Adding a kind is one module with a class that has the :class:`Runner`
-shape, plus one row here.
+shape (subclass :class:`~hookwise.runners.base.PerHookRunner` and write ``run_one``
+for a kind that runs one hook at a time), plus one row here; settings learn
+the new ``type`` from the schema (:mod:`hookwise.settings.schema`).
 
 - ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
 - ``python`` (:mod:`.python`): functions registered from code.

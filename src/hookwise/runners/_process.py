@@ -51,6 +51,8 @@ class Spawn:
     executable: str | None = None
     #: what to run instead when this cannot be started (direct spawn falls back to ``bash -c``)
     fallback: Spawn | None = None
+    #: stderr goes to the stdout pipe, interleaved as written (``Completed.stderr`` stays empty)
+    merge_stderr: bool = False
 
 
 @dataclass
@@ -140,7 +142,8 @@ def popen(req: Spawn, token: str) -> tuple[subprocess.Popen[bytes] | None, Spawn
     """
     try:
         proc = subprocess.Popen(
-            list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
             cwd=req.cwd, env=_leftovers.child_env(req.env, token), start_new_session=True, close_fds=True,
             executable=req.executable,
         )
@@ -223,16 +226,20 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
         return
     req = child.req
     child.proc = proc
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+    assert proc.stdin is not None and proc.stdout is not None
+    out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()
+    err_fd = proc.stderr.fileno() if proc.stderr is not None else None
     for fd in (out_fd, err_fd, in_fd):
-        os.set_blocking(fd, False)
-    child.pipe_inodes = tuple(i for i in (_leftovers.pipe_inode(out_fd), _leftovers.pipe_inode(err_fd))
+        if fd is not None:
+            os.set_blocking(fd, False)
+    child.pipe_inodes = tuple(i for i in (_leftovers.pipe_inode(out_fd),
+                                          _leftovers.pipe_inode(err_fd) if err_fd is not None else None)
                               if i is not None)
     child.out = Stream(out_fd, req.cap)
-    child.err = Stream(err_fd, req.cap)
     sel.register(out_fd, selectors.EVENT_READ, (child, "out"))
-    sel.register(err_fd, selectors.EVENT_READ, (child, "err"))
+    if err_fd is not None:
+        child.err = Stream(err_fd, req.cap)
+        sel.register(err_fd, selectors.EVENT_READ, (child, "err"))
     if len(child.stdin_view):
         child.stdin_fd = in_fd
         sel.register(in_fd, selectors.EVENT_WRITE, (child, "in"))
@@ -478,7 +485,7 @@ def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> Non
     """No pidfd: once both output streams closed, the child is about to exit."""
     for c in children:
         if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
-                and c.err is not None and c.out.fd < 0 and c.err.fd < 0):
+                and c.out.fd < 0 and (c.err is None or c.err.fd < 0)):
             remaining = c.deadline - time.monotonic()
             try:
                 c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))

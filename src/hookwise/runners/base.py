@@ -9,12 +9,13 @@ here for the runners).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from hookwise.core.outcome import finish, skipped
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
+from hookwise.result import HookOutcome
 
 
 class Host(Protocol):
@@ -47,4 +48,34 @@ class Firing:
         self.host = host
 
 
-__all__ = ["Firing", "Host", "finish", "skipped"]
+class PerHookRunner:
+    """A runner written one hook at a time: a subclass defines :meth:`run_one` (and may define
+    :meth:`run_one_async`); the batch entry points of the runner protocol come from here."""
+
+    kind = ""
+    background = False
+
+    def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+        raise NotImplementedError
+
+    async def run_one_async(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+        """Default: :meth:`run_one` on a thread of its own (never on the caller's loop)."""
+        from hookwise.runners._workers import in_thread
+
+        outcome: HookOutcome = await in_thread(self.run_one, firing, entry, inp)
+        return outcome
+
+    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
+            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+        out = [self.run_one(firing, e, inp) for e in entries]
+        if during is not None:
+            during()
+        return out
+
+    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+        import asyncio
+
+        return list(await asyncio.gather(*(self.run_one_async(firing, e, inp) for e in entries)))
+
+
+__all__ = ["Firing", "Host", "PerHookRunner", "finish", "skipped"]

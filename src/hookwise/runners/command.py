@@ -54,6 +54,9 @@ def child_env(host: Host, entry: HookEntry, variables: Mapping[str, str]) -> dic
 
 
 def argv(entry: HookEntry, variables: Mapping[str, str]) -> list[str]:
+    """``bash -c <command>``, or ``pwsh -NoProfile -Command <command>`` for ``"shell": "powershell"``."""
+    if entry.shell == "powershell":
+        return ["pwsh", "-NoProfile", "-Command", expand_command(entry.command, dict(variables))]
     return ["bash", "-c", expand_command(entry.command, dict(variables))]
 
 
@@ -64,7 +67,7 @@ def spawn_request(host: Host, entry: HookEntry, inp: Mapping[str, Any], data: by
     env = child_env(host, entry, variables)
     timeout = entry.timeout_ms / 1000.0
     shell = _process.Spawn(args, host.project_dir, env, data, timeout, host.output_cap)
-    if host.direct_spawn:
+    if host.direct_spawn and args[0] == "bash":
         from hookwise.runners import _direct
 
         denv = dict(env)
@@ -86,6 +89,10 @@ def command_outcome(entry: HookEntry, event: HookEvent, c: _process.Completed, i
                       stdout, stderr, truncated)
     it = interpret(entry.display_name, exit_code=c.returncode, signal=c.signal, stdout=stdout, stderr=stderr,
                    timed_out=c.timed_out, timeout_ms=entry.timeout_ms, spawn_error=c.spawn_error)
+    if entry.dialect == "claude":
+        from hookwise.claude.dialect import claude_interpretation
+
+        it = claude_interpretation(it, exit_code=c.returncode, stdout=stdout, stderr=stderr, name=entry.display_name)
     outcome, output, error = it.outcome, it.output, it.error
     if outcome in (Outcome.OK, Outcome.FAILED) and (c.stdout_truncated or (c.stderr_truncated
                                                                            and not stdout.strip())):
@@ -98,8 +105,13 @@ def command_outcome(entry: HookEntry, event: HookEvent, c: _process.Completed, i
             output = d.normalize_output(event, output, inp)
         elif c.returncode == 0 and outcome is Outcome.OK:
             output = d.text_output(event, stdout.strip()) or output
-    return finish(entry, event, Interpretation(outcome, output, error), c.returncode, c.duration_ms,
-                  stdout, stderr, truncated)
+    o = finish(entry, event, Interpretation(outcome, output, error), c.returncode, c.duration_ms,
+               stdout, stderr, truncated)
+    if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
+        from hookwise.claude.dialect import answer_notes
+
+        o.notes.extend(f"hook {o.name}: {n}" for n in answer_notes(event, output, entry.dialect))
+    return o
 
 
 class CommandRunner:

@@ -12,33 +12,21 @@ through :func:`_settle`: a raised exception is ``failed``, an overrun
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from hookwise.core.interpret import Interpretation, interpret_python
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, finish
+from hookwise.runners.base import Firing, PerHookRunner, finish
 
 
-class PythonRunner:
+class PythonRunner(PerHookRunner):
     """Calls ``entry.func(input)``; one outcome per entry, in order."""
 
     kind = "python"
     #: runs on the calling thread: the executor runs it while background runners wait
     background = False
-
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
-        out = [self.run_one(firing, e, inp) for e in entries]
-        if during is not None:
-            during()
-        return out
-
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
-        import asyncio
-
-        return list(await asyncio.gather(*(self.run_one_async(firing, e, inp) for e in entries)))
 
     def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
         func = _func(entry)

@@ -271,6 +271,24 @@ class HookList(Kind):
         return value, []
 
 
+class Rule(Kind):
+    """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string"}  # any string loads; one that does not parse is a warning, and skips its hook
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.claude.permission_rules import rule_error
+
+        err = rule_error(value)
+        if err is None:
+            return value, []
+        if not isinstance(value, str):
+            return None, [Note(f'"{key}" {err}; the hook is skipped')]
+        return value, [Note(f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
+                            "until the rule is fixed", WARNING, at_load=True)]
+
+
 TEXT = Text()
 FLAG = Flag()
 TIMEOUT = Timeout()
@@ -338,12 +356,20 @@ HOOK_KEYS: dict[str, Key] = {k.name: k for k in (
     Key("env", ENV, "Extra environment variables for this hook.", attr="env", default={},
         claude="Claude Code hooks have no env; set the variables in the command or the script"),
     Key("failClosed", FLAG, "hookwise: a hook that fails, cannot run or times out blocks instead of being "
-        "ignored.", attr="fail_closed", default=False,
-        claude="Claude Code has no fail-closed hooks: a failed, missing or timed-out hook does not block"),
+        "ignored.", attr="fail_closed", default=False),
     Key("dialect", OneOf("claude"), "hookwise: the hook was written for Claude Code (Claude-shaped input and "
         "answers).", attr="dialect", default=None, claude="Claude Code hooks always get Claude-shaped input"),
     Key("persistent", FLAG, "hookwise: one long-lived process answers one JSON line per event.",
         types=("command",), attr="persistent", default=False, claude="not a Claude Code field"),
+    Key("if", Rule(), "One Claude Code permission rule (\"Bash(git push *)\", \"Edit(src/**)\"): the hook runs only "
+        "for BeforeTool/AfterTool calls it matches, never on other events.", attr="condition", default=None),
+    Key("async", FLAG, "Run in the background: the firing does not wait, and the answer cannot block.",
+        types=("command",), attr="run_async", default=False),
+    Key("once", FLAG, "hookwise: run until the first successful run in a session, then no more.", attr="once",
+        default=False, claude="Claude Code ignores `once` in settings files (it honours it only in skill "
+        "frontmatter); under Claude Code the hook would run every time"),
+    Key("shell", OneOf("bash", "powershell"), "The shell that runs the command: bash (default) or powershell "
+        "(pwsh -NoProfile -Command).", types=("command",), attr="shell", default=None),
 )}
 
 
@@ -507,6 +533,10 @@ def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: st
     usable = not any(f.severity == ERROR for f in out.findings[before:])
     for j, h in enumerate(values["hooks"]):
         fields, extra = _read_hook(out, h, f"{ptr}/hooks/{j}")
+        if fields is not None and fields.get("condition") is not None and event not in (HookEvent.BEFORE_TOOL,
+                                                                                        HookEvent.AFTER_TOOL):
+            out.add(f"{ptr}/hooks/{j}/if", f"`if` is evaluated on BeforeTool and AfterTool only: on {event.value} a "
+                    "hook with `if` never runs (as in Claude Code); remove `if` or move the hook", WARNING)
         if fields is not None and usable:
             out.hooks.append(ReadHook(event, f"{ptr}/hooks/{j}", index, matcher, values.get("sequential") is True,
                                       fields, extra))
