@@ -628,3 +628,19 @@ def test_example_runs_offline(_isolated_gemini_home: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "Tool execution blocked: shell-guard" in out.stdout and "<hook_context>" in out.stdout
     assert "git push --force-with-lease origin main" in out.stdout and "agent: Pushed safely." in out.stdout
+
+
+def test_handoff_agents_are_governed_and_hosted_tools_named(hooks: Hooks) -> None:
+    from agents import WebSearchTool
+
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "not in the specialist either"}, matcher="shell")
+    r = Run(hooks, [])
+    specialist = Agent(name="specialist", model=r.model, tools=list(r.agent.tools))
+    front = Agent(name="front", model=r.model, tools=[WebSearchTool()], handoffs=[specialist])
+    r.model.extend([ModelStep(output=[function_call("transfer_to_specialist", {}, call_id="h1")]),
+                    call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    result = openai_agents.run_sync(front, "go", r.system, on_message=r.messages, run_config=OFFLINE)
+    assert result.last_agent.name == "specialist"
+    assert r.tools.calls["shell"] == 0
+    assert "not in the specialist either" in r.request_text(2)
+    assert any("WebSearchTool" in w for w in r.messages.of("warning"))
