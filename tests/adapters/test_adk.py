@@ -176,6 +176,7 @@ def test_ask_deny_refuses_without_surfacing(hooks: Hooks) -> None:
 def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
     hooks.on("BeforeTool", {"decision": "ask", "reason": "check first"}, matcher="shell")
     hooks.on("Notification", {})
+    hooks.on("AfterTool", {})
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], ask="native")
     events = r.prompt("list")
     asks = [p.function_call for ev in events if ev.content for p in ev.content.parts or []
@@ -186,6 +187,8 @@ def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
     r.confirm(asks[0].id, ok)
     assert r.tools.calls["shell"] == (1 if ok else 0)
     assert len(hooks.log("BeforeTool")) == 1  # the verdict survives the confirmation round trip
+    assert len(hooks.log("AfterTool")) == (1 if ok else 0)  # AfterTool only for the call that ran
+    assert r.plugin._sessions[r.session_id].calls == {}  # finished calls are not kept
     assert len(r.model.requests) == 2
     if not ok:
         assert verdicts.CANCELLED in r.request_text(1)

@@ -187,6 +187,7 @@ class _Call:
     verdict: verdicts.ToolVerdict | None = None
     after: bool = True  # fire AfterTool (False: refused/denied, the tool did not run)
     modified: bool = False
+    pending: bool = False  # waiting for the answer to ADK's confirmation request
 
 
 @dataclass
@@ -545,16 +546,15 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             call.modified = True
         if v.kind == "ask":
             confirmation = getattr(tool_context, "tool_confirmation", None)
-            if confirmation is not None:
-                if confirmation.confirmed:
-                    return None
-                call.after = False
-                return {"error": verdicts.CANCELLED}
+            if confirmation is not None:  # the answer to our request_confirmation
+                call.pending = False
+                call.after = bool(confirmation.confirmed)
+                return None if confirmation.confirmed else {"error": verdicts.CANCELLED}
             refusal = await self.bridge.aconfirm(self.bridge.hook_name(tool.name), v.args, v.hook_text)
             if refusal == NATIVE:
                 tool_context.request_confirmation(hint=v.hook_text or f"A hook asked to confirm {tool.name}")
                 tool_context.actions.skip_summarization = True
-                call.after = False
+                call.after, call.pending = False, True
                 return {"error": _PENDING}
             if refusal is not None:
                 call.after = False
@@ -567,6 +567,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             return None
         inv = self._inv(tool_context)
         call = self._call(inv, tool_context.function_call_id)
+        if not call.pending:  # done with this call (a pending one waits for its confirmation)
+            inv.session.calls.pop(tool_context.function_call_id or "", None)
         if not call.after:
             return None
         out = await self._after_tool(inv, tool.name, dict(tool_args), result, tool_context, call.modified, None, 0)
@@ -580,6 +582,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             return None
         inv = self._inv(tool_context)
         call = self._call(inv, tool_context.function_call_id)
+        inv.session.calls.pop(tool_context.function_call_id or "", None)
         if not call.after or not self.bridge.wants(HookEvent.AFTER_TOOL, self.bridge.hook_name(tool.name)):
             return None
         result = {"error": f"{type(error).__name__}: {error}"}
