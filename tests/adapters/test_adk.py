@@ -397,6 +397,7 @@ def test_session_start_and_end(hooks: Hooks) -> None:
     assert [e["reason"] for e in hooks.log("SessionEnd")] == ["exit"]
     assert "welcome" in r.request_text(0)
     assert hooks.log("SessionStart")[0]["session_id"] == r.session_id
+    assert hooks.log("SessionEnd")[0]["session_id"] == r.session_id
 
 
 def test_hook_failure_warns_and_proceeds(hooks: Hooks) -> None:

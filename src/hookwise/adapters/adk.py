@@ -325,8 +325,14 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         self._invocations.pop(invocation_context.invocation_id, None)
 
     async def close(self) -> None:
-        if any(s.started for s in self._sessions.values()) and self.bridge.wants(HookEvent.SESSION_END):
-            await self.bridge.afire(HookEvent.SESSION_END, reason="exit")
+        """``Runner.close()``: SessionEnd (``exit``) for every ADK session this plugin started."""
+        if self.bridge.wants(HookEvent.SESSION_END):
+            for adk_id, sess in self._sessions.items():
+                if not sess.started:
+                    continue
+                if self._own_session_id:
+                    self.hooks.session_id = adk_id
+                await self.bridge.afire(HookEvent.SESSION_END, reason="exit")
         self._sessions.clear()
 
     # ---- model -------------------------------------------------------------------------------------
