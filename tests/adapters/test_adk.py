@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("google.adk")
+pytest.importorskip("google.adk", reason="hookwise[adk] is not installed (needs Python 3.11+)")
 pytestmark = pytest.mark.filterwarnings("ignore:The `plugins` argument is deprecated:DeprecationWarning")
 
 from google.adk.agents import LlmAgent  # noqa: E402

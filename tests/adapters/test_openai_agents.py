@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("agents")
+pytest.importorskip("agents.testing", reason="hookwise[openai-agents] is not installed (needs Python 3.11+)")
 
 from agents import Agent, FunctionTool, RunConfig, Runner, function_tool  # noqa: E402
 from agents.exceptions import InputGuardrailTripwireTriggered  # noqa: E402
