@@ -8,7 +8,10 @@ For every framework in :data:`FRAMEWORKS` whose package is installed:
   cost per model call and per tool call (target ≤ 50 µs each);
 * **end to end** — a whole agent run with the framework's offline test model (``BENCH_TOOLS`` tool
   calls, one model call each, then the answer), with the adapter against the same run without it
-  (target ≤ 1.05×), and the added time divided by the run's model + tool calls.
+  (target ≤ 1.05×), and the added time divided by the run's model + tool calls; also against the
+  same run with a do-nothing extension on the same seams (the framework's own price for any
+  extension there, which no adapter can go below). Runs are timed in process CPU time (every
+  thread), so the load of other processes on a shared machine does not count.
 
 Rounds interleave the two sides; medians across rounds are printed. The project directory has no
 hooks, so this measures the adapter itself (with a command hook per tool call, the added cost is that
@@ -49,12 +52,13 @@ class Sides:
     tool: tuple[Callable[[int], None], Callable[[int], None]]  # run the tool seam n times
     run: tuple[Callable[[], None], Callable[[], None]]  # one whole agent run
     calls_per_run: int  # model calls + tool calls of one run
+    noop: Callable[[], None] | None = None  # the run with a do-nothing extension on the same seams (the floor)
 
 
 # ---- LangChain ------------------------------------------------------------------------------------
 def langchain_sides(project: str) -> Sides:
     from langchain.agents import create_agent
-    from langchain.agents.middleware.types import ModelRequest, ModelResponse
+    from langchain.agents.middleware.types import AgentMiddleware, ModelRequest, ModelResponse
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
@@ -62,7 +66,7 @@ def langchain_sides(project: str) -> Sides:
     from langgraph.prebuilt.tool_node import ToolCallRequest
 
     from hookwise import HookSystem
-    from hookwise.adapters.langchain import HookwiseMiddleware
+    from hookwise.adapters.langchain import HookwiseMiddleware, HookwiseState
 
     class Loop(GenericFakeChatModel):
         """Calls the tool until it has TOOLS results after the last prompt, then answers."""
@@ -81,11 +85,29 @@ def langchain_sides(project: str) -> Sides:
         """Run a command."""
         return "ok"
 
+    class Noop(AgentMiddleware[Any, Any, Any]):
+        """The same seams and state keys as HookwiseMiddleware, doing nothing: LangGraph's own cost."""
+
+        state_schema = HookwiseState
+
+        def before_agent(self, state: Any, runtime: Any) -> None:
+            return None
+
+        def after_agent(self, state: Any, runtime: Any) -> None:
+            return None
+
+        def wrap_model_call(self, request: Any, handler: Any) -> Any:
+            return handler(request)
+
+        def wrap_tool_call(self, request: Any, handler: Any) -> Any:
+            return handler(request)
+
     tool = StructuredTool.from_function(shell)
     model = Loop(messages=iter([]))
     mw = HookwiseMiddleware(HookSystem(project, trust_all=True))
     governed = create_agent(model, [tool], middleware=[mw])
     bare = create_agent(model, [tool])
+    noop = create_agent(model, [tool], middleware=[Noop()])
     prompt = {"messages": [HumanMessage("go")]}
 
     state: dict[str, Any] = {"messages": [HumanMessage("go", id="h1")]}
@@ -119,7 +141,8 @@ def langchain_sides(project: str) -> Sides:
             tool_handler(tool_request)
 
     return Sides((model_with, model_bare), (tool_with, tool_bare),
-                 (lambda: governed.invoke(prompt), lambda: bare.invoke(prompt)), 2 * TOOLS + 1)
+                 (lambda: governed.invoke(prompt), lambda: bare.invoke(prompt)), 2 * TOOLS + 1,
+                 lambda: noop.invoke(prompt))
 
 
 # ---- pydantic-ai ------------------------------------------------------------------------------------
@@ -127,6 +150,7 @@ def pydantic_ai_sides(project: str) -> Sides:
     from types import SimpleNamespace
 
     from pydantic_ai import Agent
+    from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.messages import (
         ModelMessage,
         ModelRequest,
@@ -152,10 +176,26 @@ def pydantic_ai_sides(project: str) -> Sides:
         """Run a command."""
         return "ok"
 
+    class Noop(AbstractCapability[Any]):
+        """The same hooks as HookwiseCapability, doing nothing: pydantic-ai's own cost of a capability."""
+
+        async def for_run(self, ctx: Any) -> Any:
+            return Noop()
+
+        async def wrap_run(self, ctx: Any, *, handler: Any) -> Any:
+            return await handler()
+
+        async def wrap_model_request(self, ctx: Any, *, request_context: Any, handler: Any) -> Any:
+            return await handler(request_context)
+
+        async def wrap_tool_execute(self, ctx: Any, *, call: Any, tool_def: Any, args: Any, handler: Any) -> Any:
+            return await handler(args)
+
     model = FunctionModel(answer)
     cap = HookwiseCapability(HookSystem(project, trust_all=True))
     governed = Agent(model, tools=[shell], capabilities=[cap])
     bare = Agent(model, tools=[shell])
+    noop = Agent(model, tools=[shell], capabilities=[Noop()])
 
     run_cap = asyncio.run(cap.for_run(None))
     ctx = SimpleNamespace(messages=[ModelRequest(parts=[UserPromptPart("go")])], prompt="go", tool_call_approved=False)
@@ -196,7 +236,8 @@ def pydantic_ai_sides(project: str) -> Sides:
         asyncio.run(go())
 
     return Sides((model_with, model_bare), (tool_with, tool_bare),
-                 (lambda: governed.run_sync("go"), lambda: bare.run_sync("go")), 2 * TOOLS + 1)
+                 (lambda: governed.run_sync("go"), lambda: bare.run_sync("go")), 2 * TOOLS + 1,
+                 lambda: noop.run_sync("go"))
 
 
 #: framework name -> (module that must be importable, how to build its sides); other adapters add theirs
@@ -219,18 +260,19 @@ def _per_call_us(fn: Callable[[int], None], n: int) -> float:
 
 
 def _run_ms(fn: Callable[[], None], runs: int) -> float:
-    t = time.perf_counter()
+    """CPU time of the whole process (every thread) per run: other processes' load does not count."""
+    t = time.process_time()
     for _ in range(runs):
         fn()
-    return (time.perf_counter() - t) / runs * 1e3
+    return (time.process_time() - t) / runs * 1e3
 
 
 def measure(name: str, sides: Sides) -> dict[str, float]:
     for fn in (*sides.model, *sides.tool):  # warm up
         fn(50)
-    for fn in sides.run:
+    for fn in (*sides.run, *([sides.noop] if sides.noop else [])):
         fn()
-    model_add, tool_add, with_ms, bare_ms, ratios = [], [], [], [], []
+    model_add, tool_add, with_ms, bare_ms, ratios, noop_ratios = [], [], [], [], [], []
     for _ in range(ROUNDS):
         mw, mb = _per_call_us(sides.model[0], SEAM_N), _per_call_us(sides.model[1], SEAM_N)
         tw, tb = _per_call_us(sides.tool[0], SEAM_N), _per_call_us(sides.tool[1], SEAM_N)
@@ -246,10 +288,14 @@ def measure(name: str, sides: Sides) -> dict[str, float]:
         with_ms.append(w)
         bare_ms.append(b)
         ratios.append(statistics.median(p[0] / p[1] for p in pairs))
+        if sides.noop is not None:
+            floor = [(_run_ms(sides.noop, 1), _run_ms(sides.run[0], 1)) for _ in range(RUNS)]
+            noop_ratios.append(statistics.median(g / n for n, g in floor))
     w, b = statistics.median(with_ms), statistics.median(bare_ms)
     return {"model_us": statistics.median(model_add), "tool_us": statistics.median(tool_add),
             "with_ms": w, "bare_ms": b, "ratio": statistics.median(ratios),
-            "per_call_us": (w - b) * 1e3 / sides.calls_per_run}
+            "per_call_us": (w - b) * 1e3 / sides.calls_per_run,
+            "vs_noop": statistics.median(noop_ratios) if noop_ratios else float("nan")}
 
 
 def main() -> int:
@@ -257,7 +303,7 @@ def main() -> int:
     print(f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
           f"runs of {TOOLS} tool calls ({RUNS} alternated per side and round); Python {sys.version.split()[0]}")
     print(f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
-          f"{'ratio':>7} {'+per call e2e':>14}  met")
+          f"{'ratio':>7} {'+per call e2e':>14} {'vs no-op':>9}  met")
     missing = []
     with tempfile.TemporaryDirectory(prefix="hookwise-bench-adapters-") as project:
         for name, (module, build) in FRAMEWORKS.items():
@@ -269,11 +315,13 @@ def main() -> int:
             r = measure(name, build(project))
             met = r["model_us"] <= SEAM_TARGET_US and r["tool_us"] <= SEAM_TARGET_US and r["ratio"] <= E2E_TARGET
             print(f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} ms "
-                  f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs  "
-                  f"{'yes' if met else 'NO'}")
+                  f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs "
+                  f"{r['vs_noop']:>8.3f}×  {'yes' if met else 'NO'}")
     if missing:
         print("not installed (skipped): " + ", ".join(missing))
     print(f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call; ≤ {E2E_TARGET}× the bare run")
+    print("runs are timed in process CPU time; 'vs no-op': the adapter against a do-nothing extension on the same")
+    print("seams (what the framework itself charges for any extension there)")
     return 0
 
 

@@ -124,3 +124,30 @@ def test_conformance_reports_a_missing_firing() -> None:
 
     with pytest.raises(AssertionError, match="sequences differ"):
         assert_adapter_conformance(lossy)
+
+
+def test_has_hooks_follows_matchers(tmp_path: Any) -> None:
+    (tmp_path / ".gemini").mkdir()
+    (tmp_path / ".gemini" / "settings.json").write_text(
+        '{"hooks": {"BeforeTool": [{"matcher": "shell", "hooks": [{"type": "command", "command": "true"}]}]}}')
+    hooks = HookSystem(tmp_path, trust_all=True)
+    assert hooks.has_hooks("BeforeTool", "shell") and hooks.has_hooks(HookEvent.BEFORE_TOOL, "shell")
+    assert not hooks.has_hooks("BeforeTool", "echo")
+    assert not hooks.has_hooks(HookEvent.BEFORE_MODEL)
+    hooks.register(HookEvent.BEFORE_MODEL, lambda inp: None, name="py")
+    assert hooks.has_hooks(HookEvent.BEFORE_MODEL)
+
+
+def test_import_order_does_not_matter() -> None:
+    for first in ("hookwise.adapters._verdicts", "hookwise.agent.ui", "hookwise.agent", "hookwise.adapters._bridge"):
+        code = f"import {first}; import hookwise.agent.session, hookwise.adapters._codec"
+        subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("module", "blocked", "extra"), [("langchain", "langchain", "langchain"),
+                                                          ("pydantic_ai", "pydantic_ai", "pydantic-ai")])
+def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: str) -> None:
+    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
+            f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert f'pip install "hookwise[{extra}]"' in out

@@ -142,17 +142,9 @@ def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
     return AdapterEnv(tmp_path / "project")
 
 
-@pytest.mark.parametrize("mode", ["invoke", "ainvoke"])
+@pytest.mark.parametrize("mode", ["invoke", "ainvoke", "stream", "astream"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:
-    scenario(LangChainDriver(mode), adapter_env)
-
-
-@pytest.mark.parametrize("mode", ["stream", "astream"])
-@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.__name__ in (
-    "before_tool_rewrite", "before_tool_ask_native_approve", "after_agent_retry", "before_model_synthetic_answer")],
-    ids=lambda s: s.__name__)
-def test_streaming_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:
     scenario(LangChainDriver(mode), adapter_env)
 
 

@@ -167,17 +167,24 @@ def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
     return AdapterEnv(tmp_path / "project")
 
 
-@pytest.mark.parametrize("mode", ["run_sync", "run"])
+#: documented run_stream deviations (docs/adapters.md): the run ends once its answer streams
+STREAM_DEVIATIONS = {"after_agent_retry", "after_agent_retry_cap", "after_agent_clear_context",
+                     "after_model_replace_keeps_tool_calls", "after_model_deny"}
+
+
+@pytest.mark.parametrize("mode", ["run_sync", "run", "run_stream"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:
+    if mode == "run_stream" and scenario.__name__ in STREAM_DEVIATIONS:
+        pytest.skip("documented deviation: a streamed pydantic-ai run ends once its answer streams")
     scenario(PydanticAIDriver(mode), adapter_env)
 
 
-@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.__name__ in (
-    "before_tool_rewrite", "before_tool_deny", "after_tool_context", "before_model_synthetic_answer",
-    "before_tool_stop")], ids=lambda s: s.__name__)
-def test_streaming_scenario(scenario: Scenario, adapter_env: AdapterEnv) -> None:
-    scenario(PydanticAIDriver("run_stream"), adapter_env)
+def test_run_stream_cannot_retry_and_says_so(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("AfterAgent", {"decision": "block", "reason": "add a summary"})
+    run = PydanticAIDriver("run_stream").run(adapter_env.system(), [("a1",), ("a2",)], ["go"])
+    assert len(run.requests) == 1 and run.output == "a1"
+    assert any("'decision'" in w and "cannot retry" in w for w in run.kinds("warning"))
 
 
 @pytest.mark.parametrize("mode", ["run_sync", "run"])

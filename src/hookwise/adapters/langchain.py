@@ -55,6 +55,7 @@ ran" text.
 
 from __future__ import annotations
 
+import os
 import sys
 import uuid
 from collections import OrderedDict
@@ -62,14 +63,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
+from hookwise.adapters import require
+
+require("langchain")
+
 if sys.version_info >= (3, 11):
     from typing import NotRequired
 else:  # pragma: no cover - the frameworks need 3.11; this keeps type checkers for 3.10 happy
     from typing_extensions import NotRequired
-
-from hookwise.adapters import require
-
-require("langchain")
 
 from langchain.agents.middleware.types import (  # noqa: E402
     AgentMiddleware,
@@ -94,8 +95,9 @@ from langgraph.types import interrupt  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, Fire, HookBridge, Steps, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, AskPolicy, Fire, HookBridge, OnMessage, Steps, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
+from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
 __all__ = ["HookwiseMiddleware", "HookwiseState"]
@@ -176,8 +178,9 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
 
     state_schema = HookwiseState
 
-    def __init__(self, hooks: Any = ".", *, ask: Any = "deny", on_message: Callable[[str, str], None] | None = None,
-                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
+    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
+                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
+                 session_id: str | None = None,
                  max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
         super().__init__()
         self.bridge = HookBridge(hooks, framework="LangChain", ask=ask, on_message=on_message,

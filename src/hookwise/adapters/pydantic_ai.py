@@ -28,7 +28,8 @@ BeforeAgent block             ◐     the model is not called and the prompt is 
 BeforeAgent stop              ✔     raises ``AgentStopped`` before the model is called
 BeforeAgent additionalContext ✔     a request-only user part in every model request of that prompt
 AfterAgent block (retry)      ✔     the reason is enqueued as a new user prompt (BeforeAgent fires for it)
-                                    and the run goes on; ``stop_hook_active``; capped
+                                    and the run goes on; ``stop_hook_active``; capped. ``run_stream`` ✘:
+                                    the run has ended once its answer streams (warning)
 AfterAgent clearContext       ✔     the run's message history is cleared before the next request
 BeforeModel llm_request       ◐     messages and ``temperature``/``maxOutputTokens``/``topP``/``topK`` ✔;
                                     ``model`` ✘ (swapping models by name is left to pydantic-ai): warning
@@ -36,8 +37,9 @@ BeforeModel llm_response      ✔     ``wrap_model_request`` answers without cal
 BeforeModel/AfterModel stop   ✔     raises ``AgentStopped``; the model is not called (BeforeModel)
 BeforeToolSelection           ✔     ``function_tools`` filtered, ``tool_choice`` set (ANY → ``"required"`` or
                                     the names, NONE → ``"none"``); a call to a removed tool is refused
-AfterModel                    ◐     once per model response, also for ``run_stream`` (after the stream has
-                                    reached the caller): as ``hooksConfig.afterModel: "response"``
+AfterModel                    ◐     once per model response: as ``hooksConfig.afterModel: "response"``; in
+                                    ``run_stream`` after the answer has streamed to the caller (a replacement
+                                    or deny changes the history, not what was already streamed)
 AfterModel llm_response      ✔     text replaced, tool calls kept
 AfterModel deny               ◐     text and tool calls discarded, the turn ends; the answer is
                                     ``Agent execution blocked: <reason>`` (never empty, as above)
@@ -60,6 +62,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -82,8 +85,9 @@ from pydantic_ai.messages import (  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, HookBridge, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
+from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
@@ -139,8 +143,9 @@ def _as_text(result: Any) -> str:
 class HookwiseCapability(AbstractCapability[Any]):
     """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring)."""
 
-    def __init__(self, hooks: Any = ".", *, ask: Any = "deny", on_message: Any = None,
-                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
+    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
+                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
+                 session_id: str | None = None,
                  max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
         self.bridge = HookBridge(hooks, framework="pydantic-ai", ask=ask, on_message=on_message,
                                  tool_aliases=tool_aliases, session_id=session_id,
@@ -316,7 +321,7 @@ class HookwiseCapability(AbstractCapability[Any]):
             if want_after:
                 response = await self._after_model(ctx, response, live)
             turn.texts.append(_response_text(response))
-        await self._maybe_after_agent(ctx, response)
+        await self._maybe_after_agent(ctx, response, bool(getattr(rc, "streaming", False)))
         return response
 
     async def _after_model(self, ctx: Any, response: ModelResponse, live: dict[str, Any]) -> ModelResponse:
@@ -337,7 +342,7 @@ class HookwiseCapability(AbstractCapability[Any]):
             return replace(response, parts=[TextPart(codec.parts_text(after.parts)), *keep])
         return response
 
-    async def _maybe_after_agent(self, ctx: Any, response: ModelResponse) -> None:
+    async def _maybe_after_agent(self, ctx: Any, response: ModelResponse, streaming: bool = False) -> None:
         """AfterAgent on a final answer (no tool calls); a block enqueues the reason as the next prompt."""
         bridge, turn = self.bridge, self.turn
         if turn.stop is not None or any(isinstance(p, ToolCallPart) for p in response.parts):
@@ -350,6 +355,10 @@ class HookwiseCapability(AbstractCapability[Any]):
                 ctx.messages.clear()
             self._stop(ctx)
         if v.kind != "retry":
+            return
+        if streaming:  # run_stream ends when its answer streams: nothing can follow it
+            bridge.warn_unsupported(HookEvent.AFTER_AGENT, "decision",
+                                    "a streamed run has ended once its answer streams, so it cannot retry; use run()")
             return
         context: str | None = None
         if bridge.wants(HookEvent.BEFORE_AGENT):

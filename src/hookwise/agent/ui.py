@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import IO, Any
 
+from hookwise.adapters import _verdicts as verdicts  # the wording shared with the framework adapters
 from hookwise.agent.tools import Confirmation
 
 
@@ -47,11 +48,11 @@ class AgentUI:
 
     def stopped(self, reason: str) -> None:
         """``Agent execution stopped: <reason>``."""
-        self.status_line(f"Agent execution stopped: {reason}")
+        self.status_line(verdicts.stopped_line(reason))
 
     def blocked(self, reason: str) -> None:
         """``[WARNING] Agent execution blocked: <reason>``."""
-        self.status_line(f"[WARNING] Agent execution blocked: {reason}")
+        self.status_line(f"[WARNING] {verdicts.blocked_line(reason)}")
 
     def info(self, message: str) -> None:
         """A neutral status line (compression, context cleared...)."""
