@@ -678,3 +678,38 @@ def test_after_tool_fires_for_a_tool_that_raised(hooks: Hooks) -> None:
     fired = hooks.log("AfterTool")
     assert fired[0]["tool_response"]["error"]["message"] == "RuntimeError: disk full"
     assert "tool broke; try echo" in json.dumps(model.requests[1]["contents"])
+
+
+def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(hooks: Hooks) -> None:
+    from google.adk.agents.run_config import RunConfig as AdkRunConfig
+    from google.adk.agents.run_config import StreamingMode
+
+    hooks.on("AfterModel", {"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]}}})
+
+    class Streaming(ScriptedLlm):  # type: ignore[misc]
+        async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> Any:
+            self.requests.append({"stream": stream})
+            for text in ("Hel", "lo"):
+                yield LlmResponse(content=types.Content(role="model", parts=[types.Part.from_text(text=text)]),
+                                  partial=True)
+            yield say("Hello")
+
+    model = Streaming()
+    runner = InMemoryRunner(agent=LlmAgent(name="root", model=model), plugins=[HookwisePlugin(hooks.system())])
+    events: list[Any] = []
+
+    async def go() -> None:
+        s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
+        msg = types.Content(role="user", parts=[types.Part.from_text(text="hi")])
+        async for ev in runner.run_async(user_id="u", session_id=s.id, new_message=msg,
+                                         run_config=AdkRunConfig(streaming_mode=StreamingMode.SSE)):
+            events.append(ev)
+
+    asyncio.run(go())
+    assert model.requests == [{"stream": True}]
+    fired = hooks.log("AfterModel")
+    assert [f["llm_response"]["text"] for f in fired] == ["Hello"]
+    final = [ev for ev in events if not ev.partial]
+    assert final[-1].content.parts[0].text == "REPLACED"
+    assert [ev.content.parts[0].text for ev in events if ev.partial] == ["Hel", "lo"]
