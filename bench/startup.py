@@ -10,6 +10,7 @@ the children's CPU time comes from ``wait4``'s rusage.
 
     python bench/startup.py            # N=40
     BENCH_N=100 python bench/startup.py
+    BENCH_PYTHONPATH=other-checkout/src python bench/startup.py   # the same for another checkout
 
 Prints the median wall and CPU milliseconds of each variant and the ratios of
 ``hookwise fire`` to the floor (target: at most 2.0). On a busy machine the CPU
@@ -63,6 +64,8 @@ def main() -> int:
         env = {"PATH": os.path.dirname(true) + ":/usr/bin:/bin", "HOME": home, "GEMINI_CLI_HOME": home,
                "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
                "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"), "LANG": "C.UTF-8"}
+        if os.environ.get("BENCH_PYTHONPATH"):  # time another checkout's src/ with the same interpreter
+            env["PYTHONPATH"] = os.environ["BENCH_PYTHONPATH"]
         variants: dict[str, list[str]] = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "true (raw spawn)": [true],

@@ -111,3 +111,11 @@ def emit(stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep:
         parts.append(f"printf '%s\\n' {shlex.quote(stderr)} >&2")
     parts.append(f"exit {exit}")
     return "; ".join(parts)
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_telemetry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OTEL_* / GEMINI_TELEMETRY_* of the caller's shell must not switch telemetry on in tests."""
+    for name in list(os.environ):
+        if name.startswith(("OTEL_", "GEMINI_TELEMETRY_")) or name == "TRACEPARENT":
+            monkeypatch.delenv(name, raising=False)

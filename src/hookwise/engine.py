@@ -55,7 +55,7 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool
+_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
@@ -64,7 +64,7 @@ class HookSystem:
     :param project_dir: the project (default: the current directory). Hooks run
         there, ``$GEMINI_PROJECT_DIR`` is it, and ``<project>/.gemini/settings.json``
         is the project settings layer.
-    :param trace: a file to append one JSON line per hook call to (CONTRACT §10).
+    :param trace: a file to append one JSON line per hook call to (docs/contract.md §10).
     :param trust_all: trust every project/extension hook; ``None`` reads
         ``HOOKWISE_TRUST_ALL=1`` from the environment.
     :param env: the environment used to find the settings layers and given to
@@ -93,6 +93,10 @@ class HookSystem:
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
         self._trace = TraceWriter(os.fspath(trace)) if trace is not None else None
+        self._telemetry: Any = None  # hookwise.telemetry.observer.HookTelemetry, only when switched on
+        self._telemetry_key: Any = None
+        self._telemetry_explicit = False
+        self._telemetry_remove: Callable[[], None] | None = None
         #: hook ``type`` -> runner (:data:`hookwise.runners.RUNNERS`); replace entries to run hooks differently
         self.runners: dict[str, Runner] = dict(RUNNERS)
         self.trust_store = TrustStore(user_dir(self.env), self.project_dir)
@@ -109,10 +113,45 @@ class HookSystem:
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
-        red = loaded.redaction
-        sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
-        self._env_trusted = sanitized if red.enabled_for_trusted else self.env
-        self._env_untrusted = sanitized if red.enabled_for_untrusted else self.env
+        self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
+        self._configure_telemetry(loaded)
+
+    def _configure_telemetry(self, loaded: LoadedSettings) -> None:
+        """Switch OpenTelemetry export on or off from ``telemetry`` settings and ``OTEL_*`` (docs/telemetry.md)."""
+        if self._telemetry_explicit:
+            return
+        from hookwise.settings.telemetry import resolve
+
+        config, warnings = resolve(loaded.telemetry, self.env, self.project_dir)
+        self.warnings.extend(warnings)
+        if config == self._telemetry_key:
+            return
+        self._telemetry_key = config
+        observer = None
+        if config.enabled:
+            from hookwise.telemetry import from_config
+
+            observer, more = from_config(config, self.env)
+            self.warnings.extend(more)
+        self._set_telemetry(observer)
+
+    def _set_telemetry(self, observer: Any) -> None:
+        if self._telemetry_remove is not None:
+            self._telemetry_remove()
+            self._telemetry_remove = None
+        self._telemetry = observer
+        if observer is not None:  # built on the before/after monitor seam
+            self._telemetry_remove = self.add_monitor(before=observer.before, after=observer.after)
+
+    @property
+    def telemetry(self) -> Any:
+        """The OpenTelemetry observer of this system's firings (``None`` when telemetry is off)."""
+        return self._telemetry
+
+    @telemetry.setter
+    def telemetry(self, observer: Any) -> None:
+        self._telemetry_explicit = observer is not None
+        self._set_telemetry(observer)
 
     @property
     def entries(self) -> list[HookEntry]:
@@ -195,7 +234,7 @@ class HookSystem:
         and whatever the host records). ``before(event, entries, input)`` is called
         when a firing that matched hooks starts running them, ``after(event,
         entries, input, outcomes)`` when they are done (``outcomes[i]`` is
-        ``entries[i]``'s). A monitor that raises becomes a warning of the firing;
+        ``entries[i]``'s; empty when running them raised). A monitor that raises becomes a warning of the firing;
         it never changes the verdict.
         """
         pair = (before, after) if before is not None or after is not None else None
@@ -255,7 +294,11 @@ class HookSystem:
         if not self._call_monitors:
             return self._result(ev, inp, self._ran(plan, run_plan(firing, plan, inp, self.runners)) + extra)
         notes = self._before(ev, plan, inp)
-        outcomes = self._ran(plan, run_plan(firing, plan, inp, self.runners))
+        try:
+            outcomes = self._ran(plan, run_plan(firing, plan, inp, self.runners))
+        except BaseException:
+            self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
+            raise
         return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
 
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
@@ -268,7 +311,11 @@ class HookSystem:
         if not plan:
             return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
         notes = self._before(ev, plan, inp)
-        outcomes = self._ran(plan, await run_plan_async(Firing(ev, self), plan, inp, self.runners))
+        try:
+            outcomes = self._ran(plan, await run_plan_async(Firing(ev, self), plan, inp, self.runners))
+        except BaseException:
+            self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
+            raise
         return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
 
     # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
@@ -373,7 +420,16 @@ class HookSystem:
 
     def env_for(self, entry: HookEntry) -> dict[str, str]:
         """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
-        return self._env_untrusted if entry.sanitized_env else self._env_trusted
+        red = self.settings.redaction
+        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
+            return self.env
+        env = self._sanitized
+        if env is None:
+            with _POOL_LOCK:  # one sanitised copy per configuration (persistent hooks compare it by identity)
+                env = self._sanitized
+                if env is None:
+                    env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
+        return env
 
     _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 

@@ -75,6 +75,11 @@ class EventSpec:
     description: str
 
 
+#: every decision word a hook may answer with (``approve`` and ``block`` are the older spellings)
+DECISIONS: tuple[str, ...] = ("allow", "deny", "block", "ask", "approve")
+#: the decisions that block the action (docs/contract.md §8: any of them wins)
+BLOCKING_DECISIONS: frozenset[str] = frozenset({"deny", "block"})
+
 BASE_FIELDS: tuple[str, ...] = ("session_id", "transcript_path", "cwd", "hook_event_name", "timestamp")
 
 E = HookEvent
@@ -204,10 +209,18 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
 
 
+_second: tuple[int, str] = (-1, "")  # the last whole second and its text: formatted once per second
+
+
 def now_iso() -> str:
     """The current UTC time as ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up stays fast)."""
+    global _second
     ns = time.time_ns()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}Z"
+    sec = ns // 1_000_000_000
+    cached = _second
+    if cached[0] != sec:
+        cached = _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    return f"{cached[1]}.{ns // 1_000_000 % 1000:03d}Z"
 
 
 def build_input(event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str,

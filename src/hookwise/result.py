@@ -12,12 +12,11 @@ from enum import Enum
 from typing import Any
 
 from hookwise._records import dataclass, field
-from hookwise.events import HookEvent
-from hookwise.wire import BLOCKING_DECISIONS
+from hookwise.events import BLOCKING_DECISIONS, HookEvent
 
 
 class Outcome(str, Enum):
-    """The class of one hook call's result (CONTRACT §6)."""
+    """The class of one hook call's result (docs/contract.md §6)."""
 
     OK = "ok"
     BLOCKED = "blocked"  # exit 2 (the hook blocked on purpose)
@@ -30,7 +29,7 @@ class Outcome(str, Enum):
         return self.value
 
 
-#: outcomes that are reported as a warning (CONTRACT §6 "never silent")
+#: outcomes that are reported as a warning (docs/contract.md §6 "never silent")
 WARNING_OUTCOMES = frozenset({Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT, Outcome.SKIPPED})
 
 
@@ -39,7 +38,7 @@ WARNING_OUTCOMES = frozenset({Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT, 
 class HookOutcome:
     """The result of one hook call.
 
-    ``output`` is the hook's answer as interpreted by CONTRACT §6 (``None`` when
+    ``output`` is the hook's answer as interpreted by docs/contract.md §6 (``None`` when
     it gave none). ``stdout``/``stderr`` are the decoded streams (possibly
     truncated, see ``truncated``). ``exit_code`` is ``None`` for Python hooks,
     timeouts, spawn errors and deaths by signal. ``error`` explains any outcome
@@ -64,7 +63,7 @@ class HookOutcome:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``hooks[]`` entry of ``hookwise fire --json`` (CONTRACT §10)."""
+        """The ``hooks[]`` entry of ``hookwise fire --json`` (docs/contract.md §10)."""
         return {
             "name": self.name,
             "command": self.command,
@@ -150,7 +149,7 @@ class FireResult:
 
     @property
     def exit_code(self) -> int:
-        """CLI exit status for this result: 3 stop, 2 blocked, else 0 (CONTRACT §10)."""
+        """CLI exit status for this result: 3 stop, 2 blocked, else 0 (docs/contract.md §10)."""
         if self.stopped:
             return 3
         if self.blocked:
@@ -256,7 +255,7 @@ class FireResult:
         return [h for h in self.hooks if h.outcome in WARNING_OUTCOMES]
 
     def to_json(self) -> dict[str, Any]:
-        """The object printed by ``hookwise fire --json`` (CONTRACT §10)."""
+        """The object printed by ``hookwise fire --json`` (docs/contract.md §10)."""
         import copy
 
         hso = self.output.get("hookSpecificOutput")

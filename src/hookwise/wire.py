@@ -11,20 +11,18 @@ annotated with them::
             return {"decision": "deny", "reason": "no recursive deletes"}
         return None
 
-The closed sets of words that travel in that JSON (decisions, tool-calling modes, lifecycle values)
-are written here once; ``tests/engine/test_tables.py`` checks that the input types name exactly the
-fields of :data:`hookwise.events.EVENT_SPECS`.
+The words that travel in that JSON are written once: decisions in :mod:`hookwise.events`
+(``DECISIONS``, ``BLOCKING_DECISIONS``; ``Decision`` below must list the same words), tool-calling
+modes and lifecycle values here. ``tests/engine/test_tables.py`` checks that the input types name
+exactly the fields of :data:`hookwise.events.EVENT_SPECS` and that the words agree.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, TypedDict, Union
 
-#: every decision word a hook may answer with (``approve``/``block`` are the older spellings)
+#: every decision word a hook may answer with (the words themselves: hookwise.events.DECISIONS)
 Decision = Literal["allow", "deny", "block", "ask", "approve"]
-DECISIONS: tuple[str, ...] = ("allow", "deny", "block", "ask", "approve")
-#: the decisions that block the action (docs/contract.md §8: any of them wins)
-BLOCKING_DECISIONS: frozenset[str] = frozenset({"deny", "block"})
 
 ToolMode = Literal["AUTO", "ANY", "NONE"]
 SessionStartSource = Literal["startup", "resume", "clear"]

@@ -51,6 +51,22 @@ if out is not None:
 '''
 
 
+def _printf(answer: dict[str, Any]) -> str:
+    return f"printf '%s\\n' {shlex.quote(json.dumps(answer))}"
+
+
+#: settings for :func:`hookwise.testing.assert_adapter_conformance` that make hooks change the run: the
+#: shell call is denied, echo's result gets context, the prompt gets context
+CONFORMANCE_SETTINGS: dict[str, Any] = {"hooks": {
+    "BeforeTool": [{"matcher": "shell", "hooks": [{"type": "command", "command": _printf(
+        {"decision": "deny", "reason": "no shell here"})}]}],
+    "AfterTool": [{"matcher": "echo", "hooks": [{"type": "command", "command": _printf(
+        {"hookSpecificOutput": {"additionalContext": "echo checked"}})}]}],
+    "BeforeAgent": [{"hooks": [{"type": "command", "command": _printf(
+        {"hookSpecificOutput": {"additionalContext": "be brief"}})}]}],
+}}
+
+
 def call(name: str, **args: Any) -> ToolCall:
     return ToolCall(name, args)
 

@@ -151,3 +151,20 @@ def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: s
             f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert f'pip install "hookwise[{extra}]"' in out
+
+
+def test_settings_problems_are_reported(tmp_path: Any) -> None:
+    (tmp_path / ".gemini").mkdir()
+    (tmp_path / ".gemini" / "settings.json").write_text('{"hooks": {"BeforeTools": []}}')
+    seen: list[tuple[str, str]] = []
+    HookBridge(HookSystem(tmp_path), framework="t", on_message=lambda k, t: seen.append((k, t)))
+    assert seen and seen[0][0] == "warning" and "BeforeTools" in seen[0][1]
+
+
+def test_messages_also_go_to_the_hookwise_logger(tmp_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+    b = HookBridge(HookSystem(tmp_path), framework="t")
+    with caplog.at_level("INFO", logger="hookwise"):
+        b.message("system", "hello from a hook")
+        b.stopped("quota")
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hookwise"] == [
+        ("INFO", "system: hello from a hook"), ("WARNING", "stop: quota")]

@@ -23,7 +23,7 @@ from hookwise import HookSystem  # noqa: E402
 from hookwise.adapters.langchain import HookwiseMiddleware  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_adapter_conformance  # noqa: E402
 
-from .scenarios import SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
+from .scenarios import CONFORMANCE_SETTINGS, SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
 
 SETTING_NAMES = {"temperature": "temperature", "max_tokens": "maxOutputTokens", "top_p": "topP", "top_k": "topK"}
 
@@ -157,6 +157,15 @@ def test_conformance(mode: str, _isolated_gemini_home: Path) -> None:
 
     assert_adapter_conformance(drive)
 
+
+
+def test_conformance_with_hooks_that_change_the_run(_isolated_gemini_home: Path) -> None:
+    driver = LangChainDriver("invoke")
+
+    def drive(hooks: HookSystem, conv: Conversation) -> None:
+        driver.run(hooks, conv.turns, [conv.prompt])
+
+    assert_adapter_conformance(drive, settings=CONFORMANCE_SETTINGS)
 
 def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None:
     adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="run_shell_command")

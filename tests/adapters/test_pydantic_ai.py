@@ -31,7 +31,7 @@ from hookwise.adapters import AgentStopped  # noqa: E402
 from hookwise.adapters.pydantic_ai import HookwiseCapability  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_adapter_conformance  # noqa: E402
 
-from .scenarios import SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
+from .scenarios import CONFORMANCE_SETTINGS, SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
 
 SETTING_NAMES = {"temperature": "temperature", "max_tokens": "maxOutputTokens", "top_p": "topP", "top_k": "topK"}
 
@@ -195,6 +195,23 @@ def test_conformance(mode: str, _isolated_gemini_home: Path) -> None:
         driver.run(hooks, conv.turns, [conv.prompt])
 
     assert_adapter_conformance(drive)
+
+
+
+def test_conformance_with_hooks_that_change_the_run(_isolated_gemini_home: Path) -> None:
+    driver = PydanticAIDriver("run_sync")
+
+    def drive(hooks: HookSystem, conv: Conversation) -> None:
+        driver.run(hooks, conv.turns, [conv.prompt])
+
+    assert_adapter_conformance(drive, settings=CONFORMANCE_SETTINGS)
+
+def test_after_agent_names_the_prompt_of_a_resumed_run(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("BeforeTool", {"decision": "ask"}, matcher="shell")
+    adapter_env.log("AfterAgent")
+    PydanticAIDriver("run_sync").run(adapter_env.system(), [(call("shell", cmd="ls"),), ("done",)], ["the prompt"],
+                                     native_answer=True)
+    assert [i["prompt"] for i in adapter_env.inputs("AfterAgent")] == ["the prompt"]
 
 
 def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None:

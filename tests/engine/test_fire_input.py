@@ -31,3 +31,18 @@ def test_a_firing_that_matches_no_hook_has_the_base_fields(project: Project) -> 
         assert inp["session_id"] == "s-1" and inp["transcript_path"] == "/t.jsonl"
         assert inp["cwd"] == str(project.root) and inp["hook_event_name"] == "BeforeTool"
         assert inp["timestamp"].endswith("Z") and inp["tool_name"] == "read_file"
+
+
+def test_timestamps_are_iso_utc_with_milliseconds() -> None:
+    import re
+    import time
+
+    from hookwise.events import now_iso
+
+    before = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    stamps = [now_iso() for _ in range(3)]
+    after = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    for s in stamps:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", s), s
+        assert before <= s[:19] <= after
+    assert stamps == sorted(stamps)

@@ -83,7 +83,10 @@ def test_wire_input_types_name_exactly_the_event_table_fields() -> None:
         assert set(BASE_FIELDS) | set(spec.required) <= td.__required_keys__, ev
 
 
-def test_blocking_decisions_are_decisions() -> None:
-    from hookwise import wire
+def test_decision_words_are_written_once_and_agree() -> None:
+    import typing
 
-    assert set(wire.DECISIONS) >= wire.BLOCKING_DECISIONS
+    from hookwise import events, wire
+
+    assert set(events.DECISIONS) >= events.BLOCKING_DECISIONS
+    assert set(typing.get_args(wire.Decision)) == set(events.DECISIONS)

@@ -116,6 +116,8 @@ class HookBridge:
         self._untrusted_reported: set[str] = set()
         self._unsupported_reported: set[tuple[str, str]] = set()
         self.session_started = False
+        for w in getattr(self.hooks, "warnings", None) or ():  # settings problems, as `hookwise agent` shows them
+            self.warn(w)
 
     # ---- reporting ---------------------------------------------------------------------------
     @property

@@ -12,8 +12,9 @@ Keywords (docs/adapters.md): ``ask="deny" | "native" | approve``, ``on_message``
 ``session_id``, ``max_agent_retries``. ``ask="native"`` uses LangGraph's ``interrupt()``: the run
 returns ``__interrupt__`` with ``{"hookwise": "ask", "tool", "args", "reason"}`` and continues with
 ``agent.invoke(Command(resume=True | False), config)``; it needs a checkpointer and a ``thread_id``.
-A stop ends the run cleanly (the graph jumps to its end); the reason goes to ``on_message("stop", …)``
-and to the ``hookwise_stop`` key of the result state. :meth:`HookwiseMiddleware.close` fires SessionEnd.
+A stop ends the run cleanly (no further model or tool call; the graph runs to its end); the reason goes
+to ``on_message("stop", …)`` and to the ``hookwise_stop`` key of the result state.
+:meth:`HookwiseMiddleware.close` fires SessionEnd.
 
 ============================  ====  ==========================================================================
 event / field                       how
@@ -34,7 +35,8 @@ BeforeModel/AfterModel stop   ✔     the run ends (an empty AI message closes t
 BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set (ANY → ``"any"`` or the one name,
                                     NONE → no tools); a call to a removed tool is refused at the tool seam
 AfterModel                    ◐     once per model response, never per streamed chunk (middleware sees whole
-                                    responses): as ``hooksConfig.afterModel: "response"``
+                                    responses): as ``hooksConfig.afterModel: "response"``; with
+                                    ``stream_mode="messages"`` the tokens reach the caller before the hook
 AfterModel llm_response/deny  ✔     text replaced (tool calls kept) / text discarded and the turn ended
 BeforeTool deny / stop        ✔     error ``ToolMessage``; the tool does not run
 BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input note

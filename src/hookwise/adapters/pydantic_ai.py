@@ -76,7 +76,6 @@ from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
     ModelRequest,
     ModelResponse,
-    SystemPromptPart,
     TextPart,
     ThinkingPart,
     ToolCallPart,
@@ -109,22 +108,34 @@ def _user_text(part: UserPromptPart) -> str:
     return _prompt_text(part.content)
 
 
-def _entries(messages: list[ModelMessage]) -> tuple[list[codec.Entry], list[tuple[int, int]]]:
-    """One entry per part (system prompts left out, as the reference host does) and where it came from."""
+def _entries(messages: list[ModelMessage]) -> list[codec.Entry]:
+    """One entry per message, its text parts joined as the reference host joins a content's parts (system
+    prompts, tool calls/returns, retry prompts and thinking carry no text for hooks, spec §12.1)."""
     entries: list[codec.Entry] = []
-    where: list[tuple[int, int]] = []
-    for i, m in enumerate(messages):
-        for j, p in enumerate(m.parts):
-            if isinstance(p, SystemPromptPart):
-                continue
-            if isinstance(p, UserPromptPart):
-                entries.append(codec.Entry("user", _user_text(p) or None))
-            elif isinstance(p, TextPart):
-                entries.append(codec.Entry("model", p.content or None))
-            else:  # tool calls/returns, retry prompts, thinking: no text for hooks (spec §12.1)
-                entries.append(codec.Entry("model" if isinstance(m, ModelResponse) else "user", None))
-            where.append((i, j))
-    return entries, where
+    for m in messages:
+        if isinstance(m, ModelResponse):
+            entries.append(codec.Entry("model", "".join(p.content for p in m.parts if isinstance(p, TextPart)) or None))
+        else:
+            entries.append(codec.Entry("user", "".join(_user_text(p) for p in m.parts
+                                                       if isinstance(p, UserPromptPart)) or None))
+    return entries
+
+
+def _with_text(message: ModelMessage, text: str) -> ModelMessage:
+    """``message`` with its text parts replaced by one part holding ``text`` (other parts kept in place)."""
+    kind: type[Any] = TextPart if isinstance(message, ModelResponse) else UserPromptPart
+    parts: list[Any] = []
+    placed = False
+    for p in message.parts:
+        if isinstance(p, kind):
+            if not placed:
+                parts.append(replace(p, content=text))
+                placed = True
+            continue
+        parts.append(p)
+    if not placed:
+        parts.append(kind(text))
+    return replace(message, parts=parts)  # type: ignore[arg-type]
 
 
 def _response_text(response: ModelResponse) -> str:
@@ -153,6 +164,7 @@ class HookwiseCapability(AbstractCapability[Any]):
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
         self._approved: dict[str, verdicts.ToolVerdict] = {}  # BeforeTool verdicts of calls awaiting approval
+        self._prompts: dict[str, str] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
     # ---- session ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -178,7 +190,10 @@ class HookwiseCapability(AbstractCapability[Any]):
     # ---- the run: SessionStart, BeforeAgent, stops ----------------------------------------------
     async def wrap_run(self, ctx: Any, *, handler: Any) -> Any:
         bridge, turn = self.bridge, self.turn
-        turn.prompt = _prompt_text(ctx.prompt)
+        if ctx.prompt is None:  # a run resuming the last prompt (e.g. with approvals): AfterAgent names it
+            turn.prompt = self._prompts.get("last", "")
+        else:
+            turn.prompt = self._prompts["last"] = _prompt_text(ctx.prompt)
         contexts: list[str] = []
         if not bridge.session_started:
             fields = bridge.session_start_fields("startup")
@@ -226,20 +241,15 @@ class HookwiseCapability(AbstractCapability[Any]):
                 if id(m) == entry else m for m in messages]
 
     def _apply_request(self, rc: Any, messages: list[ModelMessage], base: dict[str, Any],
-                       rewritten: dict[str, Any], where: list[tuple[int, int]]) -> Any:
-        parts = [list(m.parts) for m in messages]
-        extra: list[ModelMessage] = []
+                       rewritten: dict[str, Any]) -> Any:
+        out: list[ModelMessage] = []
         for e in codec.edited_entries(base, rewritten):
             if e.source is not None:
-                if e.changed and e.text is not None:
-                    i, j = where[e.source]
-                    old = parts[i][j]
-                    if isinstance(old, (TextPart, UserPromptPart)):
-                        parts[i][j] = replace(old, content=e.text)
+                m = messages[e.source]
+                out.append(_with_text(m, e.text) if e.changed and e.text is not None else m)
             elif e.text is not None:
-                extra.append(ModelResponse(parts=[TextPart(e.text)]) if e.role == "model" else
-                             ModelRequest(parts=[UserPromptPart(e.text)]))
-        out = [replace(m, parts=p) for m, p in zip(messages, parts, strict=True)] + extra  # type: ignore[arg-type]
+                out.append(ModelResponse(parts=[TextPart(e.text)]) if e.role == "model" else
+                           ModelRequest(parts=[UserPromptPart(e.text)]))
         settings = dict(rc.model_settings or {})
         for key, value in codec.config_changes(base, rewritten).items():
             if value is None:
@@ -290,11 +300,10 @@ class HookwiseCapability(AbstractCapability[Any]):
         want_after = bridge.wants(HookEvent.AFTER_MODEL)
         rc = replace(rc, messages=messages)
         live: dict[str, Any] = {}
-        where: list[tuple[int, int]] = []
         if want_before or want_select or want_after:
-            entries, where = _entries(messages)
             settings = rc.model_settings or {}
-            live = codec.request_dict(rc.model.model_name, entries, {k: settings.get(v) for k, v in SETTINGS.items()})
+            live = codec.request_dict(rc.model.model_name, _entries(messages),
+                                      {k: settings.get(v) for k, v in SETTINGS.items()})
         turn.tool_config = None
         response: ModelResponse | None = None
         if want_before:
@@ -309,7 +318,7 @@ class HookwiseCapability(AbstractCapability[Any]):
                 response = ModelResponse(parts=[TextPart(codec.parts_text(fmt.chunk_parts(v.synthetic)))])
                 turn.texts.append(_response_text(response))
             elif v.request is not live:
-                rc = self._apply_request(rc, messages, live, v.request, where)
+                rc = self._apply_request(rc, messages, live, v.request)
                 live = v.request
         if response is None:
             if want_select:

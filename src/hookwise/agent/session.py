@@ -36,6 +36,7 @@ placement) is defined once in :mod:`hookwise.adapters._verdicts`, which the fram
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import uuid
@@ -59,6 +60,9 @@ SUMMARY_PROMPT = (
     "involved, decisions made and what remains. Answer with the summary only."
 )
 SNAPSHOT_ACK = "Got it. Thanks for the additional context!"
+#: GenAI semantic-convention values for the spans of this host (docs/telemetry.md)
+AGENT_NAME = "hookwise"
+PROVIDER_NAME = "gcp.gemini"
 
 
 class TurnStatus(str, Enum):
@@ -257,9 +261,25 @@ class AgentSession:
         if self.estimated_tokens() > self.options.compress_threshold:
             self.compress("auto")
 
+    # ---- GenAI spans (only when the hook system's telemetry is on; docs/telemetry.md) -----------
+    def _span(self, name: str, attributes: dict[str, Any], *, client: bool = False) -> Any:
+        tel = getattr(self.hooks, "telemetry", None)
+        if tel is None:
+            return contextlib.nullcontext(None)
+        return tel.span(name, {"gen_ai.conversation.id": self.session_id, **attributes}, client=client)
+
     # ---- a user prompt -----------------------------------------------------------------------
     def run_prompt(self, prompt: str) -> TurnStatus:
         """Run one user prompt to its end: BeforeAgent, the model/tool loop, AfterAgent (with retries)."""
+        with self._span(f"invoke_agent {AGENT_NAME}", {"gen_ai.operation.name": "invoke_agent",
+                                                       "gen_ai.agent.name": AGENT_NAME,
+                                                       "gen_ai.provider.name": PROVIDER_NAME}) as span:
+            status = self._run_prompt(prompt)
+            if span is not None:
+                span.set_attribute("hookwise.turn_status", status.value)
+            return status
+
+    def _run_prompt(self, prompt: str) -> TurnStatus:
         message = prompt
         stop_hook_active = False
         retries = 0
@@ -354,6 +374,12 @@ class AgentSession:
         """One model call with its hooks. Returns (parts acted on, request sent), or None when stopped.
 
         A blocked turn returns no parts (the loop then ends normally and AfterAgent runs)."""
+        model = str(getattr(self.model, "name", "") or "")
+        with self._span(f"chat {model}".strip(), {"gen_ai.operation.name": "chat", "gen_ai.request.model": model,
+                                                  "gen_ai.provider.name": PROVIDER_NAME}, client=True):
+            return self._model_turn_inner()
+
+    def _model_turn_inner(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         request = self.build_request()
         warn = self.ui.warning
         before = verdicts.before_model(self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)),
@@ -455,6 +481,18 @@ class AgentSession:
 
     def _run_call(self, name: str, args: Any, tool_config: Any, *, original: str | None = None,
                   depth: int = 0) -> _CallOutcome:
+        with self._span(f"execute_tool {name}", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
+                                                 "gen_ai.tool.type": "function"}) as span:
+            out = self._run_call_inner(name, args, tool_config, original=original, depth=depth)
+            if span is not None and "error" in out.response:
+                span.set_attribute("error.type", "tool_error")
+                from opentelemetry.trace import Status, StatusCode
+
+                span.set_status(Status(StatusCode.ERROR, str(out.response["error"])[:500]))
+            return out
+
+    def _run_call_inner(self, name: str, args: Any, tool_config: Any, *, original: str | None = None,
+                        depth: int = 0) -> _CallOutcome:
         self.stats.tool_calls += 1
         self.ui.tool_call(name, args if isinstance(args, dict) else {})
         tool = self.tools.get(name)

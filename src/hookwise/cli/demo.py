@@ -30,7 +30,7 @@ from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.ui import AgentUI
 from hookwise.cli.main import CliContext, UsageError
 from hookwise.errors import ModelError
-from hookwise.wire import BLOCKING_DECISIONS
+from hookwise.events import BLOCKING_DECISIONS
 
 PROMPT = "Clean out the old build, then write release notes for the current version and publish them."
 NOTES = "notes/RELEASE-1.4.2.md"

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
     "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
+    "trace": ("hookwise.cli.trace", "report on a --trace file or telemetry outfile (text, or one HTML page)"),
 }
 
 

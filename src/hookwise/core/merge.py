@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hookwise.events import EVENT_SPECS, HookEvent, MergeKind
-from hookwise.wire import BLOCKING_DECISIONS
+from hookwise.events import BLOCKING_DECISIONS, EVENT_SPECS, HookEvent, MergeKind
 
 
 def _str(v: Any) -> str | None:

@@ -1,7 +1,7 @@
 """Running a hook's command without ``bash -c`` when bash would only have exec'd it.
 
 For a command such as ``'/my project'/.gemini/hooks/check.sh --strict`` (the
-text after ``$GEMINI_PROJECT_DIR`` expansion, CONTRACT §5), ``bash -c`` parses
+text after ``$GEMINI_PROJECT_DIR`` expansion, docs/contract.md §5), ``bash -c`` parses
 one simple command, searches ``PATH`` and execs the program in place of
 itself. Skipping bash saves its start-up (about 1 ms per hook on a small
 machine) and changes nothing the hook can observe, provided we do the same

@@ -237,5 +237,8 @@ async def in_thread(func: Callable[..., Any], *args: Any) -> Any:
         except RuntimeError:  # the loop was closed meanwhile: nobody is waiting
             pass
 
-    threading.Thread(target=target, name="hookwise-fire", daemon=True).start()
+    import contextvars
+
+    ctx = contextvars.copy_context()  # the caller's context (e.g. its current span) goes with the work
+    threading.Thread(target=ctx.run, args=(target,), name="hookwise-fire", daemon=True).start()
     return await fut

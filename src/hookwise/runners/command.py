@@ -50,7 +50,11 @@ def hook_vars(host: Host, inp: Mapping[str, Any]) -> dict[str, str]:
 
 def child_env(host: Host, entry: HookEntry, variables: Mapping[str, str]) -> dict[str, str]:
     """The hook's environment: the host's (sanitised for project/extension hooks), the variables, its ``env``."""
-    return {**host.env_for(entry), **variables, **entry.env}
+    env = {**host.env_for(entry), **variables, **entry.env}
+    telemetry = getattr(host, "telemetry", None)
+    if telemetry is not None:  # W3C TRACEPARENT naming this hook call's span (docs/telemetry.md)
+        env.update(telemetry.child_env(entry))
+    return env
 
 
 def argv(entry: HookEntry, variables: Mapping[str, str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Environment sanitization for hook processes (CONTRACT §7, spec §14).
+"""Environment sanitization for hook processes (docs/contract.md §7).
 
 Project and extension hooks get the environment with secret-looking names and
 values removed; user and system hooks get it whole unless a user or system
@@ -7,6 +7,7 @@ file switches redaction on for every hook.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -27,7 +28,7 @@ NEVER_ALLOWED = frozenset({
 SECRET_NAME_PARTS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL", "CREDS", "PRIVATE",
                      "CERT")
 
-SECRET_VALUE = re.compile(
+SECRET_VALUE_PATTERN = (
     r"-----BEGIN (?:[A-Z ]+ )?(?:PRIVATE KEY|CERTIFICATE)-----"
     r"|[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:[^\s/@]+@"
     r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}"
@@ -40,18 +41,26 @@ SECRET_VALUE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1)
+def _secret_value() -> re.Pattern[str]:
+    """Compiled on first use: a firing whose hooks all get the whole environment never needs it."""
+    return re.compile(SECRET_VALUE_PATTERN)
+
+
 def keep_variable(name: str, value: str, allowed: frozenset[str], blocked: frozenset[str], strict: bool) -> bool:
     """Whether one variable survives sanitization (first matching rule wins)."""
     up = name.upper()
     if up.startswith("GEMINI_CLI_"):
         return True
-    if SECRET_VALUE.search(value):
+    if _secret_value().search(value):
         return False
     if up.startswith("GIT_CONFIG_"):
         return True
     if up in allowed:
         return True
     if up in blocked:
+        return False
+    if up.startswith("OTEL_"):  # hookwise's own exporter settings are not a project hook's (docs/telemetry.md)
         return False
     if up in ALWAYS_ALLOWED:
         return True

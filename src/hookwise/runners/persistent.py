@@ -8,7 +8,7 @@ input JSON as one line on its stdin and reads one line from its stdout:
 * a JSON object without an ``exitCode`` key is the hook's answer, exactly as if
   a one-shot hook had printed it and exited 0;
 * ``{"exitCode": N, "stdout": "...", "stderr": "..."}`` means what a one-shot
-  hook that exited with code N, printing those texts, means (CONTRACT §6): N = 2
+  hook that exited with code N, printing those texts, means (docs/contract.md §6): N = 2
   blocks, with ``stderr`` as the reason; other codes fail; 126/127 did not run;
 * anything else (text, a JSON array, two lines for one event) is a protocol
   error: the hook call fails visibly and the process is restarted.

@@ -36,9 +36,15 @@ from typing import Any
 from hookwise.core.expand import expand_command
 from hookwise.core.plan import compile_matcher
 from hookwise.core.registry import HookEntry
-from hookwise.events import EVENT_SPECS, PRE_COMPRESS_TRIGGERS, SESSION_END_REASONS, SESSION_START_SOURCES, HookEvent
+from hookwise.events import (
+    BLOCKING_DECISIONS,
+    EVENT_SPECS,
+    PRE_COMPRESS_TRIGGERS,
+    SESSION_END_REASONS,
+    SESSION_START_SOURCES,
+    HookEvent,
+)
 from hookwise.result import HookOutcome, Outcome
-from hookwise.wire import BLOCKING_DECISIONS
 
 OK = "ok"
 WARNING = "warning"

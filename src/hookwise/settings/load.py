@@ -16,7 +16,14 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
-from hookwise.settings.schema import HOOKS_CONFIG_KEYS, REDACTION_KEYS, Finding, read_hooks_section, read_object
+from hookwise.settings.schema import (
+    HOOKS_CONFIG_KEYS,
+    REDACTION_KEYS,
+    TELEMETRY_KEYS,
+    Finding,
+    read_hooks_section,
+    read_object,
+)
 
 
 @dataclass
@@ -39,6 +46,8 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
+    telemetry: dict[str, Any] = field(default_factory=dict)
 
 
 class _Reporter:
@@ -117,6 +126,7 @@ class _Switches:
         self.blocked: set[str] = set()
         self.red_trusted = False
         self.red_untrusted = True
+        self.telemetry: dict[str, Any] = {}
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])
@@ -178,6 +188,7 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
+        telemetry=sw.telemetry,
     )
 
 
@@ -201,6 +212,10 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
         cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
         report.findings(layer, findings)
         sw.add_hooks_config(cfg, layer)
+    if "telemetry" in doc:
+        tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
+        report.findings(layer, findings)
+        sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
     if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
         red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",

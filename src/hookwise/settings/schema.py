@@ -11,6 +11,7 @@ The tables
     ``DEFINITION_KEYS``    the keys of a definition (``matcher``, ``sequential``, ``hooks``)
     ``HOOKS_CONFIG_KEYS``  the keys of ``hooksConfig``
     ``REDACTION_KEYS``     the keys of ``security.environmentVariableRedaction``
+    ``TELEMETRY_KEYS``     the keys of Gemini CLI's ``telemetry`` object (docs/telemetry.md)
 
 Severities, one rule everywhere
     *error*    the loader does not use the thing: a hook, a definition, an event's hooks, or one
@@ -400,6 +401,21 @@ REDACTION_KEYS: dict[str, Key] = {k.name: k for k in (
     Key("enabled", FLAG, "Redaction on (true) for every hook, or off (false, user and system settings only)."),
 )}
 
+#: the keys of Gemini CLI's ``telemetry`` object (docs/telemetry.md); environment overrides in settings/telemetry.py
+TELEMETRY_KEYS: dict[str, Key] = {k.name: k for k in (
+    Key("enabled", FLAG, "Export hook calls as OpenTelemetry logs, metrics and spans (needs hookwise[otel]).",
+        default=False),
+    Key("target", OneOf("local", "gcp"), 'Gemini CLI\'s target; hookwise always exports over OTLP ("gcp": point '
+        "otlpEndpoint at a collector that forwards to Google Cloud).", default="local"),
+    Key("otlpEndpoint", TEXT, "OTLP collector address, e.g. http://localhost:4317 (grpc) or "
+        "http://localhost:4318 (http).", default="http://localhost:4317"),
+    Key("otlpProtocol", OneOf("grpc", "http"), "OTLP over gRPC or HTTP (protobuf).", default="grpc"),
+    Key("outfile", TEXT, "Write telemetry as JSON lines to this file instead of exporting over OTLP."),
+    Key("logPrompts", FLAG, "Include hook inputs, outputs, stdout and stderr, and full hook names.", default=True),
+    Key("useCollector", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+    Key("useCliAuth", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+)}
+
 #: keys that only a hook has; on a definition they mean a hook was written without its wrapper
 HOOK_MARKERS: tuple[str, ...] = tuple(k for k, row in HOOK_KEYS.items() if row.required)
 
@@ -711,6 +727,7 @@ def json_schema() -> dict[str, Any]:
             "hooks": {"$ref": "#/definitions/hooks"},
             "hooksConfig": {"$ref": "#/definitions/hooksConfig"},
             "security": {"properties": {"environmentVariableRedaction": {"$ref": "#/definitions/redaction"}}},
+            "telemetry": {"$ref": "#/definitions/telemetry"},
         },
         "definitions": {
             "hooks": {"description": "Hook definitions keyed by event name. Each value is an array of definitions.",
@@ -724,6 +741,7 @@ def json_schema() -> dict[str, Any]:
             "hooksConfig": {"type": "object",
                             "properties": {n: _prop(row) for n, row in HOOKS_CONFIG_KEYS.items()}},
             "redaction": {"type": "object", "properties": {n: _prop(row) for n, row in REDACTION_KEYS.items()}},
+            "telemetry": {"type": "object", "properties": {n: _prop(row) for n, row in TELEMETRY_KEYS.items()}},
         },
     }
 

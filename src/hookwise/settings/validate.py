@@ -31,6 +31,7 @@ from hookwise.settings.schema import (
     EXACT_VALUES,
     HOOKS_CONFIG_KEYS,
     REDACTION_KEYS,
+    TELEMETRY_KEYS,
     WARNING,
     Finding,
     close_match,
@@ -162,6 +163,8 @@ class DocumentChecker:
             if isinstance(doc["hooksConfig"], dict) and isinstance(doc["hooksConfig"].get("disabled"), list):
                 self.disabled.extend((n, f"{ptr}/{i}") for i, n in enumerate(doc["hooksConfig"]["disabled"])
                                      if isinstance(n, str))
+        if "telemetry" in doc and not self.extension:  # Gemini CLI's telemetry keys (docs/telemetry.md)
+            self.report(read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')[1])
         sec = doc.get("security")
         if isinstance(sec, dict) and "environmentVariableRedaction" in sec and not self.extension:
             self.check_redaction(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction")

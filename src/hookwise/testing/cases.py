@@ -35,10 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.errors import CaseFileError, HookwiseError, SettingsError
-from hookwise.events import EVENT_NAMES, suggest_event
+from hookwise.events import BLOCKING_DECISIONS, EVENT_NAMES, suggest_event
 from hookwise.jsonc import parse as jsonc
 from hookwise.result import FireResult
-from hookwise.wire import BLOCKING_DECISIONS
 
 SUFFIX = ".hooktest.json"
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}

@@ -173,12 +173,15 @@ def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None
                                conversation: Conversation = DEFAULT_CONVERSATION,
                                ignore_events: Collection[str] = (),
                                ignore_fields: Mapping[str, Collection[str]] | None = None,
+                               settings: Mapping[str, Any] | None = None,
                                root: str | None = None) -> ConformanceReport:
     """Run ``conversation`` through the reference host and through ``driver``; assert they fire alike.
 
     ``ignore_events``: events left out of the comparison (an adapter's documented deviations, e.g.
     ``PreCompress``); ``ignore_fields``: ``{event: {field, ...}}`` left out of the field and value
-    comparison. ``root``: a scratch directory (default: a new temporary one). Raises
+    comparison. ``settings``: a project settings object (e.g. ``{"hooks": {...}}`` with command hooks that
+    deny, rewrite or add context) written for both runs, so the comparison covers what hooks change.
+    ``root``: a scratch directory (default: a new temporary one). Raises
     :class:`AssertionError` listing every difference; returns the report otherwise.
     """
     from hookwise.engine import HookSystem
@@ -189,6 +192,8 @@ def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None
 
     def run(which: str, go: Callable[[HookSystem, Conversation], None], base: str) -> list[Firing]:
         tester = HookTester(f"{base}/{which}")
+        if settings is not None:
+            tester.settings(settings)
         hooks = HookSystem(str(tester.project_dir), trust_all=True, env=tester.env, session_id=f"conformance-{which}")
         firings = record_firings(hooks)
         try:
