@@ -168,3 +168,15 @@ def test_messages_also_go_to_the_hookwise_logger(tmp_path: Any, caplog: pytest.L
         b.stopped("quota")
     assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hookwise"] == [
         ("INFO", "system: hello from a hook"), ("WARNING", "stop: quota")]
+
+
+def test_selection_accepts_the_alias_or_the_framework_name(tmp_path: Any) -> None:
+    b = HookBridge(HookSystem(tmp_path), framework="t", tool_aliases={"shell": "run_shell_command"})
+    by_alias = {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["run_shell_command"]}}
+    by_native = {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["shell"]}}
+    assert b.selection_allows(by_alias, "shell") and b.selection_allows(by_native, "shell")
+    assert not b.selection_allows(by_alias, "echo")
+    assert not b.selection_allows({"functionCallingConfig": {"mode": "NONE"}}, "shell")
+    turn = TurnState(tool_config=by_native)
+    assert b.refused_by_selection(turn, "shell") is None
+    assert (b.refused_by_selection(turn, "echo") or "").startswith("Tool call refused:")

@@ -333,12 +333,23 @@ class HookBridge:
             self.blocked(v.reason)
         return v
 
+    def selection_allows(self, sdk_tool_config: dict[str, Any] | None, native: str) -> bool:
+        """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its hook name
+        or its own name)?"""
+        from hookwise.agent import llm_format as fmt
+
+        if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
+            return True
+        return native != self.hook_name(native) and fmt.function_call_allowed(sdk_tool_config, native) is None
+
     def refused_by_selection(self, turn: TurnState, native: str) -> str | None:
         """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
         from hookwise.agent import llm_format as fmt
 
+        if self.selection_allows(turn.tool_config, native):
+            return None
         why = fmt.function_call_allowed(turn.tool_config, self.hook_name(native))
-        return None if why is None else verdicts.tool_refused_by_selection(why)
+        return verdicts.tool_refused_by_selection(why or "not allowed")
 
     def before_tool(self, turn: TurnState, result: FireResult, args: dict[str, Any],
                     call_id: str | None = None) -> verdicts.ToolVerdict:

@@ -355,9 +355,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         return request.override(messages=new_messages, model_settings=settings)
 
     def _select_tools(self, request: ModelRequest[Any], cfg: dict[str, Any]) -> ModelRequest[Any]:
-        names = [self.bridge.hook_name(_tool_name(t)) for t in request.tools]
-        allowed = set(verdicts.allowed_names(cfg, names))
-        tools = [t for t, n in zip(request.tools, names, strict=True) if n in allowed]
+        tools = [t for t in request.tools if self.bridge.selection_allows(cfg, _tool_name(t))]
         mode = verdicts.selection_mode(cfg)
         choice: Any = request.tool_choice
         if mode == "NONE" or not tools:

@@ -263,9 +263,7 @@ class HookwiseCapability(AbstractCapability[Any]):
 
     def _select_tools(self, rc: Any, cfg: dict[str, Any]) -> Any:
         params = rc.model_request_parameters
-        names = [self.bridge.hook_name(t.name) for t in params.function_tools]
-        allowed = set(verdicts.allowed_names(cfg, names))
-        tools = [t for t, n in zip(params.function_tools, names, strict=True) if n in allowed]
+        tools = [t for t in params.function_tools if self.bridge.selection_allows(cfg, t.name)]
         mode = verdicts.selection_mode(cfg)
         settings = dict(rc.model_settings or {})
         if mode == "NONE" or not tools:
