@@ -26,6 +26,9 @@ _LAZY: dict[str, str] = {
     "AgentStopped": "hookwise.errors",
     "CaseFileError": "hookwise.errors",
     "EditError": "hookwise.errors",
+    "ExtensionError": "hookwise.errors",
+    "PluginError": "hookwise.errors",
+    "ProfileError": "hookwise.errors",
     "HookNotFoundError": "hookwise.errors",
     "HookwiseError": "hookwise.errors",
     "LlmFormatError": "hookwise.errors",
@@ -35,15 +38,23 @@ _LAZY: dict[str, str] = {
     "SettingsError": "hookwise.errors",
     "UnknownEventError": "hookwise.errors",
     "WriteError": "hookwise.errors",
+    "hook": "hookwise.authoring",
+    "HookFunction": "hookwise.authoring",
+    "HookInput": "hookwise.authoring",
+    "Block": "hookwise.authoring",
 }
 
 __all__ = [
     "AgentStopped",
+    "Block",
     "CaseFileError",
     "EditError",
+    "ExtensionError",
     "FireResult",
     "HookEntry",
     "HookEvent",
+    "HookFunction",
+    "HookInput",
     "HookNotFoundError",
     "HookOutcome",
     "HookSystem",
@@ -52,25 +63,32 @@ __all__ = [
     "ModelError",
     "Outcome",
     "PayloadError",
+    "PluginError",
+    "ProfileError",
     "ResponsesFileError",
     "SettingsError",
     "UnknownEventError",
     "WriteError",
     "__version__",
+    "hook",
 ]
 
 if TYPE_CHECKING:
+    from hookwise.authoring import Block, HookFunction, HookInput, hook
     from hookwise.core.registry import HookEntry
     from hookwise.engine import HookSystem
     from hookwise.errors import (
         AgentStopped,
         CaseFileError,
         EditError,
+        ExtensionError,
         HookNotFoundError,
         HookwiseError,
         LlmFormatError,
         ModelError,
         PayloadError,
+        PluginError,
+        ProfileError,
         ResponsesFileError,
         SettingsError,
         UnknownEventError,

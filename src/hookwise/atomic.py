@@ -17,7 +17,7 @@ import tempfile
 from hookwise.errors import WriteError
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8, line endings as given) to ``path`` atomically.
 
     A temporary file is written in the same directory, fsynced and renamed over
@@ -25,7 +25,8 @@ def write_atomic(path: str, text: str) -> None:
     The file's permission bits are kept (a new file gets 0666 minus the umask).
     The parent directory is created when missing (``.gemini/``). Symlinks are
     never written through: if ``path`` or its directory is a symlink, raise
-    :class:`WriteError` naming it.
+    :class:`WriteError` naming it. ``mode`` forces the file's permission bits (the
+    trust store is written 0600) and a missing directory is then created 0700.
     """
     path = os.path.abspath(path)
     directory = os.path.dirname(path)
@@ -40,11 +41,12 @@ def write_atomic(path: str, text: str) -> None:
         raise WriteError(f"{path} is a directory; cannot write a file there")
     try:
         if not os.path.isdir(directory):
-            os.makedirs(directory, exist_ok=True)
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
+            os.makedirs(directory, mode=0o700 if mode is not None else 0o777, exist_ok=True)
+        if mode is None:
+            try:
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     except OSError as exc:
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -72,13 +72,16 @@ class HookSystem:
     :param claude_settings: also load hooks from ``.claude/`` settings (``None``:
         as ``hooksConfig.claudeSettings`` says).
     :param cwd: the ``cwd`` field of inputs (default: the project dir).
+    :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
+    :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
     """
 
     def __init__(self, project_dir: str | os.PathLike[str] | None = None, *,
                  trace: str | os.PathLike[str] | None = None,
                  trust_all: bool | None = None, session_id: str | None = None, transcript_path: str = "",
                  env: Mapping[str, str] | None = None, claude_settings: bool | None = None,
-                 cwd: str | os.PathLike[str] | None = None, output_cap: int = DEFAULT_CAP) -> None:
+                 cwd: str | os.PathLike[str] | None = None, output_cap: int = DEFAULT_CAP,
+                 plugin_dirs: Sequence[str | os.PathLike[str]] = (), profile: str | None = None) -> None:
         self.project_dir = os.path.abspath(os.fspath(project_dir) if project_dir is not None else os.getcwd())
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else self.project_dir
         self.env: dict[str, str] = dict(os.environ if env is None else env)
@@ -87,6 +90,8 @@ class HookSystem:
         self.trust_all = (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
         self.output_cap = output_cap
         self._claude_settings = claude_settings
+        self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
+        self._profile = profile
         self._runtime: list[HookEntry] = []
         self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
         self._background = Background()  # ``async`` hooks still running or not yet reported
@@ -108,7 +113,7 @@ class HookSystem:
     def reload(self) -> None:
         """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
         self.close()
-        loaded = load_settings(self.project_dir, self.env, self._claude_settings)
+        loaded = load_settings(self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
@@ -430,6 +435,10 @@ class HookSystem:
                 if env is None:
                     env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
         return env
+
+    def extra_vars(self, session_id: str) -> dict[str, str]:
+        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
+        return self.settings.hook_vars(self.project_dir, session_id, self.env)
 
     _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
 

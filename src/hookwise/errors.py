@@ -15,6 +15,9 @@ Exceptions are for bad input from the user or the host, and for bugs::
     ├── LlmFormatError       a hook's llm_request / llm_response / toolConfig that cannot be applied
     ├── ModelError           the agent host's model cannot answer (none configured, API failure)
     │   └── ResponsesFileError   a scripted responses file that cannot be replayed (.path, .line)
+    ├── PluginError          a Claude Code plugin directory that cannot be used (names path and key)
+    ├── ExtensionError       an extension operation that cannot be done; nothing was changed
+    ├── ProfileError         an unknown product profile name (--profile, HOOKWISE_PROFILE)
     └── AgentStopped         a hook stopped a framework agent that can only stop by raising (.reason)
 
 Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it).
@@ -108,6 +111,18 @@ class ResponsesFileError(ModelError):
         super().__init__(f"responses file {where}: {message}")
 
 
+class PluginError(HookwiseError):
+    """A Claude Code plugin directory that cannot be used; the message names the path and the key."""
+
+
+class ExtensionError(HookwiseError):
+    """An extension operation that cannot be done (``hookwise extensions``); names path and key; nothing changed."""
+
+
+class ProfileError(HookwiseError, ValueError):
+    """An unknown product profile name (``--profile``, ``HOOKWISE_PROFILE``)."""
+
+
 class AgentStopped(HookwiseError):
     """A hook said ``continue: false`` inside a framework whose only way to end a run is an exception.
 
@@ -125,7 +140,8 @@ class AgentStopped(HookwiseError):
 #: every exception class above; hookwise/__init__.py exports exactly these
 ERRORS: tuple[type[HookwiseError], ...] = (
     HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, EditError,
-    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError, AgentStopped,
+    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError, PluginError, ExtensionError,
+    ProfileError, AgentStopped,
 )
 
 for _cls in ERRORS:

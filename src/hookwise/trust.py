@@ -137,7 +137,7 @@ class TrustStore:
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
         """The directory a hook's trust is recorded under (project dir, or the extension's dir)."""
-        if entry.source == "extension" and entry.extension_dir:
+        if entry.source in ("extension", "plugin") and entry.extension_dir:
             return entry.extension_dir
         return self.project_dir
 
@@ -148,7 +148,17 @@ class TrustStore:
         import hashlib
 
         h = hashlib.sha256()
-        for word, real in named_files(expanded, root, self.project_dir):
+        if entry.type == "python":  # a settings python hook: the files of its module (docs/hook-types.md)
+            from hookwise.runners.callable import module_files
+
+            files = [(entry.command, os.path.realpath(f)) for f in module_files(entry.command, root)]
+        elif entry.type == "http":  # the URL is in the identity; what is sent along is in the key too
+            files = []
+            h.update(json.dumps([entry.extra.get("headers"), entry.extra.get("allowedEnvVars")],
+                                sort_keys=True).encode("utf-8", "surrogateescape"))
+        else:
+            files = named_files(expanded, root, self.project_dir)
+        for word, real in files:
             d = self.hasher.digest(real) or "unreadable"
             rel = os.path.relpath(real, os.path.realpath(root))
             h.update(f"{word}\0{rel}\0{d}\n".encode("utf-8", "surrogateescape"))
@@ -203,6 +213,14 @@ class TrustStore:
                     added.append(e)
                 data[scope] = keys
             if added:
-                write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+                # who may run what is private: the store is 0600 in a 0700 directory (docs/sources.md, "Trust")
+                directory = os.path.dirname(self.path)
+                try:
+                    st = os.stat(directory)
+                    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+                        os.chmod(directory, 0o700)
+                except OSError:
+                    pass  # missing: write_atomic creates it 0700
+                write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600)
             self._sig = None
         return added

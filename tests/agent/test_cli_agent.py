@@ -204,5 +204,9 @@ def test_untrusted_project_hooks_do_not_run_and_are_reported_once(agent: AgentEn
     assert r.returncode == 0, r.stderr
     assert agent.inputs(hook=guard) == []
     assert [t["success"] for t in r.records("tool_call")] == [True, True]
-    skipped = [ln for ln in r.stderr_lines if guard in ln and "skipped" in ln]
-    assert len(skipped) == 1 and "hookwise trust" in skipped[0], r.stderr
+    # one notice, up front (before the first prompt), naming the hook and the command it would run
+    mentions = [i for i, ln in enumerate(r.stderr_lines) if guard in ln]
+    assert len(mentions) == 1 and "would run:" in r.stderr_lines[mentions[0]], r.stderr
+    assert "not trusted and will be skipped" in r.stderr_lines[mentions[0] - 1]
+    assert "hookwise trust" in r.stderr_lines[mentions[0] + 1]
+    assert r.stderr.count("skipped") == 1

@@ -239,7 +239,7 @@ def test_native_warnings_point_at_the_claude_file(proj: Path) -> None:
     (proj / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "true", "if": "Bash(git *"},
-            {"type": "http", "url": "http://x"}]}],
+            {"type": "prompt", "prompt": "is this safe?"}]}],
         "SubagentStart": [{"hooks": [{"type": "command", "command": "true"}]}],
     }}, indent=2))
     hs = HookSystem(str(proj), claude_settings=True, trust_all=True)
@@ -248,7 +248,7 @@ def test_native_warnings_point_at_the_claude_file(proj: Path) -> None:
     joined = "\n".join(hs.warnings)
     assert f"{path}:7:" in joined and "/hooks/PreToolUse/0/hooks/0: `if` rule 'Bash(git *' must end with ')'" \
         in joined
-    assert "/hooks/PreToolUse/0/hooks/1: HTTP hooks cannot run" in joined
+    assert "/hooks/PreToolUse/0/hooks/1: prompt (LLM) hooks cannot run" in joined
     assert "SubagentStart' has no hookwise equivalent" in joined
 
 

@@ -138,15 +138,15 @@ def _convert(hook: dict[str, Any], tmp_path: Path, event: str = "PreToolUse", na
     return conv[0]
 
 
-def test_plugin_root_is_exported_when_a_script_reads_it(tmp_path: Path) -> None:
+def test_migration_keeps_plugin_root_bytes_and_native_loading_resolves_it(tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "a.sh").write_text('source "$CLAUDE_PLUGIN_ROOT/lib.sh"\n')
     (tmp_path / ".claude" / "b.sh").write_text("echo hi\n")
     a = _convert({"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/a.sh"}, tmp_path)
-    assert a.hook["command"] == ('export CLAUDE_PLUGIN_ROOT="${GEMINI_PROJECT_DIR}/.claude"; '
-                                 "${GEMINI_PROJECT_DIR}/.claude/a.sh")
+    assert a.hook["command"] == "${CLAUDE_PLUGIN_ROOT}/a.sh"  # every byte kept; resolved when the hook runs
+    assert any("will resolve to" in n and ".claude" in n for n in a.report.notes)
     b = _convert({"type": "command", "command": "bash ${CLAUDE_PLUGIN_ROOT}/b.sh"}, tmp_path)
-    assert b.hook["command"] == "bash ${GEMINI_PROJECT_DIR}/.claude/b.sh"
+    assert b.hook["command"] == "bash ${CLAUDE_PLUGIN_ROOT}/b.sh"
     native = _convert({"type": "command", "command": "bash ${CLAUDE_PLUGIN_ROOT}/b.sh"}, tmp_path, native=True)
     assert native.hook["command"] == "bash '" + str(tmp_path / ".claude") + "'/b.sh"
     assert native.env == {"CLAUDE_PLUGIN_ROOT": str(tmp_path / ".claude")}
@@ -184,10 +184,19 @@ def test_dropped_fields_are_listed_with_reasons(tmp_path: Path) -> None:
     assert c.hook["if"] == "Bash(git *)" and c.hook["async"] is True and "once" not in c.hook
 
 
-@pytest.mark.parametrize("htype", ["http", "prompt", "agent", "mcp_tool"])
+@pytest.mark.parametrize("htype", ["prompt", "agent", "mcp_tool"])
 def test_non_command_handlers_are_not_migrated(tmp_path: Path, htype: str) -> None:
     c = _convert({"type": htype, "url": "http://x", "prompt": "p"}, tmp_path)
     assert c.hook is None and c.report.status == "skipped" and "only command hooks" in c.report.reason
+
+
+def test_http_handlers_are_carried(tmp_path: Path) -> None:
+    c = _convert({"type": "http", "url": "https://h.example/x", "headers": {"A": "$T"}, "allowedEnvVars": ["T"],
+                  "timeout": 5, "statusMessage": "Asking"}, tmp_path)
+    assert c.hook == {"type": "http", "url": "https://h.example/x", "headers": {"A": "$T"}, "allowedEnvVars": ["T"],
+                      "timeout": 5000, "description": "Asking", "dialect": "claude"}
+    bad = _convert({"type": "http", "url": "ftp://x"}, tmp_path)
+    assert bad.hook is None and bad.report.status == "skipped" and "http:// or https://" in bad.report.reason
 
 
 # --------------------------------------------------------------------------- Claude-shaped input

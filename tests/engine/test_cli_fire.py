@@ -122,7 +122,7 @@ def test_list_json_and_table(project: Project) -> None:
     assert data["hooks"] == [{"event": "BeforeTool", "name": "scan", "command": "true", "matcher": "write_file",
                               "sequential": True, "timeout": 1234, "source": "project",
                               "file": str(project.settings_path()), "enabled": False, "trusted": True,
-                              "if": None, "async": False, "once": False}]
+                              "if": None, "async": False, "once": False, "type": "command", "package": None}]
     table = hookwise(project, "list").stdout
     assert "scan" in table and "write_file" in table and "1234 ms" in table and ".gemini/settings.json" in table
 

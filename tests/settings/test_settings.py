@@ -72,7 +72,7 @@ def test_malformed_parts_are_skipped_individually(project: Project) -> None:
     assert "unknown event 'PreToolUse': that is a Claude Code event name; here it is 'BeforeTool'" in w
     assert "/hooks/BeforeAgent/0" in w and "/hooks/BeforeAgent/1/matcher" in w and "/hooks/BeforeAgent/2" in w
     assert "/hooks/BeforeAgent/3/hooks/0" in w and "/hooks/BeforeAgent/3/hooks/1" in w
-    assert "/hooks/BeforeAgent/3/hooks/2/type" in w and "/hooks/AfterAgent" in w
+    assert "/hooks/BeforeAgent/3/hooks/2/url: the URL 'x' must start with http" in w and "/hooks/AfterAgent" in w
     assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w
     assert all(x.startswith(str(path) + ":") for x in hs.warnings)
     # a timeout that is not a number skips the hook (settings/schema.py, "Timeouts"), like any wrong type

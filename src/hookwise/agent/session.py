@@ -40,7 +40,7 @@ import contextlib
 import copy
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -51,6 +51,7 @@ from hookwise.agent.models import Model
 from hookwise.agent.tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import AgentUI, Stats
+from hookwise.core.registry import HookEntry
 from hookwise.errors import HookwiseError
 from hookwise.events import HookEvent
 from hookwise.result import FireResult, Outcome
@@ -167,6 +168,37 @@ class AgentSession:
     @property
     def session_id(self) -> str:
         return str(self.hooks.session_id)
+
+    def review_untrusted(self, ask: Callable[[str], str | None] | None = None) -> list[HookEntry]:
+        """Before the first prompt: say which hooks are untrusted, with the commands they would run.
+
+        With ``ask`` (an interactive session) the user is offered to trust them all
+        now; without it (headless) this one up-front notice replaces the per-firing
+        warnings. Returns the hooks that stay untrusted (they are skipped when they match).
+        """
+        pending: list[HookEntry] = [e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)]
+        if not pending:
+            return []
+        lines = [f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
+                 "skipped:"]
+        for e in pending:
+            origin = e.extra.get("plugin") or (e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1])
+            where = f"{e.source} {origin!r}" if origin else e.source
+            matcher = f", matcher {e.matcher!r}" if e.matcher else ""
+            lines.append(f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}")
+        self._untrusted_reported.update(e.display_name for e in pending)  # said once here, not at every firing
+        if ask is None:
+            self.ui.warning("\n".join([*lines, "  review and approve them with `hookwise trust`"]))
+            return pending
+        for ln in lines:
+            self.ui.info(ln)
+        answer = ask("Trust these hooks and run them in this session? [y/N] ")
+        if answer is not None and answer.strip().lower() in ("y", "yes"):
+            self.hooks.trust(pending)
+            self.ui.info(f"trusted {len(pending)} hook(s)")
+            return []
+        self.ui.info("they stay untrusted and are skipped; `hookwise trust` reviews them one by one")
+        return pending
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         """Fire ``event``; report its warnings and system message; count the hook calls.

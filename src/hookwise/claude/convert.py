@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +65,21 @@ def plugin_root_candidates(settings_path: str, project_dir: str | None) -> list[
         inner = "${GEMINI_PROJECT_DIR}" if rel == "." else "${GEMINI_PROJECT_DIR}/" + rel.replace(os.sep, "/")
         return [PluginRoot(settings_dir, inner), PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
     return [PluginRoot(settings_dir, None), PluginRoot(os.path.dirname(settings_dir), None)]
+
+
+def runtime_plugin_root(project_dir: str, env: Mapping[str, str]) -> list[PluginRoot]:
+    """Where ``${CLAUDE_PLUGIN_ROOT}`` of a hook that is not from a plugin resolves when it runs.
+
+    An inherited ``CLAUDE_PLUGIN_ROOT`` wins; without one it is ``<project>/.claude``
+    (docs/sources.md, "CLAUDE_PLUGIN_ROOT": the precedence).
+    The project directory follows as a second root: only where the scripts a command names through
+    ``$CLAUDE_PROJECT_DIR`` are looked for (a migration reads them for its notes).
+    """
+    proj = os.path.abspath(project_dir)
+    inherited = env.get("CLAUDE_PLUGIN_ROOT")
+    first = (PluginRoot(os.path.abspath(inherited), None) if inherited
+             else PluginRoot(os.path.join(proj, ".claude"), "${GEMINI_PROJECT_DIR}/.claude"))
+    return [first, PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
 
 
 def resolve_plugin_root(command: str, candidates: Sequence[PluginRoot]) -> tuple[PluginRoot, bool]:
@@ -282,6 +297,8 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
     if target is None:
         return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
     htype = raw.get("type", "command")
+    if htype == "http" and not matcher.matches_nothing:
+        return _convert_http(raw, conv, claude_event)
     if htype != "command":
         what = {"http": "HTTP hooks", "prompt": "prompt (LLM) hooks", "agent": "agent (LLM) hooks",
                 "mcp_tool": "MCP-tool hooks"}.get(str(htype), f"hook type {htype!r}")
@@ -324,7 +341,8 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
 
     # ${CLAUDE_PLUGIN_ROOT}
     if _PLUGIN_ROOT_REF.search(cmd):
-        root, found = resolve_plugin_root(cmd, plugin_roots)
+        # native loading searches the candidates; a migrated command resolves at run time to the first one
+        root, found = resolve_plugin_root(cmd, plugin_roots if native else plugin_roots[:1])
         scripts = plugin_root_paths(cmd, root.path)
         reads_env = script_reads_plugin_root(scripts)
         if native:
@@ -334,25 +352,21 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
             conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
             fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
         else:
-            if root.expr is not None:
-                cmd = _PLUGIN_ROOT_REF.sub(lambda _m: root.expr or "", cmd)
-                shown = root.expr
-            else:
-                from hookwise.core.expand import expand_command
-
-                cmd = expand_command(_PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
-                                     {"CLAUDE_PLUGIN_ROOT": root.path})
-                shown = root.path
-            detail = f"${{CLAUDE_PLUGIN_ROOT}} → {shown}"
-            if reads_env:
-                value = f'"{root.expr}"' if root.expr is not None else _single_quote(root.path)
-                cmd = f"export CLAUDE_PLUGIN_ROOT={value}; {cmd}"
-                detail += " (and exported, because the script reads CLAUDE_PLUGIN_ROOT itself)"
-            fields.append(FieldNote("command", "converted", detail))
+            # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
+            # the variable when the hook runs, to the inherited value, else to <project>/.claude
+            where = (f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" if root.expr is None
+                     else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)")
+            fields.append(FieldNote("command", "carried", f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
+                                                          f"runs it resolves to {where}"))
+            rep.notes.append(f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
+                             + ("; the script reads it from its environment too, where it is set to the same value"
+                                if reads_env else ""))
         if not found:
-            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command exist neither under "
-                             f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}; the command will fail "
-                             "(exit 127, reported as not-run) until the plugin's files are there")
+            where = (root.path if len(plugin_roots) == 1 or not native
+                     else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}")
+            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
+                                "command will fail (exit 127, reported as not-run) until the plugin's files are there "
+                                "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)")
     if not native and _PROJECT_DIR_REF.search(cmd):
         cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
                                    else "$GEMINI_PROJECT_DIR", cmd)
@@ -417,6 +431,59 @@ def convert_claude_hook(raw: Any, *, claude_event: str, matcher: MatcherResult, 
             continue
         fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field")))
 
+    hook["dialect"] = "claude"
+    fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
+    if claude_event in EVENT_NOTES:
+        rep.notes.append(EVENT_NOTES[claude_event])
+    conv.hook = hook
+    return conv
+
+
+#: Claude http hook keys carried as they are (docs/hook-types.md); timeout and statusMessage are converted
+_HTTP_CARRIED = ("url", "headers", "allowedEnvVars", "name")
+
+
+def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -> ConvertedHook:
+    """A Claude ``"type": "http"`` hook: hookwise runs it natively (same keys, timeout in ms)."""
+    from hookwise.core.hook_kinds import check_url
+
+    rep = conv.report
+    bad = check_url(raw.get("url"))
+    if bad is not None:
+        rep.status, rep.reason = "skipped", bad
+        return conv
+    fields = rep.fields
+    hook: dict[str, Any] = {"type": "http"}
+    fields.append(FieldNote("type", "carried"))
+    for key in _HTTP_CARRIED:
+        if key not in raw:
+            continue
+        v = raw[key]
+        ok = {"url": isinstance(v, str), "name": isinstance(v, str) and bool(v),
+              "headers": isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+              "allowedEnvVars": isinstance(v, list) and all(isinstance(x, str) for x in v)}[key]
+        if ok:
+            hook[key] = v
+            fields.append(FieldNote(key, "carried"))
+        else:
+            fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(v)})"))
+    rep.command = rep.command_to = str(raw["url"])
+    ms = _timeout_ms(raw.get("timeout"))
+    hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
+    if "timeout" in raw:
+        fields.append(FieldNote("timeout", "converted", f"{raw['timeout']} s → {hook['timeout']} ms" if ms else
+                                f"invalid value {raw['timeout']!r}; Claude Code's default used"))
+    else:
+        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
+                                                    f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms"))
+    status = raw.get("statusMessage")
+    if isinstance(status, str) and status:
+        hook["description"] = status
+        fields.append(FieldNote("statusMessage", "converted", "kept as description (hookwise shows no spinner)"))
+    _convert_claude_flags(raw, claude_event, hook, rep)  # if, async, onFailure ("block" = failClosed), once
+    for key in raw:
+        if key not in (*_HTTP_CARRIED, "type", "timeout", "statusMessage", "if", "async", "onFailure", "once"):
+            fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise http hook field")))
     hook["dialect"] = "claude"
     fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
     if claude_event in EVENT_NOTES:
@@ -580,6 +647,8 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
         rep.status, rep.reason = "skipped", f"hookwise event {event!r} has no Claude Code equivalent"
         return None, rep
     htype = HOOK_TYPES.get(raw.get("type", "command")) if isinstance(raw.get("type", "command"), str) else None
+    if htype is not None and htype.name == "http":  # Claude Code has http hooks too (docs/hook-types.md)
+        return _gemini_http_to_claude(raw, rep)
     if htype is None or (htype.runs_as or htype.name) != "command":
         rep.status, rep.reason = "skipped", f"hook type {raw.get('type')!r} cannot be written for Claude Code"
         return None, rep
@@ -601,6 +670,38 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     for var in sorted(set(_OTHER_GEMINI_VAR.findall(cmd))):
         rep.warnings.append(f"the command uses ${var}, which Claude Code does not set")
     out["command"] = cmd
+    _gemini_common_to_claude(raw, out, rep, ("type", "command", "timeout", "description"))
+    return out, rep
+
+
+def _gemini_http_to_claude(raw: dict[str, Any], rep: HookReport) -> tuple[dict[str, Any] | None, HookReport]:
+    """An ``http`` hook keeps its shape under Claude Code (``url``, ``headers``, ``allowedEnvVars``; seconds)."""
+    from hookwise.core.hook_kinds import check_url
+
+    bad = check_url(raw.get("url"))
+    if bad is not None:
+        rep.status, rep.reason = "skipped", bad
+        return None, rep
+    out: dict[str, Any] = {"type": "http", "url": raw["url"]}
+    rep.command = rep.command_to = str(raw["url"])
+    rep.fields.extend([FieldNote("type", "carried"), FieldNote("url", "carried")])
+    for key in ("headers", "allowedEnvVars"):
+        if key in raw:
+            v = raw[key]
+            values = v.values() if isinstance(v, dict) and key == "headers" else v if isinstance(v, list) and \
+                key == "allowedEnvVars" else None
+            if values is not None and all(isinstance(x, str) for x in values):
+                out[key] = raw[key]
+                rep.fields.append(FieldNote(key, "carried"))
+            else:
+                rep.fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(raw[key])})"))
+    _gemini_common_to_claude(raw, out, rep, ("type", "url", "headers", "allowedEnvVars", "timeout", "description"))
+    return out, rep
+
+
+def _gemini_common_to_claude(raw: dict[str, Any], out: dict[str, Any], rep: HookReport, done: tuple[str, ...]) -> None:
+    """``timeout`` (ms → s), ``description`` (→ ``statusMessage``), every other key reported as dropped."""
+    fields = rep.fields
     if "timeout" in raw:
         t = raw["timeout"]
         ms, notes = HOOK_KEYS["timeout"].kind.read("timeout", t)  # the loader's rule (settings/schema.py)
@@ -616,17 +717,16 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
             fields.append(FieldNote("description", "converted", "kept as statusMessage"))
         else:
             fields.append(FieldNote("description", "dropped", "empty or not a string"))
-    handled = _convert_gemini_flags(raw, target, out, rep)
+    handled = _convert_gemini_flags(raw, str(rep.target_event), out, rep)
     for key in raw:
         row = HOOK_KEYS.get(key)
-        if key in ("type", "command", "timeout", "description") or key in handled:
+        if key in done or key in handled:
             continue
         fields.append(FieldNote(key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"))
     if raw.get("dialect") != "claude":
         rep.warnings.append("written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
                          "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
                          "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)")
-    return out, rep
 
 
 def _convert_gemini_flags(raw: dict[str, Any], target: str, out: dict[str, Any], rep: HookReport) -> set[str]:

@@ -143,7 +143,13 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
     except re.error as exc:
         warns.append(f"matcher {m!r} is not a valid regular expression ({exc}); hookwise compares it exactly")
         return MatcherResult(value, notes, warns)
-    if "mcp" not in value and not any(rx.search(t) for t in GEMINI_BUILTIN_TOOLS):
+    from hookwise.core.safe_regex import safe_search
+
+    bounded, risk = safe_search(value)
+    if risk is not None:
+        warns.append(risk)
+    search = bounded or (None if risk else lambda t: rx.search(t) is not None)
+    if search is not None and "mcp" not in value and not any(search(t) for t in GEMINI_BUILTIN_TOOLS):
         warns.append(f"matcher {value!r} matches none of Gemini CLI's built-in tools")
     return MatcherResult(value, notes, warns)
 

@@ -49,7 +49,7 @@ class MigrationPlan:
 
 def _identity(h: Mapping[str, Any]) -> str:
     name = h.get("name", "")
-    cmd = h.get("command", "")
+    cmd = h.get("command") or h.get("url") or h.get("callable") or ""  # an http/python hook: its URL/callable
     return f"{name if isinstance(name, str) else ''}:{cmd if isinstance(cmd, str) else ''}"
 
 
@@ -87,6 +87,10 @@ def plan_from_claude(sources: Sequence[tuple[str, str, Any]], target_path: str, 
     for path, text, doc in sources:
         converted, findings = convert_claude_document(doc, file=path, text=text, plugin_roots=roots_for(path))
         plan.findings.extend(findings)
+        if isinstance(doc, dict) and "allowedHttpHookUrls" in doc:
+            plan.findings.append(f"{path}: /allowedHttpHookUrls: not migrated; the http hooks' URL allow-list is "
+                                 "hooksConfig.allowedHttpHookUrls in hookwise settings (docs/hook-types.md); set it "
+                                 "in your user settings so a project cannot widen it")
         groups: dict[tuple[str, str, int], Addition] = {}
         for c in converted:
             plan.hooks.append(c.report)
@@ -128,7 +132,12 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
         conv, _ = convert_claude_document(doc, file=path, text=text, plugin_roots=roots_for(path))
         for c in conv:
             if c.hook is not None and c.event is not None:
-                seen.add((c.event, normalize_matcher(c.matcher), ":" + c.hook["command"]))
+                what = c.hook.get("command") or c.hook.get("url", "")  # an http hook is known by its URL
+                seen.add((c.event, normalize_matcher(c.matcher), ":" + str(what)))
+    cfg = source_doc.get("hooksConfig") if isinstance(source_doc, dict) else None
+    if isinstance(cfg, dict) and "allowedHttpHookUrls" in cfg:
+        plan.findings.append(f"{source_path}: /hooksConfig/allowedHttpHookUrls: not migrated; Claude Code reads "
+                             "allowedHttpHookUrls from its own (managed or user) settings")
     hooks = source_doc.get("hooks") if isinstance(source_doc, dict) else None
     if hooks is None:
         return plan
@@ -160,7 +169,7 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
                 # compare in hookwise form: translate the candidate back the way existing files were
                 back = translate_matcher_from_claude(rep.target_event, mres.value)
                 back_cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
-                                                else "$GEMINI_PROJECT_DIR", out["command"])
+                                                else "$GEMINI_PROJECT_DIR", out.get("command") or out["url"])
                 key = (CLAUDE_TO_GEMINI_EVENT[rep.target_event], normalize_matcher(back.value), ":" + back_cmd)
                 if key in seen:
                     rep.status = "duplicate"

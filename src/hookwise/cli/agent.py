@@ -122,6 +122,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             ui.warning(w)
         session = AgentSession(hs, model, ui, options, transcripts=transcripts)
         session.history = history
+        session.review_untrusted(ask=ui.readline)  # before SessionStart and the first prompt
         try:
             run_interactive(session, ui, source=source)
         except ModelError as exc:
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         hui.warning(w)
     session = AgentSession(hs, model, hui, options, transcripts=transcripts)
     session.history = history
+    session.review_untrusted()  # headless: one notice up front, never a question
     status: TurnStatus | None = None
     error: str | None = None
     try:

@@ -8,6 +8,7 @@ from typing import Any
 
 from hookwise.cli.main import CliContext
 from hookwise.cli.render import relpath, table
+from hookwise.core.registry import HookEntry
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -32,17 +33,32 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             "if": e.condition,
             "async": e.run_async,
             "once": e.once,
+            "type": e.type,  # command, http, python (docs/hook-types.md)
+            "package": e.extra.get("package"),  # the distribution of a hook package's hook, else null
         })
+        origin = _origin(e)
+        if origin:  # beyond the contract's fields, only when there is something to say (plugin/extension name)
+            rows[-1]["origin"] = origin
     if args.json:
-        print(json.dumps({"hooks": rows, "warnings": hs.warnings}, indent=2, ensure_ascii=False), file=ctx.stdout)
+        prof = hs.settings.profile
+        doc: dict[str, Any] = {"hooks": rows, "warnings": hs.warnings}
+        if prof.name != "gemini":
+            doc["profile"] = prof.name
+        print(json.dumps(doc, indent=2, ensure_ascii=False), file=ctx.stdout)
         return 0
     for w in hs.warnings:
         ctx.warn(w)
     if not rows:
         print("no hooks configured", file=ctx.stdout)
         return 0
+    prof = hs.settings.profile
+    if prof.name != "gemini":
+        print(f"profile: {prof.name} ({prof.product} settings: {prof.project_settings}, ~/{prof.user_settings})",
+              file=ctx.stdout)
     body = [[r["event"], r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…", r["matcher"] or "*",
-             f"{r['timeout']} ms", r["source"], "yes" if r["enabled"] else "no",
+             f"{r['timeout']} ms",
+             r["source"] + (f" ({r['package']})" if r["package"] else f" ({r['origin']})" if r.get("origin") else ""),
+             "yes" if r["enabled"] else "no",
              "yes" if r["trusted"] else "NO", relpath(r["file"], ctx.project_dir)] for r in rows]
     print(table(body, ["EVENT", "NAME", "MATCHER", "TIMEOUT", "SOURCE", "ENABLED", "TRUSTED", "FILE"]),
           file=ctx.stdout)
@@ -51,3 +67,14 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         print(f"\n{untrusted} hook(s) are not trusted and will be skipped; review them with `hookwise trust`.",
               file=ctx.stdout)
     return 0
+
+
+def _origin(e: HookEntry) -> str | None:
+    """The plugin or extension a hook belongs to (its name), else None."""
+    if e.extra.get("plugin"):
+        return str(e.extra["plugin"])
+    if e.source == "extension" and e.extension_dir:
+        import os
+
+        return os.path.basename(e.extension_dir)
+    return None

@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("hookwise.cli.run_cases", "run *.hooktest.json hook test cases"),
     "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
+    "extensions": ("hookwise.cli.extensions", "list, install, link, uninstall, enable or disable extensions"),
     "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
     "trace": ("hookwise.cli.trace", "report on a --trace file or telemetry outfile (text, or one HTML page)"),
 }
@@ -55,6 +56,8 @@ class CliContext:
     project_dir: str
     trace: str | None
     claude_settings: bool = False
+    plugin_dirs: list[str] = field(default_factory=list)
+    profile: str | None = None
     stdout: IO[str] = field(default_factory=lambda: sys.stdout)
     stderr: IO[str] = field(default_factory=lambda: sys.stderr)
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
@@ -65,6 +68,10 @@ class CliContext:
 
         if self.claude_settings:
             kwargs.setdefault("claude_settings", True)
+        if self.plugin_dirs:
+            kwargs.setdefault("plugin_dirs", self.plugin_dirs)
+        if self.profile:
+            kwargs.setdefault("profile", self.profile)
         return HookSystem(self.project_dir, trace=self.trace, **kwargs)
 
     def warn(self, message: str) -> None:
@@ -75,10 +82,10 @@ def _command_name(argv: Sequence[str]) -> str | None:
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--project", "--trace"):
+        if a in ("--project", "--trace", "--plugin-dir", "--profile"):
             i += 2
             continue
-        if a.startswith("--project=") or a.startswith("--trace=") or a == "--claude-settings":
+        if a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile=")) or a == "--claude-settings":
             i += 1
             continue
         if a.startswith("-"):
@@ -88,7 +95,8 @@ def _command_name(argv: Sequence[str]) -> str | None:
 
 
 #: the global options: name -> takes a value
-GLOBAL_OPTIONS = {"--project": True, "--trace": True, "--claude-settings": False}
+GLOBAL_OPTIONS = {"--project": True, "--trace": True, "--claude-settings": False, "--plugin-dir": True,
+                  "--profile": True}
 
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
@@ -97,7 +105,8 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
 
     from hookwise.cli import fire
 
-    values: dict[str, Any] = {"project": None, "trace": None, "claude_settings": False, "version": None}
+    values: dict[str, Any] = {"project": None, "trace": None, "claude_settings": False, "version": None,
+                              "plugin_dir": [], "profile": None}
     i = 0
     while i < len(argv) and argv[i] != "fire":
         name, eq, value = argv[i].partition("=")
@@ -111,7 +120,10 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
             value = argv[i]
         if takes and value.startswith("-"):
             return None
-        values[name[2:].replace("-", "_")] = value if takes else True
+        if name == "--plugin-dir":
+            values["plugin_dir"].append(value)  # repeatable
+        else:
+            values[name[2:].replace("-", "_")] = value if takes else True
         i += 1
     own = fire.parse_fast(argv[i + 1:])
     if own is None:
@@ -152,8 +164,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not os.path.isdir(project):
         print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
         return 1
+    for d in args.plugin_dir:
+        if not os.path.isdir(d):
+            print(f"hookwise: error: --plugin-dir {d}: not a directory", file=sys.stderr)
+            return 1
+    if args.profile is not None:
+        from hookwise.settings.profiles import PROFILES
+
+        if args.profile not in PROFILES:
+            print(f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
+                  f"{', '.join(PROFILES)})", file=sys.stderr)
+            return 1
     ctx = CliContext(project_dir=os.path.abspath(project), trace=args.trace,
-                     claude_settings=bool(args.claude_settings))
+                     claude_settings=bool(args.claude_settings),
+                     plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir], profile=args.profile)
     mod = importlib.import_module(args._module)
     try:
         return int(mod.run(args, ctx))

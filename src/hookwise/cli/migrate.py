@@ -29,7 +29,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from hookwise.claude.convert import PluginRoot, plugin_root_candidates
+from hookwise.claude.convert import PluginRoot, runtime_plugin_root
 from hookwise.claude.migrate import MigrationPlan, apply_plan, format_report, plan_from_claude, plan_to_claude
 from hookwise.cli.main import CliContext, UsageError
 from hookwise.errors import EditError, SettingsError
@@ -112,7 +112,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         text, doc = _read_target(target)
 
         def roots_for(path: str) -> Sequence[PluginRoot]:
-            return plugin_root_candidates(path, project if args.scope == "project" else None)
+            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is kept as written)
+            return runtime_plugin_root(project, env)
 
         plan = plan_from_claude(sources, target, doc, roots_for)
     else:
@@ -131,7 +132,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         existing = [(p, *_read_source(p)) for p in existing_paths if os.path.exists(p)]
 
         def roots_for(path: str) -> Sequence[PluginRoot]:
-            return plugin_root_candidates(path, project if args.scope == "project" else None)
+            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is kept as written)
+            return runtime_plugin_root(project, env)
 
         plan = plan_to_claude(source, stext, sdoc, target, existing, roots_for)
     return _finish(plan, text, target, args, ctx)

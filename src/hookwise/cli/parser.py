@@ -36,6 +36,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--trace", metavar="FILE", help="append one JSON line per hook call to FILE")
     parser.add_argument("--claude-settings", action="store_true",
                         help="also load hooks from .claude/ settings files (Claude Code format)")
+    parser.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
+                        help="load the hooks of a Claude Code plugin directory (repeatable)")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="product profile: gemini, tabnine or terminai (default: detected from the project)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:

@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
-    report = validate_project(ctx.project_dir, os.environ)
+    report = validate_project(ctx.project_dir, os.environ, claude_settings=True if ctx.claude_settings else None,
+                              plugin_dirs=ctx.plugin_dirs, profile=ctx.profile)
     if args.json:
         print(json.dumps(report.to_json(), indent=2), file=ctx.stdout)
         return 0 if report.ok else 1

@@ -30,5 +30,6 @@ def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
     return HookOutcome(
         name=entry.display_name, command=entry.command, source=entry.source, event=event.value,
         outcome=Outcome.SKIPPED, hook_type=entry.type,
-        error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)",
+        error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
+              + (f"; it would run: {entry.command}" if entry.type == "command" and entry.name else ""),
     )

@@ -40,10 +40,28 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
             rx = matcher_regex(m)
         except (re.error, RecursionError, OverflowError):
             return lambda v: v is None or v == m
+        from hookwise.core.safe_regex import safe_search
+
+        bounded, note = safe_search(m)  # a pattern that could hang the firing is never given to `re`
+        if bounded is not None:
+            return lambda v: v is None or v == "" or bounded(v)
+        if note is not None:
+            return lambda v: v is None or v == m
         search = rx.search
         return lambda v: v is None or v == "" or search(v) is not None
     names = frozenset(p.strip() for p in m.split("|"))
     return lambda v: v is None or v in names
+
+
+def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
+    """The warning a loader reports for a tool matcher that could backtrack catastrophically (else None)."""
+    if matcher is None or kind is not MatcherKind.TOOL or matcher.strip() in ("", "*"):
+        return None
+    if not matcher_is_valid_regex(matcher.strip()):
+        return None
+    from hookwise.core.safe_regex import safe_search
+
+    return safe_search(matcher.strip())[1]
 
 
 def matcher_regex(pattern: str) -> re.Pattern[str]:

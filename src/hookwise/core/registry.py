@@ -17,7 +17,12 @@ from hookwise.events import HookEvent
 DEFAULT_TIMEOUT_MS = 60_000
 
 #: source labels in merge order (CONTRACT §1); runtime hooks run first
-SOURCE_ORDER: dict[str, int] = {"runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2}
+SOURCE_ORDER: dict[str, int] = {
+    "runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2, "plugin": 2, "package": 2,
+}
+#: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7); package hooks
+#: run at user trust (the user installed the package)
+UNTRUSTED_SOURCES = frozenset({"project", "extension", "plugin"})
 
 
 @dataclass(eq=False)
@@ -25,8 +30,11 @@ class HookEntry:
     """One configured hook.
 
     ``type`` names the runner of the hook (a row of :data:`hookwise.runners.RUNNERS`):
-    ``command`` (a shell command) or ``python`` (a function registered from code;
-    ``func`` holds it). ``condition``, ``run_async``, ``once`` and ``shell`` are the hook
+    ``command`` (a shell command), ``http`` (a POST to ``extra["url"]``; ``command``
+    holds the URL) or ``python`` (a function registered from code, held by ``func``,
+    or named in settings by ``callable``, which ``command`` then holds).
+    ``extra["package"]`` names the distribution of a hook from a hook package (source
+    ``package``). ``condition``, ``run_async``, ``once`` and ``shell`` are the hook
     keys ``if``, ``async``, ``once`` and ``shell`` (docs/claude.md). ``pointer`` is the JSON
     pointer of the hook object inside ``file`` (``/hooks/BeforeTool/0/hooks/1``).
     ``definition`` is the index of the definition within the whole event list, used to
@@ -74,13 +82,13 @@ class HookEntry:
 
     @property
     def needs_trust(self) -> bool:
-        """Project and extension hooks run only once trusted (CONTRACT §7)."""
-        return self.source in ("project", "extension")
+        """Project, extension and plugin hooks run only once trusted (CONTRACT §7)."""
+        return self.source in UNTRUSTED_SOURCES
 
     @property
     def sanitized_env(self) -> bool:
-        """Project and extension hooks get a sanitized environment by default."""
-        return self.source in ("project", "extension")
+        """Project, extension and plugin hooks get a sanitized environment by default."""
+        return self.source in UNTRUSTED_SOURCES
 
 
 class Registry:

@@ -10,7 +10,8 @@ for a kind that runs one hook at a time), plus one row here; settings learn
 the new ``type`` from the schema (:mod:`hookwise.settings.schema`).
 
 - ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
-- ``python`` (:mod:`.python`): functions registered from code.
+- ``python`` (:mod:`.python`): functions registered from code or named in settings (``callable``);
+- ``http`` (:mod:`.http`): a POST of the input to a URL (docs/hook-types.md).
 
 Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 ``_direct`` (exec without ``bash -c`` when bash would only exec), ``_reaper``
@@ -29,6 +30,7 @@ from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
 from hookwise.runners.command import CommandRunner
+from hookwise.runners.http import HttpRunner
 from hookwise.runners.python import PythonRunner
 
 
@@ -58,4 +60,5 @@ class Runner(Protocol):
 RUNNERS: dict[str, Runner] = {
     "command": CommandRunner(),
     "python": PythonRunner(),
+    "http": HttpRunner(),
 }

@@ -33,6 +33,10 @@ class Host(Protocol):
 
     def is_trusted(self, entry: HookEntry) -> bool: ...
 
+    def extra_vars(self, session_id: str) -> Mapping[str, str]:
+        """Variables besides ``GEMINI_*`` (a product profile's names, ``CLAUDE_PLUGIN_ROOT``; docs/sources.md)."""
+        ...
+
     def persistent_pool(self) -> Any:
         """The host's :class:`~hookwise.runners.persistent.PersistentPool` (created on first use)."""
         ...

@@ -40,11 +40,13 @@ def encode(obj: Any) -> bytes:
 
 def hook_vars(host: Host, inp: Mapping[str, Any]) -> dict[str, str]:
     """The variables a hook sees both in its command text and in its environment (docs/contract.md §5)."""
+    session_id = str(inp.get("session_id", host.session_id))
     return {
         "GEMINI_PROJECT_DIR": host.project_dir,
         "GEMINI_CWD": str(inp.get("cwd", host.cwd)),
-        "GEMINI_SESSION_ID": str(inp.get("session_id", host.session_id)),
+        "GEMINI_SESSION_ID": session_id,
         "CLAUDE_PROJECT_DIR": host.project_dir,
+        **host.extra_vars(session_id),  # a product profile's names (TABNINE_PROJECT_DIR...), CLAUDE_PLUGIN_ROOT
     }
 
 

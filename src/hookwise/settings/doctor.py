@@ -217,7 +217,7 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
         return []
     path_env = env.get("PATH", os.defpath)
     out: list[Finding] = []
-    base = entry.extension_dir if entry.source == "extension" and entry.extension_dir else project_dir
+    base = entry.extension_dir if entry.source in ("extension", "plugin") and entry.extension_dir else project_dir
 
     def resolve(word: str) -> str:
         return word if os.path.isabs(word) else os.path.normpath(os.path.join(project_dir, word))

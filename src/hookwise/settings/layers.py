@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise._records import dataclass
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+
+if TYPE_CHECKING:
+    from hookwise.settings.profiles import Profile
 
 
 def user_dir(env: Mapping[str, str] | None = None) -> str:
@@ -47,6 +50,7 @@ class SettingsLayer:
     error: SettingsError | None = None
     extension_dir: str | None = None
     extension_name: str | None = None
+    claude_plugin: bool = False  # an extension installed from a Claude Code plugin: Claude semantics
 
     def load(self) -> SettingsLayer:
         """Read and parse the file (idempotent). Missing files are not errors."""
@@ -72,30 +76,55 @@ class SettingsLayer:
         return self
 
 
-def discover_layers(project_dir: str, env: Mapping[str, str] | None = None) -> list[SettingsLayer]:
-    """Every settings layer in merge order (CONTRACT §1), whether or not its file exists."""
+def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
+                    profile: Profile | None = None) -> list[SettingsLayer]:
+    """Every settings layer in merge order (CONTRACT §1), whether or not its file exists.
+
+    ``profile`` (docs/sources.md) moves the user and project files to another
+    product's folders; extensions always come from the gemini user directory,
+    and disabled ones (``hookwise extensions disable``) are left out.
+    """
     env = os.environ if env is None else env
     udir = user_dir(env)
     user_path = os.path.join(udir, "settings.json")
+    proj_path = project_settings_path(project_dir)
+    sys_defaults = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"
+    sys_settings = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"
+    if profile is not None and profile.name != "gemini":
+        home = os.path.dirname(udir)
+        user_path = os.path.join(home, *profile.user_settings.split("/"))
+        proj_path = os.path.join(project_dir, *profile.project_settings.split("/"))
+        sys_defaults = (profile.system_defaults_var and env.get(profile.system_defaults_var)) or sys_defaults
+        sys_settings = (profile.system_settings_var and env.get(profile.system_settings_var)) or sys_settings
     layers = [
-        SettingsLayer("system", "system-defaults",
-                      env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"),
+        SettingsLayer("system", "system-defaults", sys_defaults),
         SettingsLayer("user", "user", user_path),
     ]
-    proj_path = project_settings_path(project_dir)
     if os.path.abspath(proj_path) != os.path.abspath(user_path):
         layers.append(SettingsLayer("project", "project", proj_path))
-    layers.append(SettingsLayer("system", "system",
-                                env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"))
+    layers.append(SettingsLayer("system", "system", sys_settings))
     ext_root = os.path.join(udir, "extensions")
     try:
         names = sorted(os.listdir(ext_root))
     except OSError:
         names = []
+    enablement = None
+    if names:
+        from hookwise.settings.extensions import Enablement
+
+        enablement = Enablement.read(ext_root)
     for name in names:
         ext_dir = os.path.join(ext_root, name)
+        if name.startswith(".") or not os.path.isdir(ext_dir):
+            continue  # staging directories of an install in progress, the enablement file
+        if enablement is not None and not enablement.is_enabled(name, project_dir):
+            continue
         hooks_file = os.path.join(ext_dir, "hooks", "hooks.json")
-        if os.path.isfile(hooks_file):
+        claude_manifest = os.path.join(ext_dir, ".claude-plugin", "plugin.json")
+        if not os.path.isfile(os.path.join(ext_dir, "gemini-extension.json")) and os.path.isfile(claude_manifest):
+            layers.append(SettingsLayer("extension", "extension", claude_manifest, extension_dir=ext_dir,
+                                        extension_name=name, claude_plugin=True))
+        elif os.path.isfile(hooks_file):
             layers.append(SettingsLayer("extension", "extension", hooks_file, extension_dir=ext_dir,
                                         extension_name=name))
     return layers

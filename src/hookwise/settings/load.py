@@ -8,7 +8,7 @@ variables, the enabled/disabled switches across layers, redaction, and ``.claude
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hookwise._records import dataclass, field
@@ -16,6 +16,7 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
+from hookwise.settings.profiles import PROFILES, Profile, select_profile
 from hookwise.settings.schema import (
     HOOKS_CONFIG_KEYS,
     REDACTION_KEYS,
@@ -46,8 +47,19 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
+    #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass each
+    http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
+    profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
     #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
+
+    def hook_vars(self, project_dir: str, session_id: str, env: Mapping[str, str]) -> dict[str, str]:
+        """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names and
+        ``CLAUDE_PLUGIN_ROOT`` (inherited value, else ``<project>/.claude``; a plugin's hooks override it)."""
+        out = self.profile.hook_vars(project_dir, session_id)
+        inherited = env.get("CLAUDE_PLUGIN_ROOT")
+        out["CLAUDE_PLUGIN_ROOT"] = os.path.abspath(inherited) if inherited else os.path.join(project_dir, ".claude")
+        return out
 
 
 class _Reporter:
@@ -126,6 +138,8 @@ class _Switches:
         self.blocked: set[str] = set()
         self.red_trusted = False
         self.red_untrusted = True
+        self.http_url_lists: list[tuple[str, list[str]]] = []
+        self.plugin_dirs: list[tuple[str, str]] = []  # (directory, where it was named)
         self.telemetry: dict[str, Any] = {}
 
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
@@ -143,6 +157,8 @@ class _Switches:
                 self.project_switched_off = True
         if "claudeSettings" in cfg:
             self.claude = cfg["claudeSettings"]
+        if "allowedHttpHookUrls" in cfg:
+            self.http_url_lists.append((layer.path, list(cfg["allowedHttpHookUrls"])))
         self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
 
     def add_redaction(self, red: dict[str, Any], layer: SettingsLayer, report: _Reporter) -> None:
@@ -166,20 +182,35 @@ class _Switches:
 
 
 def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
-                  claude_settings: bool | None = None) -> LoadedSettings:
-    """Read every layer and build the hook entries with enabled flags and the redaction policy."""
+                  claude_settings: bool | None = None, plugin_dirs: Sequence[str] = (),
+                  profile: str | None = None) -> LoadedSettings:
+    """Read every layer and build the hook entries with enabled flags and the redaction policy.
+
+    ``plugin_dirs`` are Claude Code plugin directories (``--plugin-dir``); ``profile``
+    names a product profile (docs/sources.md), ``None`` to detect it.
+    """
     env = os.environ if env is None else env
-    layers = [layer.load() for layer in discover_layers(project_dir, env)]
-    warnings: list[str] = []
+    prof, notes = select_profile(project_dir, env, profile)
+    layers = [layer.load() for layer in discover_layers(project_dir, env, prof)]
+    warnings: list[str] = list(notes)
     report = _Reporter(warnings)
     entries: list[HookEntry] = []
     sw = _Switches()
+    sw.plugin_dirs.extend((os.path.abspath(d), "--plugin-dir") for d in plugin_dirs)
     for layer in layers:
-        entries.extend(_read_layer(layer, project_dir, sw, report))
+        entries.extend(_read_layer(layer, project_dir, sw, report, env, prof))
     if claude_settings is None:
         claude_settings = sw.claude
+    entries.extend(_package_entries(report))
     if claude_settings:
         entries.extend(_claude_entries(project_dir, env, warnings))
+        sw.http_url_lists.extend(_claude_url_lists(project_dir, env))
+    if sw.plugin_dirs or claude_settings:
+        from hookwise.claude.plugins import load_plugins
+
+        extra, extra_warnings = load_plugins(sw.plugin_dirs, project_dir, env, claude_records=bool(claude_settings))
+        entries.extend(extra)
+        warnings.extend(extra_warnings)
     _apply_switches(entries, sw, project_settings_path(project_dir), warnings)
     return LoadedSettings(
         layers=layers,
@@ -188,11 +219,51 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         redaction=RedactionPolicy(frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted),
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
+        http_url_lists=sw.http_url_lists,
+        profile=prof,
         telemetry=sw.telemetry,
     )
 
 
-def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _Reporter) -> list[HookEntry]:
+def _package_entries(report: _Reporter) -> list[HookEntry]:
+    """Hooks of installed hook packages (``hookwise.hooks`` entry points), source ``package``."""
+    from hookwise.settings import packages
+
+    out: list[HookEntry] = []
+    for dist, ep_name, value, load in packages.discover():
+        section, problem = packages.load_section(dist, ep_name, value, load)
+        if problem is not None:
+            report.warnings.append(problem)
+            continue
+        layer = SettingsLayer(label=packages.SOURCE, kind=packages.SOURCE,
+                              path=f"<hook package {dist}: {ep_name} = {value}>", exists=True)
+        for e in parse_hooks_section(section, layer, "", report):
+            e.extra["package"] = dist
+            out.append(e)
+    return out
+
+
+def _claude_url_lists(project_dir: str, env: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """Claude Code's top-level ``allowedHttpHookUrls`` of the ``.claude/`` files (problems are the loader's)."""
+    from hookwise.claude.loader import claude_settings_files
+
+    out: list[tuple[str, list[str]]] = []
+    claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    for _label, path in claude_settings_files(project_dir, claude_user):
+        if not os.path.isfile(path):
+            continue
+        try:
+            _text, doc = jsonc.read_file(path)
+        except SettingsError:
+            continue
+        urls = doc.get("allowedHttpHookUrls") if isinstance(doc, dict) else None
+        if isinstance(urls, list):
+            out.append((path, [u for u in urls if isinstance(u, str)]))
+    return out
+
+
+def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _Reporter, env: Mapping[str, str],
+                profile: Profile) -> list[HookEntry]:
     """The hooks of one layer; its ``hooksConfig`` and redaction settings go into ``sw``."""
     if layer.error is not None:
         report.warnings.append(f"{layer.error}; this settings file was skipped")
@@ -200,6 +271,13 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
     doc = layer.data
     if doc is None:
         return []
+    if layer.kind == "extension" and layer.claude_plugin:
+        return _claude_plugin_extension(layer, env, report)
+    hooks_doc = doc.get("hooks")
+    if profile.legacy_hooks_disabled and isinstance(hooks_doc, dict) and isinstance(hooks_doc.get("disabled"), list):
+        # TerminaI's older documents keep the disabled list inside "hooks": read as hooksConfig.disabled
+        doc = {**doc, "hooks": {k: v for k, v in hooks_doc.items() if k != "disabled"}}
+        sw.add_hooks_config({"disabled": [n for n in hooks_doc["disabled"] if isinstance(n, str)]}, layer)
     if layer.kind == "extension":
         variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
                      "/": os.sep, "pathSeparator": os.sep}
@@ -212,6 +290,9 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
         cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
         report.findings(layer, findings)
         sw.add_hooks_config(cfg, layer)
+        for i, d in enumerate(cfg.get("claudePlugins", [])):
+            sw.plugin_dirs.append((os.path.abspath(os.path.join(project_dir, os.path.expanduser(d))),
+                                   f"hooksConfig.claudePlugins[{i}] in {layer.path}"))
     if "telemetry" in doc:
         tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
         report.findings(layer, findings)
@@ -222,6 +303,22 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
                                     REDACTION_KEYS, '"environmentVariableRedaction"')
         report.findings(layer, findings)
         sw.add_redaction(red, layer, report)
+    return entries
+
+
+def _claude_plugin_extension(layer: SettingsLayer, env: Mapping[str, str], report: _Reporter) -> list[HookEntry]:
+    """An extension installed from a Claude Code plugin: its hooks keep Claude semantics and CLAUDE_PLUGIN_ROOT."""
+    from hookwise.claude.plugins import plugin_entries, read_plugin
+    from hookwise.errors import PluginError
+
+    try:
+        plugin = read_plugin(layer.extension_dir or "", require_manifest=True)
+    except PluginError as exc:
+        report.warnings.append(f"{exc}; extension {layer.extension_name!r} not loaded")
+        return []
+    plugin.origin = f"extension {layer.extension_name}"
+    entries, warnings = plugin_entries(plugin, env, label="extension")
+    report.warnings.extend(warnings)
     return entries
 
 

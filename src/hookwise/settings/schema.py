@@ -71,7 +71,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NamedTuple
 
-from hookwise.core.plan import matcher_regex
+from hookwise.core.plan import matcher_regex, matcher_warning
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
     CLAUDE_EVENT_NAMES,
@@ -272,6 +272,55 @@ class HookList(Kind):
         return value, []
 
 
+class Url(Kind):
+    """An ``http`` hook's address: absolute ``http://`` or ``https://`` with a host (docs/hook-types.md)."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^https?://[^\\s/?#]+[^\\s]*$"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.core.hook_kinds import check_url
+
+        bad = check_url(value)
+        return (None, [Note(bad)]) if bad else (value, [])
+
+
+class CallableRef(Kind):
+    """A ``python`` hook's ``"package.module:function"``."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^[A-Za-z_][\\w.]*:[A-Za-z_][\\w.]*$"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.core.hook_kinds import check_callable
+
+        bad = check_callable(value)
+        return (None, [Note(bad)]) if bad else (value.strip(), [])
+
+
+class Headers(Kind):
+    """HTTP headers: names to string values; a wrong one is dropped on its own."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {"type": "string"}}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, dict):
+            return None, [Note(f'"{key}" must be an object of strings, got {kind_of(value)}')]
+        out: dict[str, str] = {}
+        notes: list[Note] = []
+        for k, v in value.items():
+            if not isinstance(v, str):
+                notes.append(Note(f"a header value must be a string, got {kind_of(v)}; this header is dropped",
+                                  suffix=pointer(str(k)), at_load=True))
+            elif not k or any(c in k for c in "\r\n: "):
+                notes.append(Note(f"{k!r} is not a header name; this header is dropped", suffix=pointer(str(k)),
+                                  at_load=True))
+            else:
+                out[str(k)] = v
+        return out, notes
+
+
 class Rule(Kind):
     """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
 
@@ -319,6 +368,8 @@ HOOK_TYPES: dict[str, HookType] = {t.name: t for t in (
     HookType("command", "A shell command, run with bash -c in the project directory."),
     HookType("plugin", "Gemini CLI's name for a command hook installed by an extension.", runs_as="command",
              alias_hint='"plugin" hooks run as command hooks; write "type": "command"'),
+    HookType("http", "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer (docs/hook-types.md)."),
+    HookType("python", "hookwise: call an importable Python function in process (docs/hook-types.md)."),
     HookType("runtime", "Python functions registered from code.",
              error='"runtime" hooks can only be registered from code, not in settings'),
 )}
@@ -349,6 +400,15 @@ HOOK_KEYS: dict[str, Key] = {k.name: k for k in (
     Key("command", Text(nonempty=True), "Shell command (run with bash -c in the project directory). "
         "$GEMINI_PROJECT_DIR is replaced safely.", types=("command",), required=True, attr="command",
         missing='missing "command": the shell command to run'),
+    Key("url", Url(), "http hooks: the address the input JSON is POSTed to (http:// or https://).",
+        types=("http",), required=True, attr="command", missing='missing "url": the address to POST the input to'),
+    Key("headers", Headers(), "http hooks: request headers; $VAR and ${VAR} are filled only from allowedEnvVars.",
+        types=("http",)),
+    Key("allowedEnvVars", NAMES, "http hooks: the environment variables headers may use (others become empty).",
+        types=("http",)),
+    Key("callable", CallableRef(), 'python hooks: "package.module:function"; a project module is imported from '
+        "the project directory once the hook is trusted.", types=("python",), required=True, attr="command",
+        missing='missing "callable": the function to call, as "package.module:function"'),
     Key("name", TEXT, "Display name: what hooksConfig.disabled and `hookwise enable/disable` refer to.",
         attr="name", default="", claude="Claude Code hooks have no name"),
     Key("description", TEXT, "Shown while the hook runs.", attr="description", default=""),
@@ -390,6 +450,10 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {k.name: k for k in (
         old_location=True),
     Key("notifications", FLAG, "Show hook notifications.", default=True, old_location=True),
     Key("claudeSettings", FLAG, "hookwise: also load hooks from .claude/ settings files.", default=False),
+    Key("allowedHttpHookUrls", NAMES, "hookwise: URL patterns (* = any characters) http hooks may call; every "
+        "layer that sets a list must allow the URL, so a project can narrow the list but never widen it."),
+    Key("claudePlugins", NAMES, "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
+        "project; ~/ is the home directory).", default=[]),
     Key("afterModel", OneOf("chunk", "response"), "hookwise: fire AfterModel for every streamed chunk (default) "
         "or once per complete response.", default="chunk"),
 )}
@@ -568,6 +632,10 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
     except (re.error, RecursionError, OverflowError) as exc:
         out.add(ptr, f"matcher {matcher!r} is not a valid regular expression ({exc}); "
                 f"it only matches a tool named exactly {m!r}", WARNING)
+        return
+    risk = matcher_warning(m, MatcherKind.TOOL)  # could hang a firing: bounded or refused (docs/sources.md)
+    if risk is not None:
+        out.add(ptr, risk, WARNING)
 
 
 def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
@@ -699,14 +767,21 @@ def _event_doc(event: HookEvent) -> str:
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft-07) of the hooks sections, generated from the tables above."""
-    hook_props = {name: _prop(row) for name, row in HOOK_KEYS.items()}
+    # a key of some hook types only is checked under those types (on another type it is ignored, not an error)
+    hook_props: dict[str, dict[str, Any]] = {
+        name: _prop(row) if not row.types else ({"description": row.doc} if row.doc else {})
+        for name, row in HOOK_KEYS.items()}
     hook_props["type"]["enum"] = [n for n, t in HOOK_TYPES.items() if t.loads]
     per_type = []
     for name, t in HOOK_TYPES.items():
-        needed = [k for k, row in HOOK_KEYS.items() if row.required and k != "type" and row.applies_to(name)]
-        if t.loads and needed:
-            per_type.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]},
-                             "then": {"required": needed}})
+        runs = t.runs_as or name
+        needed = [k for k, row in HOOK_KEYS.items() if row.required and k != "type" and row.applies_to(runs)]
+        own = {k: _prop(row) for k, row in HOOK_KEYS.items() if row.types and runs in row.types}
+        if t.loads and (needed or own):
+            then: dict[str, Any] = {"required": needed} if needed else {}
+            if own:
+                then["properties"] = own
+            per_type.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]}, "then": then})
     hook: dict[str, Any] = {"type": "object", "required": ["type"], "properties": hook_props}
     if per_type:
         hook["allOf"] = per_type

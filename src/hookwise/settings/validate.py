@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,16 +275,25 @@ def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
     return checker
 
 
-def validate_project(project_dir: str, env: Mapping[str, str] | None = None) -> Report:
-    """Check every settings layer of ``project_dir`` (CONTRACT §1) plus the cross-file rules of §7."""
+def validate_project(project_dir: str, env: Mapping[str, str] | None = None, *, claude_settings: bool | None = None,
+                     plugin_dirs: Sequence[str] = (), profile: str | None = None) -> Report:
+    """Check every settings layer of ``project_dir`` (CONTRACT §1) plus the cross-file rules of §7.
+
+    The hook sources loaded besides settings layers (docs/sources.md) are checked too, as they
+    load: ``.claude/`` files when ``claudeSettings`` is on, Claude Code plugins (``--plugin-dir``,
+    ``hooksConfig.claudePlugins``, Claude's installed records) and extensions installed from plugins.
+    """
     from hookwise.settings.layers import discover_layers
+    from hookwise.settings.profiles import select_profile
 
     env = os.environ if env is None else env
     report = Report()
     checkers: list[DocumentChecker] = []
-    for layer in discover_layers(project_dir, env):
+    for layer in discover_layers(project_dir, env, select_profile(project_dir, env, profile)[0]):
         path = layer.path
         if not os.path.lexists(path):
+            continue
+        if layer.claude_plugin:  # an extension installed from a Claude Code plugin: checked as a plugin below
             continue
         report.files.append(path)
         try:
@@ -296,7 +305,52 @@ def validate_project(project_dir: str, env: Mapping[str, str] | None = None) -> 
         checkers.append(checker)
         report.problems.extend(checker.problems)
     report.problems.extend(_cross_checks(checkers))
+    _check_loaded_sources(report, project_dir, env, claude_settings, plugin_dirs, profile)
     return report
+
+
+_LOCATED = re.compile(r"^(?P<path>/[^:]*?)(?::(?P<line>\d+):(?P<col>\d+))?: (?P<rest>.*)$")
+
+
+def _check_loaded_sources(report: Report, project_dir: str, env: Mapping[str, str], claude_settings: bool | None,
+                          plugin_dirs: Sequence[str], profile: str | None) -> None:
+    """Problems of ``.claude/`` files, plugins and plugin extensions: what loading them reports, placed in files."""
+    from hookwise.claude.loader import claude_settings_files
+    from hookwise.claude.plugins import claude_dir, read_plugin
+    from hookwise.errors import PluginError
+    from hookwise.settings.load import load_settings
+
+    loaded = load_settings(project_dir, env, claude_settings, plugin_dirs, profile)
+    prefixes: list[str] = []
+    if loaded.claude_settings:
+        for _label, path in claude_settings_files(project_dir, claude_dir(env)):
+            if os.path.lexists(path):
+                report.files.append(path)
+                prefixes.append(path)
+        prefixes.append(os.path.join(claude_dir(env), "plugins"))
+    roots = {e.extension_dir for e in loaded.entries if e.source == "plugin" or e.extra.get("plugin")}
+    roots.update(os.path.abspath(d) for d in plugin_dirs)
+    for root in sorted(r for r in roots if r):
+        prefixes.append(root.rstrip(os.sep) + os.sep)
+        prefixes.append(root)
+        try:
+            plugin = read_plugin(root)
+        except PluginError:
+            continue
+        report.files.extend(f.path for f in plugin.hooks_files if f.path not in report.files)
+    for w in loaded.warnings:
+        if not any(w.startswith(p) for p in prefixes) and "plugin named by" not in w:
+            continue  # the settings layers were checked above
+        m = _LOCATED.match(w)
+        severity = ERROR if "not loaded" in w or "skipped" in w.rsplit(";", 1)[-1] else WARNING
+        if m is None:
+            report.problems.append(Problem(project_dir, "", w, severity))
+            continue
+        rest = m.group("rest")
+        ptr, _, message = rest.partition(": ") if rest.startswith("/") else ("", "", rest)
+        report.problems.append(Problem(m.group("path"), ptr, message or rest, severity,
+                                       int(m.group("line")) if m.group("line") else None,
+                                       int(m.group("col")) if m.group("col") else None, "claude"))
 
 
 def _read(path: str) -> str:

@@ -99,5 +99,8 @@ class FakeHost:
     def is_trusted(self, entry: HookEntry) -> bool:
         return self.trusted(entry)
 
+    def extra_vars(self, session_id: str) -> dict[str, str]:
+        return {}
+
     def persistent_pool(self) -> Any:
         raise RuntimeError("FakeHost has no persistent hook processes")

@@ -1,0 +1,140 @@
+"""``"type": "python"`` hooks from settings: import ``package.module:function`` and call it in process.
+
+A project's (or extension's) own module is looked up in the project (extension)
+directory first, and only once the hook is trusted: the engine checks trust
+before it asks for the function. The trust key covers the module's files
+(:func:`module_files`), so editing the module re-asks like editing a script;
+a module that changed since it was imported is imported again. A module
+from anywhere else (an installed package) is imported the usual way.
+
+Failures are data: :func:`load` returns the function or one sentence naming the
+cause (module missing, module raising on import, attribute missing, not
+callable); the engine turns it into a ``not-run`` outcome.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from hookwise.core.hook_kinds import check_callable
+
+_LOCK = threading.RLock()
+#: module name -> (root it was imported from, signature of its files then)
+_IMPORTED: dict[str, tuple[str, str]] = {}
+#: (reference, root) -> (signature of the module's files, the function): the fast path of a firing
+_FOUND: dict[tuple[str, str | None], tuple[str, Callable[..., Any]]] = {}
+
+
+def module_files(spec: str, root: str) -> list[str]:
+    """The files under ``root`` that the module of ``spec`` is made of (its package ``__init__`` files too).
+
+    Empty when the module does not come from ``root`` (an installed package).
+    """
+    module = spec.partition(":")[0]
+    parts = module.split(".")
+    out: list[str] = []
+    base = root
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        pkg = os.path.join(base, part)
+        init = os.path.join(pkg, "__init__.py")
+        if os.path.isfile(init):
+            out.append(init)
+            base = pkg
+        elif last:
+            return [*out, pkg + ".py"] if os.path.isfile(pkg + ".py") else []
+        elif os.path.isdir(pkg):  # a namespace package
+            base = pkg
+        else:
+            return []
+    return out
+
+
+def _signature(files: list[str]) -> str:
+    """The files' identity as of now (path, inode, size, modification time): changes when one is edited."""
+    parts = []
+    for f in files:
+        try:
+            st = os.stat(f)
+            parts.append(f"{f}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{f}\0missing")
+    return "\n".join(parts)
+
+
+def _evict(top: str) -> None:
+    for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+        del sys.modules[name]
+        _IMPORTED.pop(name, None)
+
+
+def _inside(path: str | None, root: str) -> bool:
+    if not path:
+        return False
+    real = os.path.realpath(path)
+    r = os.path.realpath(root).rstrip(os.sep) + os.sep
+    return real.startswith(r)
+
+
+def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None, str | None]:
+    """``(function, None)``, or ``(None, why)`` when the module cannot be imported or the name is not callable.
+
+    ``root``: a directory searched first (a trusted project's or extension's dir).
+    """
+    files = module_files(spec, root) if root else []
+    sig = _signature(files) if files else ""
+    hit = _FOUND.get((spec, root))
+    if hit is not None and hit[0] == sig:
+        return hit[1], None
+    bad = check_callable(spec)
+    if bad is not None:
+        return None, bad
+    module_name, _, attr = spec.partition(":")
+    import importlib
+
+    with _LOCK:
+        if files and root is not None:
+            known = _IMPORTED.get(module_name)
+            mod = sys.modules.get(module_name)
+            stale = known is not None and known != (root, sig)
+            foreign = mod is not None and known is None and not _inside(getattr(mod, "__file__", None), root)
+            if stale or foreign:  # edited since (and trusted again), or a same-named module of another place
+                _evict(module_name.split(".")[0])
+        try:
+            if files and root is not None:
+                sys.path.insert(0, root)
+                try:
+                    mod = importlib.import_module(module_name)
+                finally:
+                    try:
+                        sys.path.remove(root)
+                    except ValueError:
+                        pass
+                _IMPORTED[module_name] = (root, sig)
+            else:
+                mod = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+                where = f" (looked in {root} and the installed packages)" if root else ""
+                return None, f"module {module_name!r} not found{where}"
+            return None, f"importing module {module_name!r} raised ModuleNotFoundError: {exc}"
+        except BaseException as exc:  # noqa: BLE001 - SystemExit/KeyboardInterrupt in a module body are its bug too
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            return None, f"importing module {module_name!r} raised {type(exc).__name__}: {exc}"
+    obj: Any = mod
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            return None, f"module {module_name!r} has no attribute {attr!r}"
+        except Exception as exc:
+            return None, f"reading {spec!r} raised {type(exc).__name__}: {exc}"
+    if not callable(obj):
+        return None, f"{spec!r} is not callable (it is {type(obj).__name__})"
+    _FOUND[(spec, root)] = (sig, obj)
+    return obj, None

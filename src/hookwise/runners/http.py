@@ -1,0 +1,106 @@
+"""The runner of ``"type": "http"`` hooks (docs/hook-types.md): one row of :data:`hookwise.runners.RUNNERS`.
+
+Checks the URL against the allow-lists (``hooksConfig.allowedHttpHookUrls``),
+encodes the input in the hook's dialect, fills the headers, and hands the POST
+to :class:`hookwise.runners._http_client.HttpClient` (imported on the first
+http hook, so ``import hookwise`` never loads :mod:`http.client`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hookwise.core.interpret import Interpretation
+from hookwise.core.registry import HookEntry
+from hookwise.result import HookOutcome, Outcome
+from hookwise.runners.base import Firing, finish
+
+if TYPE_CHECKING:
+    from hookwise.runners._http_client import HttpClient
+
+
+class HttpRunner:
+    """The runner of ``"type": "http"`` hooks (one row of :data:`hookwise.runners.RUNNERS`).
+
+    Each host (hook system) gets its own :class:`HttpClient`, so keep-alive
+    connections are reused across its firings and closed when it goes away.
+    Several http hooks of one firing are sent concurrently, one thread each.
+    """
+
+    kind = "http"
+    #: works on the calling thread (while processes of the same firing run)
+    background = False
+
+    def __init__(self) -> None:
+        import weakref
+
+        self._clients: weakref.WeakKeyDictionary[Any, HttpClient] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def client(self, host: Any) -> HttpClient:
+        with self._lock:
+            c = self._clients.get(host)
+            if c is None:
+                import weakref
+
+                from hookwise.runners._http_client import HttpClient
+
+                c = self._clients[host] = HttpClient()
+                weakref.finalize(host, c.close)
+            return c
+
+    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
+            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+        if len(entries) == 1:
+            out = [self.run_one(firing, entries[0], inp)]
+        else:
+            box: dict[int, HookOutcome] = {}
+
+            def one(i: int, e: HookEntry) -> None:
+                box[i] = self.run_one(firing, e, inp)
+
+            threads = [threading.Thread(target=one, args=(i, e), name="hookwise-http", daemon=True)
+                       for i, e in enumerate(entries)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            out = [box[i] for i in range(len(entries))]
+        if during is not None:
+            during()
+        return out
+
+    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+        import asyncio
+
+        return await asyncio.to_thread(self.run, firing, entries, inp)
+
+    def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+        """POST the input to one hook and read its answer like a command hook's stdout."""
+        from hookwise.core.hook_kinds import interpolate_headers, url_allowed
+        from hookwise.runners.command import encode
+        from hookwise.runners.dialects import dialect
+
+        host, ev = firing.host, firing.event
+        url = str(entry.extra.get("url", entry.command))
+        settings = getattr(host, "settings", None)
+        lists: list[tuple[str, list[str]]] = getattr(settings, "http_url_lists", [])
+        if lists and not url_allowed(url, [patterns for _f, patterns in lists]):
+            files = ", ".join(f for f, p in lists if not url_allowed(url, [p]))
+            return finish(entry, ev, Interpretation(
+                Outcome.NOT_RUN, None, f"POST {url} is not allowed: no pattern of allowedHttpHookUrls in {files} "
+                                       "matches it"))
+        d = dialect(entry.dialect)
+        data = encode(d.encode_input(ev, inp, entry))
+        headers = {"Content-Type": "application/json", "User-Agent": "hookwise",
+                   **interpolate_headers(entry.extra.get("headers") or {}, entry.extra.get("allowedEnvVars") or (),
+                                         host.env_for(entry))}
+        answer = self.client(host).post(url, data, headers, entry.timeout_ms / 1000.0, host.output_cap)
+        it = answer.interpretation
+        if it.outcome is Outcome.TIMEOUT:
+            it = Interpretation(Outcome.TIMEOUT, None, f"timed out after {entry.timeout_ms} ms ({it.error})")
+        elif it.output is not None and it.is_json:
+            it = Interpretation(it.outcome, d.normalize_output(ev, it.output, inp), it.error, True)
+        return finish(entry, ev, it, None, answer.duration_ms, answer.body)
