@@ -713,3 +713,13 @@ def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(
     final = [ev for ev in events if not ev.partial]
     assert final[-1].content.parts[0].text == "REPLACED"
     assert [ev.content.parts[0].text for ev in events if ev.partial] == ["Hel", "lo"]
+
+
+def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
+    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
+        "mode": "ANY", "allowedFunctionNames": ["run_shell_command"]}}})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    r.prompt("go")
+    names = [d["name"] for t in r.model.requests[0]["config"]["tools"] for d in t.get("functionDeclarations", [])]
+    assert names == ["shell"]
+    assert r.tools.calls["shell"] == 1

@@ -644,3 +644,12 @@ def test_handoff_agents_are_governed_and_hosted_tools_named(hooks: Hooks) -> Non
     assert r.tools.calls["shell"] == 0
     assert "not in the specialist either" in r.request_text(2)
     assert any("WebSearchTool" in w for w in r.messages.of("warning"))
+
+
+def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
+    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
+        "mode": "ANY", "allowedFunctionNames": ["run_shell_command", "echo"]}}})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    r.run("go")
+    assert sorted(t.name for t in r.model.calls[0].tools) == ["echo", "shell"]
+    assert r.tools.calls["shell"] == 1

@@ -413,7 +413,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             decls = getattr(tool, "function_declarations", None)
             if decls and isinstance(tool, types.Tool):
                 tool.function_declarations = [
-                    d for d in decls if fmt.function_call_allowed(sdk_cfg, self.bridge.hook_name(d.name or "")) is None
+                    d for d in decls if self.bridge.selection_allows(sdk_cfg, d.name or "")
                     or fmt.tool_config_to_hook(sdk_cfg).get("mode") == "NONE"]
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:

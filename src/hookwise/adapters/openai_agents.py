@@ -478,8 +478,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
                     tools = []
                     model_settings = dataclasses.replace(model_settings, tool_choice=None)
                 else:
-                    tools = [t for t in tools if fmt.function_call_allowed(
-                        cfg, bridge.hook_name(str(getattr(t, "name", "")))) is None]
+                    tools = [t for t in tools if bridge.selection_allows(cfg, str(getattr(t, "name", "")))]
                     choice = "required" if mode == "ANY" else ("auto" if mode == "AUTO" else None)
                     if choice is not None:
                         model_settings = dataclasses.replace(model_settings, tool_choice=choice)
