@@ -3,7 +3,7 @@
 One :class:`AgentSession` holds the conversation history (google-genai ``contents`` dicts), a
 :class:`~hookwise.HookSystem`, a model (:mod:`hookwise.agent.models`) and the tools. It is the
 reference for every framework adapter, so each fire site below names the rule it follows
-(CONTRACT §8/§9/§11, spec §11):
+(docs/contract.md §8, §9, §11):
 
 =====================  ==========================================================================
 event                  fire site → what the session does with the merged result
