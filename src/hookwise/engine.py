@@ -15,7 +15,7 @@ import functools
 import os
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
@@ -33,6 +33,10 @@ from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
 from hookwise.trace import TraceWriter, hook_call_record
 from hookwise.trust import TrustStore
+
+if TYPE_CHECKING:
+    from hookwise.runners.persistent import PersistentPool
+    from hookwise.telemetry.observer import HookTelemetry
 
 PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
 #: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
@@ -98,7 +102,7 @@ class HookSystem:
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
         self._trace = TraceWriter(os.fspath(trace)) if trace is not None else None
-        self._telemetry: Any = None  # hookwise.telemetry.observer.HookTelemetry, only when switched on
+        self._telemetry: HookTelemetry | None = None  # only when switched on
         self._telemetry_key: Any = None
         self._telemetry_explicit = False
         self._telemetry_remove: Callable[[], None] | None = None
@@ -140,7 +144,7 @@ class HookSystem:
             self.warnings.extend(more)
         self._set_telemetry(observer)
 
-    def _set_telemetry(self, observer: Any) -> None:
+    def _set_telemetry(self, observer: HookTelemetry | None) -> None:
         if self._telemetry_remove is not None:
             self._telemetry_remove()
             self._telemetry_remove = None
@@ -149,12 +153,12 @@ class HookSystem:
             self._telemetry_remove = self.add_monitor(before=observer.before, after=observer.after)
 
     @property
-    def telemetry(self) -> Any:
+    def telemetry(self) -> HookTelemetry | None:
         """The OpenTelemetry observer of this system's firings (``None`` when telemetry is off)."""
         return self._telemetry
 
     @telemetry.setter
-    def telemetry(self, observer: Any) -> None:
+    def telemetry(self, observer: HookTelemetry | None) -> None:
         self._telemetry_explicit = observer is not None
         self._set_telemetry(observer)
 
@@ -440,9 +444,9 @@ class HookSystem:
         """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
         return self.settings.hook_vars(self.project_dir, session_id, self.env)
 
-    _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
+    _pool: PersistentPool | None = None  # created on first use
 
-    def persistent_pool(self) -> Any:
+    def persistent_pool(self) -> PersistentPool:
         """The processes of this system's persistent hooks (created on first use, stopped by :meth:`close`)."""
         with _POOL_LOCK:
             pool = self._pool
