@@ -5,7 +5,7 @@
     from hookwise.adapters.adk import HookwisePlugin             # pip install "hookwise[adk]"
     runner = InMemoryRunner(agent=root_agent, plugins=[HookwisePlugin(".")])
 
-Keywords (docs/adapters.md, CONTRACT §12): ``ask="deny" | "native" | approve``, ``on_message``,
+Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``, ``on_message``,
 ``tool_aliases``, ``session_id`` (default: the ADK session id), ``max_agent_retries``.
 
 State is kept per invocation (keyed by ``invocation_id``, evicted in ``after_run_callback``) and per ADK
@@ -13,6 +13,8 @@ session (SessionStart, verdicts waiting for a confirmation, ``clearContext``). A
 invocation the ADK way (``end_invocation``; no exception): the reason goes to ``on_message("stop", ...)``.
 ADK runs the function calls of one model turn concurrently: a stop cannot cancel a sibling call that
 already started (later ones are refused with the reference host's "not run" text).
+
+``llm_request`` / ``llm_response`` / ``toolConfig`` are the stable format of docs/contract.md §13.
 
 How each event and field maps (✔ native seam, ◐ works with adapter work / a documented difference,
 ✘ not possible):

@@ -7,7 +7,7 @@
     # or: agent, run_config = openai_agents.govern(agent, ".")
     #     result = await Runner.run(agent, "prompt", run_config=run_config)
 
-Keywords (docs/adapters.md, CONTRACT §12): ``ask="deny" | "native" | approve``, ``on_message``,
+Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``, ``on_message``,
 ``tool_aliases``, ``session_id``, ``max_agent_retries``.
 
 :func:`govern` returns a copy of the agent (its handoff agents too) and a ``RunConfig``; nothing the
