@@ -245,6 +245,12 @@ FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "langchain": ("langchain.agents", langchain_sides),
     "pydantic-ai": ("pydantic_ai", pydantic_ai_sides),
 }
+try:  # Google ADK and openai-agents: their builders live in bench/adapters_adk_openai.py
+    from adapters_adk_openai import MINE as _ADK_OPENAI
+
+    FRAMEWORKS.update(_ADK_OPENAI)  # type: ignore[arg-type]
+except ImportError:  # run as a module from elsewhere: only the frameworks defined here
+    pass
 
 
 def _per_call_us(fn: Callable[[int], None], n: int) -> float:

@@ -611,8 +611,9 @@ def main() -> None:
     rows = targets(load_reference())
     if os.environ.get("BENCH_JSON"):
         with open(os.environ["BENCH_JSON"], "w") as f:
-            json.dump({"impl": "hookwise", "python": sys.version.split()[0], "executable": PY, "N": N, "K": K,
-                       "N_PY": N_PY, "K_PY": K_PY, "import_ms": IMPORT_MS, "results": RESULTS, "targets": rows},
+            json.dump({"impl": "hookwise", "python": sys.version.split()[0], "executable": os.path.basename(PY),
+                       "N": N, "K": K, "N_PY": N_PY, "K_PY": K_PY, "import_ms": IMPORT_MS, "results": RESULTS,
+                       "targets": rows},
                       f, indent=1)
     shutil.rmtree(WORK, ignore_errors=True)
 

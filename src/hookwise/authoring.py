@@ -28,7 +28,7 @@ Answer = dict[str, Any] | None
 
 
 class HookInput(TypedDict, total=False):
-    """The input of a hook (CONTRACT §3); which fields are present depends on the event."""
+    """The input of a hook (docs/contract.md §3); which fields are present depends on the event."""
 
     session_id: str
     transcript_path: str

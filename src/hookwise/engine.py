@@ -34,6 +34,8 @@ from hookwise.settings.load import LoadedSettings, load_settings
 if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for annotations only
     from typing import Any
 
+    from hookwise.runners.persistent import PersistentPool
+    from hookwise.telemetry.observer import HookTelemetry
     from hookwise.trace import TraceWriter
     from hookwise.trust import TrustStore
 
@@ -116,7 +118,7 @@ class HookSystem:
             from hookwise.trace import TraceWriter
 
             self._trace = TraceWriter(os.fspath(trace))
-        self._telemetry: Any = None  # hookwise.telemetry.observer.HookTelemetry, only when switched on
+        self._telemetry: HookTelemetry | None = None  # only when switched on
         self._telemetry_key: Any = None
         self._telemetry_explicit = False
         self._telemetry_remove: Callable[[], None] | None = None
@@ -165,7 +167,7 @@ class HookSystem:
             self.warnings.extend(more)
         self._set_telemetry(observer)
 
-    def _set_telemetry(self, observer: Any) -> None:
+    def _set_telemetry(self, observer: HookTelemetry | None) -> None:
         if self._telemetry_remove is not None:
             self._telemetry_remove()
             self._telemetry_remove = None
@@ -174,12 +176,12 @@ class HookSystem:
             self._telemetry_remove = self.add_monitor(before=observer.before, after=observer.after)
 
     @property
-    def telemetry(self) -> Any:
+    def telemetry(self) -> HookTelemetry | None:
         """The OpenTelemetry observer of this system's firings (``None`` when telemetry is off)."""
         return self._telemetry
 
     @telemetry.setter
-    def telemetry(self, observer: Any) -> None:
+    def telemetry(self, observer: HookTelemetry | None) -> None:
         self._telemetry_explicit = observer is not None
         self._set_telemetry(observer)
 
@@ -484,9 +486,9 @@ class HookSystem:
         """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
         return self.settings.hook_vars(self.project_dir, session_id, self.env)
 
-    _pool: Any = None  # hookwise.runners.persistent.PersistentPool, created on first use
+    _pool: PersistentPool | None = None  # created on first use
 
-    def persistent_pool(self) -> Any:
+    def persistent_pool(self) -> PersistentPool:
         """The processes of this system's persistent hooks (created on first use, stopped by :meth:`close`)."""
         with _POOL_LOCK:
             pool = self._pool

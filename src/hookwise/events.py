@@ -44,7 +44,7 @@ class MatcherKind(str, Enum):
 
 
 class MergeKind(str, Enum):
-    """How the outputs of one firing are merged (CONTRACT §8)."""
+    """How the outputs of one firing are merged (docs/contract.md §8)."""
 
     OR = "or"
     REPLACE = "replace"  # BeforeModel / AfterModel: later llm_request/llm_response wins
@@ -53,7 +53,7 @@ class MergeKind(str, Enum):
 
 
 class ChainKind(str, Enum):
-    """What a successful hook in a sequential chain rewrites in the next hook's input (CONTRACT §4)."""
+    """What a successful hook in a sequential chain rewrites in the next hook's input (docs/contract.md §4)."""
 
     NONE = "none"
     PROMPT_CONTEXT = "prompt_context"  # BeforeAgent: additionalContext appended to prompt

@@ -1,4 +1,4 @@
-"""Trust of project and extension hooks (CONTRACT §7).
+"""Trust of project and extension hooks (docs/contract.md §7).
 
 A hook's trust key is its identity (``name:command``) plus a SHA-256 over every
 file its command names: each word of the expanded command that resolves

@@ -1,6 +1,6 @@
 """BeforeAgent, AfterAgent, SessionStart/SessionEnd and PreCompress, end to end (headless).
 
-Rows of spec §11.13 (as changed by CONTRACT §9): BeforeAgent stop (message kept) / block
+Gemini CLI's event rules (docs/agent.md; docs/contract.md §9): BeforeAgent stop (message kept) / block
 (message dropped) / additionalContext (this prompt only); AfterAgent stop / block = retry with
 ``stop_hook_active`` / cap / ``clearContext``; SessionStart context and systemMessage;
 SessionEnd(exit); PreCompress(auto) when the history passes the threshold.

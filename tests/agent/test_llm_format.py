@@ -1,4 +1,4 @@
-"""The stable hook format (spec §12), both directions. Pure functions, no processes."""
+"""The stable hook format (docs/contract.md §13), both directions. Pure functions, no processes."""
 
 from __future__ import annotations
 

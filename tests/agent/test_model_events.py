@@ -1,6 +1,6 @@
 """BeforeModel, BeforeToolSelection and AfterModel, end to end (headless).
 
-Rows of spec §11.13 (as changed by CONTRACT §9): BeforeModel stop / block (+ synthetic
+Gemini CLI's event rules (docs/agent.md; docs/contract.md §9): BeforeModel stop / block (+ synthetic
 ``llm_response``) / ``llm_response`` alone skips the model / ``llm_request`` applied;
 BeforeToolSelection ``toolConfig`` applied (and decisions ignored); AfterModel per chunk /
 replace / deny discards the chunk and stops the stream / stop.

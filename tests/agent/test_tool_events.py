@@ -1,6 +1,6 @@
 """BeforeTool and AfterTool, end to end: ``hookwise agent`` + a scripted model + real hook scripts.
 
-Rows of spec §11.13 (as changed by CONTRACT §9) covered here: BeforeTool stop / block / ask /
+Gemini CLI's event rules (docs/agent.md; docs/contract.md §9) covered here: BeforeTool stop / block / ask /
 ``tool_input`` (merged) / systemMessage; AfterTool stop / block / additionalContext /
 ``tailToolCallRequest``.
 """

@@ -1,4 +1,4 @@
-"""Every row of CONTRACT §6 (what a hook's answer means), each with a real hook process."""
+"""Every row of docs/contract.md §6 (what a hook's answer means), each with a real hook process."""
 
 from __future__ import annotations
 

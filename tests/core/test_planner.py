@@ -1,4 +1,4 @@
-"""Matching, de-duplication and sequential chains (CONTRACT §3-§4)."""
+"""Matching, de-duplication and sequential chains (docs/contract.md §3-§4)."""
 
 from __future__ import annotations
 

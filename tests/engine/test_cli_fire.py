@@ -1,4 +1,4 @@
-"""``hookwise fire`` / ``list`` / ``--trace`` as a user runs them (CONTRACT §10)."""
+"""``hookwise fire`` / ``list`` / ``--trace`` as a user runs them (docs/contract.md §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trust of project/extension hooks and the hooks' environment (CONTRACT §5, §7)."""
+"""Trust of project/extension hooks and the hooks' environment (docs/contract.md §5, §7)."""
 
 from __future__ import annotations
 

@@ -271,7 +271,7 @@ def test_hook_that_prints_deeply_nested_arrays_is_text(faults: Faults) -> None:
     """, python=True)
     faults.hooks(str(script), timeout_ms=10_000)
     run = faults.fire()
-    assert run.hook.outcome is Outcome.OK  # not a JSON object: text (CONTRACT §6)
+    assert run.hook.outcome is Outcome.OK  # not a JSON object: text (docs/contract.md §6)
     assert (run.result.system_message or "").startswith("[[[")
     assert_gone(run.pids)
 
@@ -293,7 +293,7 @@ def test_json_with_nan_is_text_and_visible(faults: Faults, const: str) -> None:
     text = f'{{"decision": "deny", "score": {const}}}'
     faults.hooks(f"{NOTE}; echo '{text}'", timeout_ms=5000)
     run = faults.fire()
-    assert run.hook.outcome is Outcome.OK  # strict JSON only: this is text (CONTRACT §6)
+    assert run.hook.outcome is Outcome.OK  # strict JSON only: this is text (docs/contract.md §6)
     assert run.result.system_message == text
     assert_gone(run.pids)
 

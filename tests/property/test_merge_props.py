@@ -1,4 +1,4 @@
-"""Merging is total, deterministic and order-of-completion independent; decisions only tighten (CONTRACT §8)."""
+"""Merging is total, deterministic and order-of-completion independent; decisions only tighten (docs/contract.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Output parsing never crashes and always lands in the contract's table (CONTRACT §6)."""
+"""Output parsing never crashes and always lands in the contract's table (docs/contract.md §6)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_parse_object_accepts_only_objects(text: str) -> None:
 def test_a_printed_object_is_read_back(obj: dict[str, Any], double: bool) -> None:
     text = json.dumps(obj)
     if double:
-        text = json.dumps(text)  # double-encoded answers are accepted (spec §5.10)
+        text = json.dumps(text)  # double-encoded answers are accepted (docs/contract.md §6)
     it = interpret("h", exit_code=0, stdout=text + "\n")
     assert it.outcome is Outcome.OK and it.output == obj and it.is_json
 

@@ -1,4 +1,4 @@
-"""Matching and planning never crash; de-duplication is idempotent and order-preserving (CONTRACT §3-§4)."""
+"""Matching and planning never crash; de-duplication is idempotent and order-preserving (docs/contract.md §3-§4)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_dedupe_is_idempotent_and_keeps_first_occurrence_in_order(es: list[HookE
     assert dedupe(once) == once
     assert [e for e in es if any(e is k for k in once)] == once  # order kept: a subsequence of the input
 
-    def key(e: HookEntry) -> str:  # the de-duplication key (CONTRACT §4: identity name:command)
+    def key(e: HookEntry) -> str:  # the de-duplication key (docs/contract.md §4: identity name:command)
         return e.identity if e.type != "python" else f"{e.name}:"
 
     kept = [key(e) for e in once]

@@ -1,4 +1,4 @@
-"""Settings layers (CONTRACT §1, §7): discovery, order, labels, comments, bad files, disabling."""
+"""Settings layers (docs/contract.md §1, §7): discovery, order, labels, comments, bad files, disabling."""
 
 from __future__ import annotations
 

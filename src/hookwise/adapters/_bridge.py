@@ -1,7 +1,7 @@
 """The framework-neutral half of every adapter: firing, reporting, per-run state and the keyword arguments.
 
 A :class:`HookBridge` owns the :class:`~hookwise.HookSystem` an adapter fires through and the
-behaviour every adapter shares (docs/adapters.md, CONTRACT §12):
+behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
 
 * ``ask="deny" | "native" | approve``: what a hook's ``ask`` does (default ``"deny"``, as in a headless
   run; ``"native"``: the framework's own human-in-the-loop, after a Notification; a callable
@@ -239,7 +239,7 @@ class HookBridge:
 
     # ---- ask ---------------------------------------------------------------------------------
     def notification_fields(self, name: str, args: dict[str, Any], hook_text: str | None) -> dict[str, Any]:
-        """Notification input before an approval (CONTRACT §11: fired before every confirmation)."""
+        """Notification input before an approval (docs/contract.md §11: fired before every confirmation)."""
         return {"notification_type": "ToolPermission",
                 "message": f"Tool {name} requires confirmation" + (f": {hook_text}" if hook_text else ""),
                 "details": {"type": "hook", "title": name, "tool_name": name, "tool_input": args}}

@@ -3,7 +3,7 @@
 Every adapter translates its framework's request into a list of :class:`Entry` (role + text, or no
 text for tool calls/results), builds a request dict with :func:`request_dict`, lets the verdict
 helpers apply a hook's ``llm_request`` to it, then reads the result back with :func:`edited_entries`
-and :func:`config_changes`. The positional message merge of the contract (spec §12.2) keeps every
+and :func:`config_changes`. The positional message merge of the contract (docs/contract.md §13.2) keeps every
 original entry in place, so entry ``i`` of the result always stands for the framework's message
 ``i`` (its text possibly replaced) and entries past the end are new messages.
 """
@@ -49,7 +49,7 @@ def request_dict(model: str, entries: list[Entry], config: dict[str, Any] | None
 
 
 def llm_request(model: str, entries: list[Entry], config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``llm_request`` hooks receive (stable format, CONTRACT §12)."""
+    """The ``llm_request`` hooks receive (stable format, docs/contract.md §12)."""
     return fmt.to_llm_request(request_dict(model, entries, config))
 
 

@@ -1,7 +1,7 @@
 """What a verdict means: the one definition shared by the reference host and every adapter.
 
 Each function takes the merged :class:`~hookwise.result.FireResult` of one firing and returns what the
-host must do, in framework-neutral terms (CONTRACT §8, §9, §11). ``hookwise agent``
+host must do, in framework-neutral terms (docs/contract.md §8, §9, §11). ``hookwise agent``
 (:mod:`hookwise.agent.session`) and every :mod:`hookwise.adapters` module call these, so the wording
 the model sees (a blocked tool, the modified-input note, the retry cap...) and the order in which
 fields are honoured are written once. Everything here is pure: malformed hook values are reported
@@ -21,7 +21,7 @@ from hookwise.result import FireResult
 
 Warn = Callable[[str], None]
 
-#: appended to a tool's result when a BeforeTool hook changed its arguments (CONTRACT §11)
+#: appended to a tool's result when a BeforeTool hook changed its arguments (docs/contract.md §11)
 MODIFIED_NOTE = "\n\n[System] Tool input parameters were modified by a hook before execution."
 #: the tool result when a person (or an ``approve`` callback) refused a call
 CANCELLED = "[Operation Cancelled] Reason: User did not allow tool call"
@@ -29,7 +29,7 @@ CANCELLED = "[Operation Cancelled] Reason: User did not allow tool call"
 NOT_RUN_AFTER_STOP = "[Operation Cancelled] The agent was stopped before this call ran."
 #: AfterTool ``tailToolCallRequest`` nesting limit
 MAX_TAIL_CALLS = 16
-#: AfterAgent retries before the run is stopped (CONTRACT §9, §11)
+#: AfterAgent retries before the run is stopped (docs/contract.md §9, §11)
 DEFAULT_MAX_AGENT_RETRIES = 8
 
 
@@ -45,12 +45,12 @@ def tool_stopped(reason: str) -> str:
 
 
 def stopped_line(reason: str) -> str:
-    """How a host reports a stop to people (CONTRACT §11)."""
+    """How a host reports a stop to people (docs/contract.md §11)."""
     return f"Agent execution stopped: {reason}"
 
 
 def blocked_line(reason: str) -> str:
-    """How a host reports a blocked prompt or answer to people (CONTRACT §11)."""
+    """How a host reports a blocked prompt or answer to people (docs/contract.md §11)."""
     return f"Agent execution blocked: {reason}"
 
 

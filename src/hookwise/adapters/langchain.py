@@ -146,7 +146,7 @@ def _entry(message: BaseMessage) -> codec.Entry:
         return codec.Entry("system" if isinstance(message, SystemMessage) else "user", _text(message) or None)
     if isinstance(message, AIMessage):
         return codec.Entry("model", _text(message) or None)
-    return codec.Entry("user", None)  # tool results carry no text for hooks (spec §12.1)
+    return codec.Entry("user", None)  # tool results carry no text for hooks (docs/contract.md §13.1)
 
 
 def _tool_name(tool: Any) -> str:
@@ -281,7 +281,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
             if messages:
                 update["messages"] = messages
             return update or None
-        # the reason is the next prompt: BeforeAgent fires for it as for any prompt (CONTRACT §11)
+        # the reason is the next prompt: BeforeAgent fires for it as for any prompt (docs/contract.md §11)
         context: str | None = None
         if bridge.wants(HookEvent.BEFORE_AGENT):
             again = bridge.before_agent(turn, (yield Fire(HookEvent.BEFORE_AGENT, {"prompt": v.reason})))

@@ -110,7 +110,7 @@ def _user_text(part: UserPromptPart) -> str:
 
 def _entries(messages: list[ModelMessage]) -> list[codec.Entry]:
     """One entry per message, its text parts joined as the reference host joins a content's parts (system
-    prompts, tool calls/returns, retry prompts and thinking carry no text for hooks, spec §12.1)."""
+    prompts, tool calls/returns, retry prompts and thinking carry no text for hooks, docs/contract.md §13.1)."""
     entries: list[codec.Entry] = []
     for m in messages:
         if isinstance(m, ModelResponse):
@@ -203,7 +203,7 @@ class HookwiseCapability(AbstractCapability[Any]):
                     contexts.append(start.hook_context)
         if bridge.wants(HookEvent.BEFORE_AGENT) and ctx.prompt is not None:
             v = bridge.before_agent(turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=turn.prompt))
-            if v.kind == "stop":  # the prompt stays in the conversation (CONTRACT §11)
+            if v.kind == "stop":  # the prompt stays in the conversation (docs/contract.md §11)
                 raise AgentStopped(v.reason, messages=[*ctx.messages, ModelRequest(parts=[UserPromptPart(ctx.prompt)])])
             if v.kind == "block":
                 turn.extra["block_reason"] = v.reason

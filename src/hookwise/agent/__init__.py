@@ -1,4 +1,4 @@
-"""The reference agent host behind ``hookwise agent`` (CONTRACT §11).
+"""The reference agent host behind ``hookwise agent`` (docs/contract.md §11).
 
 * :mod:`~hookwise.agent.models` — a scripted model (Gemini CLI's fake-responses files) and the
   live Gemini API, behind one streaming interface;

@@ -2,7 +2,7 @@
 
 Requests and responses are plain dicts in google-genai's JSON shape (camelCase:
 ``contents``/``parts``/``functionCall``/``candidates``/``finishReason``...). Hooks see
-the stable, SDK-neutral format of the spec §12 instead:
+the stable, SDK-neutral format of docs/contract.md §13 instead:
 
 * ``LLMRequest``  ``{"model", "messages": [{"role", "content"}], "config": {temperature, maxOutputTokens, topP, topK}}``
 * ``LLMResponse`` ``{"text", "candidates": [{"content": {"role": "model", "parts": [str]}, "finishReason",
@@ -71,7 +71,7 @@ def request_contents(request: dict[str, Any]) -> list[Any]:
 # request: model request -> LLMRequest (§12.1), LLMRequest -> model request (§12.2)
 # ---------------------------------------------------------------------------------------------
 def to_llm_request(request: dict[str, Any]) -> dict[str, Any]:
-    """The ``llm_request`` hooks receive for ``request`` (spec §12.1)."""
+    """The ``llm_request`` hooks receive for ``request`` (docs/contract.md §13.1)."""
     messages: list[dict[str, Any]] = []
     for entry in request_contents(request):
         text = _entry_text(entry)
@@ -141,7 +141,7 @@ def _message_role(message: dict[str, Any]) -> str:
 
 
 def merge_messages(base: list[Any], messages: list[dict[str, Any]]) -> list[Any]:
-    """Positional merge of hook ``messages`` into ``base`` contents (spec §12.2)."""
+    """Positional merge of hook ``messages`` into ``base`` contents (docs/contract.md §13.2)."""
     if not messages:
         return copy.deepcopy(base)
     if not base:
@@ -177,7 +177,7 @@ def merge_messages(base: list[Any], messages: list[dict[str, Any]]) -> list[Any]
 
 
 def apply_llm_request(request: dict[str, Any], hook_request: Any) -> dict[str, Any]:
-    """A new model request with a BeforeModel hook's ``llm_request`` applied (spec §12.2).
+    """A new model request with a BeforeModel hook's ``llm_request`` applied (docs/contract.md §13.2).
 
     Raises :class:`LlmFormatError` (and changes nothing) when ``hook_request`` is malformed.
     """
@@ -216,7 +216,7 @@ def chunk_parts(chunk: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def to_llm_response(chunk: dict[str, Any]) -> dict[str, Any]:
-    """The ``llm_response`` AfterModel hooks receive for one chunk (spec §12.3)."""
+    """The ``llm_response`` AfterModel hooks receive for one chunk (docs/contract.md §13.3)."""
     out: dict[str, Any] = {}
     raw = chunk.get("candidates")
     cands: list[Any] = raw if isinstance(raw, list) else []
@@ -255,7 +255,7 @@ def to_llm_response(chunk: dict[str, Any]) -> dict[str, Any]:
 
 
 def from_llm_response(response: Any) -> dict[str, Any]:
-    """A model response chunk built from a hook's ``llm_response`` (spec §12.4).
+    """A model response chunk built from a hook's ``llm_response`` (docs/contract.md §13.4).
 
     Raises :class:`LlmFormatError` when it is malformed (no ``candidates`` list, a candidate
     without ``content.parts``, a part that is not a string).
@@ -291,7 +291,7 @@ def from_llm_response(response: Any) -> dict[str, Any]:
 
 
 def modified_response(response: Any) -> bool:
-    """AfterModel: does ``llm_response`` count as a replacement (first candidate has parts)? (spec §9.7)"""
+    """AfterModel: does ``llm_response`` count as a replacement (first candidate has parts)? (docs/contract.md §13.4)"""
     if not isinstance(response, dict):
         return True  # malformed: let from_llm_response report it
     cands = response.get("candidates")

@@ -3,7 +3,7 @@
 One :class:`AgentSession` holds the conversation history (google-genai ``contents`` dicts), a
 :class:`~hookwise.HookSystem`, a model (:mod:`hookwise.agent.models`) and the tools. It is the
 reference for every framework adapter, so each fire site below names the rule it follows
-(CONTRACT §8/§9/§11, spec §11):
+(docs/contract.md §8, §9, §11):
 
 =====================  ==========================================================================
 event                  fire site → what the session does with the merged result
@@ -43,7 +43,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise.adapters import _verdicts as verdicts
 from hookwise.agent import llm_format as fmt
@@ -55,6 +55,9 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import HookwiseError
 from hookwise.events import HookEvent
 from hookwise.result import FireResult, Outcome
+
+if TYPE_CHECKING:
+    from hookwise.engine import HookSystem
 
 SUMMARY_PROMPT = (
     "Summarize the conversation so far for your own later use: the goal, what was done, the files "
@@ -147,7 +150,7 @@ class _TurnState:
 class AgentSession:
     """A conversation between a person (or a script), a model, the tools and the hooks."""
 
-    def __init__(self, hooks: Any, model: Model, ui: AgentUI | None = None, options: AgentOptions | None = None,
+    def __init__(self, hooks: HookSystem, model: Model, ui: AgentUI | None = None, options: AgentOptions | None = None,
                  *, tools: ToolRegistry | None = None, transcripts: TranscriptStore | None = None) -> None:
         self.hooks = hooks
         self.model = model

@@ -40,7 +40,7 @@ class AgentUI:
         """A hook's ``systemMessage``."""
 
     def status_line(self, line: str) -> None:
-        """Print one status line; the wording below (CONTRACT §11) is shared by every UI."""
+        """Print one status line; the wording below (docs/contract.md §11) is shared by every UI."""
 
     def warning(self, message: str) -> None:
         """Something went wrong but the session goes on (hook failures, ignored hook output)."""
@@ -74,7 +74,7 @@ class AgentUI:
 
 
 class HeadlessUI(AgentUI):
-    """``-p`` runs: the answer on stdout, everything else on stderr (CONTRACT §11)."""
+    """``-p`` runs: the answer on stdout, everything else on stderr (docs/contract.md §11)."""
 
     def __init__(self, stdout: IO[str], stderr: IO[str], *, collect: bool = False) -> None:
         self.out = stdout

@@ -135,7 +135,7 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
 
 def claude_interpretation(it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str,
                           name: str) -> Interpretation:
-    """Adjust the contract's reading of a finished command hook (CONTRACT §6) for a Claude-dialect hook.
+    """Adjust the contract's reading of a finished command hook (docs/contract.md §6) for a Claude-dialect hook.
 
     Two rules of Claude Code's hooks reference differ from the contract's table:
 

@@ -1,4 +1,4 @@
-"""``hookwise agent``: the reference agent host (CONTRACT §11).
+"""``hookwise agent``: the reference agent host (docs/contract.md §11).
 
 Headless when a prompt is given with ``-p`` or piped on stdin (the answer on stdout, hook
 messages, warnings and stop/block lines on stderr); otherwise, on a terminal, an interactive

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     import argparse
     from typing import IO, Any
 
+    from hookwise.engine import HookSystem
+
 #: command -> (module, one-line help). Order is the order of ``hookwise --help``.
 COMMANDS: dict[str, tuple[str, str]] = {
     "fire": ("hookwise.cli.fire", "run one event through the configured hooks and print the merged result"),
@@ -61,7 +63,7 @@ class CliContext:
     stderr: IO[str] = field(default_factory=lambda: sys.stderr)
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
 
-    def hook_system(self, **kwargs: Any) -> Any:
+    def hook_system(self, **kwargs: Any) -> HookSystem:
         """A :class:`hookwise.HookSystem` for the project, with ``--trace`` applied."""
         from hookwise.engine import HookSystem
 

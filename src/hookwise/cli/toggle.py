@@ -8,7 +8,7 @@ parse is never written; the message says where it is broken.
 
 Names are display names (the hook's ``name``, else its command), as in
 ``hookwise list``. Hooks from the system settings can only be switched off by
-the system settings (CONTRACT §7), which this command does not edit.
+the system settings (docs/contract.md §7), which this command does not edit.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Replacing ``$GEMINI_PROJECT_DIR`` and friends in a command's text (CONTRACT §5).
+"""Replacing ``$GEMINI_PROJECT_DIR`` and friends in a command's text (docs/contract.md §5).
 
 The value is inserted so that bash sees it literally in whatever quoting the
 author used: unquoted → one single-quoted word; inside ``"..."`` → backslash,

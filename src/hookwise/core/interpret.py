@@ -1,4 +1,4 @@
-"""What a hook's answer means (CONTRACT §6). Pure functions, one table.
+"""What a hook's answer means (docs/contract.md §6). Pure functions, one table.
 
 | exit            | out          | meaning                                             | outcome   |
 |-----------------|--------------|-----------------------------------------------------|-----------|

@@ -1,4 +1,4 @@
-"""Merging the outputs of one firing (CONTRACT §8). Pure and deterministic.
+"""Merging the outputs of one firing (docs/contract.md §8). Pure and deterministic.
 
 Outputs are merged in plan order, never in completion order. Rules that hold
 for every event (except BeforeToolSelection, which ignores decisions):

@@ -1,4 +1,4 @@
-"""Matching and planning (CONTRACT §3-§4): which hooks run for a firing, in what order, and how.
+"""Matching and planning (docs/contract.md §3-§4): which hooks run for a firing, in what order, and how.
 
 Pure functions over entries and the firing's match value; no clock, no I/O.
 Matchers are compiled once per entry and plans are cached per (event, match
@@ -100,7 +100,7 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
     seen: set[str] = set()
     out = []
     for e in entries:
-        key = e.identity  # CONTRACT §2/§4: name:command (a Python hook's command part is empty)
+        key = e.identity  # docs/contract.md §2/§4: name:command (a Python hook's command part is empty)
         if key in seen:
             continue
         seen.add(key)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_MS = 60_000
 
-#: source labels in merge order (CONTRACT §1); runtime hooks run first
+#: source labels in merge order (docs/contract.md §1); runtime hooks run first
 SOURCE_ORDER: dict[str, int] = {
     "runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2, "plugin": 2, "package": 2,
 }
@@ -74,7 +74,7 @@ class HookEntry:
 
     @property
     def identity(self) -> str:
-        """``name:command`` — the de-duplication key (CONTRACT §2)."""
+        """``name:command`` — the de-duplication key (docs/contract.md §2)."""
         return f"{self.name}:{self.command}"
 
     @property
@@ -84,7 +84,7 @@ class HookEntry:
 
     @property
     def needs_trust(self) -> bool:
-        """Project, extension and plugin hooks run only once trusted (CONTRACT §7)."""
+        """Project, extension and plugin hooks run only once trusted (docs/contract.md §7)."""
         return self.source in UNTRUSTED_SOURCES
 
     @property

@@ -1,6 +1,6 @@
 """Reading hook calls from trace files and summarising them per hook (pure except :func:`read_calls`).
 
-Two inputs are understood, line by line: ``--trace`` records (CONTRACT §10
+Two inputs are understood, line by line: ``--trace`` records (docs/contract.md §10
 ``{"type": "hook_call", ...}``) and the JSON lines of a telemetry ``outfile``
 (the ``gemini_cli.hook_call`` log records; spans and metrics there are skipped).
 """
@@ -17,7 +17,7 @@ from typing import Any
 from hookwise.errors import HookwiseError
 from hookwise.telemetry.records import hook_decision  # pure: imports no OpenTelemetry
 
-#: outcome classes in the order reports show them (CONTRACT §6)
+#: outcome classes in the order reports show them (docs/contract.md §6)
 OUTCOMES = ("ok", "blocked", "failed", "not-run", "timeout", "skipped")
 
 

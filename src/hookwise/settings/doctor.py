@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise.core.expand import expand_command
 from hookwise.core.plan import compile_matcher
@@ -65,6 +65,9 @@ INTERPRETERS = ("python", "python3", "python2", "node", "nodejs", "bash", "sh", 
 _SHELL_WORDS = {"cd", "exec", "env", "command", "builtin", "time", "nohup", "if", "then", "for", "while",
                 "case", "{", "(", "[", "[[", "test", "echo", "printf", "true", "false", "exit", "set", "export",
                 "source", ".", "cat", "read", "!"}
+
+if TYPE_CHECKING:
+    from hookwise.engine import HookSystem
 
 
 @dataclass
@@ -398,7 +401,7 @@ def make_sandbox() -> str:
     return d
 
 
-def run_checks(hs: Any, checks: list[HookCheck], *, max_workers: int = 8) -> list[HookCheck]:
+def run_checks(hs: HookSystem, checks: list[HookCheck], *, max_workers: int = 8) -> list[HookCheck]:
     """Run every non-skipped check once (concurrently) through ``hs`` and diagnose it."""
     todo = [c for c in checks if c.status != SKIPPED]
 

@@ -79,7 +79,7 @@ class SettingsLayer:
 
 def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
                     profile: Profile | None = None) -> list[SettingsLayer]:
-    """Every settings layer in merge order (CONTRACT §1), whether or not its file exists.
+    """Every settings layer in merge order (docs/contract.md §1), whether or not its file exists.
 
     ``profile`` (docs/sources.md) moves the user and project files to another
     product's folders; extensions always come from the gemini user directory,

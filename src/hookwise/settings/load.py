@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class RedactionPolicy:
-    """``security.environmentVariableRedaction`` as combined across layers (CONTRACT §7)."""
+    """``security.environmentVariableRedaction`` as combined across layers (docs/contract.md §7)."""
 
     allowed: frozenset[str] = frozenset()
     blocked: frozenset[str] = frozenset()
@@ -338,7 +338,7 @@ def _claude_entries(project_dir: str, env: Mapping[str, str], warnings: list[str
 
 
 def _apply_switches(entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]) -> None:
-    """Set each entry's ``enabled`` flag (CONTRACT §2, §7) and warn about cross-layer switching."""
+    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching."""
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)
     user_names = {e.display_name for e in entries if e.source == "user"}

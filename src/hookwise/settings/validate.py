@@ -6,7 +6,7 @@ definition, ``hooksConfig`` and the redaction settings may contain is read with
 exactly something the loader skips (with the same message), and everything the loader uses
 passes. On top of that this module adds what only ``validate`` says: hints about matchers
 (on events that ignore them, Claude Code tool names, exact values that never occur),
-duplicate keys, and the cross-file rules about ``hooksConfig.disabled`` (CONTRACT §2, §7).
+duplicate keys, and the cross-file rules about ``hooksConfig.disabled`` (docs/contract.md §2, §7).
 The JSON Schema shipped as ``hookwise/settings/schema.json`` is generated from the same
 description (a test checks that the three agree on generated documents).
 """
@@ -277,7 +277,7 @@ def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
 
 def validate_project(project_dir: str, env: Mapping[str, str] | None = None, *, claude_settings: bool | None = None,
                      plugin_dirs: Sequence[str] = (), profile: str | None = None) -> Report:
-    """Check every settings layer of ``project_dir`` (CONTRACT §1) plus the cross-file rules of §7.
+    """Check every settings layer of ``project_dir`` (docs/contract.md §1) plus the cross-file rules of §7.
 
     The hook sources loaded besides settings layers (docs/sources.md) are checked too, as they
     load: ``.claude/`` files when ``claudeSettings`` is on, Claude Code plugins (``--plugin-dir``,
@@ -361,7 +361,7 @@ def _read(path: str) -> str:
 
 
 def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
-    """Rules that need every file: disabled names (CONTRACT §2, §7)."""
+    """Rules that need every file: disabled names (docs/contract.md §2, §7)."""
     out: list[Problem] = []
     hooks = [h for c in checkers for h in c.hooks]
     names = {h.display_name for h in hooks}

@@ -239,7 +239,7 @@ class HookTelemetry:
     # ---- records ---------------------------------------------------------------------------
     def record(self, rec: Mapping[str, Any], *, span: Any = None, end_ns: int | None = None,
                input_json: str | None = None) -> None:
-        """Emit the telemetry of one ``hook_call`` record (CONTRACT §10); ``span`` is ended here."""
+        """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended here."""
         now = time.time_ns()
         end = end_ns if end_ns is not None else now
         if span is None:

@@ -1,7 +1,7 @@
 """What each telemetry record carries, built from a ``hook_call`` trace record (pure; docs/telemetry.md).
 
 The log record and the two metrics use Gemini CLI's names and attributes
-(``reference`` spec §17) so dashboards built for Gemini CLI keep working;
+(docs/telemetry.md) so dashboards built for Gemini CLI keep working;
 hookwise adds ``source`` and ``outcome``. The span attributes live in hookwise's
 own ``hookwise.*`` namespace: the GenAI conventions have no hook spans, and
 their guardrail vocabulary is reserved for dedicated guardrail libraries.
@@ -19,7 +19,7 @@ COUNT_METRIC = "gemini_cli.hook_call.count"
 LATENCY_METRIC = "gemini_cli.hook_call.latency"
 LOGGER_NAME = "hookwise"
 
-#: outcomes whose hook span gets ERROR status, with the ``error.type`` each sets (CONTRACT §6)
+#: outcomes whose hook span gets ERROR status, with the ``error.type`` each sets (docs/contract.md §6)
 ERROR_OUTCOMES: dict[str, str] = {"failed": "failed", "timeout": "timeout", "not-run": "not_run"}
 
 _PATH_SEP = re.compile(r"[/\\]")
@@ -170,7 +170,7 @@ def firing_span_attributes(event: str, inp: Mapping[str, Any], hooks: int) -> di
 
 def firing_result_attributes(decisions: Sequence[str], outcomes: Mapping[str, int]) -> dict[str, Any]:
     """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2, ``deny``
-    or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, CONTRACT §8)."""
+    or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, docs/contract.md §8)."""
     decision = "allow"
     if any(d in ("deny", "block") for d in decisions):
         decision = "block"

@@ -2,7 +2,7 @@
 
 :func:`assert_adapter_conformance` runs one scripted conversation twice, each time with a recording
 Python hook on every event: once through the reference host (:class:`hookwise.agent.AgentSession`,
-CONTRACT §11) and once through an adapter, by way of a small *driver* the adapter's author writes::
+docs/contract.md §11) and once through an adapter, by way of a small *driver* the adapter's author writes::
 
     def drive(hooks: HookSystem, conversation: Conversation) -> None:
         # build the framework's agent with a scripted/offline model that answers conversation.turns

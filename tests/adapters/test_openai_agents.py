@@ -1,0 +1,655 @@
+"""The openai-agents adapter inside the real SDK Runner: agents.testing.ScriptedModel, real command hooks,
+counting tools. Assertions are on tool invocation counts and on the calls the scripted model recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("agents.testing", reason="hookwise[openai-agents] is not installed (needs Python 3.11+)")
+
+from agents import Agent, FunctionTool, RunConfig, Runner, function_tool  # noqa: E402
+from agents.exceptions import InputGuardrailTripwireTriggered  # noqa: E402
+from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402
+
+from hookwise.adapters import (
+    AgentStopped,  # noqa: E402
+    openai_agents,  # noqa: E402
+)
+from hookwise.adapters import _verdicts as verdicts  # noqa: E402
+from hookwise.testing import assert_adapter_conformance  # noqa: E402
+from hookwise.testing.conformance import Conversation, ToolCall  # noqa: E402
+
+from ._kit import Hooks, Messages, Tools  # noqa: E402
+
+OFFLINE = RunConfig(tracing_disabled=True)
+
+
+def call(name: str, args: dict[str, Any], call_id: str, text: str | None = None) -> ModelStep:
+    out = [assistant_message(text)] if text else []
+    return ModelStep(output=[*out, function_call(name, args, call_id=call_id)])
+
+
+def say(text: str) -> ModelStep:
+    return ModelStep(output=[assistant_message(text)])
+
+
+class Run:
+    def __init__(self, hooks: Hooks, steps: list[ModelStep], **kw: Any) -> None:
+        self.hooks = hooks
+        self.tools = Tools()
+        self.messages = Messages()
+        self.model = ScriptedModel(steps)
+        t = self.tools
+
+        @function_tool
+        def shell(cmd: str) -> str:
+            """Run a shell command."""
+            return t.hit("shell", cmd=cmd)
+
+        @function_tool
+        def echo(text: str) -> str:
+            """Echo a text."""
+            return t.hit("echo", text=text)
+
+        self.agent = Agent(name="helper", model=self.model, tools=[shell, echo], instructions="You help.")
+        self.kw = {"on_message": self.messages, "run_config": OFFLINE, **kw}
+        self.system = hooks.system()
+        self.result: Any = None
+
+    def run(self, prompt: str) -> Any:
+        self.result = openai_agents.run_sync(self.agent, prompt, self.system, **self.kw)
+        return self.result
+
+    def request_text(self, i: int) -> str:
+        return json.dumps(self.model.calls[i].input, default=str)
+
+
+@pytest.fixture
+def hooks(tmp_path: Path) -> Hooks:
+    return Hooks(tmp_path)
+
+
+# ---- BeforeTool --------------------------------------------------------------------------------------
+def test_before_tool_deny_skips_the_tool(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "rm -rf /"}, "c1"), say("ok")])
+    r.run("clean up")
+    assert r.tools.calls["shell"] == 0
+    assert "Tool execution blocked: no shells" in r.request_text(1)
+    assert hooks.log("BeforeTool")[0]["tool_input"] == {"cmd": "rm -rf /"}
+
+
+def test_before_tool_rewrite(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"hookSpecificOutput": {"tool_input": {"cmd": "ls -la"}}}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("list")
+    assert r.tools.args == [("shell", {"cmd": "ls -la"})]
+    assert "shell:ls -la" in r.request_text(1)
+    assert json.dumps(verdicts.MODIFIED_NOTE)[1:-1] in r.request_text(1)
+
+
+def test_before_tool_stop_raises_agent_stopped(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"continue": False, "stopReason": "budget spent"}, matcher="shell")
+    hooks.on("AfterAgent", {})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("never")])
+    with pytest.raises(AgentStopped) as err:
+        r.run("list")
+    assert err.value.reason == "budget spent"
+    assert r.tools.calls["shell"] == 0 and len(r.model.calls) == 1
+    assert hooks.log("AfterAgent") == []
+    assert r.messages.of("stop") == ["budget spent"]
+
+
+@pytest.mark.parametrize("ok", [True, False])
+def test_ask_with_an_approve_callback(hooks: Hooks, ok: bool) -> None:
+    hooks.on("BeforeTool", {"decision": "ask", "systemMessage": "really?"}, matcher="shell")
+    hooks.on("Notification", {})
+    seen: list[tuple[str, dict[str, Any], str]] = []
+
+    def approve(name: str, args: dict[str, Any], reason: str) -> bool:
+        seen.append((name, args, reason))
+        return ok
+
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], ask=approve)
+    r.run("list")
+    assert seen == [("shell", {"cmd": "ls"}, "really?")]
+    assert r.tools.calls["shell"] == (1 if ok else 0)
+    assert [n["notification_type"] for n in hooks.log("Notification")] == ["ToolPermission"]
+    if not ok:
+        assert verdicts.CANCELLED in r.request_text(1)
+
+
+def test_ask_deny_refuses_without_surfacing(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"decision": "ask"}, matcher="shell")
+    hooks.on("Notification", {})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("list")
+    assert r.tools.calls["shell"] == 0
+    assert "a headless run cannot ask" in r.request_text(1)
+    assert hooks.log("Notification") == []
+
+
+@pytest.mark.parametrize("ok", [True, False])
+def test_ask_native_uses_interruptions(hooks: Hooks, ok: bool) -> None:
+    hooks.on("BeforeTool", {"decision": "ask", "reason": "check first"}, matcher="shell")
+    hooks.on("Notification", {})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    agent, config = openai_agents.govern(r.agent, r.system, ask="native", run_config=OFFLINE)
+
+    async def go() -> Any:
+        first = await Runner.run(agent, "list", run_config=config)
+        assert [i.name for i in first.interruptions] == ["shell"]
+        assert r.tools.calls["shell"] == 0 and len(hooks.log("Notification")) == 1
+        state = first.to_state()
+        (state.approve if ok else state.reject)(first.interruptions[0])
+        return await Runner.run(agent, state, run_config=config)
+
+    asyncio.run(go())
+    assert r.tools.calls["shell"] == (1 if ok else 0)
+    assert len(hooks.log("BeforeTool")) == 1
+    assert len(r.model.calls) == 2
+    if not ok:
+        assert verdicts.CANCELLED in r.request_text(1)
+
+
+# ---- AfterTool ---------------------------------------------------------------------------------------
+def test_after_tool_context_is_appended(hooks: Hooks) -> None:
+    hooks.on("AfterTool", {"hookSpecificOutput": {"additionalContext": "file list is partial"}}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("list")
+    assert "shell:ls\\n\\n<hook_context>file list is partial</hook_context>" in r.request_text(1)
+    assert hooks.log("AfterTool")[0]["tool_response"]["llmContent"] == "shell:ls"
+
+
+def test_after_tool_block_hides_the_result(hooks: Hooks) -> None:
+    hooks.on("AfterTool", {"decision": "block", "reason": "contains secrets"}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "cat .env"}, "c1"), say("ok")])
+    r.run("show env")
+    assert r.tools.calls["shell"] == 1
+    assert "contains secrets" in r.request_text(1) and "shell:cat .env" not in r.request_text(1)
+
+
+def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
+    hooks.on("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
+             matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("list")
+    assert r.tools.calls == {"shell": 1, "echo": 1}
+    out = [i for i in r.model.calls[1].input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    assert out[0]["call_id"] == "c1" and "echo:t" in str(out[0]["output"])
+
+
+def test_after_tool_tail_calls_are_capped(hooks: Hooks) -> None:
+    hooks.on("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "x"}}}})
+    r = Run(hooks, [call("echo", {"text": "a"}, "c1"), say("ok")])
+    r.run("loop")
+    assert r.tools.calls["echo"] == 1 + verdicts.MAX_TAIL_CALLS
+    assert any("nested" in w for w in r.messages.of("warning"))
+
+
+# ---- BeforeAgent -------------------------------------------------------------------------------------
+def test_before_agent_block_trips_the_input_guardrail(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", {"decision": "block", "reason": "off topic"})
+    r = Run(hooks, [say("never")])
+    with pytest.raises(InputGuardrailTripwireTriggered) as err:
+        r.run("SECRET PROMPT")
+    assert err.value.guardrail_result.output.output_info == "off topic"
+    assert r.model.calls == ()
+    assert r.messages.of("block") == ["off topic"]
+
+
+def test_before_agent_stop_raises_before_the_model(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", {"continue": False, "stopReason": "paused"})
+    r = Run(hooks, [say("never")])
+    with pytest.raises(AgentStopped):
+        r.run("hi")
+    assert r.model.calls == ()
+
+
+def test_before_agent_context_is_in_every_request_of_its_prompt_only(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", [{"hookSpecificOutput": {"additionalContext": "branch main"}}, {}])
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), say("second")])
+    first = r.run("first")
+    assert "branch main" in r.request_text(0) and "branch main" in r.request_text(1)
+    assert "branch main" not in json.dumps(first.to_input_list(), default=str)
+    r.run("second")
+    assert "branch main" not in r.request_text(2)
+
+
+# ---- AfterAgent --------------------------------------------------------------------------------------
+def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", [{"decision": "block", "reason": "mention the tests"}, {}])
+    r = Run(hooks, [say("draft"), say("final with tests")])
+    result = r.run("write it")
+    assert len(r.model.calls) == 2
+    last = r.model.calls[1].input[-1]
+    assert last == {"role": "user", "content": "mention the tests"}
+    assert "draft" in r.request_text(1)
+    fired = hooks.log("AfterAgent")
+    assert [f["stop_hook_active"] for f in fired] == [False, True]
+    assert fired[1]["prompt_response"] == "draft\nfinal with tests"
+    assert result.final_output == "final with tests"
+
+
+def test_a_later_prompt_after_a_retry_starts_fresh(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", [{"decision": "block", "reason": "again"}, {}])
+    r = Run(hooks, [say("a1"), say("a2"), say("b1")])
+    agent, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
+    first = asyncio.run(openai_agents.run(agent, "p1", run_config=config))
+    asyncio.run(openai_agents.run(agent, [*first.to_input_list(), {"role": "user", "content": "p2"}],
+                                  run_config=config))
+    fired = hooks.log("AfterAgent")
+    assert [(f["prompt"], f["stop_hook_active"]) for f in fired] == [("p1", False), ("p1", True), ("p2", False)]
+    assert fired[2]["prompt_response"] == "b1"
+
+
+def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
+    r = Run(hooks, [say("a"), say("b"), say("c"), say("d")], max_agent_retries=2)
+    r.run("go")
+    assert len(r.model.calls) == 3
+    assert len(hooks.log("AfterAgent")) == 3
+    assert any("giving up after 2 retries" in s for s in r.messages.of("stop"))
+
+
+def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", [{"decision": "block", "reason": "start over", "hookSpecificOutput": {"clearContext": True}},
+                            {}])
+    r = Run(hooks, [say("first answer"), say("second answer")])
+    r.run("FIRST PROMPT")
+    assert r.model.calls[1].input == [{"role": "user", "content": "start over"}]
+
+
+def test_after_agent_clear_context_with_and_without_a_session(hooks: Hooks) -> None:
+    from agents import SQLiteSession
+
+    stop = {"continue": False, "stopReason": "done", "hookSpecificOutput": {"clearContext": True}}
+    hooks.on("AfterAgent", stop)
+    r = Run(hooks, [say("a"), say("b")])
+    r.run("no session")
+    assert any("'clearContext' is not supported" in w for w in r.messages.of("warning"))
+    session = SQLiteSession("s1")
+    r.kw["session"] = session
+    r.run("with session")
+    assert asyncio.run(session.get_items()) == []
+
+
+def test_after_agent_retry_needs_run_with_plain_runner(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
+    r = Run(hooks, [say("a")])
+    agent, config = openai_agents.govern(r.agent, r.system, on_message=r.messages, run_config=OFFLINE)
+    result = Runner.run_sync(agent, "go", run_config=config)
+    assert result.final_output == "a" and len(r.model.calls) == 1
+    assert any("cannot retry" in w for w in r.messages.of("warning"))
+
+
+# ---- BeforeModel / AfterModel / BeforeToolSelection ---------------------------------------------------
+def test_before_model_rewrites_messages_and_config(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {
+        "messages": [{"role": "user", "content": "REWRITTEN"}], "config": {"temperature": 0.25}}}})
+    r = Run(hooks, [say("ok")])
+    r.run("original")
+    assert r.model.calls[0].input == [{"role": "user", "content": "REWRITTEN"}]
+    assert r.model.calls[0].model_settings.temperature == 0.25
+    assert hooks.log("BeforeModel")[0]["llm_request"]["messages"] == [{"role": "user", "content": "original"}]
+
+
+def test_before_model_top_k_is_named_in_a_warning(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {"config": {"topK": 3, "topP": 0.5}}}})
+    r = Run(hooks, [say("ok")])
+    r.run("hi")
+    assert r.model.calls[0].model_settings.top_p == 0.5
+    assert any("'llm_request.config.topK'" in w for w in r.messages.of("warning"))
+
+
+def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["cached answer"]}}]}}})
+    r = Run(hooks, [])
+    result = r.run("hi")
+    assert r.model.calls == ()
+    assert result.final_output == "cached answer"
+
+
+def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", [{"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]}}}, {"decision": "block", "reason": "b"}])
+    hooks.on("AfterAgent", {})
+    r = Run(hooks, [])
+    r.run("one")
+    r.run("two")
+    assert r.model.calls == ()
+    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == ["canned", "[no response text]"]
+
+
+def test_before_model_stop(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", {"continue": False, "stopReason": "no model today"})
+    r = Run(hooks, [say("never")])
+    with pytest.raises(AgentStopped):
+        r.run("hi")
+    assert r.model.calls == ()
+
+
+def test_before_model_malformed_request_is_a_warning(hooks: Hooks) -> None:
+    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {"messages": "not a list"}}})
+    r = Run(hooks, [say("ok")])
+    r.run("unchanged")
+    assert r.model.calls[0].input == [{"role": "user", "content": "unchanged"}]
+    assert any("llm_request" in w for w in r.messages.of("warning"))
+
+
+def test_after_model_replaces_text_and_keeps_calls(hooks: Hooks) -> None:
+    hooks.on("AfterModel", [{"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]}}}, {}])
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1", text="orig text"), say("ok")])
+    r.run("go")
+    assert r.tools.calls["shell"] == 1
+    assert "REPLACED" in r.request_text(1) and "orig text" not in r.request_text(1)
+    assert len(hooks.log("AfterModel")) == 2
+
+
+def test_after_model_deny_discards_and_ends_the_turn(hooks: Hooks) -> None:
+    hooks.on("AfterModel", {"decision": "deny", "reason": "unsafe"})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1", text="bad text"), say("never")])
+    result = r.run("go")
+    assert r.tools.calls["shell"] == 0 and len(r.model.calls) == 1
+    assert result.final_output == ""
+    assert r.messages.of("block") == ["unsafe"]
+
+
+def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
+    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
+        "mode": "ANY", "allowedFunctionNames": ["echo"]}}})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], run_config=RunConfig(
+        tracing_disabled=True, model_settings=None))
+    r.run("go")
+    first = r.model.calls[0]
+    assert [t.name for t in first.tools] == ["echo"] and first.model_settings.tool_choice == "required"
+    assert r.tools.calls["shell"] == 0
+    assert "Tool call refused" in r.request_text(1) and "BeforeToolSelection" in r.request_text(1)
+
+
+# ---- call styles, lifecycle, failures, aliases -------------------------------------------------------
+def test_async_and_streamed_runs(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "no"}, matcher="shell")
+    hooks.on("AfterModel", {"hookSpecificOutput": {"llm_response": {
+        "candidates": [{"content": {"role": "model", "parts": ["STREAM REPLACED"]}}]}}})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), call("shell", {"cmd": "ls"}, "c2"), say("ok")])
+
+    async def go() -> Any:
+        await openai_agents.run(r.agent, "async", r.system, run_config=OFFLINE)
+        streamed = openai_agents.run_streamed(r.agent, "stream", r.system, run_config=OFFLINE)
+        async for _ in streamed.stream_events():
+            pass
+        return streamed
+
+    streamed = asyncio.run(go())
+    assert r.tools.calls["shell"] == 0
+    assert "Tool execution blocked: no" in r.request_text(3)
+    assert streamed.final_output == "STREAM REPLACED"
+
+
+def test_session_start_and_end(hooks: Hooks) -> None:
+    hooks.on("SessionStart", {"hookSpecificOutput": {"additionalContext": "welcome"}})
+    hooks.on("SessionEnd", {})
+    r = Run(hooks, [say("a")])
+    r.run("one")
+    assert [e["source"] for e in hooks.log("SessionStart")] == ["startup"]
+    assert [e["reason"] for e in hooks.log("SessionEnd")] == ["exit"]
+    assert "welcome" in r.request_text(0)
+
+
+def test_hook_failure_warns_and_proceeds(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"__exit__": 1}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("go")
+    assert r.tools.calls["shell"] == 1
+    assert r.messages.of("warning")
+
+
+def test_fail_closed_hook_denies(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"__exit__": 1}, matcher="shell", failClosed=True)
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    r.run("go")
+    assert r.tools.calls["shell"] == 0
+    assert "Tool execution blocked" in r.request_text(1)
+
+
+def test_tool_aliases_apply_gemini_matchers(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "aliased"}, matcher="run_shell_command")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    r.run("go")
+    assert r.tools.calls["shell"] == 0
+    fired = hooks.log("BeforeTool")[0]
+    assert (fired["tool_name"], fired["original_request_name"]) == ("run_shell_command", "shell")
+
+
+def test_govern_does_not_mutate_the_callers_agent(hooks: Hooks) -> None:
+    r = Run(hooks, [])
+    before = [(t.name, t.on_invoke_tool) for t in r.agent.tools if isinstance(t, FunctionTool)]
+    openai_agents.govern(r.agent, r.system, ask="native")
+    assert [(t.name, t.on_invoke_tool) for t in r.agent.tools if isinstance(t, FunctionTool)] == before
+    assert r.agent.input_guardrails == [] and r.agent.output_guardrails == []
+
+
+# ---- conformance -------------------------------------------------------------------------------------
+def _drive(hooks_system: Any, conversation: Conversation) -> None:
+    steps = []
+    n = 0
+    for turn in conversation.turns:
+        out: list[Any] = []
+        for item in turn:
+            if isinstance(item, ToolCall):
+                n += 1
+                out.append(function_call(item.name, item.args, call_id=f"call-{n}"))
+            else:
+                out.append(assistant_message(item))
+        steps.append(ModelStep(output=out))
+
+    def make(tool: Any) -> FunctionTool:
+        async def invoke(_ctx: Any, args_json: str) -> str:
+            return str(tool.result(json.loads(args_json).get(tool.param)))
+
+        schema = {"type": "object", "properties": {tool.param: {"type": "string"}}, "required": [tool.param],
+                  "additionalProperties": False}
+        return FunctionTool(name=tool.name, description=tool.description, params_json_schema=schema,
+                            on_invoke_tool=invoke)
+
+    agent = Agent(name="helper", model=ScriptedModel(steps), tools=[make(t) for t in conversation.tools])
+    openai_agents.run_sync(agent, conversation.prompt, hooks_system, run_config=OFFLINE)
+
+
+def test_conformance_with_the_reference_host() -> None:
+    assert_adapter_conformance(_drive)
+
+
+# ---- the shared scenario suite -----------------------------------------------------------------------
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def _messages(items: Any, system: str | None = None) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = [("system", system)] if system else []
+    for raw in [items] if isinstance(items, str) else list(items):
+        item = raw if isinstance(raw, dict) else (raw.model_dump(exclude_unset=True) if hasattr(raw, "model_dump")
+                                                  else {"role": "user", "content": str(raw)})
+        kind = item.get("type", "message")
+        if kind == "function_call_output":
+            out.append(("tool", _text(item.get("output"))))
+        elif kind == "message" and item.get("role") in ("user", "system", "developer"):
+            out.append(("system" if item["role"] != "user" else "user", _text(item.get("content"))))
+        elif kind == "message" and item.get("role") == "assistant":
+            text = _text(item.get("content"))
+            if text:
+                out.append(("model", text))
+    return out
+
+
+class OpenAIAgentsDriver:
+    name = "openai-agents"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode  # run (hookwise's run()) / streamed (Runner.run_streamed on the governed pair)
+
+    def run(self, hooks: Any, turns: Any, prompts: Any, *, ask: Any = "deny", native_answer: bool | None = None,
+            max_agent_retries: int = 8) -> Any:
+        from agents.exceptions import InputGuardrailTripwireTriggered as Blocked
+
+        from .scenarios import Request
+        from .scenarios import Run as ScenarioRun
+
+        steps = []
+        n = 0
+        for turn in turns:
+            out: list[Any] = []
+            for t in turn:
+                n += 1
+                out.append(function_call(t.name, dict(t.args), call_id=f"call-{n}") if isinstance(t, ToolCall)
+                           else assistant_message(t))
+            steps.append(ModelStep(output=out))
+        model = ScriptedModel(steps)
+        calls: dict[str, list[dict[str, Any]]] = {}
+        messages: list[tuple[str, str]] = []
+
+        @function_tool
+        def shell(cmd: str) -> str:
+            """Run a shell command."""
+            calls.setdefault("shell", []).append({"cmd": cmd})
+            return f"shell:{cmd}"
+
+        @function_tool
+        def echo(text: str) -> str:
+            """Echo a text."""
+            calls.setdefault("echo", []).append({"text": text})
+            return f"echo:{text}"
+
+        agent, config = openai_agents.govern(
+            Agent(name="helper", model=model, tools=[shell, echo]), hooks,
+            ask="native" if native_answer is not None else ask, on_message=lambda k, t: messages.append((k, t)),
+            max_agent_retries=max_agent_retries, run_config=OFFLINE)
+        surfaced: list[dict[str, Any]] = []
+        history: list[Any] = []
+        stop: str | None = None
+        raised = False
+        output = ""
+
+        async def one(inp: Any) -> Any:
+            if self.mode == "streamed":
+                res = Runner.run_streamed(agent, inp, run_config=config)
+                async for _ in res.stream_events():
+                    pass
+                return res
+            return await openai_agents.run(agent, inp, run_config=config)
+
+        async def go() -> None:
+            nonlocal history, stop, raised, output
+            for p in prompts:
+                inp: Any = [*history, {"role": "user", "content": p}]
+                try:
+                    result = await one(inp)
+                    while result.interruptions and native_answer is not None:
+                        surfaced.extend({"tool": i.name} for i in result.interruptions)
+                        state = result.to_state()
+                        for i in result.interruptions:
+                            (state.approve if native_answer else state.reject)(i)
+                        result = await Runner.run(agent, state, run_config=config)
+                    history = result.to_input_list()
+                    output = str(result.final_output or "")
+                except AgentStopped as exc:
+                    stop, raised = exc.reason, True
+                    data = getattr(exc, "run_data", None)
+                    if data is not None:
+                        history = [*([data.input] if isinstance(data.input, str) else data.input),
+                                   *(i.to_input_item() for i in data.new_items)]
+                    break
+                except Blocked:
+                    continue
+            await openai_agents.end_session(config)
+
+        asyncio.run(go())
+        if stop is None:
+            stops = [t for k, t in messages if k == "stop"]
+            stop = stops[-1] if stops else None
+        requests = [Request(_messages(c.input, c.system_instructions), [t.name for t in c.tools],
+                            c.model_settings.tool_choice not in (None, "auto", "none"),
+                            {k: v for k, v in (("temperature", c.model_settings.temperature),
+                                               ("maxOutputTokens", c.model_settings.max_tokens),
+                                               ("topP", c.model_settings.top_p)) if v is not None})
+                    for c in model.calls]
+        return ScenarioRun(requests, calls, messages, output, _messages(history), stop, raised, surfaced)
+
+
+@pytest.fixture
+def adapter_env(tmp_path: Path) -> Any:
+    from .scenarios import AdapterEnv
+
+    return AdapterEnv(tmp_path / "project")
+
+
+def _scenarios() -> list[Any]:
+    from .scenarios import SCENARIOS
+
+    return SCENARIOS
+
+
+@pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s.__name__)
+def test_scenario(scenario: Any, adapter_env: Any) -> None:
+    scenario(OpenAIAgentsDriver("run"), adapter_env)
+
+
+@pytest.mark.parametrize("scenario", [s for s in _scenarios() if s.__name__ in (
+    "before_tool_rewrite", "before_tool_ask_native_approve", "before_model_synthetic_answer",
+    "after_model_replace_keeps_tool_calls", "before_tool_selection")], ids=lambda s: s.__name__)
+def test_streamed_scenario(scenario: Any, adapter_env: Any) -> None:
+    scenario(OpenAIAgentsDriver("streamed"), adapter_env)
+
+
+def test_example_runs_offline(_isolated_gemini_home: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    home = _isolated_gemini_home
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOOKWISE_", "GEMINI_"))}
+    env.update(GEMINI_CLI_HOME=str(home), GEMINI_CLI_SYSTEM_SETTINGS_PATH=str(home / "none.json"),
+               GEMINI_CLI_SYSTEM_DEFAULTS_PATH=str(home / "none-defaults.json"))
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "examples" / "adapters" / "openai_agents_example.py")],
+                         capture_output=True, text=True, timeout=120, env=env, cwd=str(home))
+    assert out.returncode == 0, out.stderr
+    assert "Tool execution blocked: shell-guard" in out.stdout and "<hook_context>" in out.stdout
+    assert "git push --force-with-lease origin main" in out.stdout and "agent: Pushed safely." in out.stdout
+
+
+def test_handoff_agents_are_governed_and_hosted_tools_named(hooks: Hooks) -> None:
+    from agents import WebSearchTool
+
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "not in the specialist either"}, matcher="shell")
+    r = Run(hooks, [])
+    specialist = Agent(name="specialist", model=r.model, tools=list(r.agent.tools))
+    front = Agent(name="front", model=r.model, tools=[WebSearchTool()], handoffs=[specialist])
+    r.model.extend([ModelStep(output=[function_call("transfer_to_specialist", {}, call_id="h1")]),
+                    call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    result = openai_agents.run_sync(front, "go", r.system, on_message=r.messages, run_config=OFFLINE)
+    assert result.last_agent.name == "specialist"
+    assert r.tools.calls["shell"] == 0
+    assert "not in the specialist either" in r.request_text(2)
+    assert any("WebSearchTool" in w for w in r.messages.of("warning"))
+
+
+def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
+    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
+        "mode": "ANY", "allowedFunctionNames": ["run_shell_command", "echo"]}}})
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    r.run("go")
+    assert sorted(t.name for t in r.model.calls[0].tools) == ["echo", "shell"]
+    assert r.tools.calls["shell"] == 1
