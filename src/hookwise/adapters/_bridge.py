@@ -237,6 +237,26 @@ class HookBridge:
         self.session_started = True
         return {"source": source}
 
+    def session_start_steps(self, source: str = "startup") -> Steps[str | None]:
+        """SessionStart, once per session (skipped when no hook listens): its ``<hook_context>``, or None."""
+        if self.session_started:
+            return None
+        fields = self.session_start_fields(source)
+        if not self.wants(HookEvent.SESSION_START):
+            return None
+        start = yield Fire(HookEvent.SESSION_START, fields)
+        return start.hook_context  # type: ignore[no-any-return]
+
+    def end_session(self, reason: str = "exit") -> None:
+        """Fire SessionEnd (skipped when no hook listens)."""
+        if self.wants(HookEvent.SESSION_END):
+            self.fire(HookEvent.SESSION_END, reason=reason)
+
+    async def aend_session(self, reason: str = "exit") -> None:
+        """:meth:`end_session` on an async seam."""
+        if self.wants(HookEvent.SESSION_END):
+            await self.afire(HookEvent.SESSION_END, reason=reason)
+
     # ---- ask ---------------------------------------------------------------------------------
     def notification_fields(self, name: str, args: dict[str, Any], hook_text: str | None) -> dict[str, Any]:
         """Notification input before an approval (docs/contract.md §11: fired before every confirmation)."""
@@ -367,3 +387,27 @@ class HookBridge:
             turn.stop = v.reason
             self.stopped(v.reason)
         return v
+
+
+_Closable = TypeVar("_Closable", bound="SessionLifecycle")
+
+
+class SessionLifecycle:
+    """``close()`` / ``aclose()`` / ``with`` for an adapter object that owns a :class:`HookBridge` as ``bridge``:
+    each ends the hook session (SessionEnd, ``reason: "exit"``)."""
+
+    bridge: HookBridge
+
+    def close(self) -> None:
+        """End the session: fire SessionEnd (``reason: "exit"``)."""
+        self.bridge.end_session()
+
+    async def aclose(self) -> None:
+        """:meth:`close` for asyncio hosts."""
+        await self.bridge.aend_session()
+
+    def __enter__(self: _Closable) -> _Closable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
