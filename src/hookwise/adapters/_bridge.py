@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
 from hookwise.adapters import _verdicts as verdicts
 from hookwise.events import HookEvent
-from hookwise.result import FireResult, Outcome
+from hookwise.result import FireResult
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
@@ -142,20 +142,10 @@ class HookBridge:
     def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
         """Report a firing's warnings and system message (as the reference host does); returns it."""
         if result.hooks:
-            skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
-            for w in result.warnings:
-                untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
-                if untrusted is not None:  # an untrusted hook is reported once per adapter, not per firing
-                    if untrusted in self._untrusted_reported:
-                        continue
-                    self._untrusted_reported.add(untrusted)
-                if seen is not None:
-                    if w in seen:
-                        continue
-                    seen.add(w)
+            for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per adapter
                 self.warn(w)
-            msg = result.system_message
-            if msg and not result.suppress_output:
+            msg = verdicts.system_message_to_show(result)
+            if msg is not None:
                 self.message("system", msg)
         return result
 
