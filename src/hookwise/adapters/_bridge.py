@@ -141,12 +141,12 @@ class HookBridge:
 
     def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
         """Report a firing's warnings and system message (as the reference host does); returns it."""
-        if result.hooks:
-            for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per adapter
-                self.warn(w)
-            msg = verdicts.system_message_to_show(result)
-            if msg is not None:
-                self.message("system", msg)
+        # also when no hook matched: a firing carries the reports of ``async`` hooks that finished since the last one
+        for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per adapter
+            self.warn(w)
+        msg = verdicts.system_message_to_show(result)
+        if msg is not None:
+            self.message("system", msg)
         return result
 
     def unsupported(self, result: FireResult, fields: dict[str, str]) -> None:
