@@ -334,21 +334,22 @@ class HookSystem:
              **fields: Any) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
         ev, inp, plan = self._prepare(event, payload, fields)
-        if not plan:
+        if not plan:  # no hook matched: the fast path stays inline
             return self._quiet(ev, inp)
-        plan, extra = self._narrow(ev, inp, plan)
-        if not plan:
-            return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
+        todo = self._to_run(ev, inp, plan)
+        if isinstance(todo, FireResult):
+            return todo
+        plan, extra = todo
         firing = Firing(ev, self)
         if not self._call_monitors:
-            return self._result(ev, inp, self._ran(plan, run_plan(firing, plan, inp, self.runners)) + extra)
+            return self._finish(ev, inp, plan, run_plan(firing, plan, inp, self.runners), extra)
         notes = self._before(ev, plan, inp)
         try:
-            outcomes = self._ran(plan, run_plan(firing, plan, inp, self.runners))
+            outcomes = run_plan(firing, plan, inp, self.runners)
         except BaseException:
             self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
             raise
-        return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
+        return self._finish(ev, inp, plan, outcomes, extra, notes)
 
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
@@ -356,16 +357,35 @@ class HookSystem:
         ev, inp, plan = self._prepare(event, payload, fields)
         if not plan:
             return self._quiet(ev, inp)
-        plan, extra = self._narrow(ev, inp, plan)
-        if not plan:
-            return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
+        todo = self._to_run(ev, inp, plan)
+        if isinstance(todo, FireResult):
+            return todo
+        plan, extra = todo
         notes = self._before(ev, plan, inp)
         try:
-            outcomes = self._ran(plan, await run_plan_async(Firing(ev, self), plan, inp, self.runners))
+            outcomes = await run_plan_async(Firing(ev, self), plan, inp, self.runners)
         except BaseException:
             self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
             raise
-        return self._result(ev, inp, outcomes + extra, self._after(ev, plan, inp, outcomes, notes))
+        return self._finish(ev, inp, plan, outcomes, extra, notes)
+
+    def _to_run(self, ev: HookEvent, inp: dict[str, Any],
+                plan: Plan) -> tuple[Plan, list[HookOutcome]] | FireResult:
+        """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or the
+        firing's result when none is left to run."""
+        plan, extra = self._narrow(ev, inp, plan)
+        if not plan:
+            return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
+        return plan, extra
+
+    def _finish(self, ev: HookEvent, inp: dict[str, Any], plan: Plan, outcomes: list[HookOutcome],
+                extra: list[HookOutcome], notes: list[str] | None = None) -> FireResult:
+        """A firing's result once its plan ran: ``once`` hooks noted, the call monitors' ``after`` run (when
+        ``notes`` holds what their ``before`` said), the outcomes merged."""
+        self._ran(plan, outcomes)
+        if notes is not None:
+            notes = self._after(ev, plan, inp, outcomes, notes)
+        return self._result(ev, inp, outcomes + extra, notes or ())
 
     # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
     def _quiet(self, ev: HookEvent, inp: dict[str, Any]) -> FireResult:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
+from tests.conftest import Project
 
 from hookwise import HookSystem
 from hookwise.adapters import EXTRAS, AgentStopped, require
@@ -180,3 +182,21 @@ def test_selection_accepts_the_alias_or_the_framework_name(tmp_path: Any) -> Non
     turn = TurnState(tool_config=by_native)
     assert b.refused_by_selection(turn, "shell") is None
     assert (b.refused_by_selection(turn, "echo") or "").startswith("Tool call refused:")
+
+
+def test_a_background_hook_failure_reaches_the_adapter_on_a_firing_that_matches_nothing(
+        project: Project, trust_all: None) -> None:
+    project.hooks("BeforeTool", {"type": "command", "command": "echo broken >&2; exit 1", "async": True,
+                                 "name": "slow-audit"})
+    messages: list[tuple[str, str]] = []
+    bridge = HookBridge(HookSystem(str(project.root)), framework="test",
+                        on_message=lambda kind, text: messages.append((kind, text)))
+    bridge.report(bridge.hooks.fire("BeforeTool", tool_name="x", tool_input={}))  # starts it, does not wait
+    assert not any("slow-audit" in text for _kind, text in messages)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not any("slow-audit" in text for _kind, text in messages):
+        later = bridge.hooks.fire("SessionEnd", reason="exit")  # no SessionEnd hook: nothing matches
+        assert later.hooks == []
+        bridge.report(later)
+        time.sleep(0.05)
+    assert any(kind == "warning" and "slow-audit" in text for kind, text in messages), messages

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
 from hookwise.adapters import _verdicts as verdicts
 from hookwise.events import HookEvent
-from hookwise.result import FireResult, Outcome
+from hookwise.result import FireResult
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
@@ -141,22 +141,12 @@ class HookBridge:
 
     def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
         """Report a firing's warnings and system message (as the reference host does); returns it."""
-        if result.hooks:
-            skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
-            for w in result.warnings:
-                untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
-                if untrusted is not None:  # an untrusted hook is reported once per adapter, not per firing
-                    if untrusted in self._untrusted_reported:
-                        continue
-                    self._untrusted_reported.add(untrusted)
-                if seen is not None:
-                    if w in seen:
-                        continue
-                    seen.add(w)
-                self.warn(w)
-            msg = result.system_message
-            if msg and not result.suppress_output:
-                self.message("system", msg)
+        # also when no hook matched: a firing carries the reports of ``async`` hooks that finished since the last one
+        for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per adapter
+            self.warn(w)
+        msg = verdicts.system_message_to_show(result)
+        if msg is not None:
+            self.message("system", msg)
         return result
 
     def unsupported(self, result: FireResult, fields: dict[str, str]) -> None:
@@ -236,6 +226,26 @@ class HookBridge:
     def session_start_fields(self, source: str = "startup") -> dict[str, Any]:
         self.session_started = True
         return {"source": source}
+
+    def session_start_steps(self, source: str = "startup") -> Steps[str | None]:
+        """SessionStart, once per session (skipped when no hook listens): its ``<hook_context>``, or None."""
+        if self.session_started:
+            return None
+        fields = self.session_start_fields(source)
+        if not self.wants(HookEvent.SESSION_START):
+            return None
+        start = yield Fire(HookEvent.SESSION_START, fields)
+        return start.hook_context  # type: ignore[no-any-return]
+
+    def end_session(self, reason: str = "exit") -> None:
+        """Fire SessionEnd (skipped when no hook listens)."""
+        if self.wants(HookEvent.SESSION_END):
+            self.fire(HookEvent.SESSION_END, reason=reason)
+
+    async def aend_session(self, reason: str = "exit") -> None:
+        """:meth:`end_session` on an async seam."""
+        if self.wants(HookEvent.SESSION_END):
+            await self.afire(HookEvent.SESSION_END, reason=reason)
 
     # ---- ask ---------------------------------------------------------------------------------
     def notification_fields(self, name: str, args: dict[str, Any], hook_text: str | None) -> dict[str, Any]:
@@ -367,3 +377,27 @@ class HookBridge:
             turn.stop = v.reason
             self.stopped(v.reason)
         return v
+
+
+_Closable = TypeVar("_Closable", bound="SessionLifecycle")
+
+
+class SessionLifecycle:
+    """``close()`` / ``aclose()`` / ``with`` for an adapter object that owns a :class:`HookBridge` as ``bridge``:
+    each ends the hook session (SessionEnd, ``reason: "exit"``)."""
+
+    bridge: HookBridge
+
+    def close(self) -> None:
+        """End the session: fire SessionEnd (``reason: "exit"``)."""
+        self.bridge.end_session()
+
+    async def aclose(self) -> None:
+        """:meth:`close` for asyncio hosts."""
+        await self.bridge.aend_session()
+
+    def __enter__(self: _Closable) -> _Closable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

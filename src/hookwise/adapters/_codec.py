@@ -10,6 +10,7 @@ original entry in place, so entry ``i`` of the result always stands for the fram
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +85,19 @@ def config_changes(original: dict[str, Any], rewritten: dict[str, Any]) -> dict[
     a = original.get("config") or {}
     b = rewritten.get("config") or {}
     return {k: b.get(k) for k in GENERATION_KEYS if a.get(k) != b.get(k)}
+
+
+def settings_after(settings: Mapping[str, Any], names: Mapping[str, str], original: dict[str, Any],
+                   rewritten: dict[str, Any]) -> dict[str, Any]:
+    """A framework's model-settings dict after a rewrite: every generation key the rewrite changed set under its
+    framework name ``names[key]``, or removed when the rewrite removed it."""
+    out = dict(settings)
+    for key, value in config_changes(original, rewritten).items():
+        if value is None:
+            out.pop(names[key], None)
+        else:
+            out[names[key]] = value
+    return out
 
 
 def model_changed(original: dict[str, Any], rewritten: dict[str, Any]) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from hookwise.agent import llm_format as fmt
 from hookwise.errors import LlmFormatError
-from hookwise.result import FireResult
+from hookwise.result import FireResult, Outcome
 
 Warn = Callable[[str], None]
 
@@ -83,6 +83,34 @@ def model_facing_text(content: str, hook_context: str | None, modified: bool) ->
     if modified:
         content += MODIFIED_NOTE
     return content
+
+
+# ---- what a host shows of a firing ---------------------------------------------------------------
+def warnings_to_show(result: FireResult, untrusted_reported: set[str], seen: set[str] | None = None) -> list[str]:
+    """The warnings of a firing a host shows, in order. An untrusted (skipped) hook is reported once per host:
+    ``untrusted_reported`` holds the names already reported and is updated. ``seen``: warnings already shown
+    for the firings that share it (AfterModel fires per chunk: a failing hook is shown once per response);
+    updated too."""
+    skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
+    shown: list[str] = []
+    for w in result.warnings:
+        untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
+        if untrusted is not None:
+            if untrusted in untrusted_reported:
+                continue
+            untrusted_reported.add(untrusted)
+        if seen is not None:
+            if w in seen:
+                continue
+            seen.add(w)
+        shown.append(w)
+    return shown
+
+
+def system_message_to_show(result: FireResult) -> str | None:
+    """The hooks' ``systemMessage`` a host shows (None: none, or ``suppressOutput``)."""
+    msg = result.system_message
+    return msg if msg and not result.suppress_output else None
 
 
 # ---- malformed values ----------------------------------------------------------------------------

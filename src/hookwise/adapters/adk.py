@@ -334,7 +334,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                     continue
                 if self._own_session_id:
                     self.hooks.session_id = adk_id
-                await self.bridge.afire(HookEvent.SESSION_END, reason="exit")
+                await self.bridge.aend_session("exit")
         self._sessions.clear()
 
     # ---- model -------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ from langgraph.types import interrupt  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, Fire, HookBridge, OnMessage, Steps, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, AskPolicy, Fire, HookBridge, OnMessage, SessionLifecycle, Steps, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
@@ -175,7 +175,7 @@ def _approved(answer: Any) -> bool:
     return answer is True
 
 
-class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
+class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, Any]):
     """Fires the project's hooks at every seam of a ``create_agent`` agent (see the module docstring)."""
 
     state_schema = HookwiseState
@@ -190,22 +190,6 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
                                  max_agent_retries=max_agent_retries)
         self.hooks = self.bridge.hooks
         self._turns: OrderedDict[str, TurnState] = OrderedDict()
-
-    # ---- session ------------------------------------------------------------------------------
-    def close(self) -> None:
-        """End the session: fire SessionEnd (``reason: "exit"``)."""
-        if self.bridge.wants(HookEvent.SESSION_END):
-            self.bridge.fire(HookEvent.SESSION_END, reason="exit")
-
-    async def aclose(self) -> None:
-        if self.bridge.wants(HookEvent.SESSION_END):
-            await self.bridge.afire(HookEvent.SESSION_END, reason="exit")
-
-    def __enter__(self) -> HookwiseMiddleware:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ---- per-run state ------------------------------------------------------------------------
     def _turn(self, state: Any) -> TurnState:
@@ -232,12 +216,9 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         turn.prompt = _text(last) if isinstance(last, HumanMessage) else ""
         turn.extra["entry"] = last.id if isinstance(last, HumanMessage) else None
         contexts: list[str] = []
-        if not bridge.session_started:
-            fields = bridge.session_start_fields("startup")
-            if bridge.wants(HookEvent.SESSION_START):
-                start = yield Fire(HookEvent.SESSION_START, fields)
-                if start.hook_context:
-                    contexts.append(start.hook_context)
+        start_context = yield from bridge.session_start_steps("startup")
+        if start_context:
+            contexts.append(start_context)
         if bridge.wants(HookEvent.BEFORE_AGENT):
             res = yield Fire(HookEvent.BEFORE_AGENT, {"prompt": turn.prompt})
             v = bridge.before_agent(turn, res)
@@ -343,12 +324,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
             elif e.text is not None:
                 new_messages.append(AIMessage(e.text) if e.role == "model" else
                                     SystemMessage(e.text) if e.role == "system" else HumanMessage(e.text))
-        settings = dict(request.model_settings)
-        for key, value in codec.config_changes(base, rewritten).items():
-            if value is None:
-                settings.pop(SETTINGS[key], None)
-            else:
-                settings[SETTINGS[key]] = value
+        settings = codec.settings_after(request.model_settings, SETTINGS, base, rewritten)
         if codec.model_changed(base, rewritten):
             self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, "llm_request.model",
                                          "LangChain cannot build a chat model from a name portably")

@@ -225,10 +225,7 @@ class _Governor:
     async def before_agent(self, ctx: Any, agent: Any, inp: Any) -> GuardrailFunctionOutput:
         bridge = self.bridge
         if not bridge.session_started:
-            bridge.session_start_fields()
-            if bridge.wants(HookEvent.SESSION_START):
-                start = await bridge.afire(HookEvent.SESSION_START, source="startup")
-                self.pending_context = start.hook_context
+            self.pending_context = await bridge.adrive(bridge.session_start_steps("startup"))
         items = [inp] if isinstance(inp, str) else list(inp)
         prompt = ""
         for item in reversed(items):
@@ -646,8 +643,8 @@ def _governor(run_config: RunConfig) -> _Governor:
 async def end_session(run_config: RunConfig, reason: str = "exit") -> None:
     """Fire SessionEnd for a :func:`govern` pair (``run()`` does this itself)."""
     gov = _governor(run_config)
-    if gov.bridge.session_started and gov.bridge.wants(HookEvent.SESSION_END):
-        await gov.bridge.afire(HookEvent.SESSION_END, reason=reason)
+    if gov.bridge.session_started:
+        await gov.bridge.aend_session(reason)
     gov.bridge.session_started = False
 
 
@@ -674,10 +671,7 @@ async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathL
     gov.driven = True
     if session is not None and not gov.bridge.session_started:
         items = await session.get_items()
-        gov.bridge.session_start_fields()
-        if gov.bridge.wants(HookEvent.SESSION_START):
-            start = await gov.bridge.afire(HookEvent.SESSION_START, source="resume" if items else "startup")
-            gov.pending_context = start.hook_context
+        gov.pending_context = await gov.bridge.adrive(gov.bridge.session_start_steps("resume" if items else "startup"))
     try:
         return await _run_with_retries(gov, agent, prompt, run_config, session, runner_kwargs)
     finally:

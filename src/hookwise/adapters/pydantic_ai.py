@@ -84,7 +84,7 @@ from pydantic_ai.messages import (  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, SessionLifecycle, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
@@ -151,7 +151,7 @@ def _as_text(result: Any) -> str:
         return str(result)
 
 
-class HookwiseCapability(AbstractCapability[Any]):
+class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
     """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring)."""
 
     def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
@@ -166,22 +166,6 @@ class HookwiseCapability(AbstractCapability[Any]):
         self._approved: dict[str, verdicts.ToolVerdict] = {}  # BeforeTool verdicts of calls awaiting approval
         self._prompts: dict[str, str] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
-    # ---- session ------------------------------------------------------------------------------
-    def close(self) -> None:
-        """End the session: fire SessionEnd (``reason: "exit"``)."""
-        if self.bridge.wants(HookEvent.SESSION_END):
-            self.bridge.fire(HookEvent.SESSION_END, reason="exit")
-
-    async def aclose(self) -> None:
-        if self.bridge.wants(HookEvent.SESSION_END):
-            await self.bridge.afire(HookEvent.SESSION_END, reason="exit")
-
-    def __enter__(self) -> HookwiseCapability:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     async def for_run(self, ctx: Any) -> HookwiseCapability:
         run = copy.copy(self)  # shares the bridge (session, warnings reported once) and pending approvals
         run.turn = TurnState()
@@ -195,12 +179,9 @@ class HookwiseCapability(AbstractCapability[Any]):
         else:
             turn.prompt = self._prompts["last"] = _prompt_text(ctx.prompt)
         contexts: list[str] = []
-        if not bridge.session_started:
-            fields = bridge.session_start_fields("startup")
-            if bridge.wants(HookEvent.SESSION_START):
-                start = await bridge.afire(HookEvent.SESSION_START, **fields)
-                if start.hook_context:
-                    contexts.append(start.hook_context)
+        start_context = await bridge.adrive(bridge.session_start_steps("startup"))
+        if start_context:
+            contexts.append(start_context)
         if bridge.wants(HookEvent.BEFORE_AGENT) and ctx.prompt is not None:
             v = bridge.before_agent(turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=turn.prompt))
             if v.kind == "stop":  # the prompt stays in the conversation (docs/contract.md §11)
@@ -250,12 +231,7 @@ class HookwiseCapability(AbstractCapability[Any]):
             elif e.text is not None:
                 out.append(ModelResponse(parts=[TextPart(e.text)]) if e.role == "model" else
                            ModelRequest(parts=[UserPromptPart(e.text)]))
-        settings = dict(rc.model_settings or {})
-        for key, value in codec.config_changes(base, rewritten).items():
-            if value is None:
-                settings.pop(SETTINGS[key], None)
-            else:
-                settings[SETTINGS[key]] = value
+        settings = codec.settings_after(rc.model_settings or {}, SETTINGS, base, rewritten)
         if codec.model_changed(base, rewritten):
             self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, "llm_request.model",
                                          "pydantic-ai models are not swapped by name here")

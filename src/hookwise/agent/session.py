@@ -210,20 +210,10 @@ class AgentSession:
         a failing hook is reported once per response, not once per chunk)."""
         result: FireResult = self.hooks.fire(event, **fields)
         self.stats.hook_calls += sum(1 for h in result.hooks if h.outcome is not Outcome.SKIPPED)
-        skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
-        for w in result.warnings:
-            untrusted = next((n for n in skipped if w.startswith(f"hook {n} (")), None)
-            if untrusted is not None:  # an untrusted hook is reported once per session, not at every firing
-                if untrusted in self._untrusted_reported:
-                    continue
-                self._untrusted_reported.add(untrusted)
-            if seen is not None:
-                if w in seen:
-                    continue
-                seen.add(w)
+        for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per session
             self.ui.warning(w)
-        msg = result.system_message
-        if msg and not result.suppress_output:
+        msg = verdicts.system_message_to_show(result)
+        if msg is not None:
             self.ui.system_message(event.value, msg)
         return result
 

@@ -67,14 +67,20 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
     return "\n".join(parts) if parts else None
 
 
-def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
+def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
+    """The top-level fields OR and REPLACE merges treat alike: ``decision``/``continue``/``stopReason``,
+    ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
     _decisions(outputs, merged)
     for key in ("reason", "systemMessage"):
         j = _join(outputs, key)
         if j is not None:
             merged[key] = j
     merged["suppressOutput"] = any(bool(o.get("suppressOutput")) for o in outputs)
+
+
+def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    _common_fields(outputs, merged)
     hso: dict[str, Any] = {}
     contexts: list[str] = []
     clear = False
@@ -118,12 +124,7 @@ def merge_replace(outputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                     hso.update(v)
             else:
                 merged[k] = v
-    _decisions(outputs, merged)
-    for key in ("reason", "systemMessage"):
-        j = _join(outputs, key)
-        if j is not None:
-            merged[key] = j
-    merged["suppressOutput"] = any(bool(o.get("suppressOutput")) for o in outputs)
+    _common_fields(outputs, merged)
     if hso:
         merged["hookSpecificOutput"] = hso
     return merged

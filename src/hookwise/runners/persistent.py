@@ -426,15 +426,23 @@ def _write(sel: selectors.BaseSelector, x: _Exchange) -> None:
         unregister(sel, x.proc.stdin)
 
 
-def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _read_ready(sel: selectors.BaseSelector, fd: int) -> bytes | None:
+    """A chunk from a ready pipe (None: nothing after all). At EOF (or a read error) the pipe leaves the
+    selector and ``b""`` comes back: the process is exiting."""
     try:
-        data = os.read(x.proc.stdout, READ_CHUNK)
+        data = os.read(fd, READ_CHUNK)
     except BlockingIOError:
-        return
+        return None
     except OSError:
         data = b""
-    if not data:  # EOF: the process is exiting
-        unregister(sel, x.proc.stdout)
+    if not data:
+        unregister(sel, fd)
+    return data
+
+
+def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
+    data = _read_ready(sel, x.proc.stdout)
+    if not data:
         return
     start = len(x.out)
     x.out += data
@@ -456,16 +464,9 @@ def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
 
 
 def _read_err(sel: selectors.BaseSelector, x: _Exchange) -> None:
-    try:
-        data = os.read(x.proc.stderr, READ_CHUNK)
-    except BlockingIOError:
-        return
-    except OSError:
-        data = b""
-    if not data:
-        unregister(sel, x.proc.stderr)
-        return
-    x.err.feed(data)
+    data = _read_ready(sel, x.proc.stderr)
+    if data:
+        x.err.feed(data)
 
 
 def _read_err_now(x: _Exchange) -> None:
