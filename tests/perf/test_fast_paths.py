@@ -33,8 +33,9 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) 
     project.hooks("BeforeTool", "true", layer="user")
     code = (
         "import sys\n"
-        "from hookwise.cli.main import main\n"
-        f"rc = main(['--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x', '--json'])\n"
+        f"sys.argv = ['hookwise', '--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x', '--json']\n"
+        "from hookwise.cli.main import console\n"
+        "rc = console()  # what the console script runs\n"
         f"print('LOADED', [m for m in {HEAVY!r} if m in sys.modules], rc)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}

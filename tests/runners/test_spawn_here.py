@@ -18,6 +18,30 @@ from hookwise import HookSystem
 from hookwise.runners import _process
 
 
+@pytest.fixture(autouse=True)
+def _as_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare the two paths the hookwise program takes (``cli.main.console`` switches it on)."""
+    monkeypatch.setattr(_process, "SPAWN_HERE", True)
+
+
+def test_a_host_embedding_hookwise_always_uses_popen(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_process, "SPAWN_HERE", False)
+    project.hooks("BeforeTool", "true", layer="user")
+    declined: list[bool] = []
+    spawn_here = _process._spawn_here
+
+    def watch(req: _process.Spawn, env: dict[str, str]) -> _process.Spawned | None:
+        proc = spawn_here(req, env)
+        declined.append(proc is None)
+        return proc
+
+    monkeypatch.setattr(_process, "_spawn_here", watch)
+    monkeypatch.chdir(project.root)  # the hook's directory is the current one: the program would posix_spawn
+    o = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={}).hooks[0]
+    assert o.outcome == "ok" and declined == [True]
+
+
+
 def _fire_both(project: Any, monkeypatch: pytest.MonkeyPatch, command: str, **hook: Any) -> list[dict[str, Any]]:
     project.hooks("BeforeTool", {"type": "command", "command": command, **hook}, layer="user")
     started: list[str] = []

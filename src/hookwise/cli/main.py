@@ -213,6 +213,9 @@ def console() -> int:
     (telemetry's last export, persistent hooks) still run, and Python never promises finalizers of objects
     still alive at exit. Only for the program: :func:`main` itself leaves the garbage collector alone.
     """
+    from hookwise.runners import _process
+
+    _process.SPAWN_HERE = True  # a process of our own: no other thread changes directory (see _process.SPAWN_HERE)
     status = main()
     import gc
 

@@ -43,6 +43,10 @@ READ_CHUNK = 1 << 16
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 _HAS_POSIX_SPAWN = hasattr(os, "posix_spawn") and sys.platform.startswith("linux")
+#: start hooks whose directory is the current one with posix_spawn (see :func:`_spawn_here`). Off by default:
+#: a host that embeds hookwise may change directory on another thread while a hook starts. The hookwise
+#: program switches it on (:func:`hookwise.cli.main.console`): its own threads never change directory.
+SPAWN_HERE = False
 
 
 def _timed_out(exc: BaseException) -> bool:
@@ -203,11 +207,12 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in the
     child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change directory,
     so a hook whose directory is not the current one (and any platform without it) keeps ``Popen``, which
-    is imported only then: most ``hookwise fire`` runs never load :mod:`subprocess`. Two differences remain,
-    neither visible to a hook: glibc leaves its own internal signals (32, 33) ignored in the child, and a
-    host that calls :func:`os.chdir` on another thread while a hook starts races with the directory check.
+    is imported only then: most ``hookwise fire`` runs never load :mod:`subprocess`. One difference remains,
+    not visible to a hook: glibc leaves its own internal signals (32, 33) ignored in the child. Only the
+    hookwise program uses this path (:data:`SPAWN_HERE`): in a host that calls :func:`os.chdir` on another
+    thread, the directory check could race with the spawn.
     """
-    if not _HAS_POSIX_SPAWN or req.cwd != os.getcwd():
+    if not (SPAWN_HERE and _HAS_POSIX_SPAWN) or req.cwd != os.getcwd():
         return None
     argv = list(req.argv)
     name = req.executable or argv[0]
