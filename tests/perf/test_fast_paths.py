@@ -33,10 +33,11 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any, monkeypatch: Any) 
     project.hooks("BeforeTool", "true", layer="user")
     code = (
         "import sys\n"
+        "before = set(sys.modules)  # what the interpreter's site hooks (.pth files) loaded is not hookwise's\n"
         f"sys.argv = ['hookwise', '--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x', '--json']\n"
         "from hookwise.cli.main import console\n"
         "rc = console()  # what the console script runs\n"
-        f"print('LOADED', [m for m in {HEAVY!r} if m in sys.modules], rc)\n"
+        f"print('LOADED', [m for m in {HEAVY!r} if m in sys.modules and m not in before], rc)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env,
