@@ -34,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
@@ -147,7 +148,6 @@ def langchain_sides(project: str) -> Sides:
 
 # ---- pydantic-ai ------------------------------------------------------------------------------------
 def pydantic_ai_sides(project: str) -> Sides:
-    from types import SimpleNamespace
 
     from pydantic_ai import Agent
     from pydantic_ai.capabilities import AbstractCapability
@@ -240,17 +240,154 @@ def pydantic_ai_sides(project: str) -> Sides:
                  lambda: noop.run_sync("go"))
 
 
-#: framework name -> (module that must be importable, how to build its sides); other adapters add theirs
+# ---- Google ADK and OpenAI Agents ------------------------------------------------------------------
+def _loop(n: int, step: Callable[[], Any]) -> None:
+    async def go() -> None:
+        for _ in range(n):
+            await step()
+
+    asyncio.run(go())
+
+
+# ---- Google ADK -------------------------------------------------------------------------------------
+def adk_sides(project: str) -> Sides:
+    import logging
+
+    from google.adk.agents import LlmAgent
+    from google.adk.models.base_llm import BaseLlm
+    from google.adk.models.llm_request import LlmRequest
+    from google.adk.models.llm_response import LlmResponse
+    from google.adk.runners import InMemoryRunner
+    from google.genai import types
+
+    from hookwise import HookSystem
+    from hookwise.adapters.adk import HookwisePlugin
+
+    logging.getLogger("google_adk").setLevel(logging.ERROR)
+
+    def call() -> LlmResponse:
+        return LlmResponse(content=types.Content(role="model", parts=[types.Part(
+            function_call=types.FunctionCall(name="shell", args={"cmd": "ls"}))]))
+
+    done = LlmResponse(content=types.Content(role="model", parts=[types.Part.from_text(text="done")]))
+
+    class Loop(BaseLlm):  # type: ignore[misc]
+        model: str = "loop"
+
+        async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> Any:
+            results = sum(1 for c in llm_request.contents for p in c.parts or [] if p.function_response)
+            yield done if results >= TOOLS else call()
+
+    def shell(cmd: str) -> dict[str, Any]:
+        """Run a command."""
+        return {"result": "ok"}
+
+    plugin = HookwisePlugin(HookSystem(project, trust_all=True))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        governed = InMemoryRunner(agent=LlmAgent(name="root", model=Loop(), tools=[shell]), plugins=[plugin])
+        bare = InMemoryRunner(agent=LlmAgent(name="root", model=Loop(), tools=[shell]))
+
+    def run(runner: Any) -> None:
+        async def go() -> None:
+            s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
+            msg = types.Content(role="user", parts=[types.Part.from_text(text="go")])
+            async for _ in runner.run_async(user_id="u", session_id=s.id, new_message=msg):
+                pass
+
+        asyncio.run(go())
+
+    ctx = SimpleNamespace(invocation_id="bench", session=SimpleNamespace(id="s"), agent_name="root",
+                          function_call_id="c1", tool_confirmation=None)
+    request = LlmRequest(contents=[types.Content(role="user", parts=[types.Part.from_text(text="go")])])
+    response = done
+    tool = SimpleNamespace(name="shell")
+
+    async def model_with() -> None:
+        await plugin.before_model_callback(callback_context=ctx, llm_request=request)
+        await plugin.after_model_callback(callback_context=ctx, llm_response=response)
+        plugin._invocations["bench"].turn.texts.clear()
+
+    async def tool_with() -> None:
+        args = {"cmd": "ls"}
+        await plugin.before_tool_callback(tool=tool, tool_args=args, tool_context=ctx)
+        await plugin.after_tool_callback(tool=tool, tool_args=args, tool_context=ctx, result={"result": "ok"})
+
+    async def bare_step() -> None:
+        return None
+
+    return Sides((lambda n: _loop(n, model_with), lambda n: _loop(n, bare_step)),
+                 (lambda n: _loop(n, tool_with), lambda n: _loop(n, bare_step)),
+                 (lambda: run(governed), lambda: run(bare)), 2 * TOOLS + 1)
+
+
+# ---- OpenAI Agents SDK ----------------------------------------------------------------------------------
+def openai_agents_sides(project: str) -> Sides:
+    from agents import Agent, ModelResponse, ModelSettings, RunConfig, Runner, Usage, function_tool
+    from agents.models.interface import Model
+    from agents.testing import assistant_message, function_call
+    from agents.tool_context import ToolContext
+
+    from hookwise import HookSystem
+    from hookwise.adapters import openai_agents
+
+    class Loop(Model):  # type: ignore[misc]
+        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kw: Any) -> ModelResponse:
+            results = sum(1 for i in input if isinstance(i, dict) and i.get("type") == "function_call_output") \
+                if isinstance(input, list) else 0
+            out = [assistant_message("done")] if results >= TOOLS else \
+                [function_call("shell", {"cmd": "ls"}, call_id=f"c{results}")]
+            return ModelResponse(output=out, usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kw: Any) -> Any:
+            raise NotImplementedError
+
+    @function_tool
+    async def shell(cmd: str) -> str:  # async: no worker-thread hop blurring the per-call numbers
+        """Run a command."""
+        return "ok"
+
+    offline = RunConfig(tracing_disabled=True)
+    agent = Agent(name="a", model=Loop(), tools=[shell])
+    governed, config = openai_agents.govern(agent, HookSystem(project, trust_all=True), run_config=offline)
+
+    inner = Loop()
+    wrapped = openai_agents.HookwiseModel(inner, openai_agents._governor(config))
+    settings = ModelSettings()
+
+    async def model_with() -> None:
+        await wrapped.get_response(None, [{"role": "user", "content": "go"}], settings, [], None, [], None)
+        wrapped.gov.turn.texts.clear()
+
+    async def model_bare() -> None:
+        await inner.get_response(None, [{"role": "user", "content": "go"}], settings, [], None, [], None)
+
+    gtool = governed.tools[0]
+    guard = gtool.tool_input_guardrails[0]
+    tctx = ToolContext(context=None, tool_name="shell", tool_call_id="c1", tool_arguments='{"cmd": "ls"}')
+
+    async def tool_with() -> None:
+        await guard.guardrail_function(SimpleNamespace(context=tctx, agent=governed))
+        await gtool.on_invoke_tool(tctx, '{"cmd": "ls"}')
+
+    async def tool_bare() -> None:
+        await shell.on_invoke_tool(tctx, '{"cmd": "ls"}')
+
+    return Sides((lambda n: _loop(n, model_with), lambda n: _loop(n, model_bare)),
+                 (lambda n: _loop(n, tool_with), lambda n: _loop(n, tool_bare)),
+                 (lambda: Runner.run_sync(governed, "go", run_config=config),
+                  lambda: Runner.run_sync(agent, "go", run_config=offline)), 2 * TOOLS + 1)
+
+
+#: framework name -> (module that must be importable, how to build its sides)
 FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "langchain": ("langchain.agents", langchain_sides),
     "pydantic-ai": ("pydantic_ai", pydantic_ai_sides),
+    "adk": ("google.adk", adk_sides),
+    "openai-agents": ("agents", openai_agents_sides),
 }
-try:  # Google ADK and openai-agents: their builders live in bench/adapters_adk_openai.py
-    from adapters_adk_openai import MINE as _ADK_OPENAI
-
-    FRAMEWORKS.update(_ADK_OPENAI)  # type: ignore[arg-type]
-except ImportError:  # run as a module from elsewhere: only the frameworks defined here
-    pass
 
 
 def _per_call_us(fn: Callable[[int], None], n: int) -> float:
