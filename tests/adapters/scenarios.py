@@ -181,6 +181,17 @@ def go(driver: Driver, env: AdapterEnv, *turns: Turn, prompts: Sequence[str] = (
     return driver.run(env.system(), list(turns), list(prompts), **kw)
 
 
+# ---- no hook configured: the adapter registers no seam, the run is the framework's own -------------------
+@scenario
+def no_hook_configured(driver: Driver, env: AdapterEnv) -> None:
+    run = go(driver, env, (call("shell", cmd="ls"),), (call("echo", text="hi"),), ("done",))
+    assert run.calls == {"shell": [{"cmd": "ls"}], "echo": [{"text": "hi"}]}
+    assert len(run.requests) == 3 and run.output == "done"
+    assert run.requests[1].texts("tool") == ["shell:ls"] and run.requests[2].texts("tool")[-1] == "echo:hi"
+    assert not any("<hook_context>" in t for r in run.requests for t in r.texts())
+    assert run.messages == [] and run.stop is None
+
+
 # ---- BeforeTool ---------------------------------------------------------------------------------------
 @scenario
 def before_tool_deny(driver: Driver, env: AdapterEnv) -> None:

@@ -723,3 +723,28 @@ def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: H
     names = [d["name"] for t in r.model.requests[0]["config"]["tools"] for d in t.get("functionDeclarations", [])]
     assert names == ["shell"]
     assert r.tools.calls["shell"] == 1
+
+
+# ---- idle invocations (docs/adapters.md "Cost") ------------------------------------------
+def test_no_hook_configured_leaves_the_invocation_alone(hooks: Hooks) -> None:
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("done")])
+    r.prompt("list")
+    assert r.tools.calls["shell"] == 1 and r.final_text() == "done"
+    # no callback did any work: no ADK session was taken on (the hook session id is still the caller's)
+    assert r.plugin._sessions == {} and r.plugin._idle == set()
+    assert r.plugin.hooks.session_id == "test-session"
+    # the plugin chooses per invocation: a hook configured now serves the next one
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")
+    r.plugin.hooks.reload()
+    r.model.script.extend([call("shell", {"cmd": "ls"}, "c2"), say("ok")])
+    r.prompt("again")
+    assert r.tools.calls["shell"] == 1
+    assert "Tool execution blocked: no shells" in r.request_text(3)
+    assert [e["tool_input"] for e in hooks.log("BeforeTool")] == [{"cmd": "ls"}]
+    assert r.plugin.hooks.session_id == r.session_id
+
+
+def test_seams_all_keeps_every_invocation_active(hooks: Hooks) -> None:
+    r = Run(hooks, [say("done")], seams="all")
+    r.prompt("hi")
+    assert r.session_id in r.plugin._sessions and r.plugin.hooks.session_id == r.session_id

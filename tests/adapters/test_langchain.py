@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("langchain.agents", reason="hookwise[langchain] is not installed (needs Python 3.11+)")
 
 from langchain.agents import create_agent  # noqa: E402
+from langchain.agents.middleware.types import AgentMiddleware  # noqa: E402
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage  # noqa: E402
 from langchain_core.outputs import ChatResult  # noqa: E402
@@ -184,3 +185,75 @@ def test_project_dir_argument_builds_the_hook_system(adapter_env: AdapterEnv, mo
     monkeypatch.setenv("HOOKWISE_TRUST_ALL", "1")
     mw = HookwiseMiddleware(str(adapter_env.root), session_id="s-1")
     assert mw.hooks.project_dir == str(adapter_env.root) and mw.hooks.session_id == "s-1"
+
+
+# ---- which seams the middleware registers (docs/adapters.md "Cost") ----------------------
+_SEAM_METHODS = ("before_agent", "abefore_agent", "after_agent", "aafter_agent", "wrap_model_call",
+                 "awrap_model_call", "wrap_tool_call", "awrap_tool_call")
+
+
+def _nodes(agent: Any) -> set[str]:
+    return set(agent.get_graph().nodes)
+
+
+def test_no_hook_configured_registers_no_seam(adapter_env: AdapterEnv) -> None:
+    calls: dict[str, list[dict[str, Any]]] = {}
+    requests: list[Request] = []
+    model = ScriptedChat(messages=iter([]), turns=[(call("shell", cmd="ls"),), ("done",)], requests=requests)
+    mw = HookwiseMiddleware(adapter_env.system())
+    assert isinstance(mw, HookwiseMiddleware) and mw.seams == frozenset() and mw.name == "HookwiseMiddleware"
+    assert all(getattr(type(mw), m) is getattr(AgentMiddleware, m) for m in _SEAM_METHODS)  # what create_agent reads
+    agent = create_agent(model, counting_tools(calls), middleware=[mw])
+    assert _nodes(agent) == _nodes(create_agent(model, counting_tools({})))  # the graph of the bare agent
+    state = agent.invoke({"messages": [HumanMessage("go")]})
+    assert calls == {"shell": [{"cmd": "ls"}]} and _text(state["messages"][-1]) == "done"
+    assert len(requests) == 2 and not mw.bridge.session_started  # no seam of the middleware ran
+    mw.close()
+
+
+def test_only_the_seams_of_configured_events_are_registered(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "be brief"}})
+    calls: dict[str, list[dict[str, Any]]] = {}
+    requests: list[Request] = []
+    model = ScriptedChat(messages=iter([]), turns=[(call("shell", cmd="ls"),), ("done",)], requests=requests)
+    mw = HookwiseMiddleware(adapter_env.system())
+    assert mw.seams == {"run"}
+    assert type(mw).wrap_tool_call is AgentMiddleware.wrap_tool_call  # no tool hook: no tool wrapper
+    assert type(mw).wrap_model_call is HookwiseMiddleware.wrap_model_call
+    agent = create_agent(model, counting_tools(calls), middleware=[mw])
+    assert {"HookwiseMiddleware.before_agent", "HookwiseMiddleware.after_agent"} <= _nodes(agent)
+    agent.invoke({"messages": [HumanMessage("go")]})
+    assert calls == {"shell": [{"cmd": "ls"}]}
+    assert all("be brief" in r for r in requests) and len(adapter_env.inputs("BeforeAgent")) == 1
+    adapter_env.hook("AfterTool", None, matcher="echo")  # a tool hook for a tool this agent never calls
+    assert HookwiseMiddleware(adapter_env.system()).seams == {"run", "tool"}
+
+
+def test_hooks_configured_later_are_named_or_served_with_seams_all(adapter_env: AdapterEnv) -> None:
+    system = adapter_env.system()
+    messages: list[tuple[str, str]] = []
+    lazy = HookwiseMiddleware(system, on_message=lambda k, t: messages.append((k, t)))
+    eager = HookwiseMiddleware(system, seams="all")
+    adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="shell")
+    system.reload()
+    for mw, ran in ((lazy, 1), (eager, 0)):
+        calls: dict[str, list[dict[str, Any]]] = {}
+        model = ScriptedChat(messages=iter([]), turns=[(call("shell", cmd="ls"),), ("done",)], requests=[])
+        create_agent(model, counting_tools(calls), middleware=[mw]).invoke({"messages": [HumanMessage("go")]})
+        assert len(calls.get("shell", [])) == ran
+        mw.close()
+    assert len(adapter_env.inputs("BeforeTool")) == 1  # the eager middleware's run only
+    warnings = [t for k, t in messages if k == "warning"]
+    assert len(warnings) == 1 and "BeforeTool hooks were configured after" in warnings[0]
+    assert 'seams="all"' in warnings[0]
+
+
+def test_a_subclass_keeps_its_own_overrides(adapter_env: AdapterEnv) -> None:
+    class Audited(HookwiseMiddleware):
+        def wrap_tool_call(self, request: Any, handler: Any) -> Any:
+            return handler(request)
+
+    mw = Audited(adapter_env.system())
+    assert isinstance(mw, Audited) and mw.seams == frozenset()
+    assert type(mw).wrap_tool_call is Audited.wrap_tool_call  # still registered: the subclass wants it
+    assert type(mw).wrap_model_call is AgentMiddleware.wrap_model_call

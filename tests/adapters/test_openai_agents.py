@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -653,3 +654,78 @@ def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: H
     r.run("go")
     assert sorted(t.name for t in r.model.calls[0].tools) == ["echo", "shell"]
     assert r.tools.calls["shell"] == 1
+
+
+# ---- what govern() adds (docs/adapters.md "Cost") ------------------------------------------
+def test_no_hook_configured_governs_nothing(hooks: Hooks) -> None:
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("done")])
+    governed, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
+    assert governed is r.agent  # no guardrail, no model or tool wrapper: nothing to add
+    assert config is not OFFLINE and config.call_model_input_filter is None and config.tool_error_formatter is None
+    assert config.model_provider is OFFLINE.model_provider and config.model is None
+    result = Runner.run_sync(governed, "list", run_config=config)
+    assert result.final_output == "done" and r.tools.calls["shell"] == 1
+    asyncio.run(openai_agents.end_session(config))
+
+
+def test_govern_adds_only_the_parts_of_configured_events(hooks: Hooks) -> None:
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
+    governed, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
+    assert [g.name for g in governed.input_guardrails] == ["hookwise-before-agent"]  # each run's state
+    assert governed.output_guardrails == [] and governed.model is r.model  # no AfterAgent / model hook
+    assert config.call_model_input_filter is None  # no SessionStart / BeforeAgent hook
+    shell = next(t for t in governed.tools if isinstance(t, FunctionTool) and t.name == "shell")
+    assert [g.name for g in shell.tool_input_guardrails or []] == ["hookwise-before-tool"]
+    Runner.run_sync(governed, "clean up", run_config=config)
+    assert r.tools.calls["shell"] == 0 and "Tool execution blocked: no shells" in r.request_text(1)
+
+
+def test_hosted_tools_are_named_only_when_tool_hooks_exist(hooks: Hooks) -> None:
+    from agents import WebSearchTool
+
+    r = Run(hooks, [])
+    hooks.on("BeforeAgent", {})
+    front = Agent(name="front", model=r.model, tools=[WebSearchTool()])
+    openai_agents.govern(front, r.system, on_message=r.messages)
+    assert r.messages.of("warning") == []  # no tool hook: no tool call escapes one
+    hooks.on("AfterTool", {}, matcher="web_search")
+    r.system.reload()
+    openai_agents.govern(front, r.system, on_message=r.messages)
+    assert any("WebSearchTool" in w for w in r.messages.of("warning"))
+
+
+def test_hooks_configured_after_govern_are_named_or_served_with_seams_all(hooks: Hooks) -> None:
+    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), call("shell", {"cmd": "ls"}, "c2"), say("ok")])
+    lazy = openai_agents.govern(r.agent, r.system, on_message=r.messages, run_config=OFFLINE)
+    eager = openai_agents.govern(r.agent, r.system, run_config=OFFLINE, seams="all")
+    hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")
+    r.system.reload()
+    Runner.run_sync(lazy[0], "list", run_config=lazy[1])
+    assert r.tools.calls["shell"] == 1  # this pair registered no tool seam
+    asyncio.run(openai_agents.end_session(lazy[1]))
+    warnings = r.messages.of("warning")
+    assert len(warnings) == 1 and "BeforeTool hooks were configured after" in warnings[0]
+    Runner.run_sync(eager[0], "list", run_config=eager[1])
+    assert r.tools.calls["shell"] == 1 and len(hooks.log("BeforeTool")) == 1
+
+
+def _default_loop() -> asyncio.AbstractEventLoop:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return asyncio.get_event_loop_policy().get_event_loop()
+
+
+def test_run_sync_runs_on_the_thread_default_loop(hooks: Hooks) -> None:
+    """As Runner.run_sync: the thread's default loop, kept open (loop-bound SDK helpers keep working)."""
+    r = Run(hooks, [say("one"), say("two")])
+    assert r.run("first").final_output == "one"
+    loop = _default_loop()
+    assert r.run("second").final_output == "two"
+    assert _default_loop() is loop and not loop.is_closed()
+
+    async def inside() -> None:
+        openai_agents.run_sync(r.agent, "third", r.system, run_config=OFFLINE)
+
+    with pytest.raises(RuntimeError, match="await openai_agents.run"):
+        asyncio.run(inside())

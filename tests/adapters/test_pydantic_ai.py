@@ -13,7 +13,8 @@ import pytest
 
 pytest.importorskip("pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)")
 
-from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults  # noqa: E402
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext  # noqa: E402
+from pydantic_ai.capabilities import AbstractCapability, CombinedCapability  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
     ModelResponse,
@@ -226,3 +227,57 @@ def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None
     assert "Tool execution blocked: no shell" in requests[1].texts("tool")
     seen = adapter_env.inputs("BeforeTool")[0]
     assert (seen["tool_name"], seen["original_request_name"]) == ("run_shell_command", "shell")
+
+
+# ---- which seams a run registers (docs/adapters.md "Cost") ---------------------------------
+def _agent_recording_capabilities(cap: HookwiseCapability, seen: list[list[Any]],
+                                  calls: dict[str, list[dict[str, Any]]],
+                                  requests: list[Request] | None = None) -> Agent[None, str]:
+    def shell(ctx: RunContext[None], cmd: str) -> str:
+        """Run a shell command."""
+        seen.append(list(ctx.capabilities.values()))  # the capabilities pydantic-ai holds for this run
+        calls.setdefault("shell", []).append({"cmd": cmd})
+        return f"shell:{cmd}"
+
+    return Agent(scripted_model([(call("shell", cmd="ls"),), ("done",)], [] if requests is None else requests),
+                 tools=[shell], capabilities=[cap])
+
+
+def test_no_hook_configured_the_run_holds_no_hookwise_capability(adapter_env: AdapterEnv) -> None:
+    system = adapter_env.system()
+    cap = HookwiseCapability(system)
+    assert all(getattr(HookwiseCapability, m) is getattr(AbstractCapability, m)
+               for m in ("wrap_run", "wrap_model_request", "wrap_tool_execute"))
+    bound = asyncio.run(cap.for_run(None))
+    assert isinstance(bound, CombinedCapability) and bound.capabilities == []  # flattened away by pydantic-ai
+    seen: list[list[Any]] = []
+    calls: dict[str, list[dict[str, Any]]] = {}
+    agent = _agent_recording_capabilities(cap, seen, calls)
+    assert agent.run_sync("go").output == "done"
+    assert calls == {"shell": [{"cmd": "ls"}]}
+    assert not any(isinstance(c, HookwiseCapability) for c in seen[0]) and not cap.bridge.session_started
+    # the next run chooses again: a hook configured now serves it
+    adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="shell")
+    system.reload()
+    agent = _agent_recording_capabilities(cap, seen, calls)
+    agent.run_sync("go")
+    assert len(calls["shell"]) == 1 and len(adapter_env.inputs("BeforeTool")) == 1
+
+
+def test_a_run_registers_only_the_seams_of_configured_events(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("AfterTool", {"hookSpecificOutput": {"additionalContext": "checked"}}, matcher="shell")
+    cap = HookwiseCapability(adapter_env.system())
+    bound = asyncio.run(cap.for_run(None))
+    assert isinstance(bound, HookwiseCapability)
+    assert type(bound).wrap_model_request is AbstractCapability.wrap_model_request  # no model/agent hook
+    assert type(bound).wrap_run is AbstractCapability.wrap_run
+    assert type(bound).wrap_tool_execute is not AbstractCapability.wrap_tool_execute
+    seen: list[list[Any]] = []
+    calls: dict[str, list[dict[str, Any]]] = {}
+    requests: list[Request] = []
+    _agent_recording_capabilities(cap, seen, calls, requests).run_sync("go")
+    assert calls == {"shell": [{"cmd": "ls"}]}
+    assert "checked</hook_context>" in requests[1].texts("tool")[0]
+    assert sum(isinstance(c, HookwiseCapability) for c in seen[0]) == 1
+    every = asyncio.run(HookwiseCapability(adapter_env.system(), seams="all").for_run(None))
+    assert type(every).wrap_model_request is not AbstractCapability.wrap_model_request

@@ -9,7 +9,12 @@ behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
 * ``on_message(kind, text)``: ``stop`` / ``block`` (the reason), ``warning`` and ``system`` lines, also
   logged to the ``hookwise`` logger;
 * ``tool_aliases``: framework tool name -> the name hooks see (``original_request_name`` keeps the native one);
-* ``session_id``: the session id hooks see.
+* ``session_id``: the session id hooks see;
+* ``seams="configured" | "all"``: which framework seams the adapter registers. ``"configured"`` (the
+  default) registers a seam only when a hook is configured for an event it serves (:data:`RUN_EVENTS`,
+  :data:`TOOL_EVENTS`, ...), so an adapter with no hook configured costs the framework nothing;
+  each adapter says when it decides (docs/adapters.md "Cost"). ``"all"`` registers every
+  seam, so hooks added later (``register``, ``reload``) fire on their next call.
 
 The framework modules translate their objects, fire through :meth:`HookBridge.fire` (sync seams) or
 :meth:`HookBridge.afire` (async seams) and hand the :class:`~hookwise.result.FireResult` to the
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Collection, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
@@ -39,6 +44,22 @@ MESSAGE_KINDS: tuple[str, ...] = ("stop", "block", "warning", "system")
 OnMessage = Callable[[str, str], None]
 Approve = Callable[[str, dict[str, Any], str], bool]
 AskPolicy = Union[Literal["deny", "native"], Approve]
+SeamPolicy = Literal["configured", "all"]
+
+#: events whose hooks need a run's state (the prompt, its context, the answer texts, a stop, tool verdicts):
+#: a hook for any of them makes an adapter register the seam that starts a run
+RUN_EVENTS: frozenset[HookEvent] = frozenset({
+    HookEvent.SESSION_START, HookEvent.BEFORE_AGENT, HookEvent.AFTER_AGENT, HookEvent.BEFORE_MODEL,
+    HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL, HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL})
+#: the events :meth:`HookBridge.check_served` looks at (PreCompress: only ADK fires it, and ADK chooses per run)
+_CHECKED: tuple[HookEvent, ...] = (*sorted(RUN_EVENTS), HookEvent.NOTIFICATION, HookEvent.SESSION_END)
+#: events served around each model call
+MODEL_EVENTS: frozenset[HookEvent] = frozenset({
+    HookEvent.BEFORE_MODEL, HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL})
+#: events served around each tool call (BeforeToolSelection too: a call to a tool it removed is refused
+#: there). Notification fires only when a BeforeTool hook asks, so it needs no seam of its own.
+TOOL_EVENTS: frozenset[HookEvent] = frozenset({
+    HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL, HookEvent.BEFORE_TOOL_SELECTION})
 
 #: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the call
 NATIVE = "native"
@@ -100,7 +121,10 @@ class HookBridge:
     def __init__(self, hooks: HookSystem | str | os.PathLike[str], *, framework: str,
                  ask: AskPolicy = "deny", on_message: OnMessage | None = None,
                  tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
+                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+                 seams: SeamPolicy = "configured") -> None:
+        if seams not in ("configured", "all"):
+            raise ValueError(f'seams must be "configured" or "all", got {seams!r}')
         if not (ask in ("deny", "native") or callable(ask)):
             raise ValueError('ask must be "deny", "native" or a callable approve(tool_name, args, reason), '
                              f"got {ask!r}")
@@ -113,8 +137,13 @@ class HookBridge:
         self.aliases: dict[str, str] = dict(tool_aliases or {})
         self._native = {v: k for k, v in self.aliases.items()}
         self.max_agent_retries = max_agent_retries
+        self.seam_policy: SeamPolicy = seams
+        self._has_hooks: Callable[[HookEvent, str | None], bool] | None = getattr(self.hooks, "has_hooks", None)
         self._untrusted_reported: set[str] = set()
         self._unsupported_reported: set[tuple[str, str]] = set()
+        self._served: frozenset[HookEvent] | None = None  # set by choose_seams
+        self._served_hint = ""
+        self._unserved_reported: set[HookEvent] = set()
         self.session_started = False
         for w in getattr(self.hooks, "warnings", None) or ():  # settings problems, as `hookwise agent` shows them
             self.warn(w)
@@ -170,8 +199,46 @@ class HookBridge:
     # ---- firing ------------------------------------------------------------------------------
     def wants(self, event: HookEvent, value: str | None = None) -> bool:
         """Does any hook listen to ``event`` (for ``value``)? Lets adapters skip translating inputs."""
-        has = getattr(self.hooks, "has_hooks", None)
+        has = self._has_hooks
         return True if has is None else bool(has(event, value))
+
+    # ---- which seams to register ---------------------------------------------------------------
+    def listens(self, events: Iterable[HookEvent]) -> bool:
+        """Must a seam serving ``events`` be registered now? Always with ``seams="all"``; otherwise when a hook
+        is configured for one of them (for any tool)."""
+        return self.seam_policy == "all" or any(self.wants(e) for e in events)
+
+    def seams(self, table: Mapping[str, Collection[HookEvent]]) -> frozenset[str]:
+        """The seams of ``table`` ({seam: the events it serves}) to register now (:meth:`listens`)."""
+        if self.seam_policy == "all":
+            return frozenset(table)
+        live = {e for e in frozenset().union(*table.values()) if self.wants(e)}  # each event asked once
+        return frozenset(name for name, events in table.items() if not live.isdisjoint(events))
+
+    def choose_seams(self, table: Mapping[str, Collection[HookEvent]], *, always: Collection[HookEvent] = (),
+                     hint: str = "") -> frozenset[str]:
+        """:meth:`seams`, for an adapter that registers them once: remembers which events they serve (with
+        ``always``, the events served without a seam) so :meth:`check_served` can name hooks added later
+        for the others; ``hint`` says how to serve those."""
+        seams = self.seams(table)
+        served = set(always).union(*(table[s] for s in seams))
+        if HookEvent.BEFORE_TOOL in served:  # Notification fires when a BeforeTool hook asks
+            served.add(HookEvent.NOTIFICATION)
+        self._served = frozenset(served)
+        self._served_hint = hint
+        return seams
+
+    def check_served(self) -> None:
+        """Warn once per event that has hooks now although none of the seams :meth:`choose_seams` registered
+        serves it (the hooks were configured after the adapter chose its seams: they cannot fire)."""
+        served = self._served
+        if served is None or self.seam_policy == "all":
+            return
+        for event in _CHECKED:
+            if event not in served and event not in self._unserved_reported and self.wants(event):
+                self._unserved_reported.add(event)
+                self.warn(f"{event.value} hooks were configured after the {self.framework} adapter chose which of "
+                          f"its seams to register, so they do not fire here; {self._served_hint}")
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         return self.report(self.hooks.fire(event, **fields), seen)
@@ -239,11 +306,13 @@ class HookBridge:
 
     def end_session(self, reason: str = "exit") -> None:
         """Fire SessionEnd (skipped when no hook listens)."""
+        self.check_served()
         if self.wants(HookEvent.SESSION_END):
             self.fire(HookEvent.SESSION_END, reason=reason)
 
     async def aend_session(self, reason: str = "exit") -> None:
         """:meth:`end_session` on an async seam."""
+        self.check_served()
         if self.wants(HookEvent.SESSION_END):
             await self.afire(HookEvent.SESSION_END, reason=reason)
 
@@ -354,6 +423,8 @@ class HookBridge:
 
     def refused_by_selection(self, turn: TurnState, native: str) -> str | None:
         """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
+        if turn.tool_config is None:  # no BeforeToolSelection answer for this model call
+            return None
         from hookwise.agent import llm_format as fmt
 
         if self.selection_allows(turn.tool_config, native):

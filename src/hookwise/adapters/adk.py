@@ -16,6 +16,11 @@ already started (later ones are refused with the reference host's "not run" text
 
 ``llm_request`` / ``llm_response`` / ``toolConfig`` are the stable format of docs/contract.md §13.
 
+**What no hook costs.** ADK calls every callback of every plugin, so the plugin decides per invocation, when
+the user message arrives: with no hook configured for an event its callbacks serve (everything but
+PreCompress, which the wrapped summarizer serves), the invocation is idle and each callback returns at once.
+Hooks configured while an invocation runs fire from the next one on.
+
 How each event and field maps (✔ native seam, ◐ works with adapter work / a documented difference,
 ✘ not possible):
 
@@ -87,7 +92,7 @@ from google.genai import types  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, TurnState  # noqa: E402
+from hookwise.adapters._bridge import NATIVE, RUN_EVENTS, AskPolicy, HookBridge, OnMessage, SeamPolicy, TurnState  # noqa: E402
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
@@ -99,6 +104,8 @@ __all__ = ["HookwisePlugin", "RETRY_TOOL"]
 #: the hidden tool an AfterAgent retry goes through (never declared to the model)
 RETRY_TOOL = "hookwise_agent_retry"
 _PENDING = "This call is waiting for the user's confirmation."
+#: the events the plugin's callbacks serve (SessionEnd: on close, for the sessions they started)
+SERVED = RUN_EVENTS | {HookEvent.SESSION_END}
 
 
 def _json_safe(value: Any) -> Any:
@@ -239,11 +246,12 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
                  on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
                  session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-                 name: str = "hookwise") -> None:
+                 name: str = "hookwise", seams: SeamPolicy = "configured") -> None:
         super().__init__(name)
         self.bridge = HookBridge(hooks, framework="adk", ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                                 session_id=session_id, max_agent_retries=max_agent_retries)
+                                 session_id=session_id, max_agent_retries=max_agent_retries, seams=seams)
         self._own_session_id = session_id is None
+        self._idle: set[str] = set()  # invocations with no hook to serve: every callback returns at once
         self._invocations: dict[str, _Invocation] = {}
         self._sessions: dict[str, _Session] = {}
         self._retry_tool = FunctionTool(_retry_tool_body)
@@ -272,6 +280,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     async def on_user_message_callback(self, *, invocation_context: Any,
                                        user_message: types.Content) -> types.Content | None:
         ic = invocation_context
+        if not self.bridge.listens(SERVED) and not self._awaiting_confirmation(ic.session.id):
+            self._idle.add(ic.invocation_id)
+            return None
         sess = self._session(ic.session.id)
         sess.root = getattr(ic.agent, "name", "") or sess.root
         if any(p.function_response is not None for p in user_message.parts or []):
@@ -301,8 +312,15 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 return types.Content(role=user_message.role or "user", parts=[])
         return message if message is not user_message else None
 
+    def _awaiting_confirmation(self, session_id: str) -> bool:
+        """Does a call of this ADK session wait for the answer to its confirmation (enforced even when idle)?"""
+        sess = self._sessions.get(session_id)
+        return sess is not None and any(c.pending for c in sess.calls.values())
+
     async def before_run_callback(self, *, invocation_context: Any) -> types.Content | None:
         self._watch_compaction(invocation_context)
+        if invocation_context.invocation_id in self._idle:
+            return None
         inv = self._invocations.get(invocation_context.invocation_id)
         if inv is not None and (inv.turn.blocked or inv.turn.stop is not None):
             return types.Content(role="model", parts=[])
@@ -324,6 +342,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         config.summarizer = _PreCompressSummarizer(inner, self.bridge)
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
+        self._idle.discard(invocation_context.invocation_id)
         self._invocations.pop(invocation_context.invocation_id, None)
 
     async def close(self) -> None:
@@ -419,6 +438,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                     or fmt.tool_config_to_hook(sdk_cfg).get("mode") == "NONE"]
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
+        if callback_context.invocation_id in self._idle:
+            return None
         inv = self._inv(callback_context)
         turn = inv.turn
         inv.tools = llm_request.tools_dict
@@ -456,15 +477,18 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return None
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: LlmResponse) -> LlmResponse | None:
-        if llm_response.partial:  # SSE deltas: AfterModel fires once, on the complete response
-            return None
+        if llm_response.partial or callback_context.invocation_id in self._idle:  # SSE deltas: AfterModel fires
+            return None  # once, on the complete response
         inv = self._inv(callback_context)
         turn = inv.turn
         if turn.stop is not None:
             return None
         replaced: LlmResponse | None = None
+        want_after = self.bridge.wants(HookEvent.AFTER_MODEL)
+        if not want_after and not self.bridge.wants(HookEvent.AFTER_AGENT):
+            return None  # the answer's text and whether it is final matter to these two only
         parts = _content_dict(llm_response.content).get("parts", [])
-        if self.bridge.wants(HookEvent.AFTER_MODEL):
+        if want_after:
             chunk = _chunk(llm_response)
             stable = inv.llm_request or fmt.to_llm_request({"model": "", "contents": []})
             result = await self.bridge.afire(HookEvent.AFTER_MODEL, seen=inv.seen, llm_request=stable,
@@ -524,7 +548,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
 
     async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                    tool_context: Any) -> dict[str, Any] | None:
-        if tool.name == RETRY_TOOL:
+        if tool.name == RETRY_TOOL or tool_context.invocation_id in self._idle:
             return None
         inv = self._inv(tool_context)
         turn = inv.turn
@@ -571,7 +595,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
 
     async def after_tool_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any,
                                   result: dict[str, Any]) -> dict[str, Any] | None:
-        if tool.name == RETRY_TOOL:
+        if tool.name == RETRY_TOOL or tool_context.invocation_id in self._idle:
             return None
         inv = self._inv(tool_context)
         call = self._call(inv, tool_context.function_call_id)
@@ -586,7 +610,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                                      error: Exception) -> dict[str, Any] | None:
         """A tool that raised: AfterTool still fires (with the error); its block / stop / context apply,
         otherwise ADK handles the error as it would without the plugin."""
-        if tool.name == RETRY_TOOL or isinstance(error, asyncio.CancelledError):
+        if tool.name == RETRY_TOOL or isinstance(error, asyncio.CancelledError) \
+                or tool_context.invocation_id in self._idle:
             return None
         inv = self._inv(tool_context)
         call = self._call(inv, tool_context.function_call_id)

@@ -50,6 +50,16 @@ PreCompress                   ✘     LangChain's summarization middleware has n
 systemMessage                 ◐     ``on_message("system", …)`` and the ``hookwise`` logger (no UI)
 ============================  ====  ==========================================================================
 
+**What no hook costs.** ``create_agent`` adds a graph node or a wrapper only for the middleware methods a
+class overrides, so the middleware registers a seam only when a hook is configured for an event it serves,
+decided when the middleware is built: the agent nodes and the model-call wrapper when any hook of
+SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, BeforeTool or AfterTool
+exists (they carry the run's state, the prompt's context, the answer texts, and end the run after a tool's
+stop); the tool-call wrapper when BeforeTool, AfterTool or BeforeToolSelection hooks exist. With no hook
+configured the agent runs as without the middleware. Hooks configured later for an event no registered
+seam serves do not fire (a warning names them at the next run or at :meth:`~HookwiseMiddleware.close`):
+build a new middleware and agent, or pass ``seams="all"`` to register every seam up front.
+
 Parallel tool calls run concurrently in LangGraph: a ``continue: false`` from one call cannot stop a
 sibling already running; calls that start after it are answered with the "stopped before this call
 ran" text.
@@ -97,7 +107,19 @@ from langgraph.types import interrupt  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, Fire, HookBridge, OnMessage, SessionLifecycle, Steps, TurnState  # noqa: E402
+from hookwise.adapters._bridge import (  # noqa: E402
+    NATIVE,
+    RUN_EVENTS,
+    TOOL_EVENTS,
+    AskPolicy,
+    Fire,
+    HookBridge,
+    OnMessage,
+    SeamPolicy,
+    SessionLifecycle,
+    Steps,
+    TurnState,
+)
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
@@ -107,6 +129,17 @@ __all__ = ["HookwiseMiddleware", "HookwiseState"]
 #: stable ``config`` key -> LangChain ``model_settings`` key
 SETTINGS = {"temperature": "temperature", "maxOutputTokens": "max_tokens", "topP": "top_p", "topK": "top_k"}
 _MAX_OPEN_RUNS = 1024
+
+#: seam -> the events it serves. "run": the agent nodes and the model-call wrapper, which carry the run's
+#: state, the prompt's context, the answer texts, and end the run after a tool hook's stop; "tool": the
+#: tool-call wrapper
+SEAMS: dict[str, frozenset[HookEvent]] = {"run": RUN_EVENTS, "tool": TOOL_EVENTS}
+#: seam -> the middleware methods whose override makes ``create_agent`` register it
+_METHODS: dict[str, tuple[str, ...]] = {
+    "run": ("before_agent", "abefore_agent", "after_agent", "aafter_agent", "wrap_model_call", "awrap_model_call"),
+    "tool": ("wrap_tool_call", "awrap_tool_call"),
+}
+_HINT = 'build a new HookwiseMiddleware and agent, or pass seams="all"'
 
 
 class HookwiseState(AgentState[Any]):
@@ -183,13 +216,18 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
     def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
                  on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
                  session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
+                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+                 seams: SeamPolicy = "configured") -> None:
         super().__init__()
         self.bridge = HookBridge(hooks, framework="LangChain", ask=ask, on_message=on_message,
                                  tool_aliases=tool_aliases, session_id=session_id,
-                                 max_agent_retries=max_agent_retries)
+                                 max_agent_retries=max_agent_retries, seams=seams)
         self.hooks = self.bridge.hooks
         self._turns: OrderedDict[str, TurnState] = OrderedDict()
+        #: the seams this middleware registers with ``create_agent`` ("run", "tool"; see the module docstring)
+        self.seams = self.bridge.choose_seams(SEAMS, always={HookEvent.SESSION_END}, hint=_HINT)
+        # create_agent reads which methods the *class* overrides: become the subclass that overrides only these
+        self.__class__ = _registering(type(self), self.seams)
 
     # ---- per-run state ------------------------------------------------------------------------
     def _turn(self, state: Any) -> TurnState:
@@ -205,6 +243,7 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
     # ---- BeforeAgent / SessionStart -------------------------------------------------------------
     def _before_agent(self, state: Any) -> Steps[dict[str, Any] | None]:
         bridge = self.bridge
+        bridge.check_served()
         run = str(uuid.uuid4())
         turn = TurnState()
         self._turns[run] = turn
@@ -494,3 +533,24 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             return interrupt(op.value) if isinstance(op, _Interrupt) else await handler(op.request)
 
         return await self.bridge.adrive(self._tool(request), call)
+
+
+_VARIANTS: dict[tuple[type[HookwiseMiddleware], frozenset[str]], type[HookwiseMiddleware]] = {}
+
+
+def _registering(cls: type[HookwiseMiddleware], seams: frozenset[str]) -> type[HookwiseMiddleware]:
+    """``cls``, or a subclass of it (of the same name) that registers only ``seams``: ``create_agent`` adds a
+    node or wrapper for a middleware method only when the class overrides ``AgentMiddleware``'s, so the
+    other seams' methods are set back to ``AgentMiddleware``'s (a subclass's own overrides are kept)."""
+    cls = getattr(cls, "_hookwise_full", cls)
+    key = (cls, seams)
+    variant = _VARIANTS.get(key)
+    if variant is None:
+        unregistered = {name: getattr(AgentMiddleware, name)
+                        for seam, names in _METHODS.items() if seam not in seams
+                        for name in names if getattr(cls, name) is getattr(HookwiseMiddleware, name)}
+        variant = cls if not unregistered else type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
+            "_hookwise_full": cls, **unregistered})
+        _VARIANTS[key] = variant
+    return variant

@@ -19,6 +19,17 @@ adds a ``call_model_input_filter`` (this prompt's BeforeAgent context) and a ``t
 (the refusal text of a rejected approval). One governed agent serves one run at a time; call
 :func:`govern` once per concurrent run.
 
+**What no hook costs.** :func:`govern` adds only the parts whose events have hooks configured when it is
+called (the SDK runs every guardrail it is given, one task each): the input guardrail when any hook of
+SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, BeforeTool, AfterTool
+or SessionEnd exists; the output guardrail for AfterAgent; the model wrapper for BeforeModel,
+BeforeToolSelection, AfterModel and AfterAgent; the input filter for SessionStart and BeforeAgent; the tool
+input guardrail (and ``needs_approval``, the error formatter) for BeforeTool and BeforeToolSelection; the
+``on_invoke_tool`` wrapper for BeforeTool and AfterTool. With no hook configured the governed agent runs as
+the original. :func:`run` governs each call afresh; a pair from :func:`govern` serves the events whose
+hooks existed then (hooks added later for other events are named in a warning at the next run or
+:func:`end_session`: call :func:`govern` again, or pass ``seams="all"``).
+
 **Stops raise.** The SDK has no clean way to end a run from inside, so ``continue: false`` raises
 :class:`hookwise.adapters.AgentStopped` (the instance is also an ``agents.exceptions.AgentsException``,
 so it leaves ``Runner.run`` unwrapped); the reason also goes to ``on_message("stop", ...)``. A BeforeAgent
@@ -72,10 +83,12 @@ hosted tools           (web/file search, …)      ✘ no seam in the SDK: a war
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import dataclasses
 import json
 import os
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +118,16 @@ from openai.types.responses import ResponseOutputMessage, ResponseOutputText  # 
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, TurnState  # noqa: E402
+from hookwise.adapters._bridge import (  # noqa: E402
+    MODEL_EVENTS,
+    NATIVE,
+    RUN_EVENTS,
+    AskPolicy,
+    HookBridge,
+    OnMessage,
+    SeamPolicy,
+    TurnState,
+)
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
@@ -117,6 +139,16 @@ __all__ = ["HookwiseModel", "Stopped", "end_session", "govern", "run", "run_stre
 
 _GOVERNOR = "_hookwise_governor"
 _NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
+#: seam -> the events it serves (see the module docstring)
+SEAMS: dict[str, frozenset[HookEvent]] = {
+    "run": RUN_EVENTS | {HookEvent.SESSION_END},  # input guardrail: SessionStart, BeforeAgent, each run's state
+    "answer": frozenset({HookEvent.AFTER_AGENT}),  # output guardrail
+    "model": MODEL_EVENTS | {HookEvent.AFTER_AGENT},  # model wrapper (AfterAgent: the answer's text)
+    "context": frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGENT}),  # call_model_input_filter
+    "tool_guard": frozenset({HookEvent.BEFORE_TOOL, HookEvent.BEFORE_TOOL_SELECTION}),  # + needs_approval, formatter
+    "tool_call": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),  # on_invoke_tool wrapper
+}
+_HINT = 'call govern() again (run() governs each call afresh), or pass seams="all"'
 _UNSUPPORTED = {"llm_request.config.topK": "the SDK's ModelSettings has no top_k",
                 "llm_request.model": "the adapter cannot turn a model name into a Model instance"}
 
@@ -216,6 +248,7 @@ class _Governor:
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
         self.asked: set[str] = set()  # call ids a hook asked about (their approval rejections read CANCELLED)
+        self.seams: frozenset[str] = bridge.choose_seams(SEAMS, hint=_HINT)  # the parts govern() adds
 
     def unsupported(self, name: str) -> None:
         """Warn once that a hook set ``name``, which the SDK cannot express."""
@@ -224,6 +257,7 @@ class _Governor:
     # ---- BeforeAgent / AfterAgent ------------------------------------------------------------------
     async def before_agent(self, ctx: Any, agent: Any, inp: Any) -> GuardrailFunctionOutput:
         bridge = self.bridge
+        bridge.check_served()
         if not bridge.session_started:
             self.pending_context = await bridge.adrive(bridge.session_start_steps("startup"))
         items = [inp] if isinstance(inp, str) else list(inp)
@@ -560,31 +594,35 @@ class _Provider(ModelProvider):  # type: ignore[misc]
 
 def _wrap_tool(tool: Any, gov: _Governor) -> Any:
     if not isinstance(tool, FunctionTool):
-        gov.bridge.warn(f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no hook "
-                        "seam in the OpenAI Agents SDK; hooks do not see its calls")
+        if "tool_call" in gov.seams:  # without tool hooks there is nothing its calls would escape
+            gov.bridge.warn(f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
+                            "hook seam in the OpenAI Agents SDK; hooks do not see its calls")
         return tool
     gov.tools[tool.name] = tool
-    guard: ToolInputGuardrail[Any] = ToolInputGuardrail(guardrail_function=gov.tool_guardrail,
-                                                        name="hookwise-before-tool")
-    changes: dict[str, Any] = {"on_invoke_tool": gov.invoker(tool),
-                               "tool_input_guardrails": [guard, *(tool.tool_input_guardrails or [])]}
-    if gov.bridge.ask == "native":
-        changes["needs_approval"] = gov.needs_approval(tool)
-    return dataclasses.replace(tool, **changes)
+    changes: dict[str, Any] = {}
+    if "tool_call" in gov.seams:
+        changes["on_invoke_tool"] = gov.invoker(tool)
+    if "tool_guard" in gov.seams:
+        guard: ToolInputGuardrail[Any] = ToolInputGuardrail(guardrail_function=gov.tool_guardrail,
+                                                            name="hookwise-before-tool")
+        changes["tool_input_guardrails"] = [guard, *(tool.tool_input_guardrails or [])]
+        if gov.bridge.ask == "native":
+            changes["needs_approval"] = gov.needs_approval(tool)
+    return dataclasses.replace(tool, **changes) if changes else tool
 
 
 def _wrap_agent(agent: Agent[Any], gov: _Governor, memo: dict[int, Agent[Any]], starting: bool) -> Agent[Any]:
     if id(agent) in memo:
         return memo[id(agent)]
-    changes: dict[str, Any] = {"tools": [_wrap_tool(t, gov) for t in agent.tools],
-                               "output_guardrails": [OutputGuardrail(guardrail_function=gov.after_agent,
-                                                                     name="hookwise-after-agent"),
-                                                     *agent.output_guardrails]}
-    if starting:
+    changes: dict[str, Any] = {"tools": [_wrap_tool(t, gov) for t in agent.tools]}
+    if "answer" in gov.seams:
+        changes["output_guardrails"] = [
+            OutputGuardrail(guardrail_function=gov.after_agent, name="hookwise-after-agent"), *agent.output_guardrails]
+    if starting and "run" in gov.seams:
         changes["input_guardrails"] = [InputGuardrail(guardrail_function=gov.before_agent,
                                                       name="hookwise-before-agent", run_in_parallel=False),
                                        *agent.input_guardrails]
-    if isinstance(agent.model, Model):
+    if "model" in gov.seams and isinstance(agent.model, Model):
         changes["model"] = HookwiseModel(agent.model, gov)
     clone = agent.clone(**changes)
     memo[id(agent)] = clone
@@ -603,12 +641,13 @@ def _wrap_agent(agent: Agent[Any], gov: _Governor, memo: dict[int, Agent[Any]], 
 def govern(agent: Agent[Any], hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
            on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
            session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-           run_config: RunConfig | None = None) -> tuple[Agent[Any], RunConfig]:
-    """A governed copy of ``agent`` and the ``RunConfig`` to run it with (see the module docstring)."""
+           run_config: RunConfig | None = None, seams: SeamPolicy = "configured") -> tuple[Agent[Any], RunConfig]:
+    """A governed copy of ``agent`` and the ``RunConfig`` to run it with (see the module docstring); with no hook
+    configured, ``agent`` itself (there is nothing to add to it)."""
     bridge = HookBridge(hooks, framework="openai-agents", ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                        session_id=session_id, max_agent_retries=max_agent_retries)
+                        session_id=session_id, max_agent_retries=max_agent_retries, seams=seams)
     gov = _Governor(bridge)
-    governed = _wrap_agent(agent, gov, {}, True)
+    governed = _wrap_agent(agent, gov, {}, True) if gov.seams else agent
     base = run_config or RunConfig()
     own_filter = base.call_model_input_filter
     own_formatter = base.tool_error_formatter
@@ -624,10 +663,15 @@ def govern(agent: Agent[Any], hooks: HookSystem | str | os.PathLike[str] = ".", 
     async def formatter(args: ToolErrorFormatterArgs[Any]) -> str | None:
         return await gov.error_formatter(args, own_formatter)
 
-    changes: dict[str, Any] = {"call_model_input_filter": input_filter, "tool_error_formatter": formatter,
-                               "model_provider": _Provider(base.model_provider or MultiProvider(), gov)}
-    if isinstance(base.model, Model):
-        changes["model"] = HookwiseModel(base.model, gov)
+    changes: dict[str, Any] = {}
+    if "context" in gov.seams:
+        changes["call_model_input_filter"] = input_filter
+    if "tool_guard" in gov.seams:
+        changes["tool_error_formatter"] = formatter
+    if "model" in gov.seams:
+        changes["model_provider"] = _Provider(base.model_provider or MultiProvider(), gov)
+        if isinstance(base.model, Model):
+            changes["model"] = HookwiseModel(base.model, gov)
     config = dataclasses.replace(base, **changes)
     setattr(config, _GOVERNOR, gov)
     return governed, config
@@ -643,6 +687,7 @@ def _governor(run_config: RunConfig) -> _Governor:
 async def end_session(run_config: RunConfig, reason: str = "exit") -> None:
     """Fire SessionEnd for a :func:`govern` pair (``run()`` does this itself)."""
     gov = _governor(run_config)
+    gov.bridge.check_served()
     if gov.bridge.session_started:
         await gov.bridge.aend_session(reason)
     gov.bridge.session_started = False
@@ -651,7 +696,8 @@ async def end_session(run_config: RunConfig, reason: str = "exit") -> None:
 async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".", *,
               ask: AskPolicy = "deny", on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
               session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-              run_config: RunConfig | None = None, session: Any = None, **runner_kwargs: Any) -> Any:
+              run_config: RunConfig | None = None, session: Any = None, seams: SeamPolicy = "configured",
+              **runner_kwargs: Any) -> Any:
     """Run ``agent`` on ``prompt`` under the project's hooks and return the SDK's ``RunResult``.
 
     ``prompt`` is a string or a list of input items (e.g. ``previous.to_input_list() + [new message]``).
@@ -665,7 +711,8 @@ async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathL
     own = not isinstance(gov, _Governor)
     if own:
         agent, run_config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                                   session_id=session_id, max_agent_retries=max_agent_retries, run_config=run_config)
+                                   session_id=session_id, max_agent_retries=max_agent_retries, run_config=run_config,
+                                   seams=seams)
         gov = _governor(run_config)
     assert isinstance(gov, _Governor) and run_config is not None
     gov.driven = True
@@ -704,15 +751,55 @@ async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, conf
 
 def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".",
              **kwargs: Any) -> Any:
-    """:func:`run` for synchronous code (like ``Runner.run_sync``: not inside a running event loop)."""
-    return asyncio.run(run(agent, prompt, hooks, **kwargs))
+    """:func:`run` for synchronous code (like ``Runner.run_sync``: not inside a running event loop).
+
+    Like ``Runner.run_sync``, it runs on the thread's default event loop and leaves it open, so SDK sessions
+    and other helpers holding loop-bound primitives keep working from one call to the next (and no loop is
+    built and torn down per call, as ``asyncio.run`` would).
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError("openai_agents.run_sync() cannot be called while an event loop is running; "
+                           "await openai_agents.run() instead")
+    loop = _default_loop()
+    task = loop.create_task(run(agent, prompt, hooks, **kwargs))
+    try:
+        return loop.run_until_complete(task)
+    except BaseException:
+        if not task.done():  # e.g. KeyboardInterrupt: do not leave the run behind on the shared loop
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(task)
+        raise
+    finally:
+        with contextlib.suppress(RuntimeError):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+
+
+def _default_loop() -> asyncio.AbstractEventLoop:
+    """This thread's default event loop (the one ``Runner.run_sync`` uses), made when there is none or it closed."""
+    loop: asyncio.AbstractEventLoop | None
+    with warnings.catch_warnings():  # the policy API is deprecated in newer Pythons; the SDK still uses it
+        warnings.simplefilter("ignore", DeprecationWarning)
+        policy = asyncio.get_event_loop_policy()
+        try:
+            loop = policy.get_event_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or loop.is_closed():
+            loop = policy.new_event_loop()
+            policy.set_event_loop(loop)
+    return loop
 
 
 def run_streamed(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".", *,
                  ask: AskPolicy = "deny", on_message: OnMessage | None = None,
                  tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
-                 run_config: RunConfig | None = None, **runner_kwargs: Any) -> Any:
+                 run_config: RunConfig | None = None, seams: SeamPolicy = "configured", **runner_kwargs: Any) -> Any:
     """``Runner.run_streamed`` under the hooks (AfterAgent cannot retry a stream: a warning says so)."""
     governed, config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                              session_id=session_id, run_config=run_config)
+                              session_id=session_id, run_config=run_config, seams=seams)
     return Runner.run_streamed(governed, prompt, run_config=config, **runner_kwargs)

@@ -54,13 +54,20 @@ PreCompress                   ✘     pydantic-ai has no history-compaction even
 systemMessage                 ◐     ``on_message("system", …)`` and the ``hookwise`` logger (no UI)
 ============================  ====  ==========================================================================
 
+**What no hook costs.** pydantic-ai runs every hook method of every capability it holds, so each run
+registers only the seams its hooks need, decided at the start of the run (``for_run``): ``wrap_run`` and
+``wrap_model_request`` when a hook of SessionStart, BeforeAgent, AfterAgent, BeforeModel,
+BeforeToolSelection or AfterModel is configured, ``wrap_tool_execute`` when BeforeTool, AfterTool or
+BeforeToolSelection hooks are. With no hook configured the run holds no hookwise capability at all. Hooks
+configured while a run is under way fire from the next run on (``seams="all"``: every run registers
+every seam).
+
 pydantic-ai runs a step's tool calls concurrently: a stop from one call cannot stop a sibling already
 running; calls that start after it get the "stopped before this call ran" text.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from dataclasses import replace
@@ -70,7 +77,7 @@ from hookwise.adapters import require
 
 require("pydantic_ai")
 
-from pydantic_ai.capabilities import AbstractCapability  # noqa: E402
+from pydantic_ai.capabilities import AbstractCapability, CombinedCapability  # noqa: E402
 from pydantic_ai.exceptions import ApprovalRequired  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
@@ -84,7 +91,17 @@ from pydantic_ai.messages import (  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, AskPolicy, HookBridge, OnMessage, SessionLifecycle, TurnState  # noqa: E402
+from hookwise.adapters._bridge import (  # noqa: E402
+    NATIVE,
+    RUN_EVENTS,
+    TOOL_EVENTS,
+    AskPolicy,
+    HookBridge,
+    OnMessage,
+    SeamPolicy,
+    SessionLifecycle,
+    TurnState,
+)
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
@@ -94,6 +111,12 @@ __all__ = ["HookwiseCapability"]
 
 #: stable ``config`` key -> pydantic-ai ``ModelSettings`` key
 SETTINGS = {"temperature": "temperature", "maxOutputTokens": "max_tokens", "topP": "top_p", "topK": "top_k"}
+
+#: seam -> the events it serves. "run": ``wrap_run`` and ``wrap_model_request`` (the prompt, its context, the
+#: answer texts, the model hooks, AfterAgent); "tool": ``wrap_tool_execute`` (a tool hook's stop raises there)
+SEAMS: dict[str, frozenset[HookEvent]] = {
+    "run": RUN_EVENTS - {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}, "tool": TOOL_EVENTS}
+_METHODS: dict[str, tuple[str, ...]] = {"run": ("wrap_run", "wrap_model_request"), "tool": ("wrap_tool_execute",)}
 
 
 def _prompt_text(prompt: Any) -> str:
@@ -152,24 +175,46 @@ def _as_text(result: Any) -> str:
 
 
 class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
-    """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring)."""
+    """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring).
+
+    This object overrides no hook method itself: :meth:`for_run` gives each run a capability with the seams
+    its hooks need, or none.
+    """
 
     def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
                  on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
                  session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES) -> None:
+                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+                 seams: SeamPolicy = "configured") -> None:
         self.bridge = HookBridge(hooks, framework="pydantic-ai", ask=ask, on_message=on_message,
                                  tool_aliases=tool_aliases, session_id=session_id,
-                                 max_agent_retries=max_agent_retries)
+                                 max_agent_retries=max_agent_retries, seams=seams)
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
         self._approved: dict[str, verdicts.ToolVerdict] = {}  # BeforeTool verdicts of calls awaiting approval
         self._prompts: dict[str, str] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
-    async def for_run(self, ctx: Any) -> HookwiseCapability:
-        run = copy.copy(self)  # shares the bridge (session, warnings reported once) and pending approvals
-        run.turn = TurnState()
-        return run
+    async def for_run(self, ctx: Any) -> AbstractCapability[Any]:
+        """This run's capability: the seams its hooks need (sharing the bridge, so the session and the warnings
+        reported once, and the pending approvals), with its own state; with none needed, an empty
+        combination, which pydantic-ai flattens away (the run is as without the capability)."""
+        seams = self.bridge.seams(SEAMS)
+        if self._approved:  # calls approved through DeferredToolResults keep their BeforeTool verdict
+            seams |= {"tool"}
+        if not seams:
+            return CombinedCapability([])
+        return _run_class(seams)(self)
+
+
+class _Run(HookwiseCapability):
+    """One run of a :class:`HookwiseCapability`: its seams and the run's state."""
+
+    def __init__(self, owner: HookwiseCapability) -> None:  # shares the owner's bridge, approvals and prompts
+        self.bridge = owner.bridge
+        self.hooks = owner.hooks
+        self._approved = owner._approved
+        self._prompts = owner._prompts
+        self.turn = TurnState()
 
     # ---- the run: SessionStart, BeforeAgent, stops ----------------------------------------------
     async def wrap_run(self, ctx: Any, *, handler: Any) -> Any:
@@ -415,3 +460,20 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
         tail = ToolCallPart(tool_name=bridge.native_name(after.tail[0]), args=after.tail[1], tool_call_id=key)
         return await ctx.tool_manager.handle_call(tail)
 
+
+
+_VARIANTS: dict[frozenset[str], type[_Run]] = {}
+
+
+def _run_class(seams: frozenset[str]) -> type[_Run]:
+    """:class:`_Run`, or a subclass of it with the hook methods of the seams not in ``seams`` set back to
+    ``AbstractCapability``'s (pydantic-ai calls straight through to the handler for what a class does not
+    override, and skips some hooks altogether)."""
+    cls = _VARIANTS.get(seams)
+    if cls is None:
+        unregistered = {name: getattr(AbstractCapability, name)
+                        for seam, names in _METHODS.items() if seam not in seams for name in names}
+        cls = _Run if not unregistered else type(_Run.__name__, (_Run,), {
+            "__module__": __name__, "__qualname__": _Run.__qualname__, "__doc__": _Run.__doc__, **unregistered})
+        _VARIANTS[seams] = cls
+    return cls
