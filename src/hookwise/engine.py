@@ -11,9 +11,9 @@ monitoring; it never looks at a hook's kind.
 
 from __future__ import annotations
 
+import _thread
 import functools
 import os
-import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from hookwise._records import TYPE_CHECKING
@@ -71,7 +71,7 @@ def _uuid4() -> str:
 _TELEMETRY_ENV = ("OTEL_", "GEMINI_TELEMETRY_")
 _TELEMETRY_OFF = "off"  # the telemetry key when neither settings nor environment mention telemetry
 
-_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
+_POOL_LOCK = _thread.allocate_lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
