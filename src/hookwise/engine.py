@@ -522,7 +522,8 @@ class HookSystem:
         return pool
 
     def close(self) -> None:
-        """Wait for ``async`` hooks still running, stop persistent hooks' processes (idempotent).
+        """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http hooks' kept-alive
+        connections (idempotent; the hook system stays usable and starts what it needs again).
 
         Reports of background hooks that nobody collected are added to :attr:`warnings`.
         """
@@ -532,6 +533,10 @@ class HookSystem:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+        for runner in getattr(self, "runners", {}).values():  # per-host resources (http keep-alive)
+            release = getattr(runner, "release", None)
+            if release is not None:
+                release(self)
 
     def __enter__(self) -> HookSystem:
         return self

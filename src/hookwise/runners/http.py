@@ -54,6 +54,13 @@ class HttpRunner:
                 weakref.finalize(host, c.close)
             return c
 
+    def release(self, host: Any) -> None:
+        """Close ``host``'s kept-alive connections now (:meth:`HookSystem.close`); a later hook opens new ones."""
+        with self._lock:
+            c = self._clients.pop(host, None) if self._clients is not None else None
+        if c is not None:
+            c.close()
+
     def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
             during: Callable[[], None] | None = None) -> list[HookOutcome]:
         if len(entries) == 1:
