@@ -20,6 +20,7 @@ import pytest
 def _isolated_gemini_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # hookwise's caches (hook package discovery)
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(home / "no-system-defaults.json"))
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(home / "no-system-settings.json"))
     monkeypatch.delenv("HOOKWISE_TRUST_ALL", raising=False)

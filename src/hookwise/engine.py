@@ -11,9 +11,9 @@ monitoring; it never looks at a hook's kind.
 
 from __future__ import annotations
 
+import _thread
 import functools
 import os
-import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from hookwise._records import TYPE_CHECKING
@@ -71,7 +71,7 @@ def _uuid4() -> str:
 _TELEMETRY_ENV = ("OTEL_", "GEMINI_TELEMETRY_")
 _TELEMETRY_OFF = "off"  # the telemetry key when neither settings nor environment mention telemetry
 
-_POOL_LOCK = threading.Lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
+_POOL_LOCK = _thread.allocate_lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
@@ -522,7 +522,8 @@ class HookSystem:
         return pool
 
     def close(self) -> None:
-        """Wait for ``async`` hooks still running, stop persistent hooks' processes (idempotent).
+        """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http hooks' kept-alive
+        connections (idempotent; the hook system stays usable and starts what it needs again).
 
         Reports of background hooks that nobody collected are added to :attr:`warnings`.
         """
@@ -532,6 +533,10 @@ class HookSystem:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+        for runner in getattr(self, "runners", {}).values():  # per-host resources (http keep-alive)
+            release = getattr(runner, "release", None)
+            if release is not None:
+                release(self)
 
     def __enter__(self) -> HookSystem:
         return self

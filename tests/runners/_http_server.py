@@ -30,6 +30,7 @@ class HookServer(ThreadingHTTPServer):
         self.answers: dict[str, tuple[int, dict[str, str], bytes]] = {}
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
         self.connections = 0
+        self.closed = 0  # connections whose client hung up (or that the server ended)
         self.lock = threading.Lock()
         self.stop_streams = threading.Event()
 
@@ -64,6 +65,11 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         with self.server.lock:
             self.server.connections += 1
+
+    def finish(self) -> None:
+        super().finish()
+        with self.server.lock:
+            self.server.closed += 1
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass

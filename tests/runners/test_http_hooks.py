@@ -311,6 +311,22 @@ def test_keep_alive_reuses_one_connection_across_firings(project: Project, serve
     assert server.connections == 1
 
 
+def test_close_ends_the_kept_alive_connections(project: Project, server: HookServer) -> None:
+    project.hooks("BeforeTool", http_hook(server.answer("a", {"decision": "allow"})))
+    hs = HookSystem(project.root, trust_all=True)
+    assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome == Outcome.OK
+    assert server.connections == 1 and server.closed == 0  # kept alive for the next firing
+    hs.close()  # hs is still referenced: this is not the garbage collector's doing
+    deadline = time.monotonic() + 10
+    while server.closed < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.closed == 1
+    # a hook system that is closed but used again opens a new connection
+    assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome == Outcome.OK
+    assert server.connections == 2
+    hs.close()
+
+
 def test_parallel_http_hooks_run_concurrently(project: Project, server: HookServer) -> None:
     project.hooks("BeforeTool", *(http_hook(server.url("/hang"), timeout=600, name=f"h{i}") for i in range(3)))
     t0 = time.monotonic()

@@ -231,3 +231,68 @@ def test_wheel_installed_into_a_fresh_venv_fires_through_the_cli(project: Projec
     # and the interpreter running the tests does not have it: the hooks came from the fresh venv only
     code, data, err = cli(project, None, "list", "--json")
     assert data["hooks"] == [], err
+
+
+def _cache() -> dict[str, Any]:
+    return dict(json.loads(Path(packages.cache_path()).read_text())["dirs"])
+
+
+def test_discovery_remembers_each_directory_until_it_changes(tmp_path: Path) -> None:
+    plain, site = tmp_path / "plain", tmp_path / "site3"
+    write_dist(plain, "other", {"other/__init__.py": ""}, {})
+    (plain / "other-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    site.mkdir()
+    assert not packages._may_declare_group([str(plain), str(site)])
+    cache = _cache()
+    assert cache[str(plain)] == [plain.stat().st_mtime_ns, False]
+    assert cache[str(site)] == [site.stat().st_mtime_ns, False]
+    # installing a distribution adds a *.dist-info directory: the directory changes and is read again
+    write_dist(site, "acme-hooks", {"acme_hooks/__init__.py": ACME_INIT, "acme_hooks/guards.py": ACME_GUARDS},
+               {"guards": "acme_hooks:SECTION"})
+    assert packages._may_declare_group([str(plain), str(site)])
+    assert [name for name, *_ in packages.discover([str(plain), str(site)])] == ["acme-hooks"]
+    assert _cache()[str(site)] == [site.stat().st_mtime_ns, True]
+    # an unchanged directory is not read again: an entry_points.txt edited in place keeps the cached answer
+    # (documented: delete the cache file after such an edit), and the metadata scan then finds no entry point
+    (site / "acme_hooks-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n")
+    assert packages._may_declare_group([str(site)])
+    assert packages.discover([str(site)]) == []
+    Path(packages.cache_path()).unlink()
+    assert not packages._may_declare_group([str(site)])
+    # removing the distribution changes the directory again
+    (site / "acme_hooks-1.0.dist-info" / "entry_points.txt").write_text("[hookwise.hooks]\ng = acme_hooks:SECTION\n")
+    assert not packages._may_declare_group([str(site)])  # cached "no", directory unchanged
+    import shutil
+
+    shutil.rmtree(site / "acme_hooks-1.0.dist-info")
+    assert not packages._may_declare_group([str(site)]) and _cache()[str(site)][0] == site.stat().st_mtime_ns
+
+
+@pytest.mark.parametrize("content", ["not json", "[]", '{"version": 99, "dirs": {}}',
+                                     '{"version": 1, "dirs": {"X": "yes"}}'])
+def test_a_malformed_cache_is_read_again_from_the_directories(tmp_path: Path, site: Path, content: str) -> None:
+    path = Path(packages.cache_path())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content.replace("X", str(site)))
+    assert [ep for _, ep, *_ in packages.discover([str(site)])] == ["guards", "later"]
+    assert _cache()[str(site)] == [site.stat().st_mtime_ns, True]  # and the file is whole again
+
+
+def test_an_unwritable_cache_changes_nothing(tmp_path: Path, site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # hookwise/ cannot be created under a file
+    assert [ep for _, ep, *_ in packages.discover([str(site)])] == ["guards", "later"]
+    assert not packages._may_declare_group([str(tmp_path / "missing")])
+
+
+def test_the_cli_finds_a_package_installed_after_a_first_run(project: Project, tmp_path: Path) -> None:
+    site = tmp_path / "late-site"
+    site.mkdir()
+    code, data, err = cli(project, site, "list", "--json")
+    assert code == 0 and data["hooks"] == [], err
+    write_dist(site, "acme-hooks", {"acme_hooks/__init__.py": ACME_INIT, "acme_hooks/guards.py": ACME_GUARDS},
+               {"guards": "acme_hooks:SECTION"})
+    code, data, err = cli(project, site, "list", "--json")
+    assert code == 0, err
+    assert {h["name"] for h in data["hooks"]} == {"acme-no-rm", "acme-echo"}

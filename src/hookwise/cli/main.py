@@ -212,6 +212,11 @@ def console() -> int:
     for those collections: its files are written unbuffered or flushed and closed explicitly, exit handlers
     (telemetry's last export, persistent hooks) still run, and Python never promises finalizers of objects
     still alive at exit. Only for the program: :func:`main` itself leaves the garbage collector alone.
+
+    When the command loaded neither :mod:`threading` nor :mod:`atexit` (a plain ``fire``: no telemetry, no
+    persistent or background hook), nothing can be waiting for the interpreter's shutdown: no other thread,
+    no exit handler. The process then ends right after flushing its output (:func:`os._exit`), skipping the
+    tear-down of every module (about 1.5 ms of a ``fire``). Otherwise it exits the ordinary way.
     """
     from hookwise.runners import _process
 
@@ -220,4 +225,11 @@ def console() -> int:
     import gc
 
     gc.freeze()
+    if "threading" not in sys.modules and "atexit" not in sys.modules:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):  # a closed or broken stream: let the ordinary exit report it
+            return status
+        os._exit(status)
     return status

@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import json
-import signal as _signal
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.jsonc.parse import loads_strict
@@ -68,6 +67,8 @@ def last_line(text: str) -> str:
 
 
 def signal_name(num: int) -> str:
+    import signal as _signal
+
     try:
         return _signal.Signals(num).name
     except ValueError:

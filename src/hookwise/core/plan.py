@@ -8,7 +8,6 @@ value), so a firing that matches nothing costs a dictionary lookup.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from hookwise._records import TYPE_CHECKING, dataclass
@@ -68,6 +67,8 @@ def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
 
 def matcher_regex(pattern: str) -> re.Pattern[str]:
     """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise."""
+    import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         return re.compile(pattern)

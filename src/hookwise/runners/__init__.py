@@ -48,7 +48,9 @@ class Runner(Protocol):
     background once started (processes, requests) sets ``background`` and calls
     ``during()`` once everything is started; one that works on the calling
     thread calls it when done. ``run_async`` is the same for asyncio hosts and
-    must never block the caller's loop.
+    must never block the caller's loop. A runner that keeps something per hook system (the http runner's
+    kept-alive connections) may also define ``release(host)``: :meth:`HookSystem.close
+    <hookwise.engine.HookSystem.close>` calls it with the hook system.
     """
 
     kind: str

@@ -1,7 +1,7 @@
 """The only place hookwise spawns processes.
 
 :func:`run_many` starts every command of a parallel firing and drives them all
-from one thread with one selector: stdin is written without blocking, stdout
+from one thread with one poll set (:class:`Poller`): stdin is written without blocking, stdout
 and stderr are read up to a cap (the rest is drained and dropped), and process
 exit is watched through a pidfd where the platform has one (no thread per
 child). Each child leads its own process group; at its timeout the whole group
@@ -12,18 +12,17 @@ grandchild that keeps them open is never waited for.
 Persistent hooks (:mod:`hookwise.runners.persistent`) are started, signalled
 and driven by the same pieces: :func:`popen` (the one ``Popen``, with the
 direct-exec fallback and the spawn-error text), :func:`open_pidfd`,
-:func:`signal_group` and :func:`drive` (the one selector loop).
+:func:`signal_group`, :class:`Poller` and :func:`drive` (the one wait loop).
 
 Failures are data (:class:`Completed`), never exceptions.
 """
 
 from __future__ import annotations
 
+import _thread
 import os
-import selectors
-import signal
+import select
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -167,7 +166,7 @@ class Spawned:
         self.stdout: IO[bytes] | None = stdout
         self.stderr = stderr
         self.returncode: int | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def poll(self) -> int | None:
         with self._lock:
@@ -197,7 +196,14 @@ class Spawned:
 
 
 #: what :class:`subprocess.Popen` resets in the child (``restore_signals``): Python ignores SIGPIPE, hooks must not
-_DEFAULT_SIGNALS = tuple(getattr(signal, n) for n in ("SIGPIPE", "SIGXFSZ", "SIGXFZ") if hasattr(signal, n))
+_DEFAULT_SIGNALS = _leftovers.signal_numbers("SIGPIPE", "SIGXFSZ", "SIGXFZ")
+
+
+def _exec_path(env: dict[str, str]) -> list[str]:
+    """The directories ``PATH`` names in ``env``, as :func:`os.get_exec_path` reads them (which imports
+    :mod:`warnings` on every call, about half a millisecond of a start-up)."""
+    path = env.get("PATH")
+    return (os.defpath if path is None else path).split(os.pathsep)
 
 
 def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
@@ -219,7 +225,7 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     if os.path.dirname(name):
         candidates = [name]
     else:
-        candidates = [os.path.join(d, name) for d in os.get_exec_path(env)]
+        candidates = [os.path.join(d, name) for d in _exec_path(env)]
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe() if not req.merge_stderr else (-1, w_out)
@@ -344,17 +350,56 @@ def close_quietly(*files: IO[bytes] | None) -> None:
                 pass
 
 
-def unregister(sel: selectors.BaseSelector, *fds: int | None) -> None:
+#: what a registration waits for: input to read (or end of file), room to write
+READ, WRITE = select.POLLIN, select.POLLOUT
+
+
+class Poller:
+    """The descriptors the wait loop watches, each with the data :func:`drive` hands to ``dispatch``.
+
+    :func:`select.poll` with a payload per descriptor. (:mod:`selectors` would serve, but importing it costs
+    about a millisecond of every ``hookwise fire``: a namedtuple and abstract base classes the loop never
+    needs.) A descriptor that hung up or failed is reported like a ready one: its reader then sees the end
+    of file or the error.
+    """
+
+    __slots__ = ("_poll", "_data")
+
+    def __init__(self) -> None:
+        self._poll = select.poll()
+        self._data: dict[int, object] = {}
+
+    def register(self, fd: int, events: int, data: object) -> None:
+        if fd in self._data:
+            raise KeyError(f"descriptor {fd} is already registered")
+        self._poll.register(fd, events)
+        self._data[fd] = data
+
+    def unregister(self, fd: int) -> None:
+        """Stop watching ``fd``; :class:`KeyError` if it is not watched."""
+        del self._data[fd]
+        self._poll.unregister(fd)
+
+    def select(self, timeout: float | None) -> list[object]:
+        """The data of every ready descriptor, waiting at most ``timeout`` seconds (None: no limit)."""
+        ms = None if timeout is None else int(-(-timeout * 1000.0 // 1))  # rounded up: never wake early
+        return [self._data[fd] for fd, _ in self._poll.poll(ms) if fd in self._data]
+
+    def close(self) -> None:
+        self._data.clear()
+
+
+def unregister(sel: Poller, *fds: int | None) -> None:
     for fd in fds:
         if fd is None or fd < 0:
             continue
         try:
             sel.unregister(fd)
-        except (KeyError, ValueError):
+        except KeyError:
             pass
 
 
-def drive(sel: selectors.BaseSelector, tick: Callable[[float], float | None],
+def drive(sel: Poller, tick: Callable[[float], float | None],
           dispatch: Callable[[object], None], done: Callable[[], bool],
           after: Callable[[], None] | None = None) -> None:
     """The one event loop of every hook process: until ``done()``, handle deadlines, wait, dispatch.
@@ -369,16 +414,16 @@ def drive(sel: selectors.BaseSelector, tick: Callable[[float], float | None],
             return
         timeout = None if wake is None else max(0.0, wake - time.monotonic())
         try:
-            events = sel.select(timeout)
+            ready = sel.select(timeout)
         except InterruptedError:  # pragma: no cover - PEP 475 retries
             continue
-        for key, _mask in events:
-            dispatch(key.data)
+        for data in ready:
+            dispatch(data)
         if after is not None:
             after()
 
 
-def _start(child: _Child, sel: selectors.BaseSelector) -> None:
+def _start(child: _Child, sel: Poller) -> None:
     proc, child.req, error = popen(child.req, child.token)
     if proc is None:
         child.result.spawn_error = error
@@ -396,21 +441,21 @@ def _start(child: _Child, sel: selectors.BaseSelector) -> None:
                                           _leftovers.pipe_inode(err_fd) if err_fd is not None else None)
                               if i is not None)
     child.out = Stream(out_fd, req.cap)
-    sel.register(out_fd, selectors.EVENT_READ, (child, "out"))
+    sel.register(out_fd, READ, (child, "out"))
     if err_fd is not None:
         child.err = Stream(err_fd, req.cap)
-        sel.register(err_fd, selectors.EVENT_READ, (child, "err"))
+        sel.register(err_fd, READ, (child, "err"))
     if len(child.stdin_view):
         child.stdin_fd = in_fd
-        sel.register(in_fd, selectors.EVENT_WRITE, (child, "in"))
+        sel.register(in_fd, WRITE, (child, "in"))
     else:
         proc.stdin.close()
     child.pidfd = open_pidfd(proc.pid)
     if child.pidfd is not None:
-        sel.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
+        sel.register(child.pidfd, READ, (child, "exit"))
 
 
-def _close_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
+def _close_stdin(child: _Child, sel: Poller) -> None:
     if child.stdin_fd is not None:
         unregister(sel, child.stdin_fd)
         child.stdin_fd = None
@@ -421,7 +466,7 @@ def _close_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
             pass
 
 
-def _write_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
+def _write_stdin(child: _Child, sel: Poller) -> None:
     assert child.stdin_fd is not None
     try:
         n = os.write(child.stdin_fd, child.stdin_view[:READ_CHUNK])
@@ -435,7 +480,7 @@ def _write_stdin(child: _Child, sel: selectors.BaseSelector) -> None:
         _close_stdin(child, sel)
 
 
-def _read(child: _Child, which: str, sel: selectors.BaseSelector) -> None:
+def _read(child: _Child, which: str, sel: Poller) -> None:
     stream = child.out if which == "out" else child.err
     assert stream is not None
     try:
@@ -450,7 +495,7 @@ def _read(child: _Child, which: str, sel: selectors.BaseSelector) -> None:
     _close_stream(child, which, sel)
 
 
-def _close_stream(child: _Child, which: str, sel: selectors.BaseSelector) -> None:
+def _close_stream(child: _Child, which: str, sel: Poller) -> None:
     stream = child.out if which == "out" else child.err
     if stream is None or stream.fd < 0:
         return
@@ -465,7 +510,7 @@ def _close_stream(child: _Child, which: str, sel: selectors.BaseSelector) -> Non
     stream.fd = -1
 
 
-def _drain(child: _Child, sel: selectors.BaseSelector) -> None:
+def _drain(child: _Child, sel: Poller) -> None:
     """Read what is already in the pipes of an exited child, then close them.
 
     A pipe that is not at end-of-file is still held by a process the hook left
@@ -492,10 +537,10 @@ def _drain(child: _Child, sel: selectors.BaseSelector) -> None:
             held = True
         _close_stream(child, which, sel)
     if held and not child.result.timed_out and child.pipe_inodes:
-        _leftovers.signal_run(child.token, child.pgid, signal.SIGKILL, holding=child.pipe_inodes)
+        _leftovers.signal_run(child.token, child.pgid, _leftovers.SIGKILL, holding=child.pipe_inodes)
 
 
-def _reap(child: _Child, sel: selectors.BaseSelector) -> None:
+def _reap(child: _Child, sel: Poller) -> None:
     """The direct child has exited: record its status and finish it."""
     assert child.proc is not None
     try:
@@ -554,10 +599,10 @@ def _finish(child: _Child) -> None:
 def _on_timeout(child: _Child, now: float) -> None:
     if not child.result.timed_out:
         child.result.timed_out = True
-        _signal_group(child, signal.SIGTERM)
+        _signal_group(child, _leftovers.SIGTERM)
         child.kill_at = now + KILL_GRACE_S
     elif child.kill_at is not None and now >= child.kill_at:
-        _signal_group(child, signal.SIGKILL)
+        _signal_group(child, _leftovers.SIGKILL)
         child.kill_at = None
         if child.exited:
             _finish(child)
@@ -569,7 +614,7 @@ def run_many(requests: Sequence[Spawn], during: Callable[[], None] | None = None
     ``during`` (if given) is called once every process has been started, before
     waiting for them: the engine runs in-process hooks there, alongside.
     """
-    sel = selectors.DefaultSelector()
+    sel = Poller()
     t0 = time.monotonic()
     children = [_Child(r, t0) for r in requests]
     try:
@@ -609,12 +654,12 @@ def _next_wakeup(children: Sequence[_Child], now: float) -> float | None:
     return wake
 
 
-def _loop(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
+def _loop(children: Sequence[_Child], sel: Poller) -> None:
     drive(sel, lambda now: _tick(children, sel, now), lambda data: _dispatch(sel, data),
           lambda: all(c.done for c in children), lambda: _reap_closed(children, sel))
 
 
-def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -> float | None:
+def _tick(children: Sequence[_Child], sel: Poller, now: float) -> float | None:
     """Timeouts, kill grace periods and (without pidfd) exit polling; the next wake-up time."""
     for c in children:
         if c.done:
@@ -622,7 +667,7 @@ def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -
         if c.exited:
             if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
                 if c.kill_at is not None and _group_alive(c.pgid):
-                    _signal_group(c, signal.SIGKILL)
+                    _signal_group(c, _leftovers.SIGKILL)
                 _finish(c)
             continue
         if (not c.result.timed_out and now >= c.deadline) or (
@@ -633,7 +678,7 @@ def _tick(children: Sequence[_Child], sel: selectors.BaseSelector, now: float) -
     return _next_wakeup(children, time.monotonic())
 
 
-def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+def _dispatch(sel: Poller, data: object) -> None:
     child: _Child
     which: str
     child, which = data  # type: ignore[misc]  # (child, "in" | "out" | "err" | "exit"), as registered
@@ -645,7 +690,7 @@ def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
         _read(child, which, sel)
 
 
-def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> None:
+def _reap_closed(children: Sequence[_Child], sel: Poller) -> None:
     """No pidfd: once both output streams closed, the child is about to exit."""
     for c in children:
         if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
@@ -660,19 +705,19 @@ def _reap_closed(children: Sequence[_Child], sel: selectors.BaseSelector) -> Non
             _reap(c, sel)
 
 
-def _cleanup(child: _Child, sel: selectors.BaseSelector) -> None:
+def _cleanup(child: _Child, sel: Poller) -> None:
     """Never leave a pipe or a pidfd open; never leave a timed-out process group alive."""
     if child.proc is None:
         return
     if not child.exited:
-        _signal_group(child, signal.SIGKILL)
+        _signal_group(child, _leftovers.SIGKILL)
         try:
             child.proc.wait(timeout=5)
         except Exception as exc:  # pragma: no cover
             if not _timed_out(exc):
                 raise
     elif child.result.timed_out:
-        _signal_group(child, signal.SIGKILL)
+        _signal_group(child, _leftovers.SIGKILL)
     _close_stdin(child, sel)
     for which in ("out", "err"):
         _close_stream(child, which, sel)

@@ -9,15 +9,20 @@ warning lines until the host collects them: the next firing's warnings, or
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable
+
+from hookwise._records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import threading
 
 
 class Background:
     """The background hooks of one hook system: started, then collected."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._threads: list[threading.Thread] = []
         self._reports: list[str] = []
         #: a hook is running or has reports not collected yet (read without the lock: a cheap hint)
@@ -34,6 +39,8 @@ class Background:
             with self._lock:
                 self._reports.extend(lines)
                 self.pending = True
+
+        import threading
 
         t = threading.Thread(target=work, name=f"hookwise-async-{name}"[:60], daemon=True)
         with self._lock:

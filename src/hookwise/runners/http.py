@@ -8,7 +8,7 @@ http hook, so ``import hookwise`` never loads :mod:`http.client`).
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Sequence
 
 from hookwise._records import TYPE_CHECKING
@@ -38,7 +38,7 @@ class HttpRunner:
 
     def __init__(self) -> None:
         self._clients: weakref.WeakKeyDictionary[Any, HttpClient] | None = None  # made by the first http hook
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def client(self, host: Any) -> HttpClient:
         import weakref
@@ -54,6 +54,13 @@ class HttpRunner:
                 weakref.finalize(host, c.close)
             return c
 
+    def release(self, host: Any) -> None:
+        """Close ``host``'s kept-alive connections now (:meth:`HookSystem.close`); a later hook opens new ones."""
+        with self._lock:
+            c = self._clients.pop(host, None) if self._clients is not None else None
+        if c is not None:
+            c.close()
+
     def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
             during: Callable[[], None] | None = None) -> list[HookOutcome]:
         if len(entries) == 1:
@@ -63,6 +70,8 @@ class HttpRunner:
 
             def one(i: int, e: HookEntry) -> None:
                 box[i] = self.run_one(firing, e, inp)
+
+            import threading
 
             threads = [threading.Thread(target=one, args=(i, e), name="hookwise-http", daemon=True)
                        for i, e in enumerate(entries)]

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import signal
 import subprocess
 import threading
@@ -40,8 +39,11 @@ from hookwise.runners import _reaper as _leftovers
 from hookwise.runners._process import (
     DEFAULT_CAP,
     KILL_GRACE_S,
+    READ,
     READ_CHUNK,
+    WRITE,
     Completed,
+    Poller,
     Spawn,
     Stream,
     close_quietly,
@@ -362,22 +364,22 @@ def _reject_constant(name: str) -> object:
 
 def _drive(xs: list[_Exchange]) -> None:
     """Write every line and read every answer, on the one process loop (:func:`._process.drive`)."""
-    sel = selectors.DefaultSelector()
+    sel = Poller()
     try:
         for x in xs:
             p = x.proc
-            sel.register(p.stdin, selectors.EVENT_WRITE, (x, "in"))
-            sel.register(p.stdout, selectors.EVENT_READ, (x, "out"))
-            sel.register(p.stderr, selectors.EVENT_READ, (x, "err"))
+            sel.register(p.stdin, WRITE, (x, "in"))
+            sel.register(p.stdout, READ, (x, "out"))
+            sel.register(p.stderr, READ, (x, "err"))
             if p.pidfd is not None:
-                sel.register(p.pidfd, selectors.EVENT_READ, (x, "exit"))
+                sel.register(p.pidfd, READ, (x, "exit"))
         drive(sel, lambda now: _tick(xs, sel, now), lambda data: _dispatch(sel, data),
               lambda: all(x.done for x in xs))
     finally:
         sel.close()
 
 
-def _tick(xs: list[_Exchange], sel: selectors.BaseSelector, now: float) -> float | None:
+def _tick(xs: list[_Exchange], sel: Poller, now: float) -> float | None:
     """Deadlines and (without pidfd) exit polling; the next wake-up time."""
     for x in xs:
         if not x.done and now >= x.deadline:
@@ -394,7 +396,7 @@ def _tick(xs: list[_Exchange], sel: selectors.BaseSelector, now: float) -> float
     return wake
 
 
-def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
+def _dispatch(sel: Poller, data: object) -> None:
     x, which = cast("tuple[_Exchange, str]", data)
     if x.done:
         return
@@ -408,12 +410,12 @@ def _dispatch(sel: selectors.BaseSelector, data: object) -> None:
         _on_exit(sel, x)
 
 
-def _unregister(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _unregister(sel: Poller, x: _Exchange) -> None:
     p = x.proc
     unregister(sel, p.stdin, p.stdout, p.stderr, p.pidfd)
 
 
-def _write(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _write(sel: Poller, x: _Exchange) -> None:
     try:
         n = os.write(x.proc.stdin, x.view[:READ_CHUNK])
     except BlockingIOError:
@@ -426,9 +428,9 @@ def _write(sel: selectors.BaseSelector, x: _Exchange) -> None:
         unregister(sel, x.proc.stdin)
 
 
-def _read_ready(sel: selectors.BaseSelector, fd: int) -> bytes | None:
+def _read_ready(sel: Poller, fd: int) -> bytes | None:
     """A chunk from a ready pipe (None: nothing after all). At EOF (or a read error) the pipe leaves the
-    selector and ``b""`` comes back: the process is exiting."""
+    poll set and ``b""`` comes back: the process is exiting."""
     try:
         data = os.read(fd, READ_CHUNK)
     except BlockingIOError:
@@ -440,7 +442,7 @@ def _read_ready(sel: selectors.BaseSelector, fd: int) -> bytes | None:
     return data
 
 
-def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _read_out(sel: Poller, x: _Exchange) -> None:
     data = _read_ready(sel, x.proc.stdout)
     if not data:
         return
@@ -463,7 +465,7 @@ def _read_out(sel: selectors.BaseSelector, x: _Exchange) -> None:
         return
 
 
-def _read_err(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _read_err(sel: Poller, x: _Exchange) -> None:
     data = _read_ready(sel, x.proc.stderr)
     if data:
         x.err.feed(data)
@@ -481,7 +483,7 @@ def _read_err_now(x: _Exchange) -> None:
         x.err.feed(data)
 
 
-def _on_exit(sel: selectors.BaseSelector, x: _Exchange) -> None:
+def _on_exit(sel: Poller, x: _Exchange) -> None:
     """The process exited: read what is left, then finish the exchange (a line may still be complete)."""
     p = x.proc
     p.wait_exit(5.0)

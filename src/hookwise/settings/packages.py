@@ -13,12 +13,22 @@ is one warning; the other hooks load.
 
 Finding them must not slow down every start: :mod:`importlib.metadata` is
 imported only when some installed distribution's ``entry_points.txt`` mentions
-the group (a directory listing per ``sys.path`` entry decides that).
+the group. Reading every ``entry_points.txt`` still costs about a millisecond in
+a venv with a hundred distributions, so the answer is remembered per ``sys.path``
+directory in ``$XDG_CACHE_HOME/hookwise/entry-points.json`` (``~/.cache/...``),
+keyed by the directory's modification time: installing, upgrading or removing a
+distribution adds or removes a ``*.dist-info`` directory there, which changes it,
+and the directory is read again. (Editing an installed ``entry_points.txt`` by
+hand changes only its own directory: delete the cache file after doing that.)
+The cache is a hint: an unreadable or malformed file is read again from the
+directories, and one that cannot be written is simply not written.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 import sys
 from collections.abc import Callable
 
@@ -29,27 +39,90 @@ if TYPE_CHECKING:
 
 GROUP = "hookwise.hooks"
 SOURCE = "package"
+CACHE_FILE = "entry-points.json"
+_CACHE_VERSION = 1
+
+
+def cache_path() -> str:
+    """Where the per-directory answers are kept: ``$XDG_CACHE_HOME/hookwise/entry-points.json``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hookwise", CACHE_FILE)
+
+
+def _declares_group(directory: str) -> bool:
+    """Whether some ``*.dist-info``/``*.egg-info`` in ``directory`` has an ``entry_points.txt`` naming the group."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return False
+    for n in names:
+        if n.endswith((".dist-info", ".egg-info")):
+            try:
+                with open(os.path.join(directory, n, "entry_points.txt"), encoding="utf-8", errors="replace") as f:
+                    if GROUP in f.read():
+                        return True
+            except OSError:
+                continue
+    return False
+
+
+def _read_cache(path: str) -> dict[str, list[Any]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION or not isinstance(data.get("dirs"), dict):
+        return {}
+    return {k: v for k, v in data["dirs"].items()
+            if isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and isinstance(v[1], bool)}
+
+
+def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
+    """Replace the cache file in one rename (a reader sees the old file or the new one, never a part)."""
+    live = {k: v for k, v in dirs.items() if os.path.isdir(k)}  # forget directories that are gone
+    data = json.dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True).encode()
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:  # a hint only: without it the next start reads the directories again
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def _may_declare_group(paths: list[str]) -> bool:
     """False only when no distribution on ``paths`` can declare :data:`GROUP` (cheap: no metadata import)."""
+    where = cache_path()
+    cache = _read_cache(where)
+    changed = False
+    answer = False
     for d in paths:
-        base = d or "."
+        base = os.path.abspath(d or ".")
         try:
-            names = os.listdir(base)
-        except NotADirectoryError:
-            return True  # a zip or egg on sys.path: only importlib.metadata can tell
+            st = os.stat(base)
         except OSError:
             continue
-        for n in names:
-            if n.endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(base, n, "entry_points.txt"), encoding="utf-8", errors="replace") as f:
-                        if GROUP in f.read():
-                            return True
-                except OSError:
-                    continue
-    return False
+        if not stat.S_ISDIR(st.st_mode):
+            answer = True  # a zip or egg on sys.path: only importlib.metadata can tell
+            break
+        hit = cache.get(base)
+        if hit is not None and hit[0] == st.st_mtime_ns:
+            found = bool(hit[1])
+        else:  # the time is taken before reading: a change made while reading shows up as a new time
+            found = _declares_group(base)
+            cache[base] = [st.st_mtime_ns, found]
+            changed = True
+        if found:
+            answer = True
+            break
+    if changed:
+        _write_cache(where, cache)
+    return answer
 
 
 def discover(paths: list[str] | None = None) -> list[tuple[str, str, str, Callable[[], Any]]]:

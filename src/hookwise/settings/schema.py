@@ -67,7 +67,6 @@ Gemini CLI once read it directly under ``hooks``); its value reaches
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping
 
@@ -146,6 +145,11 @@ def _num(v: float) -> str:
     return sign + (s if len(s) <= 20 else f"{s[:1]}.{s[1:3]}e+{len(s) - 1}")
 
 
+def _ceil(v: float) -> int:
+    """The smallest whole number >= ``v`` (what :func:`math.ceil` gives, without importing math on every start)."""
+    return -int(-v // 1)
+
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -217,19 +221,19 @@ class Timeout(Kind):
         if value < 1:
             if value > 0:
                 return None, [Note(f'"{key}" is in milliseconds and {_num(value)} ms is too short to run anything; '
-                                   f"if you meant {_num(value)} seconds, write {math.ceil(value * 1000)}")]
+                                   f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}")]
             return None, [Note(f'"{key}" must be a positive number of milliseconds (at least 1), got {_num(value)}')]
         if value > MAX_TIMEOUT_MS:
             return MAX_TIMEOUT_MS, [Note(f'"{key}" {_num(value)} ms is more than the maximum of {MAX_TIMEOUT_MS} ms '
                                          f"(24 hours); using {MAX_TIMEOUT_MS}", WARNING, at_load=True)]
-        ms = math.ceil(value)
+        ms = _ceil(value)
         notes = []
         if ms != value:
             notes.append(Note(f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded up to {ms}',
                               WARNING))
         if value < SECONDS_HINT_MS:
             notes.append(Note(f'"{key}" is in milliseconds: {_num(value)} is {value / 1000:g} s; '
-                              f"if you meant {_num(value)} seconds, write {math.ceil(value * 1000)}", WARNING))
+                              f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}", WARNING))
         return ms, notes
 
 
