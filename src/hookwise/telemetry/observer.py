@@ -12,6 +12,7 @@ threads, never in a firing.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextvars
 import sys
@@ -37,7 +38,10 @@ MAX_PENDING_FIRINGS = 4096
 BATCH_WINDOW_S = 0.05
 #: ... or until this many are waiting; ``drain`` (tests, flush, exit) does not wait for the window
 BATCH_FIRINGS = 256
+#: at exit, how long the export worker may take to hand its last firings to the SDK
+EXIT_DRAIN_S = 2.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
+_exit_drain = False  # the atexit drain is registered (once per process)
 
 _FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar("hookwise_telemetry_firing", default=None)
 
@@ -123,6 +127,12 @@ class HookTelemetry:
         #: firings whose records were dropped because the worker fell behind (bounded queue)
         self.dropped = 0
         _ALL.add(self)
+        global _exit_drain
+        if not _exit_drain:
+            # registered after the SDK's providers (atexit runs last in, first out): the firings the worker still
+            # holds reach a host's providers before they flush at exit
+            _exit_drain = True
+            atexit.register(HookTelemetry.drain_all, EXIT_DRAIN_S)
         if owned is not None:
             owned.observers.add(self)
 
@@ -325,9 +335,11 @@ class HookTelemetry:
     # ---- lifetime --------------------------------------------------------------------------
     @staticmethod
     def drain_all(timeout_s: float = 5.0) -> None:
-        """:meth:`drain` every live observer (tests read in-memory exporters after this)."""
+        """:meth:`drain` every live observer, within ``timeout_s`` in all (tests read in-memory exporters after
+        this; exiting does it too)."""
+        deadline = time.monotonic() + timeout_s
         for tel in list(_ALL):
-            tel.drain(timeout_s)
+            tel.drain(max(0.0, deadline - time.monotonic()))
 
     def flush(self, timeout_s: float = 5.0) -> None:
         self.drain(timeout_s)
