@@ -3,9 +3,11 @@ does to results and memory, and how long ``hookwise trace report`` takes on 100 
 
     python bench/telemetry.py            # everything (needs the otel extra; Chromium optional)
     BENCH_ONLY=cost,down,report python bench/telemetry.py
-    BENCH_N=20000 python bench/telemetry.py
+    BENCH_N=20000 BENCH_ROUNDS=5 python bench/telemetry.py
 
-Every number is printed next to a floor measured in the same run (telemetry off); nothing is asserted.
+Every number is printed next to floors measured in the same run (telemetry off; for export, the SDK's own cost
+of the same records through the same pipeline, with the OTLP receiver in a process of its own); nothing is
+asserted.
 Targets: no-match firing <= 5 us with telemetry off; <= 50 us added per hook call with the batch exporters;
 a dead collector changes no result, warns once and keeps memory flat; 100 000 records render in seconds.
 """
@@ -13,6 +15,7 @@ a dead collector changes no result, warns once and keeps memory flat; 100 000 re
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -54,23 +57,80 @@ def project(tmp: Path, settings: dict[str, Any]) -> Path:
     return root
 
 
-class _Sink(BaseHTTPRequestHandler):
-    """An OTLP/HTTP endpoint that accepts everything (the cost of decoding is not ours)."""
+def receiver_main() -> None:
+    """``telemetry.py --receiver``: a real OTLP/HTTP receiver in its own process, so its CPU (reading and decoding
+    what the exporters send) is not counted as the firing process's. Prints its port, then serves until killed;
+    ``GET /counts`` answers how many log records, spans and metric points it decoded."""
+    from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+    from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+    counts = {"logs": 0, "spans": 0, "points": 0, "requests": 0}
+    lock = threading.Lock()
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    def logs(m: Any) -> int:
+        return sum(len(sl.log_records) for rl in m.resource_logs for sl in rl.scope_logs)
+
+    def spans(m: Any) -> int:
+        return sum(len(ss.spans) for rs in m.resource_spans for ss in rs.scope_spans)
+
+    def points(m: Any) -> int:
+        return sum(len(getattr(x, x.WhichOneof("data")).data_points)
+                   for rm in m.resource_metrics for sm in rm.scope_metrics for x in sm.metrics)
+
+    decoders = {"/v1/logs": (ExportLogsServiceRequest, logs, "logs"),
+                "/v1/traces": (ExportTraceServiceRequest, spans, "spans"),
+                "/v1/metrics": (ExportMetricsServiceRequest, points, "points")}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as a collector does
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            kind = decoders.get(self.path)
+            if kind is not None:
+                msg = kind[0]()
+                msg.ParseFromString(body)
+                with lock:
+                    counts[kind[2]] += kind[1](msg)
+                    counts["requests"] += 1
+            self.send_response(200 if kind is not None else 404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def do_GET(self) -> None:
+            with lock:
+                body = json.dumps(counts).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
 
 
-def collector() -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Sink)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+class Receiver:
+    """The ``--receiver`` subprocess."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--receiver"], stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        self.url = f"http://127.0.0.1:{int(self.proc.stdout.readline())}"
+
+    def counts(self) -> dict[str, int]:
+        import urllib.request
+
+        with urllib.request.urlopen(self.url + "/counts", timeout=10) as r:
+            return dict(json.loads(r.read()))
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
 
 
 def dead_endpoint() -> str:
@@ -100,56 +160,127 @@ def per_call_us(fn: Any, n: int) -> float:
     return (time.perf_counter() - t0) / n * 1e6
 
 
-def spaced(hs: Any, n: int) -> tuple[float, float]:
-    """(median latency of one firing in us, process CPU us per hook call incl. background work)."""
-    hooks = len(hs.entries)
-    for _ in range(200):
-        hs.fire("BeforeTool", tool_name="t", tool_input={})
-    if hs.telemetry is not None:
-        hs.telemetry.drain(30)
+#: pause after a firing, per hook call it made: the export worker and the SDK's threads keep up, and the process
+#: is not saturated (in an agent, firings are much further apart)
+SPACING_S = 0.001
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+
+
+def median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def timed(fire: Any, firings: int, hooks: int, settle: Any, burst: int = 1) -> tuple[float, float, float, float]:
+    """(median and 99th percentile wall latency of one firing, us; firing-thread CPU per hook call, us; process
+    CPU per hook call, us), with a pause of ``SPACING_S`` per hook call after every ``burst`` firings.
+
+    Process CPU runs until ``settle`` returned, that is until everything these firings produced was built,
+    encoded and sent by the exporters: the export worker's and the SDK's threads are in it; the receiver, a
+    separate process, is not."""
     lat = []
-    cpu0 = time.process_time()
-    for _ in range(n):
-        t0 = time.perf_counter()
-        hs.fire("BeforeTool", tool_name="t", tool_input={})
-        lat.append(time.perf_counter() - t0)
-        time.sleep(0.0003)
-    if hs.telemetry is not None:
-        hs.telemetry.drain(60)
-    cpu = (time.process_time() - cpu0) / (n * hooks) * 1e6
+    p0, t0 = time.process_time(), time.thread_time()
+    for i in range(firings):
+        w = time.perf_counter()
+        fire()
+        lat.append(time.perf_counter() - w)
+        if i % burst == burst - 1:
+            time.sleep(SPACING_S * burst * hooks)
+    thread = time.thread_time() - t0
+    settle()
+    proc = time.process_time() - p0
+    calls = firings * hooks
     lat.sort()
-    return lat[len(lat) // 2] * 1e6, cpu
+    return lat[len(lat) // 2] * 1e6, lat[len(lat) * 99 // 100] * 1e6, thread / calls * 1e6, proc / calls * 1e6
 
 
-def sdk_floor_us(n: int = 5000) -> float:
-    """CPU of the bare SDK calls one hook call needs, with no-op exporters behind batch processors."""
-    from opentelemetry._logs import LogRecord
-    from opentelemetry.sdk._logs import LoggerProvider
-    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor, InMemoryLogRecordExporter
-    from opentelemetry.sdk.metrics import MeterProvider
-    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import BatchSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+#: firings (or the floor's records of as many firings) back to back before a pause as long as their spacing: the
+#: least the SDK needs, with warm caches, as hookwise's export worker has them when it builds a batch
+BURST = 50
 
-    tp = TracerProvider()
-    tp.add_span_processor(BatchSpanProcessor(InMemorySpanExporter()))
-    lp = LoggerProvider()
-    lp.add_log_record_processor(BatchLogRecordProcessor(InMemoryLogRecordExporter()))
-    meter = MeterProvider(metric_readers=[InMemoryMetricReader()]).get_meter("floor")
-    tracer, logger = tp.get_tracer("floor"), lp.get_logger("floor")
-    counter, hist = meter.create_counter("c"), meter.create_histogram("h")
-    attrs = {f"k{i}": f"v{i}" for i in range(8)}
-    t0 = time.process_time()
-    for _ in range(n):
-        tracer.start_span("s", attributes=attrs).end()
-        logger.emit(LogRecord(body="b", attributes=attrs))
-        counter.add(1, {"a": "x", "b": True})
-        hist.record(1.0, {"a": "x", "b": True})
-    cpu = (time.process_time() - t0) / n * 1e6
-    tp.shutdown()
-    lp.shutdown()
-    return cpu
+
+def fire_then(fire: Any, then: Any) -> None:
+    fire()
+    then()
+
+
+class SdkFloor:
+    """The records hookwise emits for a firing of ``hooks`` Python hooks, sent straight into the same SDK pipeline
+    (same providers, batch processors and OTLP exporters) with prebuilt attributes: one firing span, and per hook
+    call one span, one log record and two metric points. What the SDK and the exporters cost with no hookwise."""
+
+    def __init__(self, pipeline: Any, hooks: int, prompts: bool) -> None:
+        from opentelemetry._logs import SeverityNumber
+
+        self.hooks = hooks
+        self.pipeline = pipeline
+        self.tracer = pipeline.tracer_provider.get_tracer("bench-floor")
+        self.logger = pipeline.logger_provider.get_logger("bench-floor")
+        meter = pipeline.meter_provider.get_meter("bench-floor")
+        self.count = meter.create_counter("gemini_cli.hook_call.count", unit="1")
+        self.latency = meter.create_histogram("gemini_cli.hook_call.latency", unit="ms")
+        self.info = SeverityNumber.INFO
+        inp = {"session_id": "bench-session", "transcript_path": "", "cwd": "/project", "hook_event_name": "BeforeTool",
+               "timestamp": "2026-01-01T00:00:00.000Z", "tool_name": "t", "tool_input": {}}
+        self.firing_attrs = {"hookwise.event": "BeforeTool", "hookwise.hooks": hooks,
+                             "gen_ai.conversation.id": "bench-session", "gen_ai.tool.name": "t"}
+        self.result_attrs = {"hookwise.decision": "allow", "hookwise.stopped": False, "hookwise.outcomes.ok": hooks}
+        self.opened: list[Any] = []
+        self.calls = []
+        for i in range(hooks):
+            name = f"py-{i}"
+            log = {"event.name": "gemini_cli.hook_call", "event.timestamp": "2026-01-01T00:00:00.000Z",
+                   "session.id": "bench-session", "hook_event_name": "BeforeTool", "hook_type": "python",
+                   "hook_name": name, "duration_ms": 0, "success": True}
+            if prompts:
+                log.update({"hook_input": json.dumps(inp, indent=2), "hook_output": '{\n  "decision": "allow"\n}',
+                            "stdout": "", "stderr": ""})
+            log.update({"source": "runtime", "outcome": "ok"})
+            span = {"hookwise.hook.event": "BeforeTool", "hookwise.hook.name": name, "hookwise.hook.type": "python",
+                    "hookwise.hook.source": "runtime", "hookwise.hook.outcome": "ok", "hookwise.hook.decision": "allow",
+                    "hookwise.hook.duration_ms": 0.012, "gen_ai.conversation.id": "bench-session"}
+            metric = {"session.id": "bench-session", "hook_event_name": "BeforeTool", "hook_name": name,
+                      "success": True, "outcome": "ok"}
+            self.calls.append((f"hook BeforeTool {name}", span, log, f"Hook call BeforeTool.{name} succeeded in 0ms",
+                               metric))
+
+    def fire(self) -> None:
+        from opentelemetry import trace
+        from opentelemetry._logs import LogRecord
+        from opentelemetry.trace import SpanKind
+
+        now = time.time_ns()
+        firing = self.tracer.start_span("hooks BeforeTool", kind=SpanKind.INTERNAL, start_time=now,
+                                        attributes=self.firing_attrs)
+        parent = trace.set_span_in_context(firing)
+        for name, span_attrs, log_attrs, body, metric_attrs in self.calls:
+            span = self.tracer.start_span(name, context=parent, kind=SpanKind.INTERNAL, start_time=now,
+                                          attributes=span_attrs)
+            self.logger.emit(LogRecord(timestamp=now, observed_timestamp=now, context=trace.set_span_in_context(span),
+                                       severity_number=self.info, severity_text="INFO", body=body,
+                                       attributes=log_attrs, event_name="gemini_cli.hook_call"))
+            span.end(end_time=now)
+            self.count.add(1, metric_attrs)
+            self.latency.record(0.012, metric_attrs)
+        firing.set_attributes(self.result_attrs)
+        firing.end(end_time=now)
+
+    def open_firing_span(self) -> None:
+        """The SDK part a firing thread cannot hand off: the firing's span started and made current while the hooks
+        run (hookwise ends it on its export worker; here :meth:`settle` does)."""
+        from opentelemetry import context, trace
+        from opentelemetry.trace import SpanKind
+
+        span = self.tracer.start_span("hooks BeforeTool", kind=SpanKind.INTERNAL, start_time=time.time_ns(),
+                                      attributes=self.firing_attrs)
+        context.detach(context.attach(trace.set_span_in_context(span)))
+        self.opened.append(span)
+
+    def settle(self) -> None:
+        for span in self.opened:
+            span.end()
+        self.opened.clear()
+        self.pipeline.flush(60)
 
 
 def base_env(tmp: Path) -> dict[str, str]:
@@ -161,33 +292,70 @@ def base_env(tmp: Path) -> dict[str, str]:
 
 
 def bench_cost(tmp: Path) -> None:
-    print("== added cost per hook call (Python hooks, so the hook itself costs ~nothing)")
+    print("== added cost per hook call (Python hooks, so the hook itself costs ~nothing), OTLP/HTTP batch exporters")
     env = base_env(tmp)
     root_off = project(tmp, {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}})
     off = system(root_off, 0, env)
     nomatch = per_call_us(lambda: off.fire("BeforeTool", tool_name="t", tool_input={}), N * 5)
     print(f"  no-match firing, telemetry off: {nomatch:6.2f} us   (target <= 5 us)")
-    server, url = collector()
+    receiver = Receiver()
+    url = receiver.url
     on_root = project(tmp, {"telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": url}})
     on_nomatch = system(on_root, 0, env)
     assert on_nomatch.telemetry is not None, on_nomatch.warnings
     nm_on = per_call_us(lambda: on_nomatch.fire("BeforeTool", tool_name="t", tool_input={}), N * 5)
     print(f"  no-match firing, telemetry on:  {nm_on:6.2f} us   (ratio {nm_on / nomatch:.2f}x: nothing to record)")
-    print("  per firing, latency on the firing thread (median, firings spaced so the export worker keeps up)")
-    print("  and CPU per hook call including the worker's record building, OTLP encoding and the in-process")
-    print("  test collector (process CPU / hook calls):")
+    print(f"  {ROUNDS} interleaved rounds, medians. The OTLP receiver is a separate process. Process CPU = firing")
+    print("  thread + hookwise's export worker + the SDK's batch and export threads (OTLP encoding, HTTP), until all")
+    print("  of it was sent. SDK floor = the same records sent straight into the same SDK pipeline with prebuilt")
+    print("  attributes, no hookwise. 'one by one': a pause after each firing, as in an agent (the firing thread runs")
+    print(f"  with cold caches); 'back to back': {BURST} firings in a row, then a pause (warm caches, as the floor is")
+    print("  measured).")
     for hooks, prompts in ((1, True), (10, True), (10, False)):
+        config = {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": url, "logPrompts": prompts}
         off_hs = system(project(tmp, {}), hooks, env)
-        on_hs = system(project(tmp, {"telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": url,
-                                                   "logPrompts": prompts}}), hooks, env)
-        (lat_off, cpu_off), (lat_on, cpu_on) = spaced(off_hs, N // hooks // 4), spaced(on_hs, N // hooks // 4)
-        print(f"  {hooks:2d} hook(s)/firing, logPrompts {'on ' if prompts else 'off'}: latency off {lat_off:7.1f} us, "
-              f"on {lat_on:7.1f} us -> +{(lat_on - lat_off) / hooks:5.1f} us per hook call (target <= 50 us); "
-              f"CPU off {cpu_off:6.1f}, on {cpu_on:6.1f} us per hook call ({cpu_on / cpu_off:.1f}x the floor)")
-    print(f"  the SDK's own floor for one hook call's records (1 span, 1 log record, 2 metric points): "
-          f"{sdk_floor_us():.1f} us CPU")
+        on_hs = system(project(tmp, {"telemetry": config}), hooks, env)
+        tel = on_hs.telemetry
+        assert tel is not None and tel._owned is not None, on_hs.warnings
+        floor = SdkFloor(tel._owned, hooks, prompts)
+        firings = max(50, N // hooks // 20)
+        settle = functools.partial(tel.flush, 60)
+        fire_off = functools.partial(off_hs.fire, "BeforeTool", tool_name="t", tool_input={})
+        fire_on = functools.partial(on_hs.fire, "BeforeTool", tool_name="t", tool_input={})
+        modes = {"off": (fire_off, lambda: None, 1), "on": (fire_on, settle, 1),
+                 "off-burst": (fire_off, lambda: None, BURST), "on-burst": (fire_on, settle, BURST),
+                 "floor": (floor.fire, settle, BURST),
+                 "off+span": (functools.partial(fire_then, fire_off, floor.open_firing_span), floor.settle, 1)}
+        for fire, after, _ in modes.values():  # warm up
+            for _ in range(200):
+                fire()
+            after()
+        res: dict[str, list[tuple[float, float, float, float]]] = {m: [] for m in modes}
+        before = receiver.counts()
+        for r in range(ROUNDS):
+            for m in list(modes) if r % 2 == 0 else reversed(modes):
+                fire, after, burst = modes[m]
+                res[m].append(timed(fire, firings, hooks, after, burst))
+        got = receiver.counts()
+        lat, p99, thr, cpu = ({m: median([x[i] for x in v]) for m, v in res.items()} for i in range(4))
+        added, added_warm = cpu["on"] - cpu["off"], cpu["on-burst"] - cpu["off-burst"]
+        calls = 3 * ROUNDS * firings * hooks  # hookwise's (one by one and back to back) and the floor's
+        opened = ROUNDS * firings  # firing spans of the "off+span" mode
+        print(f"  {hooks:2d} hook(s)/firing, logPrompts {'on ' if prompts else 'off'} ({firings} firings x {hooks}):")
+        print(f"     one by one:   latency median {lat['off']:6.1f} -> {lat['on']:6.1f} us per firing "
+              f"(+{(lat['on'] - lat['off']) / hooks:5.1f} per hook call), p99 {p99['off']:6.1f} -> {p99['on']:6.1f}")
+        span = thr["off+span"] - thr["off"]
+        print(f"                   firing thread CPU +{thr['on'] - thr['off']:5.1f} us per hook call (target <= 50), of"
+              f" which the SDK opening the firing span {span:5.1f}")
+        print(f"{'':19s}process CPU {cpu['off']:6.1f} -> {cpu['on']:6.1f}: +{added:6.1f} us per hook call")
+        print(f"     back to back: firing thread CPU +{thr['on-burst'] - thr['off-burst']:5.1f} us per hook call; "
+              f"process CPU {cpu['off-burst']:6.1f} -> {cpu['on-burst']:6.1f}: +{added_warm:6.1f} us per hook call")
+        own = added_warm - cpu["floor"]
+        print(f"{'':19s}= SDK floor {cpu['floor']:6.1f} + hookwise's own part {own:+6.1f} us (target <= 50 us)")
+        print(f"     delivered to the receiver: {got['logs'] - before['logs']}/{calls} log records, "
+              f"{got['spans'] - before['spans']}/{calls + 3 * ROUNDS * firings + opened} spans")
     on_nomatch.telemetry.flush(10)
-    server.shutdown()
+    receiver.close()
 
 
 def bench_down(tmp: Path) -> None:
@@ -296,6 +464,9 @@ def bench_report(tmp: Path) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:] == ["--receiver"]:
+        receiver_main()
+        return 0
     try:
         import opentelemetry.sdk  # noqa: F401
     except ImportError:

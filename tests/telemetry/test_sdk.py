@@ -277,3 +277,41 @@ def test_a_firing_that_raises_ends_its_span_and_leaves_no_current_span(project: 
     with pytest.raises(RuntimeError):
         asyncio.run(hs.fire_async("BeforeTool", tool_name="t", tool_input={}))
     assert len([s for s in sdk.spans() if s.name == "hooks BeforeTool"]) == 2
+
+
+HOST_EXITS = """
+import sys
+from opentelemetry import trace
+from opentelemetry._logs import set_logger_provider
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import BatchLogRecordProcessor, ConsoleLogRecordExporter
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
+from hookwise import HookSystem
+from hookwise.telemetry import instrument
+
+tp = TracerProvider()  # the host's providers: the SDK flushes them at exit
+tp.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter(formatter=lambda s: f"SPAN {s.name}\\n")))
+trace.set_tracer_provider(tp)
+lp = LoggerProvider()
+lp.add_log_record_processor(BatchLogRecordProcessor(ConsoleLogRecordExporter(
+    formatter=lambda r: f"LOG {r.log_record.attributes['hook_name']}\\n")))
+set_logger_provider(lp)
+hs = HookSystem(sys.argv[1], trust_all=True)
+hs.register("SessionEnd", lambda inp: None, name="last words")
+instrument(hs)
+hs.fire("SessionEnd", reason="exit")
+"""
+
+
+def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Project) -> None:
+    # the export worker builds records in batches; exiting hands the last ones to the host's providers
+    # before the SDK flushes them (the host never calls flush)
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", HOST_EXITS, str(project.root)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "LOG last words" in proc.stdout, proc.stdout + proc.stderr
+    assert "SPAN hook SessionEnd last words" in proc.stdout and "SPAN hooks SessionEnd" in proc.stdout

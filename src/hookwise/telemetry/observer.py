@@ -4,20 +4,24 @@ A :class:`HookSystem` calls :meth:`HookTelemetry.start_firing` before the hooks 
 a firing run and :meth:`HookTelemetry.end_firing` with the result; while the
 hooks run, the firing's span is the current span, and a command hook's
 environment gets a ``TRACEPARENT`` naming its own span
-(:meth:`HookTelemetry.child_env`). Every call here only hands records to the
-SDK's batch processors: exporting happens on their threads, never in a firing.
+(:meth:`HookTelemetry.child_env`). A firing only opens its span and hands the
+finished firing to an export worker, which builds the log records, metrics and
+hook spans in batches; the SDK's batch processors export them on their own
+threads, never in a firing.
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextvars
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -29,16 +33,33 @@ from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
 MAX_PENDING_FIRINGS = 4096
+#: the export worker collects finished firings for up to this long before building their records (one wake-up
+#: per batch, not per firing: a firing only appends to a queue) ...
+BATCH_WINDOW_S = 0.05
+#: ... or until this many are waiting; ``drain`` (tests, flush, exit) does not wait for the window
+BATCH_FIRINGS = 256
+#: at exit, how long the export worker may take to hand its last firings to the SDK
+EXIT_DRAIN_S = 2.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
+_exit_drain = False  # the atexit drain is registered (once per process)
 
 _FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar("hookwise_telemetry_firing", default=None)
 
 
+_last_second: tuple[int, str] = (-1, "")
+
+
 def _iso(ns: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + f".{ns // 1_000_000 % 1000:03d}Z"
+    """ISO 8601 UTC with milliseconds (the seconds part is formatted once per second)."""
+    global _last_second
+    second = ns // 1_000_000_000
+    last = _last_second
+    if last[0] != second:
+        last = _last_second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{last[1]}.{ns // 1_000_000 % 1000:03d}Z"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Firing:
     event: str
     inp: dict[str, Any]
@@ -49,7 +70,7 @@ class _Firing:
     token: Any = None
     var_token: Any = None
     #: hook spans started while building a command hook's environment, by ``id(entry)``
-    started: dict[int, tuple[Any, int]] = field(default_factory=dict)
+    started: dict[int, tuple[Any, int]] | None = None
 
 
 class HookTelemetry:
@@ -93,14 +114,25 @@ class HookTelemetry:
             self._remote = TraceContextTextMapPropagator().extract({"traceparent": parent_traceparent})
         self._lock = threading.Lock()
         self._closed = False
-        self._cond = threading.Condition()
+        # the export worker: ``_wake`` wakes it, ``_done`` tells ``drain`` it caught up (one lock for both)
+        self._queue_lock = threading.Lock()
+        self._wake = threading.Condition(self._queue_lock)
+        self._done = threading.Condition(self._queue_lock)
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque()
         self._worker: threading.Thread | None = None
-        self._busy = False
+        self._idle = False  # the worker waits for a first firing (no batch window running)
+        self._busy = False  # the worker is building records of a batch
+        self._draining = 0  # callers in ``drain``: no batch window while they wait
         self._failed = False
         #: firings whose records were dropped because the worker fell behind (bounded queue)
         self.dropped = 0
         _ALL.add(self)
+        global _exit_drain
+        if not _exit_drain:
+            # registered after the SDK's providers (atexit runs last in, first out): the firings the worker still
+            # holds reach a host's providers before they flush at exit
+            _exit_drain = True
+            atexit.register(HookTelemetry.drain_all, EXIT_DRAIN_S)
         if owned is not None:
             owned.observers.add(self)
 
@@ -130,8 +162,6 @@ class HookTelemetry:
         f = _FIRING.get()
         if f is None or f.inp is not inp:
             return
-        import sys
-
         error = sys.exc_info()[1] if not outcomes else None
         self.end_firing(f, outcomes, error)
 
@@ -143,6 +173,8 @@ class HookTelemetry:
         now = time.time_ns()
         span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span), kind=SpanKind.INTERNAL,
                                       start_time=now)
+        if f.started is None:
+            f.started = {}
         f.started[id(entry)] = (span, now)
         sc = span.get_span_context()
         if not sc.is_valid:
@@ -161,33 +193,11 @@ class HookTelemetry:
 
     def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
         """One log record, the metrics and a span per hook call; then the firing's span is closed."""
-        from hookwise.trace import hook_call_record
-
         try:
-            cursor = f.start_ns
-            counts: dict[str, int] = {}
-            decisions: list[str] = []
-            shared_input: str | None = None
-            for entry, o in zip(f.entries if outcomes else (), outcomes, strict=True):
-                rec = hook_call_record(f.inp, o)
-                counts[rec["outcome"]] = counts.get(rec["outcome"], 0) + 1
-                decisions.append(records.hook_decision(rec))
-                dur_ns = int(float(rec["duration_ms"]) * 1_000_000)
-                started = f.started.pop(id(entry), None)
-                if started is not None:
-                    span, start = started
-                else:
-                    start = cursor if f.sequential else f.start_ns
-                    span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span),
-                                                  kind=SpanKind.INTERNAL, start_time=start)
-                cursor = start + dur_ns
-                if shared_input is None and self.log_prompts:
-                    shared_input = records.input_json(f.inp)
-                self.record(rec, span=span, end_ns=min(start + dur_ns, end), input_json=shared_input)
-            for span, _ in f.started.values():  # spawned but without an outcome (the firing raised)
-                span.end(end_time=end)
             if outcomes:
-                f.span.set_attributes(records.firing_result_attributes(decisions, counts))
+                self._emit_calls(f, outcomes, end)
+            for span, _ in (f.started or {}).values():  # spawned but without an outcome (the firing raised)
+                span.end(end_time=end)
             if error is not None:
                 f.span.record_exception(error)
                 f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
@@ -195,69 +205,123 @@ class HookTelemetry:
         finally:
             f.span.end(end_time=end)
 
+    def _emit_calls(self, f: _Firing, outcomes: Sequence[Any], end: int) -> None:
+        """The records of each hook call of a firing; what the hooks share is computed once."""
+        session = f.inp.get("session_id")
+        if not isinstance(session, str) or not session:
+            session = None
+        input_json = records.input_json(f.inp) if self.log_prompts else None
+        parent = trace.set_span_in_context(f.span)
+        started = f.started
+        cursor = f.start_ns
+        counts: dict[str, int] = {}
+        decisions: list[str] = []
+        for entry, o in zip(f.entries, outcomes, strict=True):
+            duration = float(round(o.duration_ms, 3))  # the ``hook_call`` trace record's
+            pre = started.pop(id(entry), None) if started else None
+            if pre is not None:
+                span, start = pre
+            else:
+                span, start = None, cursor if f.sequential else f.start_ns
+            cursor = start + int(duration * 1_000_000)
+            stop = min(cursor, end)
+            outcome = o.outcome.value
+            call = records.hook_call(
+                event=o.event, name=o.name or "", hook_type=o.hook_type, source=o.source, outcome=outcome,
+                exit_code=o.exit_code, duration_ms=duration, output=o.output, stdout=o.stdout, stderr=o.stderr,
+                error=o.error, session=session, log_prompts=self.log_prompts, timestamp=_iso(stop),
+                input_json=input_json)
+            counts[outcome] = counts.get(outcome, 0) + 1
+            decisions.append(call.decision)
+            self._emit(call, span, start, stop, parent)
+        f.span.set_attributes(records.firing_result_attributes(decisions, counts))
+
+    def _emit(self, call: records.HookCall, span: Any, start: int, end: int, parent: Any) -> None:
+        """Hand one hook call's span, log record and metric points to the SDK; the span is ended here."""
+        if span is None:
+            span = self.tracer.start_span(call.span_name, context=parent, kind=SpanKind.INTERNAL, start_time=start,
+                                          attributes=call.span_attributes)
+        else:  # started when its command was spawned (its id went out in TRACEPARENT)
+            span.update_name(call.span_name)
+            span.set_attributes(call.span_attributes)
+        if call.error_status is not None:
+            span.set_status(Status(StatusCode.ERROR, call.error_status))
+        self.logger.emit(LogRecord(
+            timestamp=end, observed_timestamp=time.time_ns(), context=trace.set_span_in_context(span),
+            severity_number=SeverityNumber.INFO, severity_text="INFO", body=call.body,
+            attributes=call.log_attributes, event_name=records.EVENT_NAME))
+        span.end(end_time=end)
+        self.count.add(1, call.metric_attributes)
+        self.latency.record(call.duration_ms, call.metric_attributes)
+
     # ---- the export worker: firings never wait for record building or exporting -----------------
     def _enqueue(self, item: tuple[Any, ...]) -> None:
-        with self._cond:
-            if len(self._pending) >= MAX_PENDING_FIRINGS:
+        with self._queue_lock:
+            pending = self._pending
+            if len(pending) >= MAX_PENDING_FIRINGS:
                 self.dropped += 1  # bounded: a stalled worker loses telemetry, not memory
                 return
-            self._pending.append(item)
+            pending.append(item)
             if self._worker is None or not self._worker.is_alive():
+                self._idle = False
                 self._worker = threading.Thread(target=self._work, name="hookwise-telemetry", daemon=True)
                 self._worker.start()
-            self._cond.notify()
+            elif self._idle or len(pending) == BATCH_FIRINGS:  # start its batch window / end it early
+                self._idle = False
+                self._wake.notify()
 
     def _work(self) -> None:
         while True:
-            with self._cond:
+            with self._queue_lock:
                 while not self._pending:
                     self._busy = False
-                    self._cond.notify_all()
-                    self._cond.wait()
-                item = self._pending.popleft()
+                    self._idle = True
+                    self._done.notify_all()
+                    self._wake.wait()
+                deadline = time.monotonic() + BATCH_WINDOW_S
+                while len(self._pending) < BATCH_FIRINGS and not self._draining:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._wake.wait(left)
+                pending = self._pending
+                batch = [pending.popleft() for _ in range(min(len(pending), BATCH_FIRINGS))]
                 self._busy = True
-            try:
-                self._emit_firing(*item)
-            except Exception as exc:  # a record that cannot be built is lost, once said
-                if not self._failed:
-                    self._failed = True
-                    from hookwise.telemetry.export import stderr_warning
+                self._idle = False
+            for item in batch:
+                try:
+                    self._emit_firing(*item)
+                except Exception as exc:  # a record that cannot be built is lost, once said
+                    if not self._failed:
+                        self._failed = True
+                        from hookwise.telemetry.export import stderr_warning
 
-                    stderr_warning(f"telemetry: could not record a firing: {type(exc).__name__}: {exc}")
+                        stderr_warning(f"telemetry: could not record a firing: {type(exc).__name__}: {exc}")
 
     def drain(self, timeout_s: float = 5.0) -> bool:
         """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s`` passed."""
         deadline = time.monotonic() + timeout_s
-        with self._cond:
-            while self._pending or self._busy:
-                left = deadline - time.monotonic()
-                if left <= 0 or self._worker is None or not self._worker.is_alive():
-                    return not self._pending
-                self._cond.wait(left)
+        with self._queue_lock:
+            self._draining += 1
+            try:
+                self._wake.notify()  # a batch window in progress ends now
+                while self._pending or self._busy:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self._worker is None or not self._worker.is_alive():
+                        return not self._pending
+                    self._done.wait(left)
+            finally:
+                self._draining -= 1
         return True
 
     # ---- records ---------------------------------------------------------------------------
     def record(self, rec: Mapping[str, Any], *, span: Any = None, end_ns: int | None = None,
                input_json: str | None = None) -> None:
         """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended here."""
-        now = time.time_ns()
-        end = end_ns if end_ns is not None else now
-        if span is None:
-            span = self.tracer.start_span("hook", kind=SpanKind.INTERNAL,
-                                          start_time=end - int(float(rec.get("duration_ms") or 0) * 1_000_000))
-        span.update_name(records.hook_span_name(rec, log_prompts=self.log_prompts))
-        span.set_attributes(records.hook_span_attributes(rec, log_prompts=self.log_prompts))
-        if str(rec.get("outcome")) in records.ERROR_OUTCOMES:
-            span.set_status(Status(StatusCode.ERROR, str(rec.get("error") or rec.get("outcome"))))
-        attrs = records.log_attributes(rec, log_prompts=self.log_prompts, timestamp=_iso(end), input_json=input_json)
-        self.logger.emit(LogRecord(
-            timestamp=end, observed_timestamp=now, context=trace.set_span_in_context(span),
-            severity_number=SeverityNumber.INFO, severity_text="INFO",
-            body=records.log_body(rec, str(attrs["hook_name"])), attributes=attrs, event_name=records.EVENT_NAME))
-        span.end(end_time=end)
-        mattrs = records.metric_attributes(rec)
-        self.count.add(1, mattrs)
-        self.latency.record(float(rec.get("duration_ms") or 0.0), mattrs)
+        end = end_ns if end_ns is not None else time.time_ns()
+        call = records.hook_call_from_record(rec, log_prompts=self.log_prompts, timestamp=_iso(end),
+                                             input_json=input_json)
+        self._emit(call, span, end - int(call.duration_ms * 1_000_000), end, None)
 
     # ---- host spans (the reference agent host) -----------------------------------------------
     @contextmanager
@@ -271,9 +335,11 @@ class HookTelemetry:
     # ---- lifetime --------------------------------------------------------------------------
     @staticmethod
     def drain_all(timeout_s: float = 5.0) -> None:
-        """:meth:`drain` every live observer (tests read in-memory exporters after this)."""
+        """:meth:`drain` every live observer, within ``timeout_s`` in all (tests read in-memory exporters after
+        this; exiting does it too)."""
+        deadline = time.monotonic() + timeout_s
         for tel in list(_ALL):
-            tel.drain(timeout_s)
+            tel.drain(max(0.0, deadline - time.monotonic()))
 
     def flush(self, timeout_s: float = 5.0) -> None:
         self.drain(timeout_s)

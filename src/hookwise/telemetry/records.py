@@ -10,9 +10,11 @@ their guardrail vocabulary is reserved for dedicated guardrail libraries.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from json.encoder import encode_basestring
+from typing import Any, NamedTuple
 
 EVENT_NAME = "gemini_cli.hook_call"
 COUNT_METRIC = "gemini_cli.hook_call.count"
@@ -23,6 +25,7 @@ LOGGER_NAME = "hookwise"
 ERROR_OUTCOMES: dict[str, str] = {"failed": "failed", "timeout": "timeout", "not-run": "not_run"}
 
 _PATH_SEP = re.compile(r"[/\\]")
+_REDUCED: dict[str, str] = {}  # hook names recur: each is reduced once per process
 
 
 def sanitize_hook_name(name: str | None) -> str:
@@ -31,13 +34,76 @@ def sanitize_hook_name(name: str | None) -> str:
     ``/usr/bin/python3 check.py`` becomes ``python3``; ``My Hook`` becomes ``My``;
     a blank name (or one ending in a path separator) becomes ``unknown-command``.
     """
-    if not name or not name.strip():
+    if not name:
         return "unknown-command"
-    first = name.split()[0]
-    return _PATH_SEP.split(first)[-1] or "unknown-command"
+    reduced = _REDUCED.get(name)
+    if reduced is None:
+        words = name.split()
+        reduced = (_PATH_SEP.split(words[0])[-1] if words else "") or "unknown-command"
+        if len(_REDUCED) > 4096:
+            _REDUCED.clear()
+        _REDUCED[name] = reduced
+    return reduced
+
+
+def _put(value: Any, out: list[str], nl: str) -> bool:
+    """Append ``value`` as JSON indented by 2 (``nl``: a newline and the current indent); False for anything
+    :func:`json.dumps` would render differently (non-string keys, subclasses, NaN, objects for ``default``)."""
+    t = type(value)
+    if t is str:
+        out.append(encode_basestring(value))
+    elif t is dict:
+        if not value:
+            out.append("{}")
+            return True
+        inner = nl + "  "
+        sep = "{" + inner
+        for k, v in value.items():
+            if type(k) is not str:
+                return False
+            out.append(sep)
+            out.append(encode_basestring(k))
+            out.append(": ")
+            if not _put(v, out, inner):
+                return False
+            sep = "," + inner
+        out.append(nl + "}")
+    elif t is list or t is tuple:
+        if not value:
+            out.append("[]")
+            return True
+        inner = nl + "  "
+        sep = "[" + inner
+        for v in value:
+            out.append(sep)
+            if not _put(v, out, inner):
+                return False
+            sep = "," + inner
+        out.append(nl + "]")
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif t is int:
+        out.append(int.__repr__(value))
+    elif t is float and math.isfinite(value):
+        out.append(float.__repr__(value))
+    else:
+        return False
+    return True
 
 
 def _json2(value: Any) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False, default=str)``, the same text in a fraction of the time
+    for plain JSON values (the standard library has no C encoder for indented output)."""
+    out: list[str] = []
+    try:
+        if _put(value, out, "\n"):
+            return "".join(out)
+    except RecursionError:  # a cycle, or very deep nesting: json.dumps says which
+        pass
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
@@ -48,14 +114,18 @@ def input_json(inp: Any) -> str:
 
 def hook_decision(record: Mapping[str, Any]) -> str:
     """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
-    if record.get("outcome") == "blocked":
+    return decision_of(str(record.get("outcome")), record.get("hook_output"))
+
+
+def decision_of(outcome: str, output: Any) -> str:
+    """:func:`hook_decision` from a call's outcome and answer."""
+    if outcome == "blocked":
         return "block"
-    out = record.get("hook_output")
-    if not isinstance(out, dict):
+    if not isinstance(output, dict):
         return "none"
-    if out.get("continue") is False:
+    if output.get("continue") is False:
         return "stop"
-    d = out.get("decision")
+    d = output.get("decision")
     if d in ("deny", "block", "ask", "allow"):
         return str(d)
     if d == "approve":
@@ -63,93 +133,95 @@ def hook_decision(record: Mapping[str, Any]) -> str:
     return "none"
 
 
-def log_body(record: Mapping[str, Any], hook_name: str) -> str:
-    """Gemini CLI's body: ``Hook call BeforeTool.check succeeded in 12ms``."""
-    verb = "succeeded" if record.get("success") else "failed"
-    ms = int(round(float(record.get("duration_ms") or 0)))
-    return f"Hook call {record.get('hook_event_name')}.{hook_name} {verb} in {ms}ms"
+class HookCall(NamedTuple):
+    """Everything one hook call emits, each value computed once and shared between the records."""
+
+    span_name: str
+    span_attributes: dict[str, Any]
+    #: the description of the span's ERROR status (``None``: the status stays unset)
+    error_status: str | None
+    body: str
+    log_attributes: dict[str, Any]
+    metric_attributes: dict[str, Any]
+    duration_ms: float
+    decision: str
 
 
-def log_attributes(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str,
-                   input_json: str | None = None) -> dict[str, Any]:
-    """The attributes of the ``gemini_cli.hook_call`` log record for one ``hook_call`` trace record.
+def hook_call(*, event: str, name: str, hook_type: str, source: str, outcome: str, exit_code: int | None,
+              duration_ms: float, output: Any, stdout: str, stderr: str, error: str | None, session: str | None,
+              log_prompts: bool, timestamp: str, input_json: str | None) -> HookCall:
+    """The span, log record and metric attributes of one hook call (docs/telemetry.md, "The records").
 
-    ``input_json``: the firing's input already rendered by :func:`input_json` (every hook of a
-    firing shares it)."""
-    name = str(record.get("hook_name") or "")
-    inp = record.get("hook_input")
-    attrs: dict[str, Any] = {
-        "event.name": EVENT_NAME,
-        "event.timestamp": timestamp,
+    ``duration_ms`` is the ``hook_call`` trace record's (rounded to the microsecond); ``session``
+    the input's ``session_id`` when it is a non-empty string; ``input_json`` the firing's input
+    as :func:`input_json` renders it (every hook of a firing shares it; needed with
+    ``log_prompts`` only)."""
+    reduced = sanitize_hook_name(name)
+    shown = name if log_prompts else reduced
+    success = outcome == "ok"
+    ms = int(round(duration_ms))
+    decision = decision_of(outcome, output)
+    span: dict[str, Any] = {
+        "hookwise.hook.event": event,
+        "hookwise.hook.name": shown,
+        "hookwise.hook.type": hook_type,
+        "hookwise.hook.source": source,
+        "hookwise.hook.outcome": outcome,
+        "hookwise.hook.decision": decision,
+        "hookwise.hook.duration_ms": duration_ms,
     }
-    session = inp.get("session_id") if isinstance(inp, dict) else None
-    if isinstance(session, str) and session:
-        attrs["session.id"] = session
-    attrs.update({
-        "hook_event_name": str(record.get("hook_event_name")),
-        "hook_type": str(record.get("hook_type")),
-        "hook_name": name if log_prompts else sanitize_hook_name(name),
-        "duration_ms": int(round(float(record.get("duration_ms") or 0))),
-        "success": bool(record.get("success")),
-    })
-    if record.get("exit_code") is not None:
-        attrs["exit_code"] = int(record["exit_code"])
+    log: dict[str, Any] = {"event.name": EVENT_NAME, "event.timestamp": timestamp}
+    metric: dict[str, Any] = {}
+    if session:
+        span["gen_ai.conversation.id"] = session
+        log["session.id"] = metric["session.id"] = session
+    log["hook_event_name"] = metric["hook_event_name"] = event
+    log["hook_type"] = hook_type
+    log["hook_name"] = shown
+    metric["hook_name"] = reduced
+    log["duration_ms"] = ms
+    log["success"] = metric["success"] = success
+    if exit_code is not None:
+        log["exit_code"] = span["hookwise.hook.exit_code"] = exit_code
     if log_prompts:
-        attrs["hook_input"] = input_json if input_json is not None else _json2(inp)
-        if record.get("hook_output") is not None:
-            attrs["hook_output"] = _json2(record["hook_output"])
-        attrs["stdout"] = str(record.get("stdout") or "")
-        attrs["stderr"] = str(record.get("stderr") or "")
-    if record.get("error"):
-        attrs["error"] = str(record["error"])
-    attrs["source"] = str(record.get("source"))
-    attrs["outcome"] = str(record.get("outcome"))
-    return attrs
-
-
-def metric_attributes(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Attributes of ``gemini_cli.hook_call.count`` / ``.latency`` (the name is always reduced)."""
-    attrs: dict[str, Any] = {}
-    inp = record.get("hook_input")
-    session = inp.get("session_id") if isinstance(inp, dict) else None
-    if isinstance(session, str) and session:
-        attrs["session.id"] = session
-    attrs.update({
-        "hook_event_name": str(record.get("hook_event_name")),
-        "hook_name": sanitize_hook_name(str(record.get("hook_name") or "")),
-        "success": bool(record.get("success")),
-        "outcome": str(record.get("outcome")),
-    })
-    return attrs
-
-
-def hook_span_name(record: Mapping[str, Any], *, log_prompts: bool) -> str:
-    name = str(record.get("hook_name") or "")
-    return f"hook {record.get('hook_event_name')} {name if log_prompts else sanitize_hook_name(name)}"
-
-
-def hook_span_attributes(record: Mapping[str, Any], *, log_prompts: bool) -> dict[str, Any]:
-    """Attributes of the span of one hook call."""
-    name = str(record.get("hook_name") or "")
-    attrs: dict[str, Any] = {
-        "hookwise.hook.event": str(record.get("hook_event_name")),
-        "hookwise.hook.name": name if log_prompts else sanitize_hook_name(name),
-        "hookwise.hook.type": str(record.get("hook_type")),
-        "hookwise.hook.source": str(record.get("source")),
-        "hookwise.hook.outcome": str(record.get("outcome")),
-        "hookwise.hook.decision": hook_decision(record),
-        "hookwise.hook.duration_ms": float(record.get("duration_ms") or 0.0),
-    }
-    inp = record.get("hook_input")
-    session = inp.get("session_id") if isinstance(inp, dict) else None
-    if isinstance(session, str) and session:
-        attrs["gen_ai.conversation.id"] = session
-    if record.get("exit_code") is not None:
-        attrs["hookwise.hook.exit_code"] = int(record["exit_code"])
-    err = ERROR_OUTCOMES.get(str(record.get("outcome")))
+        if input_json is None:
+            raise ValueError("hook_call: input_json is needed when log_prompts is on")
+        log["hook_input"] = input_json
+        if output is not None:
+            log["hook_output"] = _json2(output)
+        log["stdout"] = stdout
+        log["stderr"] = stderr
+    if error:
+        log["error"] = error
+    log["source"] = source
+    log["outcome"] = metric["outcome"] = outcome
+    err = ERROR_OUTCOMES.get(outcome)
     if err is not None:
-        attrs["error.type"] = err
-    return attrs
+        span["error.type"] = err
+    return HookCall(
+        span_name=f"hook {event} {shown}", span_attributes=span,
+        error_status=(error or outcome) if err is not None else None,
+        body=f"Hook call {event}.{shown} {'succeeded' if success else 'failed'} in {ms}ms",
+        log_attributes=log, metric_attributes=metric, duration_ms=duration_ms, decision=decision)
+
+
+def hook_call_from_record(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str,
+                          input_json: str | None = None) -> HookCall:
+    """:func:`hook_call` for a ``hook_call`` trace record (docs/contract.md §10)."""
+    inp = record.get("hook_input")
+    session = inp.get("session_id") if isinstance(inp, dict) else None
+    exit_code = record.get("exit_code")
+    if log_prompts and input_json is None:
+        input_json = _json2(inp)
+    return hook_call(
+        event=str(record.get("hook_event_name")), name=str(record.get("hook_name") or ""),
+        hook_type=str(record.get("hook_type")), source=str(record.get("source")), outcome=str(record.get("outcome")),
+        exit_code=int(exit_code) if exit_code is not None else None,
+        duration_ms=float(record.get("duration_ms") or 0.0), output=record.get("hook_output"),
+        stdout=str(record.get("stdout") or ""), stderr=str(record.get("stderr") or ""),
+        error=str(record["error"]) if record.get("error") else None,
+        session=session if isinstance(session, str) and session else None, log_prompts=log_prompts,
+        timestamp=timestamp, input_json=input_json)
 
 
 def firing_span_name(event: str) -> str:
