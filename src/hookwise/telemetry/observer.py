@@ -33,11 +33,13 @@ from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
 MAX_PENDING_FIRINGS = 4096
-#: the export worker collects finished firings for up to this long before building their records (one wake-up
-#: per batch, not per firing: a firing only appends to a queue) ...
-BATCH_WINDOW_S = 0.05
-#: ... or until this many are waiting; ``drain`` (tests, flush, exit) does not wait for the window
-BATCH_FIRINGS = 256
+#: the export worker collects finished firings for up to this long before building their records: one wake-up
+#: per batch when firings come fast, not one per firing, and batches short enough (a few firings' records) not to
+#: hold the interpreter lock long while a firing may need it ...
+BATCH_WINDOW_S = 0.005
+#: ... or until this many are waiting (a batch holds at most this many); ``drain`` (tests, flush, exit) does not
+#: wait for the window
+BATCH_FIRINGS = 64
 #: at exit, how long the export worker may take to hand its last firings to the SDK
 EXIT_DRAIN_S = 2.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
