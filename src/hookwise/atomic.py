@@ -10,14 +10,14 @@ transcripts and JUnit reports all go through :func:`write_atomic`.
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
-import tempfile
 
 from hookwise.errors import WriteError
 
 
-def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
+def write_atomic(path: str, text: str, *, mode: int | None = None, durable: bool = True) -> None:
     """Write ``text`` (UTF-8, line endings as given) to ``path`` atomically.
 
     A temporary file is written in the same directory, fsynced and renamed over
@@ -27,6 +27,8 @@ def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
     never written through: if ``path`` or its directory is a symlink, raise
     :class:`WriteError` naming it. ``mode`` forces the file's permission bits (the
     trust store is written 0600) and a missing directory is then created 0700.
+    ``durable=False`` skips the fsyncs, for files whose loss costs nothing (caches):
+    the rename is still atomic.
     """
     path = os.path.abspath(path)
     directory = os.path.dirname(path)
@@ -47,14 +49,15 @@ def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
                 mode = stat.S_IMODE(os.stat(path).st_mode)
             except FileNotFoundError:
                 mode = 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+        fd, tmp = _temp_file(directory, os.path.basename(path))
     except OSError as exc:
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:
@@ -65,6 +68,8 @@ def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
         if isinstance(exc, OSError):
             raise WriteError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
         raise
+    if not durable:
+        return
     try:
         dfd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -75,6 +80,21 @@ def write_atomic(path: str, text: str, *, mode: int | None = None) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+_serial = itertools.count()
+
+
+def _temp_file(directory: str, name: str) -> tuple[int, str]:
+    """A new file ``.<name>.<pid>-<n>.tmp`` in ``directory``, created exclusively, readable by its owner only
+    (what :func:`tempfile.mkstemp` does, without importing :mod:`tempfile` and its dependencies on every
+    start that writes a cache)."""
+    while True:
+        tmp = os.path.join(directory, f".{name}.{os.getpid()}-{next(_serial)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), tmp
+        except FileExistsError:
+            continue
 
 
 def _umask() -> int:

@@ -79,20 +79,16 @@ def _read_cache(path: str) -> dict[str, list[Any]]:
 
 
 def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
-    """Replace the cache file in one rename (a reader sees the old file or the new one, never a part)."""
+    """Replace the cache file atomically, without fsync (a lost cache costs one more reading)."""
+    from hookwise.atomic import write_atomic
+    from hookwise.errors import WriteError
+
     live = {k: v for k, v in dirs.items() if os.path.isdir(k)}  # forget directories that are gone
-    data = json.dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True).encode()
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:  # a hint only: without it the next start reads the directories again
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        write_atomic(path, json.dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True), mode=0o600,
+                     durable=False)
+    except WriteError:
+        pass  # a hint only: without it the next start reads the directories again
 
 
 def _may_declare_group(paths: list[str]) -> bool:
