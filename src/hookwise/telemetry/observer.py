@@ -6,8 +6,8 @@ hooks run, the firing's span is the current span, and a command hook's
 environment gets a ``TRACEPARENT`` naming its own span
 (:meth:`HookTelemetry.child_env`). A firing only opens its span and hands the
 finished firing to an export worker, which builds the log records, metrics and
-hook spans in batches; the SDK's batch processors export them on their own
-threads, never in a firing.
+hook spans (all the firings waiting, when it fell behind); the SDK's batch
+processors export them on their own threads, never in a firing.
 """
 
 from __future__ import annotations
@@ -33,12 +33,8 @@ from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
 MAX_PENDING_FIRINGS = 4096
-#: the export worker collects finished firings for up to this long before building their records: one wake-up
-#: per batch when firings come fast, not one per firing, and batches short enough (a few firings' records) not to
-#: hold the interpreter lock long while a firing may need it ...
-BATCH_WINDOW_S = 0.005
-#: ... or until this many are waiting (a batch holds at most this many); ``drain`` (tests, flush, exit) does not
-#: wait for the window
+#: the export worker takes the firings waiting for it (when it fell behind) up to this many at a time: one wake-up
+#: for all of them, and a batch short enough not to hold the interpreter lock long while a firing may need it
 BATCH_FIRINGS = 64
 #: at exit, how long the export worker may take to hand its last firings to the SDK
 EXIT_DRAIN_S = 2.0
@@ -122,9 +118,8 @@ class HookTelemetry:
         self._done = threading.Condition(self._queue_lock)
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque()
         self._worker: threading.Thread | None = None
-        self._idle = False  # the worker waits for a first firing (no batch window running)
+        self._idle = False  # the worker waits for a firing (a new one wakes it)
         self._busy = False  # the worker is building records of a batch
-        self._draining = 0  # callers in ``drain``: no batch window while they wait
         self._failed = False
         #: firings whose records were dropped because the worker fell behind (bounded queue)
         self.dropped = 0
@@ -268,11 +263,13 @@ class HookTelemetry:
                 self._idle = False
                 self._worker = threading.Thread(target=self._work, name="hookwise-telemetry", daemon=True)
                 self._worker.start()
-            elif self._idle or len(pending) == BATCH_FIRINGS:  # start its batch window / end it early
+            elif self._idle:  # busy, it takes this firing with the next batch; idle, it is woken
                 self._idle = False
                 self._wake.notify()
 
     def _work(self) -> None:
+        batch: list[tuple[Any, ...]] | None = None
+        item: tuple[Any, ...] | None = None
         while True:
             with self._queue_lock:
                 while not self._pending:
@@ -280,12 +277,6 @@ class HookTelemetry:
                     self._idle = True
                     self._done.notify_all()
                     self._wake.wait()
-                deadline = time.monotonic() + BATCH_WINDOW_S
-                while len(self._pending) < BATCH_FIRINGS and not self._draining:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        break
-                    self._wake.wait(left)
                 pending = self._pending
                 batch = [pending.popleft() for _ in range(min(len(pending), BATCH_FIRINGS))]
                 self._busy = True
@@ -299,21 +290,17 @@ class HookTelemetry:
                         from hookwise.telemetry.export import stderr_warning
 
                         stderr_warning(f"telemetry: could not record a firing: {type(exc).__name__}: {exc}")
+            batch = item = None  # freed here, before waiting, not by the next firing's garbage collection
 
     def drain(self, timeout_s: float = 5.0) -> bool:
         """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s`` passed."""
         deadline = time.monotonic() + timeout_s
         with self._queue_lock:
-            self._draining += 1
-            try:
-                self._wake.notify()  # a batch window in progress ends now
-                while self._pending or self._busy:
-                    left = deadline - time.monotonic()
-                    if left <= 0 or self._worker is None or not self._worker.is_alive():
-                        return not self._pending
-                    self._done.wait(left)
-            finally:
-                self._draining -= 1
+            while self._pending or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._worker is None or not self._worker.is_alive():
+                    return not self._pending
+                self._done.wait(left)
         return True
 
     # ---- records ---------------------------------------------------------------------------
