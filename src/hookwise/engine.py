@@ -12,9 +12,7 @@ monitoring; it never looks at a hook's kind.
 from __future__ import annotations
 
 import _thread
-import functools
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
@@ -26,10 +24,14 @@ from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
 from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
-from hookwise.runners.background import Background
 from hookwise.runners.base import Firing
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+
+    from hookwise.runners.background import Background
 
 if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for annotations only
     from typing import Any
@@ -110,7 +112,8 @@ class HookSystem:
         self._profile = profile
         self._runtime: list[HookEntry] = []
         self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
-        self._background = Background()  # ``async`` hooks still running or not yet reported
+        #: ``async`` hooks still running or not yet reported (made with the first one)
+        self._background: Background | None = None
         self._monitors: list[Monitor] = []
         self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
         self._trace: TraceWriter | None = None
@@ -316,7 +319,7 @@ class HookSystem:
             ev = parse_event(event)
         if payload is None:
             data = fields
-        elif isinstance(payload, Mapping):
+        elif isinstance(payload, dict) or _is_mapping(payload):
             data = {**payload, **fields} if fields else dict(payload)
         else:
             raise PayloadError(f"the event input must be a JSON object, got {type(payload).__name__}")
@@ -390,7 +393,8 @@ class HookSystem:
     # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
     def _quiet(self, ev: HookEvent, inp: dict[str, Any]) -> FireResult:
         """The result of a firing that ran no hook (reports of finished background hooks included)."""
-        late = self._background.collect() if self._background.pending else []
+        bg = self._background
+        late = bg.collect() if bg is not None and bg.pending else []
         return FireResult(ev, inp, warnings=late) if late else FireResult(ev, inp)
 
     def _narrow(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> tuple[Plan, list[HookOutcome]]:
@@ -406,7 +410,11 @@ class HookSystem:
             now = []
             for e in plan.entries:
                 if e.run_async:
-                    self._background.start(e.display_name, functools.partial(self._run_in_background, e, ev, inp))
+                    if self._background is None:
+                        from hookwise.runners.background import Background
+
+                        self._background = Background()
+                    self._background.start(e.display_name, self._background_job(e, ev, inp))
                 else:
                     now.append(e)
             plan = Plan(tuple(now), plan.sequential)
@@ -422,6 +430,9 @@ class HookSystem:
             if e.once and o.outcome is Outcome.OK:
                 self._spent.add(once_key(e))
         return outcomes
+
+    def _background_job(self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> Callable[[], list[str]]:
+        return lambda: self._run_in_background(e, ev, inp)
 
     def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
         """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
@@ -449,7 +460,7 @@ class HookSystem:
 
     def wait_background(self, timeout: float | None = None) -> list[str]:
         """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""
-        return self._background.wait(timeout)
+        return self._background.wait(timeout) if self._background is not None else []
 
     def run_entry(self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /,
                   **fields: Any) -> HookOutcome:
@@ -565,8 +576,9 @@ class HookSystem:
                     f"{self.output_cap} bytes"
                 warnings.append(f"output of hook {o.name} ({ev.value}) truncated at {cap}")
         warnings.extend(notes)
-        if self._background.pending:
-            warnings.extend(self._background.collect())
+        bg = self._background
+        if bg is not None and bg.pending:
+            warnings.extend(bg.collect())
         result = FireResult(ev, inp, merged, outcomes, warnings)
         if self._trace is not None or self._monitors:
             for o in outcomes:
@@ -577,3 +589,9 @@ class HookSystem:
                                            f"{type(exc).__name__}: {exc}")
                     break
         return result
+
+
+def _is_mapping(value: object) -> bool:
+    from collections.abc import Mapping  # loaded only for an input that is not a dict
+
+    return isinstance(value, Mapping)

@@ -10,10 +10,11 @@ member of :class:`HookEvent`.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from enum import Enum
 
-from hookwise._records import dataclass
+from hookwise._records import TYPE_CHECKING, Enum, dataclass
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class HookEvent(str, Enum):

@@ -8,9 +8,7 @@ Hook failures are data here, never exceptions.
 
 from __future__ import annotations
 
-from enum import Enum
-
-from hookwise._records import TYPE_CHECKING, dataclass, field
+from hookwise._records import TYPE_CHECKING, Enum, dataclass, field
 from hookwise.events import BLOCKING_DECISIONS, HookEvent
 
 if TYPE_CHECKING:

@@ -107,3 +107,75 @@ def test_first_records_and_later_records_are_built_alike() -> None:
                 impl[name](*args, **kwargs)
             messages.append(str(exc.value).split("__init__()")[-1])
         assert messages[0] == messages[1], (name, args, kwargs)
+
+
+def build_enums(base: Any) -> tuple[Any, Any]:
+    class Plain(str, base):  # type: ignore[misc,valid-type]
+        OK = "ok"
+        NOT_RUN = "not-run"
+
+    class Valued(str, base):  # type: ignore[misc,valid-type]
+        A = "a"
+        B = "b"
+
+        def __str__(self) -> str:
+            return str(self.value)
+
+    return Plain, Valued
+
+
+def contains(cls: Any, value: Any) -> Any:
+    try:
+        return value in cls
+    except TypeError:  # Python 3.11's enum, for a value that is not a member
+        return "TypeError"
+
+
+def enum_behaviour(cls: Any) -> list[Any]:
+    import copy
+    import pickle
+
+    m = next(iter(cls))
+    seen: list[Any] = [
+        repr(m), str(m), f"{m}", format(m, ">8"), "%s" % (m,),  # noqa: UP031 (%-formatting a member is compared too)
+        m.name, m.value, type(m.value),
+        m == m.value, hash(m) == hash(m.value), m.value in {m}, m in {m.value}, isinstance(m, str), isinstance(m, cls),
+        [x.name for x in cls], [x.name for x in reversed(cls)], len(cls), m in cls, contains(cls, "zz"),
+        cls(m.value) is m, cls(m) is m, cls[m.name] is m, {k: v.name for k, v in cls.__members__.items()},
+        copy.copy(m) is m, copy.deepcopy(m) is m, m.upper(), sorted(cls), repr(cls),
+    ]
+    for bad in ("zz", None, 3, ["x"]):
+        try:
+            cls(bad)
+        except ValueError as exc:
+            seen.append(str(exc))
+    try:
+        cls["ZZ"]
+    except KeyError as exc:
+        seen.append(repr(exc))
+    globals()["_PICKLED"] = cls  # pickling finds the class by name
+    cls.__qualname__ = "_PICKLED"
+    seen.append(pickle.loads(pickle.dumps(m)) is m)
+    return seen
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # 3.11: enum's `in` with a non-member
+def test_str_enums_behave_as_the_standard_library_s() -> None:
+    import enum
+
+    for ours, theirs in zip(build_enums(_records.Enum), build_enums(enum.Enum), strict=True):
+        want = enum_behaviour(theirs)
+        got = enum_behaviour(ours)
+        # `"zz" in X` raises TypeError on 3.11 and is False from 3.12: ours says False
+        assert [g for i, g in enumerate(got) if i != 18] == [w for i, w in enumerate(want) if i != 18]
+        assert got[18] is False and want[18] in ("TypeError", False)
+        assert contains(ours, "ok" if "OK" in ours.__members__ else "a") is True  # a member's value, as in 3.12
+
+
+def test_an_enum_member_cannot_be_reassigned_or_be_other_than_a_string() -> None:
+    plain, _ = build_enums(_records.Enum)
+    with pytest.raises(AttributeError):
+        plain.OK = "other"
+    with pytest.raises(TypeError, match="str members only"):
+        class Numbers(str, _records.Enum):  # type: ignore[misc]
+            ONE = 1

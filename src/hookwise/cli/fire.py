@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.cli.main import CliContext, UsageError
+from hookwise.jsonc.codec import dumps_indented
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import Any
 from hookwise.errors import PayloadError, UnknownEventError
 from hookwise.events import (
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         raise UsageError(str(exc)) from None
     result.warnings.extend(hs.wait_background())  # `async` hooks: reported once they finish (docs/claude.md)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False), file=ctx.stdout)
+        print(dumps_indented(result.to_json(), ensure_ascii=False), file=ctx.stdout)
     else:
         from hookwise.cli.render import render_fire
 

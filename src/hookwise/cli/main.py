@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import IO, Any
 
     from hookwise.engine import HookSystem
@@ -102,8 +102,6 @@ GLOBAL_OPTIONS = {"--project": True, "--trace": True, "--claude-settings": False
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
-    from types import SimpleNamespace
-
     from hookwise.cli import fire
 
     values: dict[str, Any] = {"project": None, "trace": None, "claude_settings": False, "version": None,
@@ -129,8 +127,15 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     own = fire.parse_fast(argv[i + 1:])
     if own is None:
         return None
-    ns: argparse.Namespace = SimpleNamespace(command="fire", _module="hookwise.cli.fire", **values, **own)  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(command="fire", _module="hookwise.cli.fire", **values, **own)  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
+
+
+class _Arguments:
+    """The attributes argparse would have set (``argparse.Namespace`` without importing argparse)."""
+
+    def __init__(self, **values: Any) -> None:
+        self.__dict__.update(values)
 
 
 def _parse(args_list: list[str]) -> argparse.Namespace | int:
@@ -205,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def console() -> int:
-    """The ``hookwise`` program (console script, ``python -m hookwise``): :func:`main` in a process that ends next.
+    """The ``hookwise`` program (scripts/hookwise, ``python -m hookwise``): :func:`main` in a process that ends next.
 
     After the command, every object still alive is left to the process exit: :func:`gc.freeze` keeps the
     interpreter's last collections from walking them (about 2 ms of every run). Nothing of hookwise's waits

@@ -19,10 +19,7 @@ too few or too many is a bug and raises, never a dropped or misplaced outcome.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-
 from hookwise._records import TYPE_CHECKING
-from hookwise.core.chain import next_input
 from hookwise.core.interpret import Interpretation
 from hookwise.core.outcome import finish, skipped
 from hookwise.core.plan import Plan
@@ -30,6 +27,7 @@ from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from hookwise.runners import Runner
@@ -39,6 +37,8 @@ if TYPE_CHECKING:
 def run_plan(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner]) -> list[HookOutcome]:
     """Run every hook of ``plan``; one outcome per hook, in plan order."""
     if plan.sequential:
+        from hookwise.core.chain import next_input  # only sequential firings chain inputs
+
         outcomes: list[HookOutcome] = []
         cur = inp
         for e in plan.entries:
@@ -67,6 +67,8 @@ async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],
                          runners: Mapping[str, Runner]) -> list[HookOutcome]:
     """:func:`run_plan` for asyncio hosts: the same rules, the runners' ``run_async``."""
     if plan.sequential:
+        from hookwise.core.chain import next_input
+
         outcomes: list[HookOutcome] = []
         cur = inp
         for e in plan.entries:

@@ -8,11 +8,10 @@ bash would. No value can inject a command.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from hookwise._records import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 EXPANDED_VARS = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR")

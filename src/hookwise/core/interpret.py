@@ -18,9 +18,8 @@
 
 from __future__ import annotations
 
-import json
-
 from hookwise._records import TYPE_CHECKING, dataclass
+from hookwise.jsonc.codec import dumps
 from hookwise.jsonc.parse import loads_strict
 from hookwise.result import Outcome
 
@@ -127,7 +126,7 @@ def interpret_python(name: str, value: Any) -> Interpretation:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
         try:
-            json.dumps(value, allow_nan=False)
+            dumps(value, allow_nan=False)
         except (TypeError, ValueError) as exc:
             return Interpretation(Outcome.FAILED, None, f"returned a dict that is not JSON-serialisable: {exc}")
         return Interpretation(Outcome.OK, value, None)

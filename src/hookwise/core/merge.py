@@ -19,12 +19,11 @@ is a shallow merge where later fields win.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.events import BLOCKING_DECISIONS, EVENT_SPECS, HookEvent, MergeKind
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 

@@ -7,17 +7,20 @@ value), so a firing that matches nothing costs a dictionary lookup.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Collection, Mapping, Sequence
-
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.registry import HookEntry
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Collection, Mapping, Sequence
     from typing import Any
 
-Predicate = Callable[[str | None], bool]
+    Predicate = Callable[[str | None], bool]
+
+
+#: the characters that make a tool matcher more than a literal name (a literal's regex search is a substring test)
+REGEX_SYNTAX = frozenset(".^$*+?{}[]\\|()")
 
 
 def _always(value: str | None) -> bool:
@@ -37,6 +40,10 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
     if m in ("", "*"):
         return _always
     if kind is MatcherKind.TOOL:
+        if is_literal(m):  # what re.search(m, v) finds, without loading :mod:`re`
+            return lambda v: v is None or v == "" or m in v
+        import re
+
         try:
             rx = matcher_regex(m)
         except (re.error, RecursionError, OverflowError):
@@ -54,9 +61,14 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
     return lambda v: v is None or v in names
 
 
+def is_literal(matcher: str) -> bool:
+    """``matcher`` has no regular-expression syntax: as a regex it matches exactly where it occurs."""
+    return REGEX_SYNTAX.isdisjoint(matcher)
+
+
 def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
     """The warning a loader reports for a tool matcher that could backtrack catastrophically (else None)."""
-    if matcher is None or kind is not MatcherKind.TOOL or matcher.strip() in ("", "*"):
+    if matcher is None or kind is not MatcherKind.TOOL or matcher.strip() in ("", "*") or is_literal(matcher.strip()):
         return None
     if not matcher_is_valid_regex(matcher.strip()):
         return None
@@ -67,6 +79,7 @@ def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
 
 def matcher_regex(pattern: str) -> re.Pattern[str]:
     """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise."""
+    import re
     import warnings
 
     with warnings.catch_warnings():
@@ -75,6 +88,8 @@ def matcher_regex(pattern: str) -> re.Pattern[str]:
 
 
 def matcher_is_valid_regex(matcher: str) -> bool:
+    import re
+
     try:
         matcher_regex(matcher)
     except (re.error, RecursionError, OverflowError):

@@ -8,12 +8,11 @@ order (runtime first) so that planning an event touches only its own entries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.events import HookEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 DEFAULT_TIMEOUT_MS = 60_000

@@ -12,12 +12,12 @@ starts, for messages of the form ``path:line:col: /hooks/BeforeTool/0: ...``.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.errors import SettingsError
+from hookwise.jsonc.codec import loads
 
 if TYPE_CHECKING:
     from typing import Any
@@ -66,7 +66,7 @@ def _reject_constant(name: str) -> Any:
 
 def loads_strict(text: str) -> Any:
     """``json.loads`` that rejects ``NaN``, ``Infinity`` and ``-Infinity`` (strict JSON)."""
-    return json.loads(text, parse_constant=_reject_constant)
+    return loads(text, parse_constant=_reject_constant)
 
 
 def parse(text: str, path: str = "<string>") -> Any:
@@ -75,10 +75,12 @@ def parse(text: str, path: str = "<string>") -> Any:
         text = text[1:]
     clean = strip_comments(text)
     try:
-        return json.loads(clean, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise SettingsError(path, exc.msg, exc.lineno, exc.colno) from None
+        return loads(clean, parse_constant=_reject_constant)
     except ValueError as exc:
+        from json import JSONDecodeError  # imported with the error (hookwise.jsonc.codec)
+
+        if isinstance(exc, JSONDecodeError):
+            raise SettingsError(path, exc.msg, exc.lineno, exc.colno) from None
         line, col = _find_constant(clean)
         raise SettingsError(path, str(exc), line, col) from None
     except RecursionError:
@@ -275,7 +277,7 @@ def _find_member(s: str, i: int, key: str) -> tuple[int, int] | None:
         key_start = i
         end = _skip_value(s, i)
         try:
-            k = json.loads(s[i:end])
+            k = loads(s[i:end])
         except ValueError:
             return None
         i = _skip_ws(s, end)

@@ -23,8 +23,6 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
@@ -34,6 +32,7 @@ from hookwise.runners.http import HttpRunner
 from hookwise.runners.python import PythonRunner
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any, Protocol
 else:
     Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time

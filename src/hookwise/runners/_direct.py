@@ -34,8 +34,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
-from functools import lru_cache
+
+from hookwise._records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: characters that make bash do something other than split words and strip quotes
 SHELL_SYNTAX = frozenset("$;&|<>(){}*?[]~\\`#!%\n\r")
@@ -63,9 +66,22 @@ BASH_ENV_NAMES = frozenset(_BASH_ENV_NAMES.split())
 DROPPED_PROMPTS = ("PS1", "PS2")
 
 
-@lru_cache(maxsize=256)
+_SPLIT: dict[str, tuple[str, ...] | None] = {}  # commands recur: each is split once (at most 256 kept)
+
+
 def split_simple(command: str) -> tuple[str, ...] | None:
     """The words of ``command`` if it is one simple command with no shell syntax, else None."""
+    try:
+        return _SPLIT[command]
+    except KeyError:
+        pass
+    if len(_SPLIT) >= 256:
+        _SPLIT.clear()
+    words = _SPLIT[command] = _split_simple(command)
+    return words
+
+
+def _split_simple(command: str) -> tuple[str, ...] | None:
     for ch in command:
         if ch in SHELL_SYNTAX or (ch < " " and ch != "\t") or ch == "\x7f":
             return None

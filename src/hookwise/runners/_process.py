@@ -24,13 +24,13 @@ import os
 import select
 import sys
 import time
-from collections.abc import Callable, Sequence
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.runners import _reaper as _leftovers
 
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable, Sequence
     from typing import IO, Union
 
     #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses)

@@ -10,12 +10,12 @@ warning lines until the host collects them: the next firing's warnings, or
 from __future__ import annotations
 
 import _thread
-from collections.abc import Callable
 
 from hookwise._records import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Callable
 
 
 class Background:

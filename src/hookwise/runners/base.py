@@ -9,8 +9,6 @@ here for the runners).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.outcome import finish, skipped
 from hookwise.core.registry import HookEntry
@@ -18,6 +16,7 @@ from hookwise.events import HookEvent
 from hookwise.result import HookOutcome
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Protocol
 else:
     Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time

@@ -12,28 +12,27 @@ then build each answer once in :func:`command_outcome`: decode → interpret
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.expand import expand_command
 from hookwise.core.interpret import Interpretation, interpret
 from hookwise.core.registry import HookEntry
 from hookwise.errors import PayloadError
 from hookwise.events import HookEvent
+from hookwise.jsonc.codec import dumps
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
 from hookwise.runners.base import Firing, Host, finish
 from hookwise.runners.dialects import dialect
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
 
 def encode(obj: Any) -> bytes:
     """``obj`` as compact UTF-8 JSON (what a hook reads on stdin); not JSON is a :class:`PayloadError`."""
     try:
-        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError as exc:
         raise PayloadError(f"the event input cannot be sent as JSON: {exc} (NaN and Infinity are not JSON)") from None
     except TypeError as exc:

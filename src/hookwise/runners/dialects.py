@@ -11,13 +11,12 @@ Only :data:`DIALECTS` names the modules; they load on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Protocol
 else:
     Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time

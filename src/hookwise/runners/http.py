@@ -9,7 +9,6 @@ http hook, so ``import hookwise`` never loads :mod:`http.client`).
 from __future__ import annotations
 
 import _thread
-from collections.abc import Callable, Sequence
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation
@@ -19,6 +18,7 @@ from hookwise.runners.base import Firing, finish
 
 if TYPE_CHECKING:
     import weakref
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from hookwise.runners._http_client import HttpClient

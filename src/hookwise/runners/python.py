@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
@@ -22,6 +21,7 @@ from hookwise.result import HookOutcome, Outcome
 from hookwise.runners.base import Firing, PerHookRunner, finish
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 

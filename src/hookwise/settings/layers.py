@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.errors import SettingsError
@@ -11,6 +10,7 @@ from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from hookwise.settings.profiles import Profile

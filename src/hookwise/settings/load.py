@@ -8,7 +8,6 @@ variables, the enabled/disabled switches across layers, redaction, and ``.claude
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.core.registry import HookEntry
@@ -26,6 +25,7 @@ from hookwise.settings.schema import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 

@@ -26,15 +26,15 @@ directories, and one that cannot be written is simply not written.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
-from collections.abc import Callable
 
 from hookwise._records import TYPE_CHECKING
+from hookwise.jsonc.codec import dumps, loads
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 GROUP = "hookwise.hooks"
@@ -69,7 +69,7 @@ def _declares_group(directory: str) -> bool:
 def _read_cache(path: str) -> dict[str, list[Any]]:
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            data = loads(f.read())
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION or not isinstance(data.get("dirs"), dict):
@@ -85,7 +85,7 @@ def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
 
     live = {k: v for k, v in dirs.items() if os.path.isdir(k)}  # forget directories that are gone
     try:
-        write_atomic(path, json.dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True), mode=0o600,
+        write_atomic(path, dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True), mode=0o600,
                      durable=False)
     except WriteError:
         pass  # a hint only: without it the next start reads the directories again

@@ -8,10 +8,12 @@ Facts checked against each product's documentation are listed in docs/sources.md
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
-from hookwise._records import dataclass
+from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.errors import ProfileError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 @dataclass(frozen=True)

@@ -66,12 +66,8 @@ Gemini CLI once read it directly under ``hooks``); its value reaches
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Mapping
-
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.core.plan import matcher_regex, matcher_warning
+from hookwise.core.plan import is_literal, matcher_regex, matcher_warning
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS
 from hookwise.events import (
     CLAUDE_EVENT_NAMES,
@@ -84,7 +80,11 @@ from hookwise.events import (
     MatcherKind,
     suggest_event,
 )
+from hookwise.jsonc.codec import dumps, dumps_indented
 from hookwise.jsonc.parse import kind_of, pointer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 if TYPE_CHECKING:  # typing is not imported when firing
     from typing import Any, Literal
@@ -132,7 +132,7 @@ def _fresh(default: Any) -> Any:
 def show(value: Any) -> str:
     """A value as it is written in JSON (``"5s"``, ``true``, ``null``), for messages."""
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=True)
+        return dumps(value, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):
         return repr(value)
 
@@ -647,8 +647,10 @@ def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: st
 def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) -> None:
     """A tool matcher that is not a regular expression loads, compared exactly (docs/contract.md §3)."""
     m = matcher.strip()
-    if EVENT_SPECS[event].matcher is not MatcherKind.TOOL or m in ("", "*"):
+    if EVENT_SPECS[event].matcher is not MatcherKind.TOOL or m in ("", "*") or is_literal(m):
         return
+    import re
+
     try:
         matcher_regex(m)
     except (re.error, RecursionError, OverflowError) as exc:
@@ -845,7 +847,7 @@ def json_schema() -> dict[str, Any]:
 
 def json_schema_text() -> str:
     """:func:`json_schema` as the text of the shipped file."""
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(json_schema(), ensure_ascii=False) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,12 +9,11 @@ their guardrail vocabulary is reserved for dedicated guardrail libraries.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from collections.abc import Mapping, Sequence
-from json.encoder import encode_basestring
 from typing import Any, NamedTuple
+
+from hookwise.jsonc.codec import dumps_indented
 
 EVENT_NAME = "gemini_cli.hook_call"
 COUNT_METRIC = "gemini_cli.hook_call.count"
@@ -46,65 +45,9 @@ def sanitize_hook_name(name: str | None) -> str:
     return reduced
 
 
-def _put(value: Any, out: list[str], nl: str) -> bool:
-    """Append ``value`` as JSON indented by 2 (``nl``: a newline and the current indent); False for anything
-    :func:`json.dumps` would render differently (non-string keys, subclasses, NaN, objects for ``default``)."""
-    t = type(value)
-    if t is str:
-        out.append(encode_basestring(value))
-    elif t is dict:
-        if not value:
-            out.append("{}")
-            return True
-        inner = nl + "  "
-        sep = "{" + inner
-        for k, v in value.items():
-            if type(k) is not str:
-                return False
-            out.append(sep)
-            out.append(encode_basestring(k))
-            out.append(": ")
-            if not _put(v, out, inner):
-                return False
-            sep = "," + inner
-        out.append(nl + "}")
-    elif t is list or t is tuple:
-        if not value:
-            out.append("[]")
-            return True
-        inner = nl + "  "
-        sep = "[" + inner
-        for v in value:
-            out.append(sep)
-            if not _put(v, out, inner):
-                return False
-            sep = "," + inner
-        out.append(nl + "]")
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif t is int:
-        out.append(int.__repr__(value))
-    elif t is float and math.isfinite(value):
-        out.append(float.__repr__(value))
-    else:
-        return False
-    return True
-
-
 def _json2(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False, default=str)``, the same text in a fraction of the time
-    for plain JSON values (the standard library has no C encoder for indented output)."""
-    out: list[str] = []
-    try:
-        if _put(value, out, "\n"):
-            return "".join(out)
-    except RecursionError:  # a cycle, or very deep nesting: json.dumps says which
-        pass
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    """``json.dumps(value, indent=2, ensure_ascii=False, default=str)``: how Gemini CLI logs inputs and outputs."""
+    return dumps_indented(value, ensure_ascii=False, default=str)
 
 
 def input_json(inp: Any) -> str:
