@@ -40,7 +40,7 @@ COMMANDS: dict[str, list[dict[str, Any]]] = {
         {"matcher": "write_file", "hooks": [
             {"type": "command", "name": "exit2", "command": READ_N + 'if (( n % 7 == 0 )); then echo "C$n" >&2; '
              'exit 2; fi'},
-            {"type": "command", "name": "slow", "timeout": 400, "command": READ_N + 'if (( n % 10 == 0 )); then '
+            {"type": "command", "name": "slow", "timeout": 1000, "command": READ_N + 'if (( n % 10 == 0 )); then '
              'exec sleep 30; fi; echo "{\\"hookSpecificOutput\\": {\\"tool_input\\": {\\"slow\\": $n}}}"'},
         ]},
     ],
