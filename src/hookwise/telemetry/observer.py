@@ -4,10 +4,12 @@ A :class:`HookSystem` calls :meth:`HookTelemetry.start_firing` before the hooks 
 a firing run and :meth:`HookTelemetry.end_firing` with the result; while the
 hooks run, the firing's span is the current span, and a command hook's
 environment gets a ``TRACEPARENT`` naming its own span
-(:meth:`HookTelemetry.child_env`). A firing only opens its span and hands the
-finished firing to an export worker, which builds the log records, metrics and
-hook spans (all the firings waiting, when it fell behind); the SDK's batch
-processors export them on their own threads, never in a firing.
+(:meth:`HookTelemetry.child_env`). A firing only assigns its span's ids (with the
+OpenTelemetry SDK's own id generator and sampler) and hands the finished firing
+to an export worker, which builds the SDK spans with those ids, the log records
+and metrics (all the firings waiting, when it fell behind); the SDK's batch
+processors export them on their own threads, never in a firing. With a tracer
+that is not the SDK's, the firing opens its span through the tracer.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
@@ -63,12 +65,128 @@ class _Firing:
     inp: dict[str, Any]
     entries: Sequence[Any]
     sequential: bool
+    #: the SDK's span; ``None`` until the export worker builds it from ``ids`` (:class:`_PresetIds`)
     span: Any
     start_ns: int
     token: Any = None
     var_token: Any = None
     #: hook spans started while building a command hook's environment, by ``id(entry)``
     started: dict[int, tuple[Any, int]] | None = None
+    #: ids assigned on the firing thread: the span's (:class:`_Ids`) and those of command hooks' spans, by
+    #: ``id(entry)`` (with when each started)
+    ids: _Ids | None = None
+    hook_ids: dict[int, tuple[_Ids, int]] | None = None
+    #: the context the firing ran in (the hook spans built on the export worker start in it, as children of
+    #: ``span``, so a span processor sees the caller's context, baggage included)
+    caller: Any = None
+
+
+class _Ids(NamedTuple):
+    """A span whose ids were assigned on the firing thread, for the export worker to build with them."""
+
+    #: the span's context as the SDK will give it (trace and span id, flags, trace state)
+    span_context: Any
+    #: the context to start it in (its parent's), the sampler's decision for it, its start attributes
+    parent: Any
+    sampling: Any
+    attributes: dict[str, Any] | None
+    #: it starts a trace (no valid parent): the SDK asks the id generator for its trace id too
+    root: bool
+
+
+class _Preset(threading.local):
+    """What the export worker wants the SDK to use for the next span it starts on this thread."""
+
+    trace_id = 0
+    span_id = 0
+    sampling: Any = None
+
+
+class _PresetIds:
+    """The SDK tracer's id generator, wrapped: on a thread that set a :class:`_Preset`, the next span gets those
+    ids; everywhere else (and for every other span) the original generator answers."""
+
+    def __init__(self, inner: Any, preset: _Preset) -> None:
+        self.inner = inner
+        self.preset = preset
+
+    def generate_span_id(self) -> int:
+        p = self.preset
+        span_id = p.span_id
+        if span_id:
+            p.span_id = 0
+            return span_id
+        return int(self.inner.generate_span_id())
+
+    def generate_trace_id(self) -> int:
+        p = self.preset
+        trace_id = p.trace_id
+        if trace_id:
+            p.trace_id = 0
+            return trace_id
+        return int(self.inner.generate_trace_id())
+
+    def is_trace_id_random(self) -> bool:
+        return bool(self.inner.is_trace_id_random())
+
+
+class _PresetSampler:
+    """The SDK tracer's sampler, wrapped like :class:`_PresetIds`: a span built on the export worker gets the
+    decision its sampler made on the firing thread (asked once, with the same arguments)."""
+
+    def __init__(self, inner: Any, preset: _Preset) -> None:
+        self.inner = inner
+        self.preset = preset
+
+    def should_sample(self, *args: Any, **kwargs: Any) -> Any:
+        p = self.preset
+        result = p.sampling
+        if result is not None:
+            p.sampling = None
+            return result
+        return self.inner.should_sample(*args, **kwargs)
+
+    def get_description(self) -> str:
+        return str(self.inner.get_description())
+
+
+_WRAP_LOCK = threading.Lock()
+#: the SDK sets W3C Trace Context level 2's random-trace-id flag (API and SDK versions go together)
+_RANDOM_FLAG = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
+
+
+def _span_context(trace_id: int, span_id: int, sampling: Any, random_id: int | bool) -> Any:
+    """The context the SDK gives a span with these ids and sampling decision (``Tracer.start_span``)."""
+    flags = trace.TraceFlags.SAMPLED if sampling.decision.is_sampled() else trace.TraceFlags.DEFAULT
+    if random_id:
+        flags |= _RANDOM_FLAG
+    return trace.SpanContext(trace_id, span_id, is_remote=False, trace_flags=trace.TraceFlags(flags),
+                             trace_state=sampling.trace_state)
+
+
+def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
+    """Wrap the id generator and sampler of an OpenTelemetry SDK tracer (once per tracer object, which the SDK
+    shares per instrumentation scope); ``None`` for any other tracer (a proxy before a global provider is set,
+    the no-op tracer, another implementation): its spans are then opened on the firing thread."""
+    sdk = sys.modules.get("opentelemetry.sdk.trace")  # an SDK tracer means the SDK is imported
+    sdk_tracer = getattr(sdk, "Tracer", None)
+    if sdk_tracer is None or not isinstance(tracer, sdk_tracer) or type(tracer).start_span is not sdk_tracer.start_span:
+        return None
+    with _WRAP_LOCK:
+        ids, sampler = getattr(tracer, "id_generator", None), getattr(tracer, "sampler", None)
+        if isinstance(ids, _PresetIds) and isinstance(sampler, _PresetSampler) and ids.preset is sampler.preset:
+            return ids, sampler
+        ids = ids.inner if isinstance(ids, _PresetIds) else ids
+        sampler = sampler.inner if isinstance(sampler, _PresetSampler) else sampler
+        if not all(callable(getattr(ids, m, None)) for m in ("generate_span_id", "generate_trace_id",
+                                                             "is_trace_id_random")):
+            return None
+        if not callable(getattr(sampler, "should_sample", None)):
+            return None
+        preset = _Preset()
+        wrapped = _PresetIds(ids, preset), _PresetSampler(sampler, preset)
+        tracer.id_generator, tracer.sampler = wrapped
+        return wrapped
 
 
 class HookTelemetry:
@@ -103,6 +221,12 @@ class HookTelemetry:
                                               description="Duration of hook calls in milliseconds")
         self.log_prompts = log_prompts
         self.traceparent = traceparent
+        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing)
+        self._presets = _preset_ids(self.tracer)
+        #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids: :meth:`_ids_differ`)
+        self._assign_ids = self._presets is not None
+        #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the parent's context)
+        self._enabled: Any = getattr(self.tracer, "_is_enabled", None) if self._presets is not None else None
         self._owned = owned  # providers built for this object (shut down with it)
         #: the context a firing starts in when the caller has no current span (an inherited ``TRACEPARENT``)
         self._remote: Any = None
@@ -135,15 +259,45 @@ class HookTelemetry:
 
     # ---- the firing seam -------------------------------------------------------------------
     def start_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool) -> _Firing:
-        """Open the firing's span as a child of the caller's current span and make it current."""
+        """Make the firing's span current, a child of the caller's current span (or of an inherited
+        ``TRACEPARENT``).
+
+        With the SDK's tracer, only the span's ids are assigned here, by its own id generator and sampler, exactly
+        as its ``start_span`` would assign them; the export worker builds the span with them. Any other tracer
+        opens the span here."""
         start = time.time_ns()
+        presets = self._presets
+        if presets is None or not self._assign_ids or (self._enabled is not None and not self._enabled()):
+            return self._open_firing(event, inp, entries, sequential, start)
+        ctx = parent_ctx = otel_context.get_current()
+        parent = trace.get_current_span(ctx).get_span_context()
+        if not parent.is_valid and self._remote is not None:
+            parent_ctx = self._remote
+            parent = trace.get_current_span(parent_ctx).get_span_context()
+        name = records.firing_span_name(event)
+        attrs = records.firing_span_attributes(event, inp, len(entries))
+        ids = presets[0].inner
+        root = not parent.is_valid
+        trace_id = ids.generate_trace_id() if root else parent.trace_id
+        random_id = ids.is_trace_id_random() if root else parent.trace_flags & _RANDOM_FLAG
+        sampling = presets[1].inner.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, attrs, ())
+        sc = _span_context(trace_id, ids.generate_span_id(), sampling, random_id)
+        f = _Firing(event, inp, entries, sequential, None, start, ids=_Ids(sc, parent_ctx, sampling, attrs, root),
+                    caller=ctx)
+        f.token = otel_context.attach(trace.set_span_in_context(trace.NonRecordingSpan(sc)))
+        f.var_token = _FIRING.set(f)
+        return f
+
+    def _open_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool,
+                     start: int) -> _Firing:
+        """:meth:`start_firing` through the tracer's ``start_span``, for a tracer that is not the SDK's."""
         parent = None
         if self._remote is not None and not trace.get_current_span().get_span_context().is_valid:
             parent = self._remote
         span = self.tracer.start_span(records.firing_span_name(event), context=parent, kind=SpanKind.INTERNAL,
                                       start_time=start,
                                       attributes=records.firing_span_attributes(event, inp, len(entries)))
-        f = _Firing(event, inp, entries, sequential, span, start)
+        f = _Firing(event, inp, entries, sequential, span, start, caller=otel_context.get_current())
         f.token = otel_context.attach(trace.set_span_in_context(span))
         f.var_token = _FIRING.set(f)
         return f
@@ -168,12 +322,22 @@ class HookTelemetry:
         if f is None or not self.traceparent:
             return {}
         now = time.time_ns()
-        span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span), kind=SpanKind.INTERNAL,
-                                      start_time=now)
-        if f.started is None:
-            f.started = {}
-        f.started[id(entry)] = (span, now)
-        sc = span.get_span_context()
+        if f.ids is not None and self._presets is not None:  # its id assigned here, its span built on the worker
+            fsc = f.ids.span_context
+            ctx = trace.set_span_in_context(trace.NonRecordingSpan(fsc))
+            sampling = self._presets[1].inner.should_sample(ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None, ())
+            sc = _span_context(fsc.trace_id, self._presets[0].inner.generate_span_id(), sampling,
+                               fsc.trace_flags & _RANDOM_FLAG)
+            if f.hook_ids is None:
+                f.hook_ids = {}
+            f.hook_ids[id(entry)] = (_Ids(sc, None, sampling, None, False), now)
+        else:
+            span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span), kind=SpanKind.INTERNAL,
+                                          start_time=now)
+            if f.started is None:
+                f.started = {}
+            f.started[id(entry)] = (span, now)
+            sc = span.get_span_context()
         if not sc.is_valid:
             return {}
         return {"TRACEPARENT": f"00-{sc.trace_id:032x}-{sc.span_id:016x}-{int(sc.trace_flags):02x}"}
@@ -190,11 +354,19 @@ class HookTelemetry:
 
     def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
         """One log record, the metrics and a span per hook call; then the firing's span is closed."""
+        if f.span is None and f.ids is not None:  # its ids were assigned in the firing: the SDK span is built now
+            f.span = self._start_with(records.firing_span_name(f.event), f.ids, f.start_ns)
+            if f.span.get_span_context() != f.ids.span_context:
+                self._ids_differ(f.span.get_span_context(), f.ids.span_context)
         try:
             if outcomes:
                 self._emit_calls(f, outcomes, end)
             for span, _ in (f.started or {}).values():  # spawned but without an outcome (the firing raised)
                 span.end(end_time=end)
+            if f.hook_ids:
+                parent = trace.set_span_in_context(f.span, f.caller)
+                for ids, start in f.hook_ids.values():
+                    self._start_with("hook", ids._replace(parent=parent), start).end(end_time=end)
             if error is not None:
                 f.span.record_exception(error)
                 f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
@@ -202,22 +374,52 @@ class HookTelemetry:
         finally:
             f.span.end(end_time=end)
 
+    def _ids_differ(self, got: Any, assigned: Any) -> None:
+        """The SDK did not give a span the context assigned in the firing (an SDK version whose ``start_span``
+        assigns ids or flags differently): said once, and later firings open their spans through the tracer."""
+        if not self._assign_ids:
+            return
+        self._assign_ids = False
+        from hookwise.telemetry.export import stderr_warning
+
+        stderr_warning(f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not {assigned} "
+                       "as assigned in the firing; spans are now opened in firings")
+
+    def _start_with(self, name: str, ids: _Ids, start: int) -> Any:
+        """Start the SDK span whose ids (and sampling decision) the firing thread assigned (:class:`_Ids`)."""
+        presets = self._presets
+        assert presets is not None
+        p = presets[0].preset
+        sc = ids.span_context
+        p.trace_id, p.span_id, p.sampling = (sc.trace_id if ids.root else 0), sc.span_id, ids.sampling
+        try:
+            return self.tracer.start_span(name, context=ids.parent, kind=SpanKind.INTERNAL, start_time=start,
+                                          attributes=ids.attributes)
+        finally:
+            p.trace_id = p.span_id = 0
+            p.sampling = None
+
     def _emit_calls(self, f: _Firing, outcomes: Sequence[Any], end: int) -> None:
         """The records of each hook call of a firing; what the hooks share is computed once."""
         session = f.inp.get("session_id")
         if not isinstance(session, str) or not session:
             session = None
         input_json = records.input_json(f.inp) if self.log_prompts else None
-        parent = trace.set_span_in_context(f.span)
+        parent = trace.set_span_in_context(f.span, f.caller)
         started = f.started
+        hook_ids = f.hook_ids
         cursor = f.start_ns
         counts: dict[str, int] = {}
         decisions: list[str] = []
         for entry, o in zip(f.entries, outcomes, strict=True):
             duration = float(round(o.duration_ms, 3))  # the ``hook_call`` trace record's
             pre = started.pop(id(entry), None) if started else None
+            assigned = hook_ids.pop(id(entry), None) if hook_ids else None
+            ids = None
             if pre is not None:
                 span, start = pre
+            elif assigned is not None:  # its id went out in TRACEPARENT when its command was spawned
+                span, (ids, start) = None, assigned
             else:
                 span, start = None, cursor if f.sequential else f.start_ns
             cursor = start + int(duration * 1_000_000)
@@ -230,6 +432,8 @@ class HookTelemetry:
                 input_json=input_json)
             counts[outcome] = counts.get(outcome, 0) + 1
             decisions.append(call.decision)
+            if ids is not None:  # as the SDK would have started it when its command was spawned
+                span = self._start_with("hook", ids._replace(parent=parent), start)
             self._emit(call, span, start, stop, parent)
         f.span.set_attributes(records.firing_result_attributes(decisions, counts))
 
