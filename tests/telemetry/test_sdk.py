@@ -315,3 +315,40 @@ def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Proje
     assert proc.returncode == 0, proc.stderr
     assert "LOG last words" in proc.stdout, proc.stdout + proc.stderr
     assert "SPAN hook SessionEnd last words" in proc.stdout and "SPAN hooks SessionEnd" in proc.stdout
+
+
+def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project: Project, sdk: Sdk,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+    import time
+    import weakref
+
+    from hookwise.telemetry import observer
+
+    monkeypatch.setattr(observer, "IDLE_EXIT_S", 0.05)
+
+    def until_no_worker(tel: Any) -> None:  # this observer's (other tests' observers may still have theirs)
+        worker = tel._worker
+        deadline = time.monotonic() + 10
+        while tel._worker is not None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert tel._worker is None
+        if worker is not None:
+            worker.join(5)
+            assert not worker.is_alive()
+
+    hs = HookSystem(project.root, trust_all=True)
+    hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
+    tel = instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
+                     logger_provider=sdk.logger_provider)
+    hs.fire("BeforeTool", tool_name="t", tool_input={})
+    until_no_worker(tel)  # idle: it ended after handing the firing to the SDK
+    assert [r.attributes["hook_name"] for r in sdk.logs()] == ["py"]
+    hs.fire("BeforeTool", tool_name="t", tool_input={})  # a later firing starts a new one
+    assert [r.attributes["hook_name"] for r in sdk.logs()] == ["py", "py"]
+    until_no_worker(tel)
+    gone = weakref.ref(tel)
+    hs.telemetry = None  # the host drops the observer: nothing keeps it alive
+    del tel
+    gc.collect()
+    assert gone() is None

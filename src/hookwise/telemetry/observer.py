@@ -40,6 +40,9 @@ MAX_PENDING_FIRINGS = 4096
 BATCH_FIRINGS = 64
 #: at exit, how long the export worker may take to hand its last firings to the SDK
 EXIT_DRAIN_S = 2.0
+#: an export worker with nothing to do for this long ends (the next firing starts another): an observer that is
+#: no longer used (a reloaded configuration, a hook system that was dropped) leaves no thread behind and is freed
+IDLE_EXIT_S = 30.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
 _exit_drain = False  # the atexit drain is registered (once per process)
 
@@ -480,7 +483,10 @@ class HookTelemetry:
                     self._busy = False
                     self._idle = True
                     self._done.notify_all()
-                    self._wake.wait()
+                    if not self._wake.wait(IDLE_EXIT_S) and not self._pending:
+                        self._idle = False
+                        self._worker = None  # under the lock: the next firing starts a new worker
+                        return
                 pending = self._pending
                 batch = [pending.popleft() for _ in range(min(len(pending), BATCH_FIRINGS))]
                 self._busy = True
