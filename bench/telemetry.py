@@ -345,8 +345,8 @@ def bench_cost(tmp: Path) -> None:
         print(f"     one by one:   latency median {lat['off']:6.1f} -> {lat['on']:6.1f} us per firing "
               f"(+{(lat['on'] - lat['off']) / hooks:5.1f} per hook call), p99 {p99['off']:6.1f} -> {p99['on']:6.1f}")
         span = thr["off+span"] - thr["off"]
-        print(f"                   firing thread CPU +{thr['on'] - thr['off']:5.1f} us per hook call (target <= 50), of"
-              f" which the SDK opening the firing span {span:5.1f}")
+        print(f"{'':19s}firing thread CPU +{thr['on'] - thr['off']:5.1f} us per hook call (target <= 50); for"
+              f" comparison, the SDK opening a span there {span:5.1f}")
         print(f"{'':19s}process CPU {cpu['off']:6.1f} -> {cpu['on']:6.1f}: +{added:6.1f} us per hook call")
         print(f"     back to back: firing thread CPU +{thr['on-burst'] - thr['off-burst']:5.1f} us per hook call; "
               f"process CPU {cpu['off-burst']:6.1f} -> {cpu['on-burst']:6.1f}: +{added_warm:6.1f} us per hook call")
