@@ -432,13 +432,24 @@ class HookSystem:
         return outcomes
 
     def _background_job(self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> Callable[[], list[str]]:
-        return lambda: self._run_in_background(e, ev, inp)
+        """The job of an ``async`` hook, run in the caller's context (a host's current span stays its parent)."""
+        import contextvars
+
+        ctx = contextvars.copy_context()
+        return lambda: ctx.run(self._run_in_background, e, ev, inp)
 
     def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
         """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
         plan = Plan((entry,), True)
-        (o,) = self._ran(plan, run_plan(Firing(ev, self), plan, inp, self.runners))
-        lines = []
+        notes = self._before(ev, plan, inp) if self._call_monitors else None  # telemetry sees it as a firing
+        try:
+            outcomes = run_plan(Firing(ev, self), plan, inp, self.runners)
+        except BaseException:
+            if notes is not None:
+                self._after(ev, plan, inp, [], notes)
+            raise
+        (o,) = self._ran(plan, outcomes)
+        lines = [] if notes is None else [f"{n} (async)" for n in self._after(ev, plan, inp, outcomes, notes)]
         w = outcome_warning(o)
         if w:
             lines.append(f"{w} (async)")

@@ -252,3 +252,26 @@ def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_thei
     for firing, hook, sc, result in list(zip(firings, hooks, seen, results, strict=True))[1:]:  # opened in firings
         assert sc == firing.get_span_context()
         assert result.output["systemMessage"] == _traceparent(hook.get_span_context())
+
+
+def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_traceparent(project: Project,
+                                                                                          sdk: Sdk) -> None:
+    """An ``async`` command hook runs after its firing went ahead: it gets a firing span of its own, a child of
+    the caller's span, its hook span, log record and ``TRACEPARENT``, like any command hook."""
+    out = project.root / "tp.txt"
+    writer = project.script("tp_writer.py", f"""
+    json.load(sys.stdin)
+    open({str(out)!r}, "w").write(os.environ.get("TRACEPARENT", "none"))
+    """)
+    project.hooks("BeforeTool", {"type": "command", "name": "later", "command": writer, "async": True})
+    hs = HookSystem(project.root, trust_all=True)
+    _instrument(hs, sdk)
+    with sdk.tracer_provider.get_tracer("host").start_as_current_span("execute_tool t") as host:
+        hs.fire("BeforeTool", tool_name="t", tool_input={})
+    assert hs.wait_background(30) == []
+    (hook,) = [s for s in sdk.spans() if s.name.startswith("hook ")]
+    (firing,) = [s for s in sdk.spans() if s.name == "hooks BeforeTool"]
+    assert out.read_text() == _traceparent(hook.context)
+    assert hook.parent.span_id == firing.context.span_id
+    assert firing.parent.span_id == host.get_span_context().span_id
+    assert [r.attributes["hook_name"] for r in sdk.logs()] == ["later"]
