@@ -38,7 +38,9 @@ HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwi
          # sets are hookwise._records.Enum, type-only imports sit in TYPE_CHECKING blocks
          "json", "re", "enum", "functools", "collections", "operator",
          # types: the fast `fire` parser sets plain attributes; chaining (sequential firings), async hooks
-         "types", "hookwise.core.chain", "hookwise.runners.background")
+         "types", "hookwise.core.chain", "hookwise.runners.background",
+         # the runners of other kinds: imported when a hook of theirs runs (hookwise.runners.Deferred)
+         "hookwise.runners.python", "hookwise.runners.http")
 
 
 def _imported(argv: list[str], cwd: Any, env: dict[str, str]) -> tuple[set[str], subprocess.CompletedProcess[str]]:

@@ -6,8 +6,9 @@ and their input and returns exactly one :class:`~hookwise.result.HookOutcome` pe
 hook, in order; the plan executor (:mod:`hookwise.core.execute`) never looks at
 the kind. Adding a kind is one module with a class that has the :class:`Runner`
 shape (subclass :class:`~hookwise.runners.base.PerHookRunner` and write ``run_one``
-for a kind that runs one hook at a time), plus one row here; settings learn
-the new ``type`` from the schema (:mod:`hookwise.settings.schema`).
+for a kind that runs one hook at a time), plus one row here (a :class:`Deferred`
+row, so that its module is imported only when a hook of that kind runs); settings
+learn the new ``type`` from the schema (:mod:`hookwise.settings.schema`).
 
 - ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
 - ``python`` (:mod:`.python`): functions registered from code or named in settings (``callable``);
@@ -23,13 +24,13 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 
 from __future__ import annotations
 
+import sys
+
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
 from hookwise.runners.command import CommandRunner
-from hookwise.runners.http import HttpRunner
-from hookwise.runners.python import PythonRunner
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -62,9 +63,46 @@ class Runner(Protocol):
                         inp: dict[str, Any]) -> list[HookOutcome]: ...
 
 
+class Deferred:
+    """A runner whose module is imported when it first runs a hook, so that a firing loads only the kinds it
+    uses (the start-up of ``hookwise fire``, docs/performance.md). ``kind`` and ``background`` are given here;
+    ``tests/engine/test_tables.py`` checks them against the runner's class."""
+
+    def __init__(self, kind: str, module: str, name: str, *, background: bool) -> None:
+        self.kind = kind
+        self.background = background
+        self.module = module
+        self.name = name
+        self._runner: Runner | None = None
+
+    @property
+    def runner(self) -> Runner:
+        """The runner itself (its module imported now if it was not yet)."""
+        runner = self._runner
+        if runner is None:
+            __import__(self.module)
+            runner = self._runner = getattr(sys.modules[self.module], self.name)()
+        return runner
+
+    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
+            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+        return self.runner.run(firing, entries, inp, during)
+
+    async def run_async(self, firing: Firing, entries: Sequence[HookEntry],
+                        inp: dict[str, Any]) -> list[HookOutcome]:
+        return await self.runner.run_async(firing, entries, inp)
+
+    def release(self, host: Any) -> None:
+        """What :meth:`HookSystem.close <hookwise.engine.HookSystem.close>` calls: passed on to a runner that
+        was used and keeps something per hook system."""
+        release = getattr(self._runner, "release", None)
+        if release is not None:
+            release(host)
+
+
 #: hook ``type`` -> its runner: the one table of hook kinds
 RUNNERS: dict[str, Runner] = {
     "command": CommandRunner(),
-    "python": PythonRunner(),
-    "http": HttpRunner(),
+    "python": Deferred("python", "hookwise.runners.python", "PythonRunner", background=False),
+    "http": Deferred("http", "hookwise.runners.http", "HttpRunner", background=False),
 }
