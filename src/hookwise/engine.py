@@ -28,14 +28,11 @@ from hookwise.runners.base import Firing
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typing and collections are not imported when firing; these are for annotations only
     from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-
-    from hookwise.runners.background import Background
-
-if TYPE_CHECKING:  # typing is not imported when firing; these aliases are for annotations only
     from typing import Any
 
+    from hookwise.runners.background import Background
     from hookwise.runners.persistent import PersistentPool
     from hookwise.telemetry.observer import HookTelemetry
     from hookwise.trace import TraceWriter
@@ -343,16 +340,20 @@ class HookSystem:
         if isinstance(todo, FireResult):
             return todo
         plan, extra = todo
-        firing = Firing(ev, self)
+        outcomes, notes = self._run(ev, plan, inp)
+        return self._finish(ev, inp, plan, outcomes, extra, notes)
+
+    def _run(self, ev: HookEvent, plan: Plan, inp: dict[str, Any]) -> tuple[list[HookOutcome], list[str] | None]:
+        """Run ``plan``; with call monitors, their ``before`` first (its notes come back, for ``after``) and, when
+        running raises, their ``after`` without outcomes. ``None`` for the notes: there are no call monitors."""
         if not self._call_monitors:
-            return self._finish(ev, inp, plan, run_plan(firing, plan, inp, self.runners), extra)
+            return run_plan(Firing(ev, self), plan, inp, self.runners), None
         notes = self._before(ev, plan, inp)
         try:
-            outcomes = run_plan(firing, plan, inp, self.runners)
+            return run_plan(Firing(ev, self), plan, inp, self.runners), notes
         except BaseException:
             self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
             raise
-        return self._finish(ev, inp, plan, outcomes, extra, notes)
 
     async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
                          **fields: Any) -> FireResult:
@@ -441,13 +442,7 @@ class HookSystem:
     def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
         """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
         plan = Plan((entry,), True)
-        notes = self._before(ev, plan, inp) if self._call_monitors else None  # telemetry sees it as a firing
-        try:
-            outcomes = run_plan(Firing(ev, self), plan, inp, self.runners)
-        except BaseException:
-            if notes is not None:
-                self._after(ev, plan, inp, [], notes)
-            raise
+        outcomes, notes = self._run(ev, plan, inp)  # a firing of its own for the call monitors (telemetry)
         (o,) = self._ran(plan, outcomes)
         lines = [] if notes is None else [f"{n} (async)" for n in self._after(ev, plan, inp, outcomes, notes)]
         w = outcome_warning(o)

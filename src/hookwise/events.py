@@ -213,15 +213,20 @@ _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "tru
 _second: tuple[int, str] = (-1, "")  # the last whole second and its text: formatted once per second
 
 
-def now_iso() -> str:
-    """The current UTC time as ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up stays fast)."""
+def iso_ms(ns: int) -> str:
+    """``ns`` (nanoseconds since the epoch) as UTC ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up
+    stays fast)."""
     global _second
-    ns = time.time_ns()
     sec = ns // 1_000_000_000
     cached = _second
     if cached[0] != sec:
         cached = _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
     return f"{cached[1]}.{ns // 1_000_000 % 1000:03d}Z"
+
+
+def now_iso() -> str:
+    """The current UTC time as :func:`iso_ms` writes it."""
+    return iso_ms(time.time_ns())
 
 
 def build_input(event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str,

@@ -25,7 +25,6 @@ Failures are data (:class:`Answer`), never exceptions.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -35,6 +34,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from hookwise._records import dataclass, field
+from hookwise.jsonc.parse import loads_strict
 from hookwise.runners import _reaper as _leftovers
 from hookwise.runners._process import (
     DEFAULT_CAP,
@@ -313,7 +313,7 @@ class PersistentPool:
             text = x.line.decode("utf-8", "replace").strip()
             value: object = None
             try:
-                value = json.loads(text, parse_constant=_reject_constant)
+                value = loads_strict(text)
             except (ValueError, RecursionError):
                 value = None
             if not isinstance(value, dict):
@@ -356,10 +356,6 @@ class PersistentPool:
         if restart:
             self._forget(job.key, proc)
             proc.stop(KILL_GRACE_S)
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _drive(xs: list[_Exchange]) -> None:

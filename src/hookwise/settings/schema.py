@@ -83,10 +83,8 @@ from hookwise.events import (
 from hookwise.jsonc.codec import dumps, dumps_indented
 from hookwise.jsonc.parse import kind_of, pointer
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typing and collections are not imported when firing
     from collections.abc import Iterable, Mapping
-
-if TYPE_CHECKING:  # typing is not imported when firing
     from typing import Any, Literal
 
     Severity = Literal["error", "warning"]

@@ -31,6 +31,7 @@ from opentelemetry import trace
 from opentelemetry._logs import LogRecord, SeverityNumber
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
+from hookwise.events import iso_ms
 from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
@@ -47,19 +48,6 @@ _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
 _exit_drain = False  # the atexit drain is registered (once per process)
 
 _FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar("hookwise_telemetry_firing", default=None)
-
-
-_last_second: tuple[int, str] = (-1, "")
-
-
-def _iso(ns: int) -> str:
-    """ISO 8601 UTC with milliseconds (the seconds part is formatted once per second)."""
-    global _last_second
-    second = ns // 1_000_000_000
-    last = _last_second
-    if last[0] != second:
-        last = _last_second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-    return f"{last[1]}.{ns // 1_000_000 % 1000:03d}Z"
 
 
 @dataclass(slots=True)
@@ -431,7 +419,7 @@ class HookTelemetry:
             call = records.hook_call(
                 event=o.event, name=o.name or "", hook_type=o.hook_type, source=o.source, outcome=outcome,
                 exit_code=o.exit_code, duration_ms=duration, output=o.output, stdout=o.stdout, stderr=o.stderr,
-                error=o.error, session=session, log_prompts=self.log_prompts, timestamp=_iso(stop),
+                error=o.error, session=session, log_prompts=self.log_prompts, timestamp=iso_ms(stop),
                 input_json=input_json)
             counts[outcome] = counts.get(outcome, 0) + 1
             decisions.append(call.decision)
@@ -518,7 +506,7 @@ class HookTelemetry:
                input_json: str | None = None) -> None:
         """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended here."""
         end = end_ns if end_ns is not None else time.time_ns()
-        call = records.hook_call_from_record(rec, log_prompts=self.log_prompts, timestamp=_iso(end),
+        call = records.hook_call_from_record(rec, log_prompts=self.log_prompts, timestamp=iso_ms(end),
                                              input_json=input_json)
         self._emit(call, span, end - int(call.duration_ms * 1_000_000), end, None)
 
