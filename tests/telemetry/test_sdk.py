@@ -352,3 +352,32 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project
     del tel
     gc.collect()
     assert gone() is None
+
+
+def test_recorded_firings_leave_no_cycles(project: Project, sdk: Sdk) -> None:
+    """A firing's telemetry (its span's ids, the records the export worker builds) is freed by reference counting:
+    cyclic garbage would make the collector run more often, on the firing thread too."""
+    import gc
+
+    project.hooks("BeforeTool", emit({"decision": "allow"}), "true")
+    hs = HookSystem(project.root, trust_all=True)
+    hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
+    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
+               logger_provider=sdk.logger_provider)
+
+    def fire_and_export(n: int) -> None:
+        for _ in range(n):
+            assert hs.fire("BeforeTool", tool_name="t", tool_input={}).decision == "allow"
+        assert len(sdk.spans()) == 3 * n + n  # a span per hook call and per firing
+        assert len(sdk.logs()) == 3 * n
+        sdk.spans_exporter.clear()
+        sdk.logs_exporter.clear()
+
+    fire_and_export(3)
+    gc.collect()
+    gc.disable()
+    try:
+        fire_and_export(20)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -50,17 +50,23 @@ def run_plan(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[s
         return outcomes
     results, groups = _split(firing, plan.entries, runners)
     kinds = sorted(groups, key=lambda k: not runners[k].background)  # background kinds first (stable)
-
-    def run_kinds(j: int) -> None:
-        """Run kind ``j``; the kinds after it run as its ``during`` (while its background work proceeds)."""
-        idx = groups[kinds[j]]
-        during: Callable[[], None] | None = (lambda: run_kinds(j + 1)) if j + 1 < len(kinds) else None
-        outs = runners[kinds[j]].run(firing, [plan.entries[i] for i in idx], inp, during)
-        _place(results, idx, outs)
-
     if kinds:
-        run_kinds(0)
+        _run_kinds(firing, plan, inp, runners, kinds, groups, results, 0)
     return _complete(plan.entries, results)
+
+
+def _run_kinds(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner], kinds: list[str],
+               groups: dict[str, list[int]], results: list[HookOutcome | None], j: int) -> None:
+    """Run kind ``j``; the kinds after it run as its ``during`` (while its background work proceeds).
+
+    A module-level function, not a closure that calls itself: such a closure is a reference cycle, and every
+    firing's objects would then wait for the garbage collector instead of being freed when it returns."""
+    idx = groups[kinds[j]]
+    during: Callable[[], None] | None = None
+    if j + 1 < len(kinds):
+        during = lambda: _run_kinds(firing, plan, inp, runners, kinds, groups, results, j + 1)  # noqa: E731
+    outs = runners[kinds[j]].run(firing, [plan.entries[i] for i in idx], inp, during)
+    _place(results, idx, outs)
 
 
 async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],

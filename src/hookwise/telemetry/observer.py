@@ -341,6 +341,7 @@ class HookTelemetry:
         except ValueError:  # reset from another context (an async host that switched tasks): nothing to undo
             pass
         otel_context.detach(f.token)
+        f.token = f.var_token = None  # what they hold (the caller's context) is not kept while the firing waits
         self._enqueue((f, list(outcomes), error, end))
 
     def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
