@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 import pytest
@@ -96,3 +97,42 @@ def test_bad_payloads_are_clear_errors(project: Project) -> None:
         hs.fire("BeforeTool", ["list"])  # type: ignore[arg-type]
     with pytest.raises(UnknownEventError, match="BeforeTool"):
         hs.fire("PreToolUse", tool_name="t")
+
+
+class _Hooks:
+    def sync(self, inp: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    async def coro(self, inp: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+
+class _SyncCall:
+    def __call__(self, inp: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+
+class _AsyncCall:
+    async def __call__(self, inp: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+
+def _plain(inp: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+async def _coro(inp: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+@pytest.mark.parametrize(("func", "expected"), [
+    (_plain, False), (_coro, True), (_Hooks().sync, False), (_Hooks().coro, True), (_SyncCall(), False),
+    (_AsyncCall(), True), (functools.partial(_plain), False), (functools.partial(_coro), True),
+    (lambda inp: {}, False), (print, False),
+], ids=["function", "coroutine function", "method", "async method", "callable object", "async callable object",
+        "partial", "async partial", "lambda", "builtin"])
+def test_which_hooks_are_coroutine_functions(func: Any, expected: bool) -> None:
+    """A coroutine function (in any of its shapes) runs on a worker, abandoned at its deadline; others inline."""
+    from hookwise.runners._workers import is_async
+
+    assert is_async(func) is expected

@@ -27,6 +27,7 @@ import os
 import queue
 import threading
 from collections.abc import Awaitable, Callable
+from types import FunctionType, MethodType
 from typing import Any
 
 # asyncio is imported where it is used: importing hookwise stays cheap for the CLI
@@ -158,7 +159,10 @@ def _abandon(job: _Job) -> None:
 
 def is_async(func: Callable[..., Any]) -> bool:
     """``func`` is a coroutine function (or a callable object whose ``__call__`` is one)."""
-    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(type(func).__call__)
+    if inspect.iscoroutinefunction(func):
+        return True
+    kind = type(func)  # a function's or a method's own type is never called as a coroutine: asked once, not twice
+    return kind is not FunctionType and kind is not MethodType and inspect.iscoroutinefunction(kind.__call__)
 
 
 def call(func: Callable[[Any], Any] | None, arg: Any, timeout: float,
