@@ -275,3 +275,90 @@ def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_tr
     assert hook.parent.span_id == firing.context.span_id
     assert firing.parent.span_id == host.get_span_context().span_id
     assert [r.attributes["hook_name"] for r in sdk.logs()] == ["later"]
+
+
+class _Tagging:
+    """A sampler whose answer depends on more than the parent: it samples every span, adds an attribute and a
+    trace state entry (so firings must ask it, and keep what it said)."""
+
+    def should_sample(self, parent_context: Any, trace_id: int, name: str, kind: Any = None, attributes: Any = None,
+                      links: Any = None, trace_state: Any = None) -> Any:
+        from opentelemetry.sdk.trace.sampling import Decision, SamplingResult
+
+        return SamplingResult(Decision.RECORD_AND_SAMPLE, {**(attributes or {}), "sampled.by": "tagging"},
+                              trace.TraceState([("tag", "yes")]))
+
+    def get_description(self) -> str:
+        return "Tagging"
+
+
+def _samplers() -> dict[str, tuple[Any, bool]]:
+    """name -> (sampler, decided by the parent alone)"""
+    from opentelemetry.sdk.trace import sampling as s
+
+    return {"default": (s.DEFAULT_ON, True), "always on": (s.ALWAYS_ON, True), "always off": (s.ALWAYS_OFF, True),
+            "parent-based, root off": (s.ParentBased(s.ALWAYS_OFF), True),
+            "parent-based, against the parent": (s.ParentBased(s.ALWAYS_ON, remote_parent_sampled=s.ALWAYS_OFF,
+                                                               remote_parent_not_sampled=s.ALWAYS_ON,
+                                                               local_parent_not_sampled=s.ALWAYS_ON), True),
+            "parent-based ratio": (s.ParentBased(s.TraceIdRatioBased(0.5)), False), "tagging": (_Tagging(), False)}
+
+
+@pytest.mark.parametrize("name", ["default", "always on", "always off", "parent-based, root off",
+                                  "parent-based, against the parent", "parent-based ratio", "tagging"])
+@pytest.mark.parametrize("caller", ["none", "sampled", "not sampled", "remote sampled", "remote not sampled"])
+def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, name: str, caller: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Whether a firing reads the sampler's decision off its parent (the SDK's static samplers) or asks the sampler,
+    the ids in-process code sees and a command hook's TRACEPARENT are those of the spans the SDK exports, with the
+    flags and trace state it gives them, and the sampler's own attributes stay on the firing's span."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    sampler, static = _samplers()[name]
+    exporter = InMemorySpanExporter()
+    tp = TracerProvider(sampler=sampler)
+    tp.add_span_processor(SimpleSpanProcessor(exporter))
+    seen: list[Any] = []
+    hs = _system(project, seen)
+    tel = instrument(hs, tracer_provider=tp)
+    assert (tel._static is not None) is static
+    sampled = "not" not in caller
+    parent = trace.NonRecordingSpan(trace.SpanContext(
+        0x4BF92F3577B34DA6A3CE929D0E0E4736, 0x00F067AA0BA902B7, is_remote=caller.startswith("remote"),
+        trace_flags=trace.TraceFlags(1 if sampled else 0), trace_state=trace.TraceState([("vendor", "v1")])))
+    token = context.attach(trace.set_span_in_context(parent)) if caller != "none" else None
+    try:
+        results = [hs.fire("BeforeTool", tool_name="t", tool_input={}) for _ in range(3)]
+    finally:
+        if token is not None:
+            context.detach(token)
+    tel.drain()
+    assert "telemetry:" not in capsys.readouterr().err  # the SDK built every span with the context assigned
+    spans = exporter.get_finished_spans()
+    firings = [s for s in spans if s.name == "hooks BeforeTool"]
+    hooks = {s.context.span_id: s for s in spans if s.name == "hook BeforeTool tp"}
+    for sc, result in zip(seen, results, strict=True):
+        tp_trace, tp_span, tp_flags = result.output["systemMessage"].split("-")[1:]
+        assert int(tp_trace, 16) == sc.trace_id
+        if caller != "none":
+            assert sc.trace_id == parent.get_span_context().trace_id
+        if sc.trace_flags.sampled:  # exported, with exactly these ids, flags and trace state
+            firing = next(s for s in firings if s.context.span_id == sc.span_id)
+            assert firing.get_span_context() == sc
+            assert firing.attributes["hookwise.event"] == "BeforeTool"
+            if name == "tagging":
+                assert firing.attributes["sampled.by"] == "tagging" and sc.trace_state.get("tag") == "yes"
+            elif caller != "none":
+                assert sc.trace_state.get("vendor") == "v1"  # the parent's trace state, as the SDK carries it
+        else:
+            assert sc.span_id not in {s.context.span_id for s in firings}
+        if int(tp_flags, 16) & 1:  # the command hook's span, sampled as the sampler decides for a child
+            hook = hooks[int(tp_span, 16)]
+            assert hook.parent.span_id == sc.span_id and int(hook.context.trace_flags) == int(tp_flags, 16)
+            assert hook.context.trace_state == sc.trace_state or name == "tagging"
+        else:
+            assert int(tp_span, 16) not in hooks
+    assert len(firings) == sum(sc.trace_flags.sampled for sc in seen)
+    assert len(hooks) == sum(int(r.output["systemMessage"][-2:], 16) & 1 for r in results)

@@ -77,7 +77,9 @@ class _Ids(NamedTuple):
 
     #: the span's context as the SDK will give it (trace and span id, flags, trace state)
     span_context: Any
-    #: the context to start it in (its parent's), the sampler's decision for it, its start attributes
+    #: the context to start it in (its parent's), the sampler's decision for it and its start attributes (both
+    #: ``None`` when the sampler is one whose decision the firing read off its table, :func:`_static_sampling`:
+    #: the SDK asks it on the export worker, with the same answer)
     parent: Any
     sampling: Any
     attributes: dict[str, Any] | None
@@ -146,13 +148,45 @@ _WRAP_LOCK = threading.Lock()
 _RANDOM_FLAG = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
 
 
-def _span_context(trace_id: int, span_id: int, sampling: Any, random_id: int | bool) -> Any:
-    """The context the SDK gives a span with these ids and sampling decision (``Tracer.start_span``)."""
-    flags = trace.TraceFlags.SAMPLED if sampling.decision.is_sampled() else trace.TraceFlags.DEFAULT
-    if random_id:
-        flags |= _RANDOM_FLAG
-    return trace.SpanContext(trace_id, span_id, is_remote=False, trace_flags=trace.TraceFlags(flags),
-                             trace_state=sampling.trace_state)
+_FLAGS: dict[int, Any] = {}  # the few TraceFlags values, built once
+
+
+def _span_context(trace_id: int, span_id: int, sampled: bool, trace_state: Any, random_id: int | bool) -> Any:
+    """The context the SDK gives a span with these ids, sampling decision and trace state (``Tracer.start_span``)."""
+    flags = (trace.TraceFlags.SAMPLED if sampled else trace.TraceFlags.DEFAULT) | (_RANDOM_FLAG if random_id else 0)
+    trace_flags = _FLAGS.get(flags)
+    if trace_flags is None:
+        trace_flags = _FLAGS[flags] = trace.TraceFlags(flags)
+    return trace.SpanContext(trace_id, span_id, is_remote=False, trace_flags=trace_flags, trace_state=trace_state)
+
+
+#: :class:`opentelemetry.sdk.trace.sampling.ParentBased`'s delegates, in the order of :func:`_static_sampling`'s table
+_PARENT_BASED = ("_root", "_remote_parent_sampled", "_remote_parent_not_sampled", "_local_parent_sampled",
+                 "_local_parent_not_sampled")
+
+
+def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None:
+    """Whether the SDK samples a span, by its parent (none; remote sampled, remote not; local sampled, local not),
+    for the samplers whose decision depends on nothing else: the SDK's ``ALWAYS_ON``/``ALWAYS_OFF`` and
+    ``ParentBased`` over them (its default). ``None`` for any other sampler: a firing then asks it.
+
+    The export worker's check that the SDK built the assigned context catches a table that is wrong (an SDK whose
+    samplers changed), as it does any other difference."""
+    mod = sys.modules.get("opentelemetry.sdk.trace.sampling")
+    static, parent_based = getattr(mod, "StaticSampler", None), getattr(mod, "ParentBased", None)
+
+    def sampled(s: Any) -> bool | None:
+        decision = getattr(s, "_decision", None) if static is not None and type(s) is static else None
+        is_sampled = getattr(decision, "is_sampled", None)
+        return bool(is_sampled()) if callable(is_sampled) else None
+
+    if parent_based is not None and type(sampler) is parent_based:
+        table = tuple(sampled(getattr(sampler, name, None)) for name in _PARENT_BASED)
+    else:
+        table = (sampled(sampler),) * 5
+    if any(v is None for v in table):
+        return None
+    return table  # type: ignore[return-value]
 
 
 def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
@@ -214,6 +248,8 @@ class HookTelemetry:
         self.traceparent = traceparent
         #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing)
         self._presets = _preset_ids(self.tracer)
+        #: the sampler's decisions when they depend only on the parent (:func:`_static_sampling`)
+        self._static = _static_sampling(self._presets[1].inner) if self._presets is not None else None
         #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids: :meth:`_ids_differ`)
         self._assign_ids = self._presets is not None
         #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the parent's context)
@@ -265,16 +301,24 @@ class HookTelemetry:
         if not parent.is_valid and self._remote is not None:
             parent_ctx = self._remote
             parent = trace.get_current_span(parent_ctx).get_span_context()
-        name = records.firing_span_name(event)
-        attrs = records.firing_span_attributes(event, inp, len(entries))
         ids = presets[0].inner
         root = not parent.is_valid
         trace_id = ids.generate_trace_id() if root else parent.trace_id
         random_id = ids.is_trace_id_random() if root else parent.trace_flags & _RANDOM_FLAG
-        sampling = presets[1].inner.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, attrs, ())
-        sc = _span_context(trace_id, ids.generate_span_id(), sampling, random_id)
-        f = _Firing(event, inp, entries, sequential, None, start, ids=_Ids(sc, parent_ctx, sampling, attrs, root),
-                    caller=ctx)
+        static = self._static
+        if static is not None:  # decided by the parent alone: the span's attributes are left to the worker
+            sampled = static[0] if root else static[(1 if parent.is_remote else 3) + (not parent.trace_flags.sampled)]
+            sc = _span_context(trace_id, ids.generate_span_id(), sampled, None if root else parent.trace_state,
+                               random_id)
+            assigned = _Ids(sc, parent_ctx, None, None, root)
+        else:
+            name = records.firing_span_name(event)
+            attrs = records.firing_span_attributes(event, inp, len(entries))
+            sampling = presets[1].inner.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, attrs, ())
+            sc = _span_context(trace_id, ids.generate_span_id(), sampling.decision.is_sampled(),
+                               sampling.trace_state, random_id)
+            assigned = _Ids(sc, parent_ctx, sampling, attrs, root)
+        f = _Firing(event, inp, entries, sequential, None, start, ids=assigned, caller=ctx)
         f.token = otel_context.attach(trace.set_span_in_context(trace.NonRecordingSpan(sc)))
         f.var_token = _FIRING.set(f)
         return f
@@ -315,10 +359,17 @@ class HookTelemetry:
         now = time.time_ns()
         if f.ids is not None and self._presets is not None:  # its id assigned here, its span built on the worker
             fsc = f.ids.span_context
-            ctx = trace.set_span_in_context(trace.NonRecordingSpan(fsc))
-            sampling = self._presets[1].inner.should_sample(ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None, ())
-            sc = _span_context(fsc.trace_id, self._presets[0].inner.generate_span_id(), sampling,
-                               fsc.trace_flags & _RANDOM_FLAG)
+            span_id = self._presets[0].inner.generate_span_id()
+            if self._static is not None:  # a child of the firing's span: a local parent
+                sampling = None
+                sc = _span_context(fsc.trace_id, span_id, self._static[3 + (not fsc.trace_flags.sampled)],
+                                   fsc.trace_state, fsc.trace_flags & _RANDOM_FLAG)
+            else:
+                ctx = trace.set_span_in_context(trace.NonRecordingSpan(fsc))
+                sampling = self._presets[1].inner.should_sample(ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None,
+                                                                ())
+                sc = _span_context(fsc.trace_id, span_id, sampling.decision.is_sampled(), sampling.trace_state,
+                                   fsc.trace_flags & _RANDOM_FLAG)
             if f.hook_ids is None:
                 f.hook_ids = {}
             f.hook_ids[id(entry)] = (_Ids(sc, None, sampling, None, False), now)
@@ -347,7 +398,10 @@ class HookTelemetry:
     def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
         """One log record, the metrics and a span per hook call; then the firing's span is closed."""
         if f.span is None and f.ids is not None:  # its ids were assigned in the firing: the SDK span is built now
-            f.span = self._start_with(records.firing_span_name(f.event), f.ids, f.start_ns)
+            attrs = f.ids.attributes
+            if attrs is None and f.ids.sampling is None:  # left to the worker (:func:`_static_sampling`)
+                attrs = records.firing_span_attributes(f.event, f.inp, len(f.entries))
+            f.span = self._start_with(records.firing_span_name(f.event), f.ids, f.start_ns, attrs)
             if f.span.get_span_context() != f.ids.span_context:
                 self._ids_differ(f.span.get_span_context(), f.ids.span_context)
         try:
@@ -377,8 +431,9 @@ class HookTelemetry:
         stderr_warning(f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not {assigned} "
                        "as assigned in the firing; spans are now opened in firings")
 
-    def _start_with(self, name: str, ids: _Ids, start: int) -> Any:
-        """Start the SDK span whose ids (and sampling decision) the firing thread assigned (:class:`_Ids`)."""
+    def _start_with(self, name: str, ids: _Ids, start: int, attributes: dict[str, Any] | None = None) -> Any:
+        """Start the SDK span whose ids (and sampling decision, unless the sampler decides on the parent alone) the
+        firing thread assigned (:class:`_Ids`), with ``attributes`` or those it assigned."""
         presets = self._presets
         assert presets is not None
         p = presets[0].preset
@@ -386,7 +441,7 @@ class HookTelemetry:
         p.trace_id, p.span_id, p.sampling = (sc.trace_id if ids.root else 0), sc.span_id, ids.sampling
         try:
             return self.tracer.start_span(name, context=ids.parent, kind=SpanKind.INTERNAL, start_time=start,
-                                          attributes=ids.attributes)
+                                          attributes=attributes if attributes is not None else ids.attributes)
         finally:
             p.trace_id = p.span_id = 0
             p.sampling = None
