@@ -354,6 +354,31 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project
     assert gone() is None
 
 
+def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk) -> None:
+    """Firings that come while the export worker waits in its batch window do not wake it; it takes them when the
+    window ends, and the records reach the SDK with nobody calling drain or flush. A stretch of more firings than a
+    batch wakes it early, and none is dropped."""
+    import time
+
+    from hookwise.telemetry import observer
+
+    hs = HookSystem(project.root, trust_all=True)
+    hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
+    tel = instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
+                     logger_provider=sdk.logger_provider)
+    n = observer.BATCH_FIRINGS * 3 + 1
+    for i in range(n):
+        hs.fire("BeforeTool", tool_name="t", tool_input={})
+        if i == 0:
+            time.sleep(0.005)  # the worker took the first firing and is in its window
+    deadline = time.monotonic() + 10
+    while len(sdk.logs_exporter.get_finished_logs()) < n and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(sdk.logs_exporter.get_finished_logs()) == n
+    assert len(sdk.spans_exporter.get_finished_spans()) == 2 * n
+    assert tel.dropped == 0 and not tel._pending
+
+
 def test_recorded_firings_leave_no_cycles(project: Project, sdk: Sdk) -> None:
     """A firing's telemetry (its span's ids, the records the export worker builds) is freed by reference counting:
     cyclic garbage would make the collector run more often, on the firing thread too."""

@@ -7,8 +7,9 @@ environment gets a ``TRACEPARENT`` naming its own span
 (:meth:`HookTelemetry.child_env`). A firing only assigns its span's ids (with the
 OpenTelemetry SDK's own id generator and sampler) and hands the finished firing
 to an export worker, which builds the SDK spans with those ids, the log records
-and metrics (all the firings waiting, when it fell behind); the SDK's batch
-processors export them on their own threads, never in a firing. With a tracer
+and metrics, in batches (a firing that comes in the short window after a batch
+does not wake it); the SDK's batch processors export them on their own
+threads, never in a firing. With a tracer
 that is not the SDK's, the firing opens its span through the tracer.
 """
 
@@ -36,9 +37,15 @@ from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
 MAX_PENDING_FIRINGS = 4096
-#: the export worker takes the firings waiting for it (when it fell behind) up to this many at a time: one wake-up
-#: for all of them, and a batch short enough not to hold the interpreter lock long while a firing may need it
+#: the export worker takes the firings waiting for it up to this many at a time: one wake-up for all of them, and a
+#: batch short enough not to hold the interpreter lock long while a firing may need it; a firing that finds this
+#: many waiting wakes the worker
 BATCH_FIRINGS = 64
+#: after a batch, the export worker waits this long for more firings before it waits to be woken: the firings of
+#: a busy stretch are taken together, and none of them pays for waking it (waking a thread costs the waker more
+#: than the rest of its telemetry, on a virtual machine); short, so few firings wait and the collector seldom sees
+#: them
+BATCH_WINDOW_S = 0.02
 #: at exit, how long the export worker may take to hand its last firings to the SDK
 EXIT_DRAIN_S = 2.0
 #: an export worker with nothing to do for this long ends (the next firing starts another): an observer that is
@@ -269,7 +276,7 @@ class HookTelemetry:
         self._done = threading.Condition(self._queue_lock)
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque()
         self._worker: threading.Thread | None = None
-        self._idle = False  # the worker waits for a firing (a new one wakes it)
+        self._idle = False  # the worker waits to be woken (by the next firing); not in its batch window
         self._busy = False  # the worker is building records of a batch
         self._failed = False
         #: firings whose records were dropped because the worker fell behind (bounded queue)
@@ -510,26 +517,38 @@ class HookTelemetry:
                 self.dropped += 1  # bounded: a stalled worker loses telemetry, not memory
                 return
             pending.append(item)
-            if self._worker is None or not self._worker.is_alive():
+            if self._worker is None:
                 self._idle = False
                 self._worker = threading.Thread(target=self._work, name="hookwise-telemetry", daemon=True)
                 self._worker.start()
-            elif self._idle:  # busy, it takes this firing with the next batch; idle, it is woken
+            elif self._idle or len(pending) == BATCH_FIRINGS:  # busy or in its window, it takes this firing then
                 self._idle = False
                 self._wake.notify()
 
     def _work(self) -> None:
+        try:
+            self._work_batches()
+        finally:  # it ended idle, or something it should never meet stopped it: the next firing starts another
+            with self._queue_lock:
+                if self._worker is threading.current_thread():
+                    self._idle = self._busy = False
+                    self._worker = None
+                self._done.notify_all()
+
+    def _work_batches(self) -> None:
         batch: list[tuple[Any, ...]] | None = None
         item: tuple[Any, ...] | None = None
         while True:
             with self._queue_lock:
-                while not self._pending:
+                if not self._pending:
                     self._busy = False
-                    self._idle = True
                     self._done.notify_all()
+                    self._wake.wait(BATCH_WINDOW_S)  # firings that come now do not wake it
+                while not self._pending:
+                    self._idle = True
                     if not self._wake.wait(IDLE_EXIT_S) and not self._pending:
                         self._idle = False
-                        self._worker = None  # under the lock: the next firing starts a new worker
+                        self._worker = None  # still under the lock: the next firing starts a new worker
                         return
                 pending = self._pending
                 batch = [pending.popleft() for _ in range(min(len(pending), BATCH_FIRINGS))]
@@ -554,6 +573,8 @@ class HookTelemetry:
                 left = deadline - time.monotonic()
                 if left <= 0 or self._worker is None or not self._worker.is_alive():
                     return not self._pending
+                if self._pending:
+                    self._wake.notify()  # in its batch window: no need to wait for the end of it
                 self._done.wait(left)
         return True
 
