@@ -362,3 +362,56 @@ def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, na
             assert int(tp_span, 16) not in hooks
     assert len(firings) == sum(sc.trace_flags.sampled for sc in seen)
     assert len(hooks) == sum(int(r.output["systemMessage"][-2:], 16) & 1 for r in results)
+
+
+HOST_SETS_PROVIDER_LATE = """
+import json, sys, threading
+from opentelemetry import trace
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from hookwise import HookSystem
+from hookwise.telemetry import instrument
+
+hs = HookSystem(sys.argv[1], trust_all=True)
+tel = instrument(hs)  # before the host set a global tracer provider: the API's proxy tracer
+early = hs.fire("BeforeTool", tool_name="t", tool_input={}).output["systemMessage"]
+exporter = InMemorySpanExporter()
+threads = {}
+
+class Where(SpanProcessor):
+    def on_start(self, span, parent_context=None):
+        threads.setdefault(span.name, set()).add(threading.current_thread().name)
+
+tp = TracerProvider()
+tp.add_span_processor(SimpleSpanProcessor(exporter))
+tp.add_span_processor(Where())
+trace.set_tracer_provider(tp)
+late = [hs.fire("BeforeTool", tool_name="t", tool_input={}).output["systemMessage"] for _ in range(2)]
+tel.drain()
+spans = exporter.get_finished_spans()
+print(json.dumps({
+    "early": early, "late": late,
+    "hooks": [f"00-{s.context.trace_id:032x}-{s.context.span_id:016x}-{int(s.context.trace_flags):02x}"
+              for s in spans if s.name == "hook BeforeTool tp"],
+    "firing_threads": sorted(threads.get("hooks BeforeTool", ())),
+    "main": threading.current_thread().name}))
+"""
+
+
+def test_a_global_provider_set_after_instrument_is_used_from_then_on(project: Project) -> None:
+    """A host that instruments before it sets its global tracer provider gets the provider's SDK tracer from the
+    first firing after: span ids assigned in the firing, spans built on the export worker, TRACEPARENT agreeing."""
+    import json
+    import subprocess
+    import sys
+
+    project.hooks("BeforeTool", {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)})
+    proc = subprocess.run([sys.executable, "-c", HOST_SETS_PROVIDER_LATE, str(project.root)], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["early"] == "none"  # no provider yet: a no-op span, no TRACEPARENT
+    assert sorted(out["late"]) == sorted(out["hooks"]) and len(out["hooks"]) == 2
+    assert out["firing_threads"] == ["hookwise-telemetry"]  # built on the export worker, not in the firing
+    assert "telemetry:" not in proc.stderr

@@ -245,6 +245,8 @@ class HookTelemetry:
 
             meter_provider = get_meter_provider()
         self.tracer = trace.get_tracer("hookwise", __version__, tracer_provider=tracer_provider)
+        #: the global tracer provider was not set yet: the tracer is the API's proxy, until :meth:`_resolve` finds one
+        self._proxy = tracer_provider is None and isinstance(self.tracer, trace.ProxyTracer)
         self.logger = logger_provider.get_logger(records.LOGGER_NAME, __version__)
         meter = meter_provider.get_meter("hookwise", __version__)
         self.count = meter.create_counter(records.COUNT_METRIC, unit="1",
@@ -254,13 +256,11 @@ class HookTelemetry:
         self.log_prompts = log_prompts
         self.traceparent = traceparent
         #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing)
-        self._presets = _preset_ids(self.tracer)
-        #: the sampler's decisions when they depend only on the parent (:func:`_static_sampling`)
-        self._static = _static_sampling(self._presets[1].inner) if self._presets is not None else None
-        #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids: :meth:`_ids_differ`)
-        self._assign_ids = self._presets is not None
-        #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the parent's context)
-        self._enabled: Any = getattr(self.tracer, "_is_enabled", None) if self._presets is not None else None
+        self._presets: tuple[_PresetIds, _PresetSampler] | None = None
+        self._static: tuple[bool, bool, bool, bool, bool] | None = None
+        self._assign_ids = False
+        self._enabled: Any = None
+        self._use_tracer(self.tracer)
         self._owned = owned  # providers built for this object (shut down with it)
         #: the context a firing starts in when the caller has no current span (an inherited ``TRACEPARENT``)
         self._remote: Any = None
@@ -291,6 +291,31 @@ class HookTelemetry:
         if owned is not None:
             owned.observers.add(self)
 
+    def _use_tracer(self, tracer: Any) -> None:
+        """Firings assign the span ids of ``tracer`` when it is the SDK's (:func:`_preset_ids`)."""
+        presets = _preset_ids(tracer)
+        #: the sampler's decisions when they depend only on the parent (:func:`_static_sampling`)
+        self._static = _static_sampling(presets[1].inner) if presets is not None else None
+        #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids: :meth:`_ids_differ`)
+        self._assign_ids = presets is not None
+        #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the parent's context)
+        self._enabled = getattr(tracer, "_is_enabled", None) if presets is not None else None
+        self.tracer = tracer
+        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing);
+        #: set last, so that a firing on another thread sees the rest first
+        self._presets = presets
+
+    def _resolve(self) -> None:
+        """The host has set a global tracer provider since this observer was made: use its tracer from now on
+        (with the SDK's, firings then assign their spans' ids instead of opening them through the proxy)."""
+        provider = trace.get_tracer_provider()
+        if isinstance(provider, trace.ProxyTracerProvider):
+            return  # still none
+        from hookwise import __version__
+
+        self._proxy = False
+        self._use_tracer(provider.get_tracer("hookwise", __version__))
+
     # ---- the firing seam -------------------------------------------------------------------
     def start_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool) -> _Firing:
         """Make the firing's span current, a child of the caller's current span (or of an inherited
@@ -300,6 +325,8 @@ class HookTelemetry:
         as its ``start_span`` would assign them; the export worker builds the span with them. Any other tracer
         opens the span here."""
         start = time.time_ns()
+        if self._proxy:
+            self._resolve()
         presets = self._presets
         if presets is None or not self._assign_ids or (self._enabled is not None and not self._enabled()):
             return self._open_firing(event, inp, entries, sequential, start)
