@@ -34,3 +34,17 @@ def test_pydantic_ai_example(_isolated_gemini_home: Path) -> None:
     out = run_example("pydantic_ai_example.py", _isolated_gemini_home)
     assert "Tool execution blocked: shell-guard" in out and "<hook_context>" in out
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+
+
+def test_adk_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("google.adk")
+    out = run_example("adk_example.py", _isolated_gemini_home)
+    assert "Tool execution blocked: shell-guard" in out and "<hook_context>" in out
+    assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
+
+
+def test_openai_agents_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("agents")
+    out = run_example("openai_agents_example.py", _isolated_gemini_home)
+    assert "Tool execution blocked: shell-guard" in out and "<hook_context>" in out
+    assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out

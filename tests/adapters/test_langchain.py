@@ -138,11 +138,6 @@ class LangChainDriver:
         return Run(requests, calls, messages, output, history, state.get("hookwise_stop"), False, surfaced)
 
 
-@pytest.fixture
-def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
-    return AdapterEnv(tmp_path / "project")
-
-
 @pytest.mark.parametrize("mode", ["invoke", "ainvoke", "stream", "astream"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:

@@ -163,11 +163,6 @@ class PydanticAIDriver:
         return result.output if hasattr(result, "output") else None
 
 
-@pytest.fixture
-def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
-    return AdapterEnv(tmp_path / "project")
-
-
 #: documented run_stream deviations (docs/adapters.md): the run ends once its answer streams
 STREAM_DEVIATIONS = {"after_agent_retry", "after_agent_retry_cap", "after_agent_clear_context",
                      "after_model_replace_keeps_tool_calls", "after_model_deny"}
