@@ -196,6 +196,14 @@ def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None
     return table  # type: ignore[return-value]
 
 
+def _static_decision(table: tuple[bool, bool, bool, bool, bool], parent: Any) -> tuple[bool, Any]:
+    """What a sampler of :func:`_static_sampling`'s ``table`` answers for a span whose parent has the span context
+    ``parent`` (an invalid one: no parent): sampled or not, and the trace state the span carries (its parent's)."""
+    if not parent.is_valid:
+        return table[0], None
+    return table[(1 if parent.is_remote else 3) + (not parent.trace_flags.sampled)], parent.trace_state
+
+
 def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
     """Wrap the id generator and sampler of an OpenTelemetry SDK tracer (once per tracer object, which the SDK
     shares per instrumentation scope); ``None`` for any other tracer (a proxy before a global provider is set,
@@ -341,9 +349,7 @@ class HookTelemetry:
         random_id = ids.is_trace_id_random() if root else parent.trace_flags & _RANDOM_FLAG
         static = self._static
         if static is not None:  # decided by the parent alone: the span's attributes are left to the worker
-            sampled = static[0] if root else static[(1 if parent.is_remote else 3) + (not parent.trace_flags.sampled)]
-            sc = _span_context(trace_id, ids.generate_span_id(), sampled, None if root else parent.trace_state,
-                               random_id)
+            sc = _span_context(trace_id, ids.generate_span_id(), *_static_decision(static, parent), random_id)
             assigned = _Ids(sc, parent_ctx, None, None, root)
         else:
             name = records.firing_span_name(event)
@@ -394,10 +400,10 @@ class HookTelemetry:
         if f.ids is not None and self._presets is not None:  # its id assigned here, its span built on the worker
             fsc = f.ids.span_context
             span_id = self._presets[0].inner.generate_span_id()
-            if self._static is not None:  # a child of the firing's span: a local parent
+            if self._static is not None:  # a child of the firing's span
                 sampling = None
-                sc = _span_context(fsc.trace_id, span_id, self._static[3 + (not fsc.trace_flags.sampled)],
-                                   fsc.trace_state, fsc.trace_flags & _RANDOM_FLAG)
+                sc = _span_context(fsc.trace_id, span_id, *_static_decision(self._static, fsc),
+                                   fsc.trace_flags & _RANDOM_FLAG)
             else:
                 ctx = trace.set_span_in_context(trace.NonRecordingSpan(fsc))
                 sampling = self._presets[1].inner.should_sample(ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None,
@@ -433,7 +439,7 @@ class HookTelemetry:
         """One log record, the metrics and a span per hook call; then the firing's span is closed."""
         if f.span is None and f.ids is not None:  # its ids were assigned in the firing: the SDK span is built now
             attrs = f.ids.attributes
-            if attrs is None and f.ids.sampling is None:  # left to the worker (:func:`_static_sampling`)
+            if attrs is None:  # left to the worker (:func:`_static_sampling`)
                 attrs = records.firing_span_attributes(f.event, f.inp, len(f.entries))
             f.span = self._start_with(records.firing_span_name(f.event), f.ids, f.start_ns, attrs)
             if f.span.get_span_context() != f.ids.span_context:
