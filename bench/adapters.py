@@ -56,17 +56,27 @@ class Runs:
     """One whole agent run, four ways."""
 
     bare: Callable[[], None]  # without the adapter
-    adapter: Callable[[], None]  # with the adapter as installed by default (no hook: no seam registered)
-    all: Callable[[], None]  # with the adapter and seams="all" (every seam registered, no hook firing)
-    noop: Callable[[], None]  # with a do-nothing extension on the same seams (the framework's own price)
+    adapter: Callable[
+        [], None
+    ]  # with the adapter as installed by default (no hook: no seam registered)
+    all: Callable[
+        [], None
+    ]  # with the adapter and seams="all" (every seam registered, no hook firing)
+    noop: Callable[
+        [], None
+    ]  # with a do-nothing extension on the same seams (the framework's own price)
 
 
 @dataclass
 class Sides:
     """Callables timed against each other."""
 
-    model: tuple[Callable[[int], None], Callable[[int], None]]  # run the model seam n times: (adapter, handler only)
-    tool: tuple[Callable[[int], None], Callable[[int], None]]  # run the tool seam n times: (adapter, handler only)
+    model: tuple[
+        Callable[[int], None], Callable[[int], None]
+    ]  # run the model seam n times: (adapter, handler only)
+    tool: tuple[
+        Callable[[int], None], Callable[[int], None]
+    ]  # run the tool seam n times: (adapter, handler only)
     runs: Runs
     calls_per_run: int  # model calls + tool calls of one run
 
@@ -76,13 +86,18 @@ def hook_system(project: str) -> Any:
     from hookwise import HookSystem
     from hookwise.events import HookEvent
 
-    env = {**os.environ, "GEMINI_CLI_HOME": project,
-           "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(project, "no-system-defaults.json"),
-           "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(project, "no-system-settings.json")}
+    env = {
+        **os.environ,
+        "GEMINI_CLI_HOME": project,
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(project, "no-system-defaults.json"),
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(project, "no-system-settings.json"),
+    }
     system = HookSystem(project, trust_all=True, env=env)
     configured = [e.value for e in HookEvent if system.has_hooks(e)]
     if configured:
-        raise SystemExit(f"the bench project has hooks configured for {configured}: it measures no hook configured")
+        raise SystemExit(
+            f"the bench project has hooks configured for {configured}: it measures no hook configured"
+        )
     return system
 
 
@@ -104,8 +119,9 @@ def langchain_sides(project: str) -> Sides:
         def bind_tools(self, tools: Any, **kw: Any) -> Any:  # type: ignore[override]
             return self
 
-        def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                      **kw: Any) -> ChatResult:
+        def _generate(
+            self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+        ) -> ChatResult:
             done = sum(1 for m in messages if isinstance(m, ToolMessage))
             call = {"name": "shell", "args": {"cmd": "ls"}, "id": f"c{done}", "type": "tool_call"}
             msg = AIMessage("done") if done >= TOOLS else AIMessage("", tool_calls=[call])
@@ -146,8 +162,12 @@ def langchain_sides(project: str) -> Sides:
     state.update(mw.before_agent(state, None) or {})  # type: ignore[arg-type]
     request = ModelRequest(model=model, messages=list(state["messages"]), tools=[tool], state=state)  # type: ignore[arg-type]
     response = ModelResponse(result=[AIMessage("hi")])
-    tool_request = ToolCallRequest(tool_call={"name": "shell", "args": {"cmd": "ls"}, "id": "c1", "type": "tool_call"},
-                                   tool=tool, state=state, runtime=None)  # type: ignore[arg-type]
+    tool_request = ToolCallRequest(
+        tool_call={"name": "shell", "args": {"cmd": "ls"}, "id": "c1", "type": "tool_call"},
+        tool=tool,
+        state=state,
+        runtime=None,
+    )  # type: ignore[arg-type]
     tool_message = ToolMessage("ok", tool_call_id="c1")
 
     def model_handler(r: Any) -> Any:
@@ -172,9 +192,17 @@ def langchain_sides(project: str) -> Sides:
         for _ in range(n):
             tool_handler(tool_request)
 
-    return Sides((model_with, model_bare), (tool_with, tool_bare),
-                 Runs(lambda: bare.invoke(prompt), lambda: governed.invoke(prompt), lambda: every_seam.invoke(prompt),
-                      lambda: noop.invoke(prompt)), 2 * TOOLS + 1)
+    return Sides(
+        (model_with, model_bare),
+        (tool_with, tool_bare),
+        Runs(
+            lambda: bare.invoke(prompt),
+            lambda: governed.invoke(prompt),
+            lambda: every_seam.invoke(prompt),
+            lambda: noop.invoke(prompt),
+        ),
+        2 * TOOLS + 1,
+    )
 
 
 # ---- pydantic-ai ------------------------------------------------------------------------------------
@@ -218,7 +246,9 @@ def pydantic_ai_sides(project: str) -> Sides:
         async def wrap_model_request(self, ctx: Any, *, request_context: Any, handler: Any) -> Any:
             return await handler(request_context)
 
-        async def wrap_tool_execute(self, ctx: Any, *, call: Any, tool_def: Any, args: Any, handler: Any) -> Any:
+        async def wrap_tool_execute(
+            self, ctx: Any, *, call: Any, tool_def: Any, args: Any, handler: Any
+        ) -> Any:
             return await handler(args)
 
     model = FunctionModel(answer)
@@ -230,9 +260,15 @@ def pydantic_ai_sides(project: str) -> Sides:
     noop = Agent(model, tools=[shell], capabilities=[Noop()])
 
     run_cap = asyncio.run(cap.for_run(None))
-    ctx = SimpleNamespace(messages=[ModelRequest(parts=[UserPromptPart("go")])], prompt="go", tool_call_approved=False)
-    rc = ModelRequestContext(model=model, messages=list(ctx.messages), model_settings=None,
-                             model_request_parameters=ModelRequestParameters())
+    ctx = SimpleNamespace(
+        messages=[ModelRequest(parts=[UserPromptPart("go")])], prompt="go", tool_call_approved=False
+    )
+    rc = ModelRequestContext(
+        model=model,
+        messages=list(ctx.messages),
+        model_settings=None,
+        model_request_parameters=ModelRequestParameters(),
+    )
     response = ModelResponse(parts=[TextPart("hi")])
     call = ToolCallPart("shell", {"cmd": "ls"}, tool_call_id="c1")
 
@@ -247,29 +283,43 @@ def pydantic_ai_sides(project: str) -> Sides:
             for _ in range(n):
                 await run_cap.wrap_model_request(ctx, request_context=rc, handler=model_handler)
                 run_cap.turn.texts.clear()
+
         asyncio.run(go())
 
     def model_bare(n: int) -> None:
         async def go() -> None:
             for _ in range(n):
                 await model_handler(rc)
+
         asyncio.run(go())
 
     def tool_with(n: int) -> None:
         async def go() -> None:
             for _ in range(n):
-                await run_cap.wrap_tool_execute(ctx, call=call, tool_def=None, args={"cmd": "ls"}, handler=tool_handler)
+                await run_cap.wrap_tool_execute(
+                    ctx, call=call, tool_def=None, args={"cmd": "ls"}, handler=tool_handler
+                )
+
         asyncio.run(go())
 
     def tool_bare(n: int) -> None:
         async def go() -> None:
             for _ in range(n):
                 await tool_handler({"cmd": "ls"})
+
         asyncio.run(go())
 
-    return Sides((model_with, model_bare), (tool_with, tool_bare),
-                 Runs(lambda: bare.run_sync("go"), lambda: governed.run_sync("go"), lambda: every_seam.run_sync("go"),
-                      lambda: noop.run_sync("go")), 2 * TOOLS + 1)
+    return Sides(
+        (model_with, model_bare),
+        (tool_with, tool_bare),
+        Runs(
+            lambda: bare.run_sync("go"),
+            lambda: governed.run_sync("go"),
+            lambda: every_seam.run_sync("go"),
+            lambda: noop.run_sync("go"),
+        ),
+        2 * TOOLS + 1,
+    )
 
 
 # ---- Google ADK and OpenAI Agents ------------------------------------------------------------------
@@ -298,16 +348,28 @@ def adk_sides(project: str) -> Sides:
     logging.getLogger("google_adk").setLevel(logging.ERROR)
 
     def call() -> LlmResponse:
-        return LlmResponse(content=types.Content(role="model", parts=[types.Part(
-            function_call=types.FunctionCall(name="shell", args={"cmd": "ls"}))]))
+        return LlmResponse(
+            content=types.Content(
+                role="model",
+                parts=[
+                    types.Part(function_call=types.FunctionCall(name="shell", args={"cmd": "ls"}))
+                ],
+            )
+        )
 
-    done = LlmResponse(content=types.Content(role="model", parts=[types.Part.from_text(text="done")]))
+    done = LlmResponse(
+        content=types.Content(role="model", parts=[types.Part.from_text(text="done")])
+    )
 
     class Loop(BaseLlm):  # type: ignore[misc]
         model: str = "loop"
 
-        async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> Any:
-            results = sum(1 for c in llm_request.contents for p in c.parts or [] if p.function_response)
+        async def generate_content_async(
+            self, llm_request: LlmRequest, stream: bool = False
+        ) -> Any:
+            results = sum(
+                1 for c in llm_request.contents for p in c.parts or [] if p.function_response
+            )
             yield done if results >= TOOLS else call()
 
     def shell(cmd: str) -> dict[str, Any]:
@@ -348,9 +410,16 @@ def adk_sides(project: str) -> Sides:
     def runner(*plugins: Any) -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            return InMemoryRunner(agent=LlmAgent(name="root", model=Loop(), tools=[shell]), plugins=list(plugins))
+            return InMemoryRunner(
+                agent=LlmAgent(name="root", model=Loop(), tools=[shell]), plugins=list(plugins)
+            )
 
-    bare, governed, every_seam, noop = runner(), runner(HookwisePlugin(system)), runner(plugin), runner(Noop("noop"))
+    bare, governed, every_seam, noop = (
+        runner(),
+        runner(HookwisePlugin(system)),
+        runner(plugin),
+        runner(Noop("noop")),
+    )
 
     def run(runner: Any) -> None:
         async def go() -> None:
@@ -361,9 +430,16 @@ def adk_sides(project: str) -> Sides:
 
         asyncio.run(go())
 
-    ctx = SimpleNamespace(invocation_id="bench", session=SimpleNamespace(id="s"), agent_name="root",
-                          function_call_id="c1", tool_confirmation=None)
-    request = LlmRequest(contents=[types.Content(role="user", parts=[types.Part.from_text(text="go")])])
+    ctx = SimpleNamespace(
+        invocation_id="bench",
+        session=SimpleNamespace(id="s"),
+        agent_name="root",
+        function_call_id="c1",
+        tool_confirmation=None,
+    )
+    request = LlmRequest(
+        contents=[types.Content(role="user", parts=[types.Part.from_text(text="go")])]
+    )
     response = done
     tool = SimpleNamespace(name="shell")
 
@@ -375,15 +451,19 @@ def adk_sides(project: str) -> Sides:
     async def tool_with() -> None:
         args = {"cmd": "ls"}
         await plugin.before_tool_callback(tool=tool, tool_args=args, tool_context=ctx)
-        await plugin.after_tool_callback(tool=tool, tool_args=args, tool_context=ctx, result={"result": "ok"})
+        await plugin.after_tool_callback(
+            tool=tool, tool_args=args, tool_context=ctx, result={"result": "ok"}
+        )
 
     async def bare_step() -> None:
         return None
 
-    return Sides((lambda n: _loop(n, model_with), lambda n: _loop(n, bare_step)),
-                 (lambda n: _loop(n, tool_with), lambda n: _loop(n, bare_step)),
-                 Runs(lambda: run(bare), lambda: run(governed), lambda: run(every_seam), lambda: run(noop)),
-                 2 * TOOLS + 1)
+    return Sides(
+        (lambda n: _loop(n, model_with), lambda n: _loop(n, bare_step)),
+        (lambda n: _loop(n, tool_with), lambda n: _loop(n, bare_step)),
+        Runs(lambda: run(bare), lambda: run(governed), lambda: run(every_seam), lambda: run(noop)),
+        2 * TOOLS + 1,
+    )
 
 
 # ---- OpenAI Agents SDK ----------------------------------------------------------------------------------
@@ -411,11 +491,23 @@ def openai_agents_sides(project: str) -> Sides:
     from hookwise.adapters import openai_agents
 
     class Loop(Model):  # type: ignore[misc]
-        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kw: Any) -> ModelResponse:
-            results = sum(1 for i in input if isinstance(i, dict) and i.get("type") == "function_call_output") \
-                if isinstance(input, list) else 0
-            out = [assistant_message("done")] if results >= TOOLS else \
-                [function_call("shell", {"cmd": "ls"}, call_id=f"c{results}")]
+        async def get_response(
+            self, system_instructions: Any, input: Any, *args: Any, **kw: Any
+        ) -> ModelResponse:
+            results = (
+                sum(
+                    1
+                    for i in input
+                    if isinstance(i, dict) and i.get("type") == "function_call_output"
+                )
+                if isinstance(input, list)
+                else 0
+            )
+            out = (
+                [assistant_message("done")]
+                if results >= TOOLS
+                else [function_call("shell", {"cmd": "ls"}, call_id=f"c{results}")]
+            )
             return ModelResponse(output=out, usage=Usage(), response_id=None)
 
         def stream_response(self, *args: Any, **kw: Any) -> Any:
@@ -448,8 +540,11 @@ def openai_agents_sides(project: str) -> Sides:
         async def invoke(ctx: Any, args: str) -> Any:
             return await inner(ctx, args)
 
-        return dataclasses.replace(tool, on_invoke_tool=invoke, tool_input_guardrails=[
-            ToolInputGuardrail(guardrail_function=allow, name="noop")])
+        return dataclasses.replace(
+            tool,
+            on_invoke_tool=invoke,
+            tool_input_guardrails=[ToolInputGuardrail(guardrail_function=allow, name="noop")],
+        )
 
     async def no_format(args: Any) -> None:
         return None
@@ -459,26 +554,38 @@ def openai_agents_sides(project: str) -> Sides:
     system = hook_system(project)
     governed, config = openai_agents.govern(agent, system, run_config=offline, seams="all")
     # the parts govern() adds with seams="all", doing nothing: what the SDK charges for them
-    noop_agent = agent.clone(model=Passthrough(Loop()), tools=[noop_tool(shell)],
-                             input_guardrails=[InputGuardrail(guardrail_function=ok, run_in_parallel=False)],
-                             output_guardrails=[OutputGuardrail(guardrail_function=ok)])
-    noop_config = dataclasses.replace(offline, call_model_input_filter=lambda data: data.model_data,
-                                      tool_error_formatter=no_format)
+    noop_agent = agent.clone(
+        model=Passthrough(Loop()),
+        tools=[noop_tool(shell)],
+        input_guardrails=[InputGuardrail(guardrail_function=ok, run_in_parallel=False)],
+        output_guardrails=[OutputGuardrail(guardrail_function=ok)],
+    )
+    noop_config = dataclasses.replace(
+        offline,
+        call_model_input_filter=lambda data: data.model_data,
+        tool_error_formatter=no_format,
+    )
 
     inner = Loop()
     wrapped = openai_agents.HookwiseModel(inner, openai_agents._governor(config))
     settings = ModelSettings()
 
     async def model_with() -> None:
-        await wrapped.get_response(None, [{"role": "user", "content": "go"}], settings, [], None, [], None)
+        await wrapped.get_response(
+            None, [{"role": "user", "content": "go"}], settings, [], None, [], None
+        )
         wrapped.gov.turn.texts.clear()
 
     async def model_bare() -> None:
-        await inner.get_response(None, [{"role": "user", "content": "go"}], settings, [], None, [], None)
+        await inner.get_response(
+            None, [{"role": "user", "content": "go"}], settings, [], None, [], None
+        )
 
     gtool = governed.tools[0]
     guard = gtool.tool_input_guardrails[0]
-    tctx = ToolContext(context=None, tool_name="shell", tool_call_id="c1", tool_arguments='{"cmd": "ls"}')
+    tctx = ToolContext(
+        context=None, tool_name="shell", tool_call_id="c1", tool_arguments='{"cmd": "ls"}'
+    )
 
     async def tool_with() -> None:
         await guard.guardrail_function(SimpleNamespace(context=tctx, agent=governed))
@@ -487,13 +594,18 @@ def openai_agents_sides(project: str) -> Sides:
     async def tool_bare() -> None:
         await shell.on_invoke_tool(tctx, '{"cmd": "ls"}')
 
-    return Sides((lambda n: _loop(n, model_with), lambda n: _loop(n, model_bare)),
-                 (lambda n: _loop(n, tool_with), lambda n: _loop(n, tool_bare)),
-                 Runs(lambda: Runner.run_sync(agent, "go", run_config=offline),
-                      # the one-liner: govern() for this run, Runner.run, end of session
-                      lambda: openai_agents.run_sync(agent, "go", system, run_config=offline),
-                      lambda: openai_agents.run_sync(agent, "go", system, run_config=offline, seams="all"),
-                      lambda: Runner.run_sync(noop_agent, "go", run_config=noop_config)), 2 * TOOLS + 1)
+    return Sides(
+        (lambda n: _loop(n, model_with), lambda n: _loop(n, model_bare)),
+        (lambda n: _loop(n, tool_with), lambda n: _loop(n, tool_bare)),
+        Runs(
+            lambda: Runner.run_sync(agent, "go", run_config=offline),
+            # the one-liner: govern() for this run, Runner.run, end of session
+            lambda: openai_agents.run_sync(agent, "go", system, run_config=offline),
+            lambda: openai_agents.run_sync(agent, "go", system, run_config=offline, seams="all"),
+            lambda: Runner.run_sync(noop_agent, "go", run_config=noop_config),
+        ),
+        2 * TOOLS + 1,
+    )
 
 
 #: framework name -> (module that must be importable, how to build its sides)
@@ -527,7 +639,9 @@ def measure(sides: Sides) -> dict[str, float]:
     for side in SIDES:
         getattr(sides.runs, side)()
     model_add, tool_add = [], []
-    per_round: dict[str, list[float]] = {k: [] for k in ("bare", "adapter", "ratio", "all", "vs_noop")}
+    per_round: dict[str, list[float]] = {
+        k: [] for k in ("bare", "adapter", "ratio", "all", "vs_noop")
+    }
     for _ in range(ROUNDS):
         mw, mb = _per_call_us(sides.model[0], SEAM_N), _per_call_us(sides.model[1], SEAM_N)
         tw, tb = _per_call_us(sides.tool[0], SEAM_N), _per_call_us(sides.tool[1], SEAM_N)
@@ -535,7 +649,7 @@ def measure(sides: Sides) -> dict[str, float]:
         tool_add.append(tw - tb)
         groups = []
         for i in range(RUNS):  # one run per side, the order rotated from group to group
-            order = SIDES[i % len(SIDES):] + SIDES[:i % len(SIDES)]
+            order = SIDES[i % len(SIDES) :] + SIDES[: i % len(SIDES)]
             groups.append({side: _run_ms(getattr(sides.runs, side)) for side in order})
         per_round["bare"].append(statistics.median(g["bare"] for g in groups))
         per_round["adapter"].append(statistics.median(g["adapter"] for g in groups))
@@ -543,18 +657,28 @@ def measure(sides: Sides) -> dict[str, float]:
         per_round["all"].append(statistics.median(g["all"] / g["bare"] for g in groups))
         per_round["vs_noop"].append(statistics.median(g["all"] / g["noop"] for g in groups))
     r = {k: statistics.median(v) for k, v in per_round.items()}
-    return {"model_us": statistics.median(model_add), "tool_us": statistics.median(tool_add),
-            "bare_ms": r["bare"], "with_ms": r["adapter"], "ratio": r["ratio"],
-            "per_call_us": (r["ratio"] - 1) * r["bare"] * 1e3 / sides.calls_per_run,
-            "all": r["all"], "vs_noop": r["vs_noop"]}
+    return {
+        "model_us": statistics.median(model_add),
+        "tool_us": statistics.median(tool_add),
+        "bare_ms": r["bare"],
+        "with_ms": r["adapter"],
+        "ratio": r["ratio"],
+        "per_call_us": (r["ratio"] - 1) * r["bare"] * 1e3 / sides.calls_per_run,
+        "all": r["all"],
+        "vs_noop": r["vs_noop"],
+    }
 
 
 def main() -> int:
     only = {s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()}
-    print(f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
-          f"runs of {TOOLS} tool calls ({RUNS} rotated groups per round); Python {sys.version.split()[0]}")
-    print(f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
-          f"{'ratio':>7} {'+per call e2e':>14} {'all seams':>10} {'all vs no-op':>13}  met")
+    print(
+        f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
+        f"runs of {TOOLS} tool calls ({RUNS} rotated groups per round); Python {sys.version.split()[0]}"
+    )
+    print(
+        f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
+        f"{'ratio':>7} {'+per call e2e':>14} {'all seams':>10} {'all vs no-op':>13}  met"
+    )
     missing = []
     with tempfile.TemporaryDirectory(prefix="hookwise-bench-adapters-") as project:
         for name, (module, build) in FRAMEWORKS.items():
@@ -564,16 +688,30 @@ def main() -> int:
                 missing.append(name)
                 continue
             r = measure(build(project))
-            met = r["model_us"] <= SEAM_TARGET_US and r["tool_us"] <= SEAM_TARGET_US and r["ratio"] <= E2E_TARGET
-            print(f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} ms "
-                  f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs "
-                  f"{r['all']:>9.3f}× {r['vs_noop']:>12.3f}×  {'yes' if met else 'NO'}")
+            met = (
+                r["model_us"] <= SEAM_TARGET_US
+                and r["tool_us"] <= SEAM_TARGET_US
+                and r["ratio"] <= E2E_TARGET
+            )
+            print(
+                f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} ms "
+                f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs "
+                f"{r['all']:>9.3f}× {r['vs_noop']:>12.3f}×  {'yes' if met else 'NO'}"
+            )
     if missing:
         print("not installed (skipped): " + ", ".join(missing))
-    print(f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call (the seam code, registered);")
-    print(f"≤ {E2E_TARGET}× the bare run ('ratio': the adapter as installed, with no hook configured). Runs are timed")
-    print("in process CPU time. 'all seams': the adapter with seams=\"all\" (every seam registered, no hook firing)")
-    print("against the bare run; 'all vs no-op': the same against a do-nothing extension on the same seams (what the")
+    print(
+        f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call (the seam code, registered);"
+    )
+    print(
+        f"≤ {E2E_TARGET}× the bare run ('ratio': the adapter as installed, with no hook configured). Runs are timed"
+    )
+    print(
+        "in process CPU time. 'all seams': the adapter with seams=\"all\" (every seam registered, no hook firing)"
+    )
+    print(
+        "against the bare run; 'all vs no-op': the same against a do-nothing extension on the same seams (what the"
+    )
     print("framework itself charges for any extension there)")
     return 0
 

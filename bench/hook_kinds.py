@@ -36,10 +36,10 @@ N = int(os.environ.get("BENCH_N", "300"))
 N_CMD = int(os.environ.get("BENCH_N_CMD", "60"))
 ANSWER = b'{"decision": "allow"}'
 
-GUARD = '''
+GUARD = """
 def check(inp):
     return {"decision": "allow"} if inp.get("tool_name") else None
-'''
+"""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -82,7 +82,7 @@ def main() -> int:
 
     from hookwise import HookSystem
 
-    command = "cat > /dev/null; echo '{\"decision\": \"allow\"}'"
+    command = 'cat > /dev/null; echo \'{"decision": "allow"}\''
     kinds: dict[str, dict[str, Any]] = {
         "command": {"type": "command", "command": command},
         "python": {"type": "python", "callable": "bench_guard:check"},
@@ -95,18 +95,27 @@ def main() -> int:
         with open(os.path.join(project, "bench_guard.py"), "w") as f:
             f.write(GUARD)
         with open(os.path.join(project, ".gemini", "settings.json"), "w") as f:
-            json.dump({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [hook]}]}}, f)
+            json.dump(
+                {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [hook]}]}}, f
+            )
         systems[kind] = HookSystem(project, trust_all=True)
     inp = {"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}
-    for kind, hs in systems.items():  # warm up (imports, connection, plan cache) and check the answer
+    for (
+        kind,
+        hs,
+    ) in systems.items():  # warm up (imports, connection, plan cache) and check the answer
         r = hs.fire("BeforeTool", **inp)
-        assert [o.outcome.value for o in r.hooks] == ["ok"] and r.output.get("decision") == "allow", (kind, r)
+        assert [o.outcome.value for o in r.hooks] == ["ok"] and r.output.get(
+            "decision"
+        ) == "allow", (kind, r)
 
     sys.path.insert(0, os.path.join(work, "python"))
     import bench_guard  # the floor of the python hook: the same function, called directly
 
     conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1])
-    body = json.dumps({**inp, "hook_event_name": "BeforeTool", "session_id": "s", "cwd": work}).encode()
+    body = json.dumps(
+        {**inp, "hook_event_name": "BeforeTool", "session_id": "s", "cwd": work}
+    ).encode()
 
     def raw_post() -> None:
         conn.request("POST", "/hook", body, {"Content-Type": "application/json"})
@@ -118,22 +127,39 @@ def main() -> int:
     def nothing() -> None:
         pass
 
-    registered = HookSystem(os.path.join(work, "python"), trust_all=True)  # the same function, from code
+    registered = HookSystem(
+        os.path.join(work, "python"), trust_all=True
+    )  # the same function, from code
     registered.reload()
     registered.register("AfterTool", bench_guard.check, name="registered")
 
     variants: dict[str, tuple[Callable[[], object], Callable[[], object], int]] = {
         "command": (lambda: systems["command"].fire("BeforeTool", **inp), raw_spawn, N_CMD),
-        "python": (lambda: systems["python"].fire("BeforeTool", **inp), lambda: bench_guard.check(dict(inp)), N),
-        "python, registered from code": (lambda: registered.fire("AfterTool", **inp, tool_response={}),
-                                         lambda: bench_guard.check(dict(inp)), N),
+        "python": (
+            lambda: systems["python"].fire("BeforeTool", **inp),
+            lambda: bench_guard.check(dict(inp)),
+            N,
+        ),
+        "python, registered from code": (
+            lambda: registered.fire("AfterTool", **inp, tool_response={}),
+            lambda: bench_guard.check(dict(inp)),
+            N,
+        ),
         "http": (lambda: systems["http"].fire("BeforeTool", **inp), raw_post, N),
-        "no match": (lambda: systems["http"].fire("BeforeTool", tool_name="read_file", tool_input={}), nothing, N),
+        "no match": (
+            lambda: systems["http"].fire("BeforeTool", tool_name="read_file", tool_input={}),
+            nothing,
+            N,
+        ),
     }
     print(f"{'kind':<30} {'hookwise µs':>12} {'floor µs':>10} {'ratio':>7}   floor")
-    floors = {"command": "subprocess.run of the same bash -c", "python": "the same function called directly",
-              "python, registered from code": "the same function called directly",
-              "http": "raw http.client POST, kept alive", "no match": "an empty function call"}
+    floors = {
+        "command": "subprocess.run of the same bash -c",
+        "python": "the same function called directly",
+        "python, registered from code": "the same function called directly",
+        "http": "raw http.client POST, kept alive",
+        "no match": "an empty function call",
+    }
     for kind, (measured, floor, n) in variants.items():
         a: list[float] = []
         b: list[float] = []
@@ -144,7 +170,9 @@ def main() -> int:
         print(f"{kind:<30} {ma:>12.1f} {mb:>10.1f} {ma / mb:>7.1f}x  {floors[kind]}")
     cmd_us = _median_us([_time(variants["command"][0]) for _ in range(max(5, N_CMD // 4))])
     py_us = _median_us([_time(variants["python"][0]) for _ in range(N)])
-    print(f"\na python hook costs {cmd_us / py_us:.0f}x less than the same answer from a command hook")
+    print(
+        f"\na python hook costs {cmd_us / py_us:.0f}x less than the same answer from a command hook"
+    )
     for hs in [*systems.values(), registered]:
         hs.close()
     server.shutdown()

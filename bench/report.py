@@ -50,12 +50,16 @@ def main() -> None:
     node, py, impl = load(d, "node"), load(d, "py"), load(d, "impl")
     if not impl:
         raise SystemExit(f"no impl-<r>.json in {d}")
-    print(f"Runs: {len(impl)} (reference runs: {len(node)}). Medians of per-run medians; ratios computed within "
-          "each run, then the median across runs.\n")
+    print(
+        f"Runs: {len(impl)} (reference runs: {len(node)}). Medians of per-run medians; ratios computed within "
+        "each run, then the median across runs.\n"
+    )
 
     print("### Anchor scenarios: reference vs hookwise vs raw floors\n")
-    print("| id | scenario | reference (gemini-cli-core) | hookwise | hookwise / reference | Python raw floor "
-          "(py-*) | hookwise / floor |")
+    print(
+        "| id | scenario | reference (gemini-cli-core) | hookwise | hookwise / reference | Python raw floor "
+        "(py-*) | hookwise / floor |"
+    )
     print("|---|---|---|---|---|---|---|")
     labels = {r["id"]: r["label"] for r in impl[0]["results"]}
     floor_of = {"a": "py-a", "b": "py-b", "d": "py-d", "f": "py-f"}
@@ -74,9 +78,11 @@ def main() -> None:
                 iv = next((r["median"] for r in i_doc["results"] if r["id"] == i), None)
                 if pv and iv:
                     fratios.append(iv / pv)
-        print(f"| {i} | {labels.get(i, '')} | {fmt(med(node, i))} | {fmt(med(impl, i))} | "
-              f"{f'{statistics.median(ratios):.2f}×' if ratios else '—'} | {fmt(med(py, fl)) if fl else '—'} | "
-              f"{f'{statistics.median(fratios):.2f}×' if fratios else '—'} |")
+        print(
+            f"| {i} | {labels.get(i, '')} | {fmt(med(node, i))} | {fmt(med(impl, i))} | "
+            f"{f'{statistics.median(ratios):.2f}×' if ratios else '—'} | {fmt(med(py, fl)) if fl else '—'} | "
+            f"{f'{statistics.median(fratios):.2f}×' if fratios else '—'} |"
+        )
 
     print("\n### Targets\n")
     print("| target | limit | hookwise | base (same run) | ratio | met in runs | status |")
@@ -99,9 +105,11 @@ def main() -> None:
         else:
             status = "**not met**"
         limit = rows[0]["what"]
-        print(f"| {name} | {limit} | {fmt(statistics.median(vals) if vals else None, unit)} | "
-              f"{fmt(statistics.median(bases) if bases else None, unit)} | "
-              f"{f'{statistics.median(ratios):.3f}' if ratios else '—'} | {met}/{known} | {status} |")
+        print(
+            f"| {name} | {limit} | {fmt(statistics.median(vals) if vals else None, unit)} | "
+            f"{fmt(statistics.median(bases) if bases else None, unit)} | "
+            f"{f'{statistics.median(ratios):.3f}' if ratios else '—'} | {met}/{known} | {status} |"
+        )
 
     print("\n### Other hookwise scenarios (median of runs)\n")
     print("| id | scenario | median | p95 |")
@@ -114,15 +122,19 @@ def main() -> None:
         vals = [x["median"] for doc in impl for x in doc["results"] if x["id"] == i]
         p95s = [x["p95"] for doc in impl for x in doc["results"] if x["id"] == i]
         unit = "MiB" if i == "mem" else ("x" if i.endswith("ratio") else "ms")
-        print(f"| {i} | {r['label']} | {fmt(statistics.median(vals), unit)} | "
-              f"{fmt(statistics.median(p95s), unit) if unit != 'MiB' else '—'} |")
+        print(
+            f"| {i} | {r['label']} | {fmt(statistics.median(vals), unit)} | "
+            f"{fmt(statistics.median(p95s), unit) if unit != 'MiB' else '—'} |"
+        )
     if node:
         imp = [float(doc["import_ms"]) for doc in node if doc.get("import_ms") is not None]
         rss = [float(doc["rss_mib"]) for doc in node if doc.get("rss_mib") is not None]
-        print(f"\nReference: in-process import {statistics.median(imp):.0f} ms; harness RSS after its benchmark "
-              f"{statistics.median(rss):.0f} MiB. hookwise: in-process import "
-              f"{statistics.median([doc['import_ms'] for doc in impl]):.0f} ms (sources compiled, "
-              "PYTHONDONTWRITEBYTECODE).")
+        print(
+            f"\nReference: in-process import {statistics.median(imp):.0f} ms; harness RSS after its benchmark "
+            f"{statistics.median(rss):.0f} MiB. hookwise: in-process import "
+            f"{statistics.median([doc['import_ms'] for doc in impl]):.0f} ms (sources compiled, "
+            "PYTHONDONTWRITEBYTECODE)."
+        )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,11 @@ def _run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, 
     """(wall ms, child CPU ms, exit status) of one process."""
     devnull = os.open(os.devnull, os.O_RDWR)
     try:
-        fa = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-              (os.POSIX_SPAWN_DUP2, devnull, 2)]
+        fa = [
+            (os.POSIX_SPAWN_DUP2, devnull, 0),
+            (os.POSIX_SPAWN_DUP2, devnull, 1),
+            (os.POSIX_SPAWN_DUP2, devnull, 2),
+        ]
         old = os.getcwd()
         os.chdir(cwd)
         try:
@@ -58,8 +61,10 @@ def _run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, 
 
 #: what a ``hookwise fire`` imports (the program's module, the fire command, the engine, hook package discovery,
 #: direct exec), without reading settings or running a hook
-_FIRING_IMPORTS = ("import os, hookwise.cli.main, hookwise.cli.fire, hookwise.engine, "
-                   "hookwise.settings.packages, hookwise.runners._direct; os._exit(0)")
+_FIRING_IMPORTS = (
+    "import os, hookwise.cli.main, hookwise.cli.fire, hookwise.engine, "
+    "hookwise.settings.packages, hookwise.runners._direct; os._exit(0)"
+)
 
 
 def main() -> int:
@@ -72,20 +77,40 @@ def main() -> int:
         os.makedirs(os.path.join(project, ".gemini"))
         hooks = {"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
         os.makedirs(os.path.join(home, ".gemini"))
-        with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:  # a user hook: no trust needed
+        with open(
+            os.path.join(home, ".gemini", "settings.json"), "w"
+        ) as f:  # a user hook: no trust needed
             json.dump(hooks, f)
-        env = {"PATH": os.path.dirname(true) + ":/usr/bin:/bin", "HOME": home, "GEMINI_CLI_HOME": home,
-               "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
-               "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"), "LANG": "C.UTF-8"}
-        if os.environ.get("BENCH_PYTHONPATH"):  # time another checkout's src/ with the same interpreter
+        env = {
+            "PATH": os.path.dirname(true) + ":/usr/bin:/bin",
+            "HOME": home,
+            "GEMINI_CLI_HOME": home,
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
+            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"),
+            "LANG": "C.UTF-8",
+        }
+        if os.environ.get(
+            "BENCH_PYTHONPATH"
+        ):  # time another checkout's src/ with the same interpreter
             env["PYTHONPATH"] = os.environ["BENCH_PYTHONPATH"]
         variants: dict[str, list[str]] = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "true (raw spawn)": [true],
             "hookwise fire (the program)": [script, "fire", "BeforeAgent", "--json"],
-            "python -m hookwise fire": [sys.executable, "-m", "hookwise", "fire", "BeforeAgent", "--json"],
+            "python -m hookwise fire": [
+                sys.executable,
+                "-m",
+                "hookwise",
+                "fire",
+                "BeforeAgent",
+                "--json",
+            ],
             "python -c 'import <firing path>'": [sys.executable, "-c", _FIRING_IMPORTS],
-            "python -c 'import json, re'": [sys.executable, "-c", "import json, os, re; os._exit(0)"],
+            "python -c 'import json, re'": [
+                sys.executable,
+                "-c",
+                "import json, os, re; os._exit(0)",
+            ],
         }
         if not os.path.exists(script):
             del variants["hookwise fire (the program)"]
@@ -114,17 +139,31 @@ def main() -> int:
     floor = med["python -c pass"] + med["true (raw spawn)"]
     floorc = medc["python -c pass"] + medc["true (raw spawn)"]
     print(f"  {'floor (python -c pass + true)':34s} {floor:7.2f} ms  {floorc:7.2f} ms cpu")
-    fire = "hookwise fire (the program)" if "hookwise fire (the program)" in medc else "python -m hookwise fire"
+    fire = (
+        "hookwise fire (the program)"
+        if "hookwise fire (the program)" in medc
+        else "python -m hookwise fire"
+    )
     for k in variants:
         if k.startswith(("hookwise", "python -m")):
             # the target is the program's; `python -m` runs runpy, which imports modules of its own before hookwise
-            note = "target <= 2.0" if k == fire else "for comparison: runpy's own imports come first"
+            note = (
+                "target <= 2.0" if k == fire else "for comparison: runpy's own imports come first"
+            )
             print(f"  ratio {k}: {med[k] / floor:.2f}x wall, {medc[k] / floorc:.2f}x cpu ({note})")
     imports = medc["python -c 'import <firing path>'"]
-    parts = {"floor": 1.0, "the modules it loads": (imports - medc["python -c pass"]) / floorc,
-             "the firing and its exit": (medc[fire] - imports - medc["true (raw spawn)"]) / floorc,
-             "(not loaded: json and re": (medc["python -c 'import json, re'"] - medc["python -c pass"]) / floorc}
-    print(f"  {fire}, CPU in units of the floor: " + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()) + ")")
+    parts = {
+        "floor": 1.0,
+        "the modules it loads": (imports - medc["python -c pass"]) / floorc,
+        "the firing and its exit": (medc[fire] - imports - medc["true (raw spawn)"]) / floorc,
+        "(not loaded: json and re": (medc["python -c 'import json, re'"] - medc["python -c pass"])
+        / floorc,
+    }
+    print(
+        f"  {fire}, CPU in units of the floor: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in parts.items())
+        + ")"
+    )
     return 0
 
 

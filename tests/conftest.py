@@ -17,10 +17,14 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _isolated_gemini_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_gemini_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # hookwise's caches (hook package discovery)
+    monkeypatch.setenv(
+        "XDG_CACHE_HOME", str(home / ".cache")
+    )  # hookwise's caches (hook package discovery)
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(home / "no-system-defaults.json"))
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(home / "no-system-settings.json"))
     monkeypatch.delenv("HOOKWISE_TRUST_ALL", raising=False)
@@ -30,8 +34,23 @@ def _isolated_gemini_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
 
 #: variables a caller's shell session may export that change what a hook or bash does (prompts of an activated
 #: virtual environment, bash start-up files and options, exported functions, hookwise's own switches)
-SHELL_SESSION_VARS = ("PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "SHELLOPTS",
-                      "BASHOPTS", "IFS", "CDPATH", "GLOBIGNORE", "POSIXLY_CORRECT", "HOOKWISE_DEBUG")
+SHELL_SESSION_VARS = (
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS3",
+    "PS4",
+    "PROMPT_COMMAND",
+    "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "IFS",
+    "CDPATH",
+    "GLOBIGNORE",
+    "POSIXLY_CORRECT",
+    "HOOKWISE_DEBUG",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -67,8 +86,14 @@ class Project:
         path.write_text(settings if isinstance(settings, str) else json.dumps(settings, indent=2))
         return path
 
-    def hooks(self, event: str, *commands: str | dict[str, Any], matcher: str | None = None,
-              sequential: bool | None = None, layer: str = "project") -> Path:
+    def hooks(
+        self,
+        event: str,
+        *commands: str | dict[str, Any],
+        matcher: str | None = None,
+        sequential: bool | None = None,
+        layer: str = "project",
+    ) -> Path:
         """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's file)."""
         hooks = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
         definition: dict[str, Any] = {"hooks": hooks}
@@ -83,7 +108,7 @@ class Project:
         path = self.root / ".gemini" / "hooks" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("import json, os, sys\n" + textwrap.dedent(body))
-        return f"{sys.executable} \"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}\""
+        return f'{sys.executable} "$GEMINI_PROJECT_DIR/.gemini/hooks/{name}"'
 
 
 @pytest.fixture
@@ -98,7 +123,9 @@ def trust_all(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOOKWISE_TRUST_ALL", "1")
 
 
-def emit(stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep: float | None = None) -> str:
+def emit(
+    stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep: float | None = None
+) -> str:
     """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with ``exit``."""
     import shlex
 

@@ -31,8 +31,16 @@ PROJECT = Path(__file__).resolve().parents[1] / "project"
 
 
 def _call(command: str) -> LlmResponse:
-    return LlmResponse(content=types.Content(role="model", parts=[types.Part(
-        function_call=types.FunctionCall(name="shell", args={"command": command}))]))
+    return LlmResponse(
+        content=types.Content(
+            role="model",
+            parts=[
+                types.Part(
+                    function_call=types.FunctionCall(name="shell", args={"command": command})
+                )
+            ],
+        )
+    )
 
 
 class ScriptedModel(BaseLlm):  # type: ignore[misc]
@@ -41,8 +49,9 @@ class ScriptedModel(BaseLlm):  # type: ignore[misc]
     model: str = "scripted"
     script: list[Any] = []
 
-    async def generate_content_async(self, llm_request: LlmRequest,
-                                     stream: bool = False) -> AsyncGenerator[LlmResponse, None]:
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
         last = llm_request.contents[-1].model_dump(mode="json", exclude_none=True)
         print("model <-", json.dumps(last)[:300])
         yield self.script.pop(0)
@@ -54,19 +63,32 @@ def shell(command: str) -> dict[str, Any]:
 
 
 async def main() -> None:
-    model = ScriptedModel(script=[
-        _call("rm -rf /"),
-        _call("git push --force origin main"),
-        LlmResponse(content=types.Content(role="model", parts=[types.Part.from_text(text="Pushed safely.")])),
-    ])
-    agent = LlmAgent(name="helper", model=model, tools=[shell], instruction="You are a careful assistant.")
+    model = ScriptedModel(
+        script=[
+            _call("rm -rf /"),
+            _call("git push --force origin main"),
+            LlmResponse(
+                content=types.Content(
+                    role="model", parts=[types.Part.from_text(text="Pushed safely.")]
+                )
+            ),
+        ]
+    )
+    agent = LlmAgent(
+        name="helper", model=model, tools=[shell], instruction="You are a careful assistant."
+    )
     # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust` once)
     hooks = HookSystem(PROJECT, trust_all=True)
-    plugin = HookwisePlugin(hooks, tool_aliases={"shell": "run_shell_command"},
-                            on_message=lambda kind, text: print(f"[{kind}] {text}"))
+    plugin = HookwisePlugin(
+        hooks,
+        tool_aliases={"shell": "run_shell_command"},
+        on_message=lambda kind, text: print(f"[{kind}] {text}"),
+    )
     runner = InMemoryRunner(agent=agent, plugins=[plugin])
     session = await runner.session_service.create_session(app_name=runner.app_name, user_id="me")
-    prompt = types.Content(role="user", parts=[types.Part.from_text(text="Clean up and push my branch.")])
+    prompt = types.Content(
+        role="user", parts=[types.Part.from_text(text="Clean up and push my branch.")]
+    )
     async for event in runner.run_async(user_id="me", session_id=session.id, new_message=prompt):
         for part in event.content.parts if event.content else []:
             if part.text:

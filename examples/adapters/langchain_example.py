@@ -38,18 +38,34 @@ class ScriptedModel(GenericFakeChatModel):
 
 
 def main() -> None:
-    model = ScriptedModel(messages=iter([
-        AIMessage("", tool_calls=[{"name": "shell", "args": {"command": "rm -rf /"}, "id": "c1"}]),
-        AIMessage("", tool_calls=[{"name": "shell", "args": {"command": "git push --force"}, "id": "c2"}]),
-        AIMessage("Cleaned up what I was allowed to and pushed."),
-    ]))
+    model = ScriptedModel(
+        messages=iter(
+            [
+                AIMessage(
+                    "", tool_calls=[{"name": "shell", "args": {"command": "rm -rf /"}, "id": "c1"}]
+                ),
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {"name": "shell", "args": {"command": "git push --force"}, "id": "c2"}
+                    ],
+                ),
+                AIMessage("Cleaned up what I was allowed to and pushed."),
+            ]
+        )
+    )
     # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
     hooks = HookSystem(PROJECT, trust_all=True)
-    middleware = HookwiseMiddleware(hooks, tool_aliases={"shell": "run_shell_command"},
-                                    on_message=lambda kind, text: print(f"  [hookwise {kind}] {text}"))
+    middleware = HookwiseMiddleware(
+        hooks,
+        tool_aliases={"shell": "run_shell_command"},
+        on_message=lambda kind, text: print(f"  [hookwise {kind}] {text}"),
+    )
     agent = create_agent(model, [shell], middleware=[middleware])
     with middleware:  # fires SessionEnd when done
-        result = agent.invoke({"messages": [{"role": "user", "content": "Clean up the build and push."}]})
+        result = agent.invoke(
+            {"messages": [{"role": "user", "content": "Clean up the build and push."}]}
+        )
     for message in result["messages"]:
         text = message.content if isinstance(message.content, str) else str(message.content)
         calls = ", ".join(f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", []))

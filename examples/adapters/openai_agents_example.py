@@ -31,18 +31,32 @@ def shell(command: str) -> str:
 
 
 async def main() -> None:
-    model = ScriptedModel([
-        ModelStep(output=[function_call("shell", {"command": "rm -rf /"}, call_id="c1")]),
-        ModelStep(output=[function_call("shell", {"command": "git push --force origin main"}, call_id="c2")]),
-        ModelStep(output=[assistant_message("Pushed safely.")]),
-    ])
-    agent = Agent(name="helper", model=model, tools=[shell], instructions="You are a careful assistant.")
+    model = ScriptedModel(
+        [
+            ModelStep(output=[function_call("shell", {"command": "rm -rf /"}, call_id="c1")]),
+            ModelStep(
+                output=[
+                    function_call(
+                        "shell", {"command": "git push --force origin main"}, call_id="c2"
+                    )
+                ]
+            ),
+            ModelStep(output=[assistant_message("Pushed safely.")]),
+        ]
+    )
+    agent = Agent(
+        name="helper", model=model, tools=[shell], instructions="You are a careful assistant."
+    )
     # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust` once)
     hooks = HookSystem(PROJECT, trust_all=True)
-    result = await openai_agents.run(agent, "Clean up and push my branch.", hooks,
-                                     tool_aliases={"shell": "run_shell_command"},
-                                     on_message=lambda kind, text: print(f"[{kind}] {text}"),
-                                     run_config=RunConfig(tracing_disabled=True))
+    result = await openai_agents.run(
+        agent,
+        "Clean up and push my branch.",
+        hooks,
+        tool_aliases={"shell": "run_shell_command"},
+        on_message=lambda kind, text: print(f"[{kind}] {text}"),
+        run_config=RunConfig(tracing_disabled=True),
+    )
     for call in model.calls:
         print("model <-", json.dumps(call.input[-1], default=str)[:300])
     print("agent:", result.final_output)

@@ -14,7 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from pydantic_ai import Agent
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from hookwise import HookSystem
@@ -40,15 +47,20 @@ def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         print(f"  [model] tool result: {str(results[-1].content).splitlines()[0]}")
     if len(results) < len(SCRIPT):
         call_id, command = SCRIPT[len(results)]
-        return ModelResponse(parts=[ToolCallPart("shell", {"command": command}, tool_call_id=call_id)])
+        return ModelResponse(
+            parts=[ToolCallPart("shell", {"command": command}, tool_call_id=call_id)]
+        )
     return ModelResponse(parts=[TextPart("Cleaned up what I was allowed to and pushed.")])
 
 
 def main() -> None:
     # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
     hooks = HookSystem(PROJECT, trust_all=True)
-    capability = HookwiseCapability(hooks, tool_aliases={"shell": "run_shell_command"},
-                                    on_message=lambda kind, text: print(f"  [hookwise {kind}] {text}"))
+    capability = HookwiseCapability(
+        hooks,
+        tool_aliases={"shell": "run_shell_command"},
+        on_message=lambda kind, text: print(f"  [hookwise {kind}] {text}"),
+    )
     agent = Agent(FunctionModel(scripted), tools=[shell], capabilities=[capability])
     with capability:  # fires SessionEnd when done
         result = agent.run_sync("Clean up the build and push.")

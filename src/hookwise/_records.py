@@ -14,7 +14,9 @@ meaning); ``tests/core/test_records.py`` holds the two side by side.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; the firing path imports it from here
+TYPE_CHECKING = (
+    False  # typing.TYPE_CHECKING without importing typing; the firing path imports it from here
+)
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
     from dataclasses import field as field
@@ -51,14 +53,18 @@ else:
             for f in getattr(base, "__record_fields__", ()):
                 fields[f.name] = f
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():
-            if isinstance(annotation, str) and annotation.startswith(("ClassVar", "typing.ClassVar")):
+            if isinstance(annotation, str) and annotation.startswith(
+                ("ClassVar", "typing.ClassVar")
+            ):
                 continue
             value = cls.__dict__.get(name, _MISSING)
             f = value if isinstance(value, _Field) else _Field(value, _MISSING)
             f.name = name
             if isinstance(f.default, (list, dict, set)):
-                raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
-                                 "use default_factory")
+                raise ValueError(
+                    f"mutable default {type(f.default)} for field {name} is not allowed: "
+                    "use default_factory"
+                )
             if f.default is _MISSING:
                 if name in cls.__dict__:
                     delattr(cls, name)
@@ -87,10 +93,16 @@ else:
                     raise TypeError(f"non-default argument {f.name!r} follows default argument")
                 params.append(f.name)
                 value = f.name
-            body.append(f"_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
+            body.append(
+                f"_setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}"
+            )
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
-        src = f"def __init__({', '.join(['self', *params])}):\n    " + ("\n    ".join(body) or "pass") + "\n"
+        src = (
+            f"def __init__({', '.join(['self', *params])}):\n    "
+            + ("\n    ".join(body) or "pass")
+            + "\n"
+        )
         qualname = f"{cls.__qualname__}.__init__"
 
         def compiled():
@@ -144,19 +156,24 @@ else:
         cls.__match_args__ = names
         cls.__init__ = _make_init(cls, fields, frozen)
         if repr and "__repr__" not in cls.__dict__:
+
             def __repr__(self):
                 inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
                 return f"{type(self).__qualname__}({inner})"
 
             cls.__repr__ = __repr__
         if eq and "__eq__" not in cls.__dict__:
+
             def __eq__(self, other):
                 if other.__class__ is not self.__class__:
                     return NotImplemented
-                return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+                return tuple(getattr(self, n) for n in names) == tuple(
+                    getattr(other, n) for n in names
+                )
 
             cls.__eq__ = __eq__
             if frozen:
+
                 def __hash__(self):
                     return hash(tuple(getattr(self, n) for n in names))
 
@@ -164,6 +181,7 @@ else:
             elif "__hash__" not in cls.__dict__:
                 cls.__hash__ = None
         if frozen:
+
             def __setattr__(self, name, value):
                 raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
 
@@ -180,7 +198,15 @@ else:
             return lambda c: _process(c, frozen, eq, repr)
         return _process(cls, frozen, eq, repr)
 
-    _ENUM_METHODS = ("__repr__", "__str__", "__format__", "__hash__", "__reduce_ex__", "__copy__", "__deepcopy__")
+    _ENUM_METHODS = (
+        "__repr__",
+        "__str__",
+        "__format__",
+        "__hash__",
+        "__reduce_ex__",
+        "__copy__",
+        "__deepcopy__",
+    )
 
     class _EnumType(type):
         """The class of a ``class X(str, Enum)`` below: its members by value and name, in definition order."""
@@ -189,10 +215,16 @@ else:
             cls = super().__new__(mcs, name, bases, ns)
             members = {}
             for key, value in ns.items():
-                if key.startswith("_") or callable(value) or isinstance(value, (classmethod, staticmethod, property)):
+                if (
+                    key.startswith("_")
+                    or callable(value)
+                    or isinstance(value, (classmethod, staticmethod, property))
+                ):
                     continue
                 if type(value) is not str or str not in cls.__mro__:
-                    raise TypeError(f"{name}.{key}: this Enum holds str members only (class {name}(str, Enum))")
+                    raise TypeError(
+                        f"{name}.{key}: this Enum holds str members only (class {name}(str, Enum))"
+                    )
                 member = str.__new__(cls, value)
                 member._name_ = key
                 member._value_ = value
@@ -288,4 +320,3 @@ else:
 
         def __deepcopy__(self, memo):
             return self
-

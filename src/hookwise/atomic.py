@@ -34,11 +34,15 @@ def write_atomic(path: str, text: str, *, mode: int | None = None, durable: bool
     directory = os.path.dirname(path)
     data = text.encode("utf-8")  # fails before anything is written
     if os.path.islink(directory):
-        raise WriteError(f"{directory} is a symbolic link (to {os.readlink(directory)}); refusing to write "
-                        f"{os.path.basename(path)} through it. Edit the real file instead.")
+        raise WriteError(
+            f"{directory} is a symbolic link (to {os.readlink(directory)}); refusing to write "
+            f"{os.path.basename(path)} through it. Edit the real file instead."
+        )
     if os.path.islink(path):
-        raise WriteError(f"{path} is a symbolic link (to {os.readlink(path)}); refusing to write through it. "
-                        f"Edit the real file instead.")
+        raise WriteError(
+            f"{path} is a symbolic link (to {os.readlink(path)}); refusing to write through it. "
+            f"Edit the real file instead."
+        )
     if os.path.isdir(path):
         raise WriteError(f"{path} is a directory; cannot write a file there")
     try:
@@ -66,7 +70,9 @@ def write_atomic(path: str, text: str, *, mode: int | None = None, durable: bool
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise WriteError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
+            raise WriteError(
+                f"cannot write {path}: {exc.strerror or exc}; the file was not changed"
+            ) from None
         raise
     if not durable:
         return

@@ -84,10 +84,16 @@ class HookFunction:
         return self.func(inp)
 
     def __repr__(self) -> str:
-        return f"<hook {self.name} ({self.event.value}{', ' + self.dialect if self.dialect else ''})>"
+        return (
+            f"<hook {self.name} ({self.event.value}{', ' + self.dialect if self.dialect else ''})>"
+        )
 
-    def main(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
-             stderr: IO[str] | None = None) -> int:
+    def main(
+        self,
+        stdin: IO[str] | None = None,
+        stdout: IO[str] | None = None,
+        stderr: IO[str] | None = None,
+    ) -> int:
         """Run as a command hook once: read the input, write the answer; returns the exit code."""
         import json
 
@@ -152,8 +158,9 @@ def _as_claude(inp: dict[str, Any]) -> dict[str, Any]:
     return to_claude_input(ev, inp)
 
 
-def hook(event: str | HookEvent, *, dialect: str | None = None,
-         name: str | None = None) -> Callable[[HookFn], HookFunction]:
+def hook(
+    event: str | HookEvent, *, dialect: str | None = None, name: str | None = None
+) -> Callable[[HookFn], HookFunction]:
     """Mark ``func`` as a hook of ``event``; see the module docstring."""
     ev = parse_event(event)
     if dialect not in (None, "claude"):

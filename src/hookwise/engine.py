@@ -28,7 +28,9 @@ from hookwise.runners.base import Firing
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
 
-if TYPE_CHECKING:  # typing and collections are not imported when firing; these are for annotations only
+if (
+    TYPE_CHECKING
+):  # typing and collections are not imported when firing; these are for annotations only
     from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
     from typing import Any
 
@@ -38,13 +40,17 @@ if TYPE_CHECKING:  # typing and collections are not imported when firing; these 
     from hookwise.trace import TraceWriter
     from hookwise.trust import TrustStore
 
-    PythonHook = Callable[[dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
+    PythonHook = Callable[
+        [dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
+    ]
     #: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
     Monitor = Callable[[dict[str, Any]], None]
     #: ``before(event, entries, input)``: a firing with hooks is about to run them
     BeforeMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any]], None]
     #: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to ``entries[i]``
-    AfterMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None]
+    AfterMonitor = Callable[
+        [HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None
+    ]
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
@@ -70,7 +76,9 @@ def _uuid4() -> str:
 _TELEMETRY_ENV = ("OTEL_", "GEMINI_TELEMETRY_")
 _TELEMETRY_OFF = "off"  # the telemetry key when neither settings nor environment mention telemetry
 
-_POOL_LOCK = _thread.allocate_lock()  # creating a HookSystem's persistent-hook pool or its sanitised environment
+_POOL_LOCK = (
+    _thread.allocate_lock()
+)  # creating a HookSystem's persistent-hook pool or its sanitised environment
 
 
 class HookSystem:
@@ -91,24 +99,39 @@ class HookSystem:
     :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
     """
 
-    def __init__(self, project_dir: str | os.PathLike[str] | None = None, *,
-                 trace: str | os.PathLike[str] | None = None,
-                 trust_all: bool | None = None, session_id: str | None = None, transcript_path: str = "",
-                 env: Mapping[str, str] | None = None, claude_settings: bool | None = None,
-                 cwd: str | os.PathLike[str] | None = None, output_cap: int = DEFAULT_CAP,
-                 plugin_dirs: Sequence[str | os.PathLike[str]] = (), profile: str | None = None) -> None:
-        self.project_dir = os.path.abspath(os.fspath(project_dir) if project_dir is not None else os.getcwd())
+    def __init__(
+        self,
+        project_dir: str | os.PathLike[str] | None = None,
+        *,
+        trace: str | os.PathLike[str] | None = None,
+        trust_all: bool | None = None,
+        session_id: str | None = None,
+        transcript_path: str = "",
+        env: Mapping[str, str] | None = None,
+        claude_settings: bool | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        output_cap: int = DEFAULT_CAP,
+        plugin_dirs: Sequence[str | os.PathLike[str]] = (),
+        profile: str | None = None,
+    ) -> None:
+        self.project_dir = os.path.abspath(
+            os.fspath(project_dir) if project_dir is not None else os.getcwd()
+        )
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else self.project_dir
         self.env: dict[str, str] = dict(os.environ if env is None else env)
         self.session_id = session_id or _uuid4()
         self.transcript_path = transcript_path
-        self.trust_all = (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
+        self.trust_all = (
+            (self.env.get("HOOKWISE_TRUST_ALL") == "1") if trust_all is None else trust_all
+        )
         self.output_cap = output_cap
         self._claude_settings = claude_settings
         self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
         self._profile = profile
         self._runtime: list[HookEntry] = []
-        self._spent: set[tuple[str, str, str | None, str, str]] = set()  # ``once`` hooks that ran (once_key)
+        self._spent: set[tuple[str, str, str | None, str, str]] = (
+            set()
+        )  # ``once`` hooks that ran (once_key)
         #: ``async`` hooks still running or not yet reported (made with the first one)
         self._background: Background | None = None
         self._monitors: list[Monitor] = []
@@ -134,7 +157,9 @@ class HookSystem:
     def reload(self) -> None:
         """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
         self.close()
-        loaded = load_settings(self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile)
+        loaded = load_settings(
+            self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile
+        )
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
@@ -190,8 +215,16 @@ class HookSystem:
         """Every configured hook, disabled ones included, runtime hooks first."""
         return list(self._registry.all)
 
-    def register(self, event: str | HookEvent, func: PythonHook, *, name: str, matcher: str | None = None,
-                 timeout_ms: int = DEFAULT_TIMEOUT_MS, sequential: bool = False) -> HookEntry:
+    def register(
+        self,
+        event: str | HookEvent,
+        func: PythonHook,
+        *,
+        name: str,
+        matcher: str | None = None,
+        timeout_ms: int = DEFAULT_TIMEOUT_MS,
+        sequential: bool = False,
+    ) -> HookEntry:
         """Register an in-process Python hook (source ``runtime``). Returns its entry (for :meth:`unregister`).
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
@@ -208,20 +241,41 @@ class HookSystem:
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
-        entry = HookEntry(event=ev, name=name, type="python", matcher=matcher, sequential=sequential,
-                          timeout_ms=int(timeout_ms), source="runtime", func=func)
+        entry = HookEntry(
+            event=ev,
+            name=name,
+            type="python",
+            matcher=matcher,
+            sequential=sequential,
+            timeout_ms=int(timeout_ms),
+            source="runtime",
+            func=func,
+        )
         self._runtime.append(entry)
         self._registry.add(entry)
         self._planner.invalidate()
         return entry
 
-    def hook(self, event: str | HookEvent, *, name: str | None = None, matcher: str | None = None,
-             timeout_ms: int = DEFAULT_TIMEOUT_MS, sequential: bool = False) -> Callable[[PythonHook], PythonHook]:
+    def hook(
+        self,
+        event: str | HookEvent,
+        *,
+        name: str | None = None,
+        matcher: str | None = None,
+        timeout_ms: int = DEFAULT_TIMEOUT_MS,
+        sequential: bool = False,
+    ) -> Callable[[PythonHook], PythonHook]:
         """Decorator form of :meth:`register` (the name defaults to the function's name)."""
 
         def deco(func: PythonHook) -> PythonHook:
-            self.register(event, func, name=name or str(getattr(func, "__name__", "python-hook")), matcher=matcher,
-                          timeout_ms=timeout_ms, sequential=sequential)
+            self.register(
+                event,
+                func,
+                name=name or str(getattr(func, "__name__", "python-hook")),
+                matcher=matcher,
+                timeout_ms=timeout_ms,
+                sequential=sequential,
+            )
             return func
 
         return deco
@@ -275,8 +329,13 @@ class HookSystem:
         return bool(self._planner.plan(ev, value))
 
     # ---- monitoring ------------------------------------------------------------------------
-    def add_monitor(self, callback: Monitor | None = None, *, before: BeforeMonitor | None = None,
-                    after: AfterMonitor | None = None) -> Callable[[], None]:
+    def add_monitor(
+        self,
+        callback: Monitor | None = None,
+        *,
+        before: BeforeMonitor | None = None,
+        after: AfterMonitor | None = None,
+    ) -> Callable[[], None]:
         """Observe firings; returns a function that undoes this call.
 
         ``callback(record)`` gets every trace record (``hook_call`` per hook call,
@@ -308,8 +367,9 @@ class HookSystem:
             m(record)
 
     # ---- firing ----------------------------------------------------------------------------
-    def _prepare(self, event: str | HookEvent, payload: Mapping[str, Any] | None,
-                 fields: dict[str, Any]) -> tuple[HookEvent, dict[str, Any], Plan]:
+    def _prepare(
+        self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
+    ) -> tuple[HookEvent, dict[str, Any], Plan]:
         """The event, its complete input (always checked, docs/contract.md §5) and its plan."""
         ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
         if ev is None:
@@ -319,7 +379,9 @@ class HookSystem:
         elif isinstance(payload, dict) or _is_mapping(payload):
             data = {**payload, **fields} if fields else dict(payload)
         else:
-            raise PayloadError(f"the event input must be a JSON object, got {type(payload).__name__}")
+            raise PayloadError(
+                f"the event input must be a JSON object, got {type(payload).__name__}"
+            )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
         plan = self._planner.plan(ev, value if isinstance(value, str) else None)
@@ -327,11 +389,17 @@ class HookSystem:
 
     def build_input(self, event: HookEvent, data: Mapping[str, Any]) -> dict[str, Any]:
         """The full input of a firing: base fields filled in, ``None`` values dropped, types checked."""
-        return build_input(event, data, session_id=self.session_id, transcript_path=self.transcript_path,
-                           cwd=self.cwd)
+        return build_input(
+            event,
+            data,
+            session_id=self.session_id,
+            transcript_path=self.transcript_path,
+            cwd=self.cwd,
+        )
 
-    def fire(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
-             **fields: Any) -> FireResult:
+    def fire(
+        self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
         ev, inp, plan = self._prepare(event, payload, fields)
         if not plan:  # no hook matched: the fast path stays inline
@@ -343,7 +411,9 @@ class HookSystem:
         outcomes, notes = self._run(ev, plan, inp)
         return self._finish(ev, inp, plan, outcomes, extra, notes)
 
-    def _run(self, ev: HookEvent, plan: Plan, inp: dict[str, Any]) -> tuple[list[HookOutcome], list[str] | None]:
+    def _run(
+        self, ev: HookEvent, plan: Plan, inp: dict[str, Any]
+    ) -> tuple[list[HookOutcome], list[str] | None]:
         """Run ``plan``; with call monitors, their ``before`` first (its notes come back, for ``after``) and, when
         running raises, their ``after`` without outcomes. ``None`` for the notes: there are no call monitors."""
         if not self._call_monitors:
@@ -355,8 +425,9 @@ class HookSystem:
             self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
             raise
 
-    async def fire_async(self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /,
-                         **fields: Any) -> FireResult:
+    async def fire_async(
+        self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
         ev, inp, plan = self._prepare(event, payload, fields)
         if not plan:
@@ -373,8 +444,9 @@ class HookSystem:
             raise
         return self._finish(ev, inp, plan, outcomes, extra, notes)
 
-    def _to_run(self, ev: HookEvent, inp: dict[str, Any],
-                plan: Plan) -> tuple[Plan, list[HookOutcome]] | FireResult:
+    def _to_run(
+        self, ev: HookEvent, inp: dict[str, Any], plan: Plan
+    ) -> tuple[Plan, list[HookOutcome]] | FireResult:
         """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or the
         firing's result when none is left to run."""
         plan, extra = self._narrow(ev, inp, plan)
@@ -382,8 +454,15 @@ class HookSystem:
             return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
         return plan, extra
 
-    def _finish(self, ev: HookEvent, inp: dict[str, Any], plan: Plan, outcomes: list[HookOutcome],
-                extra: list[HookOutcome], notes: list[str] | None = None) -> FireResult:
+    def _finish(
+        self,
+        ev: HookEvent,
+        inp: dict[str, Any],
+        plan: Plan,
+        outcomes: list[HookOutcome],
+        extra: list[HookOutcome],
+        notes: list[str] | None = None,
+    ) -> FireResult:
         """A firing's result once its plan ran: ``once`` hooks noted, the call monitors' ``after`` run (when
         ``notes`` holds what their ``before`` said), the outcomes merged."""
         self._ran(plan, outcomes)
@@ -398,15 +477,29 @@ class HookSystem:
         late = bg.collect() if bg is not None and bg.pending else []
         return FireResult(ev, inp, warnings=late) if late else FireResult(ev, inp)
 
-    def _narrow(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> tuple[Plan, list[HookOutcome]]:
+    def _narrow(
+        self, ev: HookEvent, inp: dict[str, Any], plan: Plan
+    ) -> tuple[Plan, list[HookOutcome]]:
         """``if`` rules and spent ``once`` hooks applied, ``async`` hooks started in the background.
 
         Returns the plan of the hooks to run now, and the outcomes of hooks skipped
         visibly (an ``if`` rule that does not parse).
         """
-        plan, bad = select(plan, ev, inp, project_dir=self.project_dir, home=self._home, spent=self._spent)
-        extra = [HookOutcome(name=e.display_name, command=e.command, source=e.source, event=ev.value,
-                             outcome=Outcome.SKIPPED, hook_type=e.type, error=why) for e, why in bad]
+        plan, bad = select(
+            plan, ev, inp, project_dir=self.project_dir, home=self._home, spent=self._spent
+        )
+        extra = [
+            HookOutcome(
+                name=e.display_name,
+                command=e.command,
+                source=e.source,
+                event=ev.value,
+                outcome=Outcome.SKIPPED,
+                hook_type=e.type,
+                error=why,
+            )
+            for e, why in bad
+        ]
         if any(e.run_async for e in plan.entries):
             now = []
             for e in plan.entries:
@@ -432,7 +525,9 @@ class HookSystem:
                 self._spent.add(once_key(e))
         return outcomes
 
-    def _background_job(self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> Callable[[], list[str]]:
+    def _background_job(
+        self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]
+    ) -> Callable[[], list[str]]:
         """The job of an ``async`` hook, run in the caller's context (a host's current span stays its parent)."""
         import contextvars
 
@@ -442,16 +537,28 @@ class HookSystem:
     def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
         """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
         plan = Plan((entry,), True)
-        outcomes, notes = self._run(ev, plan, inp)  # a firing of its own for the call monitors (telemetry)
+        outcomes, notes = self._run(
+            ev, plan, inp
+        )  # a firing of its own for the call monitors (telemetry)
         (o,) = self._ran(plan, outcomes)
-        lines = [] if notes is None else [f"{n} (async)" for n in self._after(ev, plan, inp, outcomes, notes)]
+        lines = (
+            []
+            if notes is None
+            else [f"{n} (async)" for n in self._after(ev, plan, inp, outcomes, notes)]
+        )
         w = outcome_warning(o)
         if w:
             lines.append(f"{w} (async)")
         out = o.output or {}
-        if o.outcome is Outcome.BLOCKED or out.get("decision") in ("block", "deny") or out.get("continue") is False:
-            lines.append(f"async hook {o.name} ({ev.value}) asked to block or stop, which a hook running in the "
-                         "background cannot do: the firing had already gone ahead; its answer was ignored")
+        if (
+            o.outcome is Outcome.BLOCKED
+            or out.get("decision") in ("block", "deny")
+            or out.get("continue") is False
+        ):
+            lines.append(
+                f"async hook {o.name} ({ev.value}) asked to block or stop, which a hook running in the "
+                "background cannot do: the firing had already gone ahead; its answer was ignored"
+            )
         msg = out.get("systemMessage")
         if isinstance(msg, str) and msg.strip() and o.outcome is Outcome.OK:
             lines.append(f"async hook {o.name} ({ev.value}): {msg.strip()}")
@@ -460,16 +567,19 @@ class HookSystem:
             try:
                 self.trace_record(_hook_call_record(inp, o))
             except Exception as exc:
-                lines.append(f"could not record async hook {o.name} ({ev.value}) in the trace: "
-                             f"{type(exc).__name__}: {exc}")
+                lines.append(
+                    f"could not record async hook {o.name} ({ev.value}) in the trace: "
+                    f"{type(exc).__name__}: {exc}"
+                )
         return lines
 
     def wait_background(self, timeout: float | None = None) -> list[str]:
         """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""
         return self._background.wait(timeout) if self._background is not None else []
 
-    def run_entry(self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /,
-                  **fields: Any) -> HookOutcome:
+    def run_entry(
+        self, entry: HookEntry, payload: Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> HookOutcome:
         """Run one configured hook on an input, outside planning (for diagnostics and tests).
 
         The input is completed like a firing's; trust still applies (an untrusted
@@ -490,8 +600,14 @@ class HookSystem:
                     notes.append(f"a monitor failed before {ev.value}: {type(exc).__name__}: {exc}")
         return notes
 
-    def _after(self, ev: HookEvent, plan: Plan, inp: dict[str, Any], outcomes: list[HookOutcome],
-               notes: list[str]) -> list[str]:
+    def _after(
+        self,
+        ev: HookEvent,
+        plan: Plan,
+        inp: dict[str, Any],
+        outcomes: list[HookOutcome],
+        notes: list[str],
+    ) -> list[str]:
         for _, after in list(self._call_monitors):
             if after is not None:
                 try:
@@ -511,12 +627,16 @@ class HookSystem:
             return self.env
         env = self._sanitized
         if env is None:
-            with _POOL_LOCK:  # one sanitised copy per configuration (persistent hooks compare it by identity)
+            with (
+                _POOL_LOCK
+            ):  # one sanitised copy per configuration (persistent hooks compare it by identity)
                 env = self._sanitized
                 if env is None:
                     from hookwise.runners.env import is_strict, sanitize
 
-                    env = self._sanitized = sanitize(self.env, red.allowed, red.blocked, is_strict(self.env))
+                    env = self._sanitized = sanitize(
+                        self.env, red.allowed, red.blocked, is_strict(self.env)
+                    )
         return env
 
     def extra_vars(self, session_id: str) -> dict[str, str]:
@@ -567,8 +687,13 @@ class HookSystem:
         return self.settings.hooks_config.get("afterModel") == "response"
 
     # ---- result ----------------------------------------------------------------------------
-    def _result(self, ev: HookEvent, inp: dict[str, Any], outcomes: list[HookOutcome],
-                notes: Sequence[str] = ()) -> FireResult:
+    def _result(
+        self,
+        ev: HookEvent,
+        inp: dict[str, Any],
+        outcomes: list[HookOutcome],
+        notes: Sequence[str] = (),
+    ) -> FireResult:
         outputs = [o.output for o in outcomes if o.output]
         merged = merge(ev, outputs, inp)
         warnings = []
@@ -578,8 +703,11 @@ class HookSystem:
                 warnings.append(w)
             warnings.extend(f"{n} ({ev.value})" for n in o.notes)
             if o.truncated:
-                cap = f"{self.output_cap // (1 << 20)} MiB" if self.output_cap % (1 << 20) == 0 else \
-                    f"{self.output_cap} bytes"
+                cap = (
+                    f"{self.output_cap // (1 << 20)} MiB"
+                    if self.output_cap % (1 << 20) == 0
+                    else f"{self.output_cap} bytes"
+                )
                 warnings.append(f"output of hook {o.name} ({ev.value}) truncated at {cap}")
         warnings.extend(notes)
         bg = self._background
@@ -591,8 +719,10 @@ class HookSystem:
                 try:
                     self.trace_record(_hook_call_record(inp, o))
                 except Exception as exc:  # the verdict must survive a broken trace file or monitor
-                    result.warnings.append(f"could not record hook {o.name} ({ev.value}) in the trace: "
-                                           f"{type(exc).__name__}: {exc}")
+                    result.warnings.append(
+                        f"could not record hook {o.name} ({ev.value}) in the trace: "
+                        f"{type(exc).__name__}: {exc}"
+                    )
                     break
         return result
 

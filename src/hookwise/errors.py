@@ -37,7 +37,9 @@ class SettingsError(HookwiseError):
     omitted when unknown).
     """
 
-    def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, line: int | None = None, column: int | None = None
+    ) -> None:
         self.path = path
         self.message = message
         self.line = line
@@ -139,9 +141,21 @@ class AgentStopped(HookwiseError):
 
 #: every exception class above; hookwise/__init__.py exports exactly these
 ERRORS: tuple[type[HookwiseError], ...] = (
-    HookwiseError, SettingsError, UnknownEventError, PayloadError, HookNotFoundError, EditError,
-    WriteError, CaseFileError, LlmFormatError, ModelError, ResponsesFileError, PluginError, ExtensionError,
-    ProfileError, AgentStopped,
+    HookwiseError,
+    SettingsError,
+    UnknownEventError,
+    PayloadError,
+    HookNotFoundError,
+    EditError,
+    WriteError,
+    CaseFileError,
+    LlmFormatError,
+    ModelError,
+    ResponsesFileError,
+    PluginError,
+    ExtensionError,
+    ProfileError,
+    AgentStopped,
 )
 
 for _cls in ERRORS:

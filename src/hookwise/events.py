@@ -81,64 +81,124 @@ DECISIONS: tuple[str, ...] = ("allow", "deny", "block", "ask", "approve")
 #: the decisions that block the action (docs/contract.md §8: any of them wins)
 BLOCKING_DECISIONS: frozenset[str] = frozenset({"deny", "block"})
 
-BASE_FIELDS: tuple[str, ...] = ("session_id", "transcript_path", "cwd", "hook_event_name", "timestamp")
+BASE_FIELDS: tuple[str, ...] = (
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "timestamp",
+)
 
 E = HookEvent
 EVENT_SPECS: dict[HookEvent, EventSpec] = {
     E.BEFORE_TOOL: EventSpec(
-        E.BEFORE_TOOL, MatcherKind.TOOL, "tool_name", MergeKind.OR, ChainKind.TOOL_INPUT,
-        ("tool_name", "tool_input", "mcp_context", "original_request_name"), ("tool_name", "tool_input"),
+        E.BEFORE_TOOL,
+        MatcherKind.TOOL,
+        "tool_name",
+        MergeKind.OR,
+        ChainKind.TOOL_INPUT,
+        ("tool_name", "tool_input", "mcp_context", "original_request_name"),
+        ("tool_name", "tool_input"),
         "before a tool runs: allow, deny, ask, rewrite its arguments, or stop the agent",
     ),
     E.AFTER_TOOL: EventSpec(
-        E.AFTER_TOOL, MatcherKind.TOOL, "tool_name", MergeKind.OR, ChainKind.NONE,
+        E.AFTER_TOOL,
+        MatcherKind.TOOL,
+        "tool_name",
+        MergeKind.OR,
+        ChainKind.NONE,
         ("tool_name", "tool_input", "tool_response", "mcp_context", "original_request_name"),
         ("tool_name", "tool_input", "tool_response"),
         "after a tool ran: hide its result, add context, request a tail tool call, or stop",
     ),
     E.BEFORE_AGENT: EventSpec(
-        E.BEFORE_AGENT, MatcherKind.NONE, None, MergeKind.OR, ChainKind.PROMPT_CONTEXT,
-        ("prompt",), ("prompt",),
+        E.BEFORE_AGENT,
+        MatcherKind.NONE,
+        None,
+        MergeKind.OR,
+        ChainKind.PROMPT_CONTEXT,
+        ("prompt",),
+        ("prompt",),
         "when a user prompt arrives: block it, stop, or add context for this turn",
     ),
     E.AFTER_AGENT: EventSpec(
-        E.AFTER_AGENT, MatcherKind.NONE, None, MergeKind.OR, ChainKind.NONE,
-        ("prompt", "prompt_response", "stop_hook_active"), ("prompt", "prompt_response", "stop_hook_active"),
+        E.AFTER_AGENT,
+        MatcherKind.NONE,
+        None,
+        MergeKind.OR,
+        ChainKind.NONE,
+        ("prompt", "prompt_response", "stop_hook_active"),
+        ("prompt", "prompt_response", "stop_hook_active"),
         "after the agent's final answer: retry with a reason, clear context, or stop",
     ),
     E.BEFORE_MODEL: EventSpec(
-        E.BEFORE_MODEL, MatcherKind.NONE, None, MergeKind.REPLACE, ChainKind.LLM_REQUEST,
-        ("llm_request",), ("llm_request",),
+        E.BEFORE_MODEL,
+        MatcherKind.NONE,
+        None,
+        MergeKind.REPLACE,
+        ChainKind.LLM_REQUEST,
+        ("llm_request",),
+        ("llm_request",),
         "before every model call: rewrite the request, answer instead of the model, or stop",
     ),
     E.AFTER_MODEL: EventSpec(
-        E.AFTER_MODEL, MatcherKind.NONE, None, MergeKind.REPLACE, ChainKind.NONE,
-        ("llm_request", "llm_response"), ("llm_request", "llm_response"),
+        E.AFTER_MODEL,
+        MatcherKind.NONE,
+        None,
+        MergeKind.REPLACE,
+        ChainKind.NONE,
+        ("llm_request", "llm_response"),
+        ("llm_request", "llm_response"),
         "for every streamed model chunk: replace it, discard it, or stop",
     ),
     E.BEFORE_TOOL_SELECTION: EventSpec(
-        E.BEFORE_TOOL_SELECTION, MatcherKind.NONE, None, MergeKind.TOOL_SELECTION, ChainKind.NONE,
-        ("llm_request",), ("llm_request",),
+        E.BEFORE_TOOL_SELECTION,
+        MatcherKind.NONE,
+        None,
+        MergeKind.TOOL_SELECTION,
+        ChainKind.NONE,
+        ("llm_request",),
+        ("llm_request",),
         "before the model chooses tools: restrict the tool-calling mode and allowed names",
     ),
     E.SESSION_START: EventSpec(
-        E.SESSION_START, MatcherKind.EXACT, "source", MergeKind.OR, ChainKind.NONE,
-        ("source",), ("source",),
+        E.SESSION_START,
+        MatcherKind.EXACT,
+        "source",
+        MergeKind.OR,
+        ChainKind.NONE,
+        ("source",),
+        ("source",),
         "when a session starts, resumes or is cleared: add context, show a message",
     ),
     E.SESSION_END: EventSpec(
-        E.SESSION_END, MatcherKind.EXACT, "reason", MergeKind.SIMPLE, ChainKind.NONE,
-        ("reason",), ("reason",),
+        E.SESSION_END,
+        MatcherKind.EXACT,
+        "reason",
+        MergeKind.SIMPLE,
+        ChainKind.NONE,
+        ("reason",),
+        ("reason",),
         "when a session ends or is cleared (result is informational)",
     ),
     E.PRE_COMPRESS: EventSpec(
-        E.PRE_COMPRESS, MatcherKind.EXACT, "trigger", MergeKind.SIMPLE, ChainKind.NONE,
-        ("trigger",), ("trigger",),
+        E.PRE_COMPRESS,
+        MatcherKind.EXACT,
+        "trigger",
+        MergeKind.SIMPLE,
+        ChainKind.NONE,
+        ("trigger",),
+        ("trigger",),
         "before the history is compressed (result is informational)",
     ),
     E.NOTIFICATION: EventSpec(
-        E.NOTIFICATION, MatcherKind.EXACT, "notification_type", MergeKind.SIMPLE, ChainKind.NONE,
-        ("notification_type", "message", "details"), ("notification_type", "message", "details"),
+        E.NOTIFICATION,
+        MatcherKind.EXACT,
+        "notification_type",
+        MergeKind.SIMPLE,
+        ChainKind.NONE,
+        ("notification_type", "message", "details"),
+        ("notification_type", "message", "details"),
         "before a confirmation prompt is shown (result is informational)",
     ),
 }
@@ -200,11 +260,26 @@ def suggest_event(name: str) -> str | None:
 
 #: input fields and the JSON type each must have (checked before any hook runs)
 FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
-    "session_id": str, "transcript_path": str, "cwd": str, "timestamp": str,
-    "tool_name": str, "tool_input": dict, "tool_response": dict, "mcp_context": dict,
-    "original_request_name": str, "prompt": str, "prompt_response": str, "stop_hook_active": bool,
-    "llm_request": dict, "llm_response": dict, "source": str, "reason": str, "trigger": str,
-    "notification_type": str, "message": str, "details": dict,
+    "session_id": str,
+    "transcript_path": str,
+    "cwd": str,
+    "timestamp": str,
+    "tool_name": str,
+    "tool_input": dict,
+    "tool_response": dict,
+    "mcp_context": dict,
+    "original_request_name": str,
+    "prompt": str,
+    "prompt_response": str,
+    "stop_hook_active": bool,
+    "llm_request": dict,
+    "llm_response": dict,
+    "source": str,
+    "reason": str,
+    "trigger": str,
+    "notification_type": str,
+    "message": str,
+    "details": dict,
 }
 
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
@@ -229,22 +304,32 @@ def now_iso() -> str:
     return iso_ms(time.time_ns())
 
 
-def build_input(event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str,
-                cwd: str) -> dict[str, object]:
+def build_input(
+    event: HookEvent, data: Mapping[str, object], *, session_id: str, transcript_path: str, cwd: str
+) -> dict[str, object]:
     """The full input of a firing: base fields filled in, ``None`` values dropped, types checked.
 
     Raises :class:`~hookwise.errors.PayloadError` naming the first field of the wrong type.
     """
-    inp: dict[str, object] = {"session_id": session_id, "transcript_path": transcript_path, "cwd": cwd,
-                              "hook_event_name": event.value, "timestamp": now_iso()}
+    inp: dict[str, object] = {
+        "session_id": session_id,
+        "transcript_path": transcript_path,
+        "cwd": cwd,
+        "hook_event_name": event.value,
+        "timestamp": now_iso(),
+    }
     for k, v in data.items():
         if v is None:
             continue
         want = FIELD_TYPES.get(k)
-        if want is not None and (not isinstance(v, want) or (want is not bool and isinstance(v, bool))):
+        if want is not None and (
+            not isinstance(v, want) or (want is not bool and isinstance(v, bool))
+        ):
             from hookwise.errors import PayloadError
 
-            raise PayloadError(f"input field {k!r} must be {_TYPE_NAMES.get(want, want)}, got {type(v).__name__}")
+            raise PayloadError(
+                f"input field {k!r} must be {_TYPE_NAMES.get(want, want)}, got {type(v).__name__}"
+            )
         inp[k] = v
     inp["hook_event_name"] = event.value
     return inp

@@ -33,7 +33,6 @@ class Outcome(str, Enum):
 WARNING_OUTCOMES = frozenset({Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT, Outcome.SKIPPED})
 
 
-
 @dataclass
 class HookOutcome:
     """The result of one hook call.
@@ -241,7 +240,9 @@ class FireResult:
     @property
     def clear_context(self) -> bool:
         """AfterAgent: a hook asked to clear the conversation (``clearContext: true``)."""
-        return self.event is HookEvent.AFTER_AGENT and self.hook_specific.get("clearContext") is True
+        return (
+            self.event is HookEvent.AFTER_AGENT and self.hook_specific.get("clearContext") is True
+        )
 
     @property
     def tail_tool_call(self) -> dict[str, Any] | None:

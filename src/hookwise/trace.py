@@ -56,7 +56,9 @@ class TraceWriter:
     def write(self, record: dict[str, Any]) -> None:
         import json
 
-        line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8", "surrogatepass")
+        line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode(
+            "utf-8", "surrogatepass"
+        )
         with self._lock:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:

@@ -129,7 +129,9 @@ def named_files(command: str, root: str, cwd: str) -> list[tuple[str, str]]:
 class TrustStore:
     """Reads and writes ``trusted_hooks.json``; computes trust keys."""
 
-    def __init__(self, user_dir: str, project_dir: str, values: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, user_dir: str, project_dir: str, values: Mapping[str, str] | None = None
+    ) -> None:
         self.path = os.path.join(user_dir, STORE_NAME)
         self.project_dir = project_dir
         self.values = dict(values or {})
@@ -147,19 +149,34 @@ class TrustStore:
 
     def key(self, entry: HookEntry) -> str:
         root = self.scope(entry)
-        expanded = expand_command(entry.command, {**self.values, "GEMINI_PROJECT_DIR": self.project_dir,
-                                                  "CLAUDE_PROJECT_DIR": self.project_dir})
+        expanded = expand_command(
+            entry.command,
+            {
+                **self.values,
+                "GEMINI_PROJECT_DIR": self.project_dir,
+                "CLAUDE_PROJECT_DIR": self.project_dir,
+            },
+        )
         import hashlib
 
         h = hashlib.sha256()
-        if entry.type == "python":  # a settings python hook: the files of its module (docs/hook-types.md)
+        if (
+            entry.type == "python"
+        ):  # a settings python hook: the files of its module (docs/hook-types.md)
             from hookwise.runners.callable import module_files
 
-            files = [(entry.command, os.path.realpath(f)) for f in module_files(entry.command, root)]
-        elif entry.type == "http":  # the URL is in the identity; what is sent along is in the key too
+            files = [
+                (entry.command, os.path.realpath(f)) for f in module_files(entry.command, root)
+            ]
+        elif (
+            entry.type == "http"
+        ):  # the URL is in the identity; what is sent along is in the key too
             files = []
-            h.update(json.dumps([entry.extra.get("headers"), entry.extra.get("allowedEnvVars")],
-                                sort_keys=True).encode("utf-8", "surrogateescape"))
+            h.update(
+                json.dumps(
+                    [entry.extra.get("headers"), entry.extra.get("allowedEnvVars")], sort_keys=True
+                ).encode("utf-8", "surrogateescape")
+            )
         else:
             files = named_files(expanded, root, self.project_dir)
         for word, real in files:
@@ -225,6 +242,8 @@ class TrustStore:
                         os.chmod(directory, 0o700)
                 except OSError:
                     pass  # missing: write_atomic creates it 0700
-                write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600)
+                write_atomic(
+                    self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600
+                )
             self._sig = None
         return added

@@ -106,8 +106,17 @@ class NotificationInput(BaseInput):
 
 
 HookInput = Union[
-    BeforeToolInput, AfterToolInput, BeforeAgentInput, AfterAgentInput, BeforeModelInput, AfterModelInput,
-    BeforeToolSelectionInput, SessionStartInput, SessionEndInput, PreCompressInput, NotificationInput,
+    BeforeToolInput,
+    AfterToolInput,
+    BeforeAgentInput,
+    AfterAgentInput,
+    BeforeModelInput,
+    AfterModelInput,
+    BeforeToolSelectionInput,
+    SessionStartInput,
+    SessionEndInput,
+    PreCompressInput,
+    NotificationInput,
 ]
 
 #: event name -> its input type (a test checks it against hookwise.events.EVENT_SPECS)
@@ -148,7 +157,9 @@ class HookSpecificOutput(TypedDict, total=False):
     tool_input: JsonObject  # BeforeTool: merged over the model's arguments
     tailToolCallRequest: TailToolCallRequest  # AfterTool
     llm_request: JsonObject  # BeforeModel
-    llm_response: JsonObject  # BeforeModel (answers instead of the model), AfterModel (replaces the chunk)
+    llm_response: (
+        JsonObject  # BeforeModel (answers instead of the model), AfterModel (replaces the chunk)
+    )
     toolConfig: ToolConfig  # BeforeToolSelection
 
 

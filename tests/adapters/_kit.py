@@ -42,21 +42,39 @@ class Hooks:
         self._cmd = self.tester.script("answer.py", ANSWER)
         self._n = 0
 
-    def on(self, event: str, answer: dict[str, Any] | list[dict[str, Any]], *, matcher: str | None = None,
-           **extra: Any) -> None:
+    def on(
+        self,
+        event: str,
+        answer: dict[str, Any] | list[dict[str, Any]],
+        *,
+        matcher: str | None = None,
+        **extra: Any,
+    ) -> None:
         self._n += 1
         answers = answer if isinstance(answer, list) else [answer]
         spec = json.dumps({"key": f"{event}-{self._n}", "answers": answers})
-        self.tester.add(event, f"{self._cmd} {shlex.quote(spec)}", matcher=matcher, name=f"{event}-{self._n}", **extra)
+        self.tester.add(
+            event,
+            f"{self._cmd} {shlex.quote(spec)}",
+            matcher=matcher,
+            name=f"{event}-{self._n}",
+            **extra,
+        )
 
     def system(self, session_id: str = "test-session") -> HookSystem:
-        return HookSystem(str(self.project), trust_all=True, env=self.tester.env, session_id=session_id)
+        return HookSystem(
+            str(self.project), trust_all=True, env=self.tester.env, session_id=session_id
+        )
 
     def log(self, event: str | None = None) -> list[dict[str, Any]]:
         path = self.project / "log.jsonl"
         if not path.exists():
             return []
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [
+            json.loads(line)
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
         return [r for r in rows if event is None or r["hook_event_name"] == event]
 
 

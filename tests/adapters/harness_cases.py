@@ -53,7 +53,9 @@ def test_before_tool_deny_skips_the_tool(hooks: Hooks, kit: Kit) -> None:
 
 
 def test_before_tool_rewrite_runs_with_merged_args_and_notes_it(hooks: Hooks, kit: Kit) -> None:
-    hooks.on("BeforeTool", {"hookSpecificOutput": {"tool_input": {"cmd": "ls -la"}}}, matcher="shell")
+    hooks.on(
+        "BeforeTool", {"hookSpecificOutput": {"tool_input": {"cmd": "ls -la"}}}, matcher="shell"
+    )
     r = kit.Run(hooks, [kit.call("shell", {"cmd": "ls"}, "c1"), kit.say("ok")])
     r.prompt("list")
     assert r.tools.args == [("shell", {"cmd": "ls -la"})]
@@ -91,7 +93,11 @@ def test_ask_deny_refuses_without_surfacing(hooks: Hooks, kit: Kit) -> None:
 
 
 def test_after_tool_context_is_appended(hooks: Hooks, kit: Kit) -> None:
-    hooks.on("AfterTool", {"hookSpecificOutput": {"additionalContext": "file list is partial"}}, matcher="shell")
+    hooks.on(
+        "AfterTool",
+        {"hookSpecificOutput": {"additionalContext": "file list is partial"}},
+        matcher="shell",
+    )
     r = kit.Run(hooks, [kit.call("shell", {"cmd": "ls"}, "c1"), kit.say("ok")])
     r.prompt("list")
     assert "shell:ls\\n\\n<hook_context>file list is partial</hook_context>" in r.request_text(1)
@@ -107,7 +113,10 @@ def test_after_tool_block_hides_the_result(hooks: Hooks, kit: Kit) -> None:
 
 
 def test_after_tool_tail_calls_are_capped(hooks: Hooks, kit: Kit) -> None:
-    hooks.on("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "x"}}}})
+    hooks.on(
+        "AfterTool",
+        {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "x"}}}},
+    )
     r = kit.Run(hooks, [kit.call("echo", {"text": "a"}, "c1"), kit.say("ok")])
     r.prompt("loop")
     assert r.tools.calls["echo"] == 1 + verdicts.MAX_TAIL_CALLS
@@ -132,8 +141,11 @@ def test_fail_closed_hook_denies(hooks: Hooks, kit: Kit) -> None:
 
 def test_tool_aliases_apply_gemini_matchers(hooks: Hooks, kit: Kit) -> None:
     hooks.on("BeforeTool", {"decision": "deny", "reason": "aliased"}, matcher="run_shell_command")
-    r = kit.Run(hooks, [kit.call("shell", {"cmd": "ls"}, "c1"), kit.say("ok")],
-                tool_aliases={"shell": "run_shell_command"})
+    r = kit.Run(
+        hooks,
+        [kit.call("shell", {"cmd": "ls"}, "c1"), kit.say("ok")],
+        tool_aliases={"shell": "run_shell_command"},
+    )
     r.prompt("go")
     assert r.tools.calls["shell"] == 0
     fired = hooks.log("BeforeTool")[0]

@@ -28,7 +28,7 @@ from hookwise import HookSystem
 from hookwise.adapters._verdicts import CANCELLED, MAX_TAIL_CALLS, MODIFIED_NOTE
 from hookwise.testing.conformance import ToolCall, Turn
 
-RESPOND = r'''
+RESPOND = r"""
 import json, os, sys
 spec_path = sys.argv[1]
 inp = json.load(sys.stdin)
@@ -48,7 +48,7 @@ if isinstance(out, dict) and "$exit" in out:
     sys.exit(out["$exit"])
 if out is not None:
     print(json.dumps(out))
-'''
+"""
 
 
 def _printf(answer: dict[str, Any]) -> str:
@@ -57,14 +57,46 @@ def _printf(answer: dict[str, Any]) -> str:
 
 #: settings for :func:`hookwise.testing.assert_adapter_conformance` that make hooks change the run: the
 #: shell call is denied, echo's result gets context, the prompt gets context
-CONFORMANCE_SETTINGS: dict[str, Any] = {"hooks": {
-    "BeforeTool": [{"matcher": "shell", "hooks": [{"type": "command", "command": _printf(
-        {"decision": "deny", "reason": "no shell here"})}]}],
-    "AfterTool": [{"matcher": "echo", "hooks": [{"type": "command", "command": _printf(
-        {"hookSpecificOutput": {"additionalContext": "echo checked"}})}]}],
-    "BeforeAgent": [{"hooks": [{"type": "command", "command": _printf(
-        {"hookSpecificOutput": {"additionalContext": "be brief"}})}]}],
-}}
+CONFORMANCE_SETTINGS: dict[str, Any] = {
+    "hooks": {
+        "BeforeTool": [
+            {
+                "matcher": "shell",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": _printf({"decision": "deny", "reason": "no shell here"}),
+                    }
+                ],
+            }
+        ],
+        "AfterTool": [
+            {
+                "matcher": "echo",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": _printf(
+                            {"hookSpecificOutput": {"additionalContext": "echo checked"}}
+                        ),
+                    }
+                ],
+            }
+        ],
+        "BeforeAgent": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": _printf(
+                            {"hookSpecificOutput": {"additionalContext": "be brief"}}
+                        ),
+                    }
+                ]
+            }
+        ],
+    }
+}
 
 
 def call(name: str, **args: Any) -> ToolCall:
@@ -111,8 +143,16 @@ class Run:
 class Driver(Protocol):
     name: str
 
-    def run(self, hooks: HookSystem, turns: Sequence[Turn], prompts: Sequence[str], *, ask: Any = "deny",
-            native_answer: bool | None = None, max_agent_retries: int = 8) -> Run:
+    def run(
+        self,
+        hooks: HookSystem,
+        turns: Sequence[Turn],
+        prompts: Sequence[str],
+        *,
+        ask: Any = "deny",
+        native_answer: bool | None = None,
+        max_agent_retries: int = 8,
+    ) -> Run:
         """Run ``prompts`` in one conversation (one adapter instance, whose session is then closed).
 
         ``native_answer``: use ``ask="native"`` and answer each surfaced approval with it."""
@@ -135,14 +175,18 @@ class AdapterEnv:
     def save(self) -> None:
         (self.root / ".gemini" / "settings.json").write_text(json.dumps(self.settings, indent=1))
 
-    def hook(self, event: str, *outputs: Any, matcher: str | None = None, fail_closed: bool = False) -> str:
+    def hook(
+        self, event: str, *outputs: Any, matcher: str | None = None, fail_closed: bool = False
+    ) -> str:
         """A hook answering ``outputs`` in turn (the last repeats; None = no output;
         ``{"$exit": N, "$stderr": ...}`` = exit N)."""
         self._n += 1
         name = f"{event.lower()}-{self._n}"
         (self.hooks_dir / f"{name}.json").write_text(json.dumps(list(outputs)))
-        cmd = (f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/respond.py" '
-               f'"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.json"')
+        cmd = (
+            f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/respond.py" '
+            f'"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.json"'
+        )
         hook: dict[str, Any] = {"type": "command", "name": name, "command": cmd, "timeout": 20000}
         if fail_closed:
             hook["failClosed"] = True
@@ -177,7 +221,9 @@ def scenario(fn: Scenario) -> Scenario:
     return fn
 
 
-def go(driver: Driver, env: AdapterEnv, *turns: Turn, prompts: Sequence[str] = ("go",), **kw: Any) -> Run:
+def go(
+    driver: Driver, env: AdapterEnv, *turns: Turn, prompts: Sequence[str] = ("go",), **kw: Any
+) -> Run:
     return driver.run(env.system(), list(turns), list(prompts), **kw)
 
 
@@ -187,7 +233,10 @@ def no_hook_configured(driver: Driver, env: AdapterEnv) -> None:
     run = go(driver, env, (call("shell", cmd="ls"),), (call("echo", text="hi"),), ("done",))
     assert run.calls == {"shell": [{"cmd": "ls"}], "echo": [{"text": "hi"}]}
     assert len(run.requests) == 3 and run.output == "done"
-    assert run.requests[1].texts("tool") == ["shell:ls"] and run.requests[2].texts("tool")[-1] == "echo:hi"
+    assert (
+        run.requests[1].texts("tool") == ["shell:ls"]
+        and run.requests[2].texts("tool")[-1] == "echo:hi"
+    )
     assert not any("<hook_context>" in t for r in run.requests for t in r.texts())
     assert run.messages == [] and run.stop is None
 
@@ -198,13 +247,17 @@ def before_tool_deny(driver: Driver, env: AdapterEnv) -> None:
     env.hook("BeforeTool", {"decision": "deny", "reason": "no rm"}, matcher="shell")
     run = go(driver, env, (call("shell", cmd="rm -rf x"),), ("done",))
     assert run.count("shell") == 0
-    assert len(run.requests) == 2 and "Tool execution blocked: no rm" in run.requests[1].texts("tool")
+    assert len(run.requests) == 2 and "Tool execution blocked: no rm" in run.requests[1].texts(
+        "tool"
+    )
     assert run.output == "done"
 
 
 @scenario
 def before_tool_rewrite(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("BeforeTool", {"hookSpecificOutput": {"tool_input": {"cmd": "ls -la"}}}, matcher="shell")
+    env.hook(
+        "BeforeTool", {"hookSpecificOutput": {"tool_input": {"cmd": "ls -la"}}}, matcher="shell"
+    )
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.calls["shell"] == [{"cmd": "ls -la"}]
     assert run.requests[1].texts("tool") == ["shell:ls -la" + MODIFIED_NOTE]
@@ -227,8 +280,13 @@ def before_tool_ask_approve(driver: Driver, env: AdapterEnv) -> None:
     env.hook("BeforeTool", {"decision": "ask", "systemMessage": "really run it?"}, matcher="shell")
     env.log("Notification")
     asked: list[tuple[str, dict[str, Any], str]] = []
-    run = go(driver, env, (call("shell", cmd="ls"),), ("done",),
-             ask=lambda name, args, reason: asked.append((name, args, reason)) is None)
+    run = go(
+        driver,
+        env,
+        (call("shell", cmd="ls"),),
+        ("done",),
+        ask=lambda name, args, reason: asked.append((name, args, reason)) is None,
+    )
     assert run.count("shell") == 1
     assert asked == [("shell", {"cmd": "ls"}, "really run it?")]
     notes = env.inputs("Notification")
@@ -239,7 +297,9 @@ def before_tool_ask_approve(driver: Driver, env: AdapterEnv) -> None:
 def before_tool_ask_reject(driver: Driver, env: AdapterEnv) -> None:
     env.hook("BeforeTool", {"decision": "ask"}, matcher="shell")
     env.log("Notification")
-    run = go(driver, env, (call("shell", cmd="ls"),), ("done",), ask=lambda name, args, reason: False)
+    run = go(
+        driver, env, (call("shell", cmd="ls"),), ("done",), ask=lambda name, args, reason: False
+    )
     assert run.count("shell") == 0
     assert run.requests[1].texts("tool") == [CANCELLED]
     assert len(env.inputs("Notification")) == 1
@@ -282,7 +342,9 @@ def after_tool_context(driver: Driver, env: AdapterEnv) -> None:
     env.hook("AfterTool", {"hookSpecificOutput": {"additionalContext": "note <x>"}})
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.count("shell") == 1
-    assert run.requests[1].texts("tool") == ["shell:ls\n\n<hook_context>note &lt;x&gt;</hook_context>"]
+    assert run.requests[1].texts("tool") == [
+        "shell:ls\n\n<hook_context>note &lt;x&gt;</hook_context>"
+    ]
     assert env.inputs("AfterTool")[0]["tool_response"]["llmContent"] == "shell:ls"
 
 
@@ -297,8 +359,11 @@ def after_tool_block_hides_the_result(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def after_tool_tail_call(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
-             matcher="shell")
+    env.hook(
+        "AfterTool",
+        {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
+        matcher="shell",
+    )
     env.log("BeforeTool")
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.calls == {"shell": [{"cmd": "ls"}], "echo": [{"text": "t"}]}
@@ -309,7 +374,14 @@ def after_tool_tail_call(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def after_tool_tail_calls_are_capped(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "again"}}}})
+    env.hook(
+        "AfterTool",
+        {
+            "hookSpecificOutput": {
+                "tailToolCallRequest": {"name": "echo", "args": {"text": "again"}}
+            }
+        },
+    )
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.count("shell") == 1
     assert run.count("echo") == MAX_TAIL_CALLS
@@ -372,8 +444,11 @@ def after_agent_retry_cap(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def after_agent_clear_context(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("AfterAgent", {"decision": "block", "reason": "start over",
-                            "hookSpecificOutput": {"clearContext": True}}, None)
+    env.hook(
+        "AfterAgent",
+        {"decision": "block", "reason": "start over", "hookSpecificOutput": {"clearContext": True}},
+        None,
+    )
     run = go(driver, env, ("a1",), ("a2",), prompts=["first prompt"])
     assert len(run.requests) == 2
     assert run.requests[1].texts("user") == ["start over"]
@@ -383,8 +458,17 @@ def after_agent_clear_context(driver: Driver, env: AdapterEnv) -> None:
 # ---- BeforeModel / AfterModel / BeforeToolSelection ----------------------------------------------------
 @scenario
 def before_model_rewrite(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("BeforeModel", {"hookSpecificOutput": {"llm_request": {
-        "messages": [{"role": "user", "content": "rewritten prompt"}], "config": {"temperature": 0.25}}}})
+    env.hook(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_request": {
+                    "messages": [{"role": "user", "content": "rewritten prompt"}],
+                    "config": {"temperature": 0.25},
+                }
+            }
+        },
+    )
     run = go(driver, env, ("done",), prompts=["original prompt"])
     assert run.requests[0].texts("user") == ["rewritten prompt"]
     assert run.requests[0].settings.get("temperature") == 0.25
@@ -394,8 +478,16 @@ def before_model_rewrite(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def before_model_synthetic_answer(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("BeforeModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["canned answer"]}}]}}})
+    env.hook(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["canned answer"]}}]
+                }
+            }
+        },
+    )
     run = go(driver, env, ("never",))
     assert run.requests == []
     assert run.output == "canned answer"
@@ -422,8 +514,16 @@ def before_model_malformed_is_ignored(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def after_model_replace_keeps_tool_calls(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("AfterModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["replaced"]}}]}}})
+    env.hook(
+        "AfterModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["replaced"]}}]
+                }
+            }
+        },
+    )
     run = go(driver, env, ("original", call("shell", cmd="ls")), ("final",))
     assert run.count("shell") == 1
     assert "replaced" in run.requests[1].texts("model") and "original" not in run.requests[1]
@@ -444,8 +544,10 @@ def after_model_deny(driver: Driver, env: AdapterEnv) -> None:
 
 @scenario
 def before_tool_selection(driver: Driver, env: AdapterEnv) -> None:
-    env.hook("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
-        "mode": "ANY", "allowedFunctionNames": ["echo"]}}})
+    env.hook(
+        "BeforeToolSelection",
+        {"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["echo"]}}},
+    )
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.requests[0].tools == ["echo"] and run.requests[0].forced
     assert run.count("shell") == 0

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("google.adk", reason="hookwise[adk] is not installed (needs Python 3.11+)")
-pytestmark = pytest.mark.filterwarnings("ignore:The `plugins` argument is deprecated:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:The `plugins` argument is deprecated:DeprecationWarning"
+)
 
 from google.adk.agents import LlmAgent  # noqa: E402
 from google.adk.models.base_llm import BaseLlm  # noqa: E402
@@ -47,7 +49,9 @@ class ScriptedLlm(BaseLlm):  # type: ignore[misc]
         yield self.script.pop(0)
 
 
-def call(name: str, args: dict[str, Any], call_id: str | None = None, text: str | None = None) -> LlmResponse:
+def call(
+    name: str, args: dict[str, Any], call_id: str | None = None, text: str | None = None
+) -> LlmResponse:
     parts = [types.Part.from_text(text=text)] if text else []
     parts.append(types.Part(function_call=types.FunctionCall(name=name, args=args, id=call_id)))
     return LlmResponse(content=types.Content(role="model", parts=parts))
@@ -75,27 +79,45 @@ class Run:
             return {"result": t.hit("echo", text=text)}
 
         self.plugin = HookwisePlugin(hooks.system(), on_message=self.messages, **plugin_kw)
-        agent = LlmAgent(name="root", model=self.model, tools=[shell, echo], instruction="You help.")
+        agent = LlmAgent(
+            name="root", model=self.model, tools=[shell, echo], instruction="You help."
+        )
         self.runner = InMemoryRunner(agent=agent, plugins=[self.plugin])
         self.session_id = ""
         self.events: list[Any] = []
 
     async def _prompt(self, message: types.Content) -> list[Any]:
         if not self.session_id:
-            s = await self.runner.session_service.create_session(app_name=self.runner.app_name, user_id="u")
+            s = await self.runner.session_service.create_session(
+                app_name=self.runner.app_name, user_id="u"
+            )
             self.session_id = s.id
         out = []
-        async for ev in self.runner.run_async(user_id="u", session_id=self.session_id, new_message=message):
+        async for ev in self.runner.run_async(
+            user_id="u", session_id=self.session_id, new_message=message
+        ):
             out.append(ev)
         self.events += out
         return out
 
     def prompt(self, text: str) -> list[Any]:
-        return asyncio.run(self._prompt(types.Content(role="user", parts=[types.Part.from_text(text=text)])))
+        return asyncio.run(
+            self._prompt(types.Content(role="user", parts=[types.Part.from_text(text=text)]))
+        )
 
     def confirm(self, confirmation_id: str, ok: bool) -> list[Any]:
-        reply = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
-            id=confirmation_id, name="adk_request_confirmation", response={"confirmed": ok}))])
+        reply = types.Content(
+            role="user",
+            parts=[
+                types.Part(
+                    function_response=types.FunctionResponse(
+                        id=confirmation_id,
+                        name="adk_request_confirmation",
+                        response={"confirmed": ok},
+                    )
+                )
+            ],
+        )
         return asyncio.run(self._prompt(reply))
 
     def close(self) -> None:
@@ -105,7 +127,9 @@ class Run:
         return json.dumps(self.model.requests[i]["contents"])
 
     def final_text(self) -> str:
-        texts = [p.text for ev in self.events if ev.content for p in ev.content.parts or [] if p.text]
+        texts = [
+            p.text for ev in self.events if ev.content for p in ev.content.parts or [] if p.text
+        ]
         return texts[-1] if texts else ""
 
 
@@ -134,8 +158,13 @@ def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
     hooks.on("AfterTool", {})
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], ask="native")
     events = r.prompt("list")
-    asks = [p.function_call for ev in events if ev.content for p in ev.content.parts or []
-            if p.function_call and p.function_call.name == "adk_request_confirmation"]
+    asks = [
+        p.function_call
+        for ev in events
+        if ev.content
+        for p in ev.content.parts or []
+        if p.function_call and p.function_call.name == "adk_request_confirmation"
+    ]
     assert len(asks) == 1 and asks[0].args["toolConfirmation"]["hint"] == "check first"
     assert r.tools.calls["shell"] == 0 and len(r.model.requests) == 1
     assert len(hooks.log("Notification")) == 1
@@ -151,8 +180,11 @@ def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
 
 # ---- AfterTool ---------------------------------------------------------------------------------------
 def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
-    hooks.on("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
-             matcher="shell")
+    hooks.on(
+        "AfterTool",
+        {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
+        matcher="shell",
+    )
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
     r.prompt("list")
     assert r.tools.calls == {"shell": 1, "echo": 1}
@@ -160,7 +192,9 @@ def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
     assert resp["id"] == "c1" and resp["name"] == "shell" and "echo:t" in json.dumps(resp)
     tail = [e for e in hooks.log("BeforeTool")]
     assert tail == []  # no BeforeTool hook configured; AfterTool fired for both
-    assert [(e["tool_name"], e.get("original_request_name")) for e in hooks.log("AfterTool")] == [("shell", None)]
+    assert [(e["tool_name"], e.get("original_request_name")) for e in hooks.log("AfterTool")] == [
+        ("shell", None)
+    ]
 
 
 # ---- BeforeAgent -------------------------------------------------------------------------------------
@@ -218,7 +252,11 @@ def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
 
 
 def test_after_agent_clear_context(hooks: Hooks) -> None:
-    stop = {"continue": False, "stopReason": "done here", "hookSpecificOutput": {"clearContext": True}}
+    stop = {
+        "continue": False,
+        "stopReason": "done here",
+        "hookSpecificOutput": {"clearContext": True},
+    }
     hooks.on("AfterAgent", [stop, {}])
     r = Run(hooks, [say("first answer"), say("second answer")])
     r.prompt("FIRST PROMPT")
@@ -228,8 +266,17 @@ def test_after_agent_clear_context(hooks: Hooks) -> None:
 
 
 def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
-    hooks.on("AfterAgent", [{"decision": "block", "reason": "start over", "hookSpecificOutput": {"clearContext": True}},
-                            {}])
+    hooks.on(
+        "AfterAgent",
+        [
+            {
+                "decision": "block",
+                "reason": "start over",
+                "hookSpecificOutput": {"clearContext": True},
+            },
+            {},
+        ],
+    )
     r = Run(hooks, [say("first answer"), say("second answer")])
     r.prompt("FIRST PROMPT")
     assert r.model.requests[1]["contents"] == [{"role": "user", "parts": [{"text": "start over"}]}]
@@ -237,19 +284,40 @@ def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
 
 # ---- BeforeModel / AfterModel / BeforeToolSelection ---------------------------------------------------
 def test_before_model_rewrites_messages_and_config(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {
-        "messages": [{"role": "user", "content": "REWRITTEN"}], "config": {"temperature": 0.25}}}})
+    hooks.on(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_request": {
+                    "messages": [{"role": "user", "content": "REWRITTEN"}],
+                    "config": {"temperature": 0.25},
+                }
+            }
+        },
+    )
     r = Run(hooks, [say("ok")])
     r.prompt("original")
     req = r.model.requests[0]
-    assert req["contents"][0]["parts"][0]["text"] == "REWRITTEN" and "original" not in json.dumps(req["contents"])
+    assert req["contents"][0]["parts"][0]["text"] == "REWRITTEN" and "original" not in json.dumps(
+        req["contents"]
+    )
     assert req["config"]["temperature"] == 0.25
-    assert hooks.log("BeforeModel")[0]["llm_request"]["messages"] == [{"role": "user", "content": "original"}]
+    assert hooks.log("BeforeModel")[0]["llm_request"]["messages"] == [
+        {"role": "user", "content": "original"}
+    ]
 
 
 def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["cached answer"]}}]}}})
+    hooks.on(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["cached answer"]}}]
+                }
+            }
+        },
+    )
     r = Run(hooks, [])
     r.prompt("hi")
     assert r.model.requests == []
@@ -257,14 +325,28 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
 
 
 def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", [{"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]}}}, {"decision": "block", "reason": "b"}])
+    hooks.on(
+        "BeforeModel",
+        [
+            {
+                "hookSpecificOutput": {
+                    "llm_response": {
+                        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]
+                    }
+                }
+            },
+            {"decision": "block", "reason": "b"},
+        ],
+    )
     hooks.on("AfterAgent", {})
     r = Run(hooks, [])
     r.prompt("one")
     r.prompt("two")
     assert r.model.requests == []
-    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == ["canned", "[no response text]"]
+    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == [
+        "canned",
+        "[no response text]",
+    ]
 
 
 def test_before_model_stop(hooks: Hooks) -> None:
@@ -285,8 +367,19 @@ def test_before_model_malformed_request_is_a_warning(hooks: Hooks) -> None:
 
 
 def test_after_model_replaces_text_and_keeps_calls(hooks: Hooks) -> None:
-    hooks.on("AfterModel", [{"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]}}}, {}])
+    hooks.on(
+        "AfterModel",
+        [
+            {
+                "hookSpecificOutput": {
+                    "llm_response": {
+                        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]
+                    }
+                }
+            },
+            {},
+        ],
+    )
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1", text="orig text"), say("ok")])
     r.prompt("go")
     assert r.tools.calls["shell"] == 1
@@ -304,14 +397,19 @@ def test_after_model_deny_discards_and_ends_the_turn(hooks: Hooks) -> None:
 
 
 def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
-    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
-        "mode": "ANY", "allowedFunctionNames": ["echo"]}}})
+    hooks.on(
+        "BeforeToolSelection",
+        {"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["echo"]}}},
+    )
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
     r.prompt("go")
     cfg = r.model.requests[0]["config"]
     names = [d["name"] for t in cfg["tools"] for d in t.get("functionDeclarations", [])]
     assert names == ["echo"]
-    assert cfg["toolConfig"]["functionCallingConfig"] == {"mode": "ANY", "allowedFunctionNames": ["echo"]}
+    assert cfg["toolConfig"]["functionCallingConfig"] == {
+        "mode": "ANY",
+        "allowedFunctionNames": ["echo"],
+    }
     assert r.tools.calls["shell"] == 0
     assert "Tool call refused" in r.request_text(1) and "BeforeToolSelection" in r.request_text(1)
 
@@ -338,7 +436,11 @@ def _drive(hooks_system: Any, conversation: Conversation) -> None:
         parts = []
         for item in turn:
             if isinstance(item, ToolCall):
-                parts.append(types.Part(function_call=types.FunctionCall(name=item.name, args=dict(item.args))))
+                parts.append(
+                    types.Part(
+                        function_call=types.FunctionCall(name=item.name, args=dict(item.args))
+                    )
+                )
             else:
                 parts.append(types.Part.from_text(text=item))
         script.append(LlmResponse(content=types.Content(role="model", parts=parts)))
@@ -351,7 +453,8 @@ def _drive(hooks_system: Any, conversation: Conversation) -> None:
         fn.__name__ = tool.name
         fn.__doc__ = tool.description
         fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [inspect.Parameter(tool.param, inspect.Parameter.KEYWORD_ONLY, annotation=str)])
+            [inspect.Parameter(tool.param, inspect.Parameter.KEYWORD_ONLY, annotation=str)]
+        )
         return fn
 
     agent = LlmAgent(name="root", model=model, tools=[make(t) for t in conversation.tools])
@@ -375,7 +478,9 @@ def test_conformance_with_the_reference_host() -> None:
 
 # ---- the shared scenario suite -----------------------------------------------------------------------
 def _parts_text(parts: list[dict[str, Any]]) -> str:
-    return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+    return "".join(
+        p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought")
+    )
 
 
 def _response_text(resp: Any) -> str:
@@ -407,8 +512,16 @@ class AdkDriver:
     def __init__(self, mode: str) -> None:
         self.mode = mode  # run_async / run (ADK's sync runner) / sse (streaming mode)
 
-    def run(self, hooks: Any, turns: Any, prompts: Any, *, ask: Any = "deny", native_answer: bool | None = None,
-            max_agent_retries: int = 8) -> Run:  # type: ignore[override]
+    def run(
+        self,
+        hooks: Any,
+        turns: Any,
+        prompts: Any,
+        *,
+        ask: Any = "deny",
+        native_answer: bool | None = None,
+        max_agent_retries: int = 8,
+    ) -> Run:  # type: ignore[override]
         from google.adk.agents.run_config import RunConfig as AdkRunConfig
         from google.adk.agents.run_config import StreamingMode
 
@@ -417,8 +530,12 @@ class AdkDriver:
 
         script = []
         for turn in turns:
-            parts = [types.Part(function_call=types.FunctionCall(name=t.name, args=dict(t.args)))
-                     if isinstance(t, ToolCall) else types.Part.from_text(text=t) for t in turn]
+            parts = [
+                types.Part(function_call=types.FunctionCall(name=t.name, args=dict(t.args)))
+                if isinstance(t, ToolCall)
+                else types.Part.from_text(text=t)
+                for t in turn
+            ]
             script.append(LlmResponse(content=types.Content(role="model", parts=parts)))
         model = ScriptedLlm(script=script)
         calls: dict[str, list[dict[str, Any]]] = {}
@@ -434,16 +551,24 @@ class AdkDriver:
             calls.setdefault("echo", []).append({"text": text})
             return {"result": f"echo:{text}"}
 
-        plugin = HookwisePlugin(hooks, ask="native" if native_answer is not None else ask,
-                                on_message=lambda k, t: messages.append((k, t)), max_agent_retries=max_agent_retries)
-        runner = InMemoryRunner(agent=LlmAgent(name="root", model=model, tools=[shell, echo]), plugins=[plugin])
+        plugin = HookwisePlugin(
+            hooks,
+            ask="native" if native_answer is not None else ask,
+            on_message=lambda k, t: messages.append((k, t)),
+            max_agent_retries=max_agent_retries,
+        )
+        runner = InMemoryRunner(
+            agent=LlmAgent(name="root", model=model, tools=[shell, echo]), plugins=[plugin]
+        )
         rc = AdkRunConfig(streaming_mode=StreamingMode.SSE) if self.mode == "sse" else None
         surfaced: list[dict[str, Any]] = []
         events: list[Any] = []
 
         async def send(session_id: str, msg: types.Content) -> list[Any]:
             out = []
-            async for ev in runner.run_async(user_id="u", session_id=session_id, new_message=msg, run_config=rc):
+            async for ev in runner.run_async(
+                user_id="u", session_id=session_id, new_message=msg, run_config=rc
+            ):
                 out.append(ev)
             return out
 
@@ -452,47 +577,99 @@ class AdkDriver:
             for p in prompts:
                 msg = types.Content(role="user", parts=[types.Part.from_text(text=p)])
                 while msg is not None:
-                    if self.mode == "run":  # ADK's synchronous entry point (it drives run_async in a thread)
-                        got = await asyncio.to_thread(lambda m=msg: list(runner.run(user_id="u", session_id=s.id,
-                                                                                    new_message=m)))
+                    if (
+                        self.mode == "run"
+                    ):  # ADK's synchronous entry point (it drives run_async in a thread)
+                        got = await asyncio.to_thread(
+                            lambda m=msg: list(
+                                runner.run(user_id="u", session_id=s.id, new_message=m)
+                            )
+                        )
                     else:
                         got = await send(s.id, msg)
                     events.extend(got)
-                    asks = [p.function_call for ev in got if ev.content for p in ev.content.parts or []
-                            if p.function_call and p.function_call.name == "adk_request_confirmation"]
+                    asks = [
+                        p.function_call
+                        for ev in got
+                        if ev.content
+                        for p in ev.content.parts or []
+                        if p.function_call and p.function_call.name == "adk_request_confirmation"
+                    ]
                     msg = None
                     if asks and native_answer is not None:
                         surfaced.extend(dict(a.args or {}) for a in asks)
-                        msg = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
-                            id=a.id, name="adk_request_confirmation", response={"confirmed": native_answer}))
-                            for a in asks])
+                        msg = types.Content(
+                            role="user",
+                            parts=[
+                                types.Part(
+                                    function_response=types.FunctionResponse(
+                                        id=a.id,
+                                        name="adk_request_confirmation",
+                                        response={"confirmed": native_answer},
+                                    )
+                                )
+                                for a in asks
+                            ],
+                        )
             await runner.close()
             return s.id
 
         asyncio.run(go())
-        requests = [Request(_messages(r.get("contents", []), (r.get("config") or {}).get("systemInstruction")),
-                            [d["name"] for t in (r.get("config") or {}).get("tools", [])
-                             for d in t.get("functionDeclarations", [])],
-                            ((r.get("config") or {}).get("toolConfig") or {}).get("functionCallingConfig", {})
-                            .get("mode") == "ANY",
-                            {k: v for k, v in (r.get("config") or {}).items()
-                             if k in ("temperature", "maxOutputTokens", "topP", "topK")})
-                    for r in model.requests]
-        history = _messages([ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
-                             for ev in events if ev.content and not ev.partial])
+        requests = [
+            Request(
+                _messages(r.get("contents", []), (r.get("config") or {}).get("systemInstruction")),
+                [
+                    d["name"]
+                    for t in (r.get("config") or {}).get("tools", [])
+                    for d in t.get("functionDeclarations", [])
+                ],
+                ((r.get("config") or {}).get("toolConfig") or {})
+                .get("functionCallingConfig", {})
+                .get("mode")
+                == "ANY",
+                {
+                    k: v
+                    for k, v in (r.get("config") or {}).items()
+                    if k in ("temperature", "maxOutputTokens", "topP", "topK")
+                },
+            )
+            for r in model.requests
+        ]
+        history = _messages(
+            [
+                ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
+                for ev in events
+                if ev.content and not ev.partial
+            ]
+        )
         prompts_kept = [("user", p) for p in prompts]
         output = next((t for r, t in reversed(history) if r == "model"), "")
         stops = [t for k, t in messages if k == "stop"]
-        return ScenarioRun(requests, calls, messages, output, self._history(runner, prompts_kept, history),
-                           stops[-1] if stops else None, False, surfaced)
+        return ScenarioRun(
+            requests,
+            calls,
+            messages,
+            output,
+            self._history(runner, prompts_kept, history),
+            stops[-1] if stops else None,
+            False,
+            surfaced,
+        )
 
     @staticmethod
-    def _history(runner: Any, prompts: list[tuple[str, str]], events: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    def _history(
+        runner: Any, prompts: list[tuple[str, str]], events: list[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
         sessions = runner.session_service.sessions.get(runner.app_name, {}).get("u", {})
         out: list[tuple[str, str]] = []
         for s in sessions.values():
-            out += _messages([ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
-                              for ev in s.events if ev.content])
+            out += _messages(
+                [
+                    ev.content.model_dump(mode="json", by_alias=True, exclude_none=True)
+                    for ev in s.events
+                    if ev.content
+                ]
+            )
         return out or events
 
 
@@ -508,9 +685,22 @@ def test_scenario(scenario: Any, adapter_env: Any) -> None:
 
 
 @pytest.mark.parametrize("mode", ["run", "sse"])
-@pytest.mark.parametrize("scenario", [s for s in _scenarios() if s.__name__ in (
-    "before_tool_rewrite", "before_tool_ask_native_approve", "after_agent_retry", "before_model_synthetic_answer",
-    "after_model_replace_keeps_tool_calls")], ids=lambda s: s.__name__)
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        s
+        for s in _scenarios()
+        if s.__name__
+        in (
+            "before_tool_rewrite",
+            "before_tool_ask_native_approve",
+            "after_agent_retry",
+            "before_model_synthetic_answer",
+            "after_model_replace_keeps_tool_calls",
+        )
+    ],
+    ids=lambda s: s.__name__,
+)
 def test_other_call_styles(scenario: Any, mode: str, adapter_env: Any) -> None:
     scenario(AdkDriver(mode), adapter_env)
 
@@ -529,9 +719,14 @@ def test_pre_compress_fires_before_adk_compacts(hooks: Hooks) -> None:
 
     hooks.on("PreCompress", {})
     r = Run(hooks, [say("a"), say("b")])
-    app = App(name="compacting", root_agent=r.runner.agent, plugins=[r.plugin],
-              events_compaction_config=EventsCompactionConfig(compaction_interval=1, overlap_size=0,
-                                                              summarizer=CountingSummarizer()))
+    app = App(
+        name="compacting",
+        root_agent=r.runner.agent,
+        plugins=[r.plugin],
+        events_compaction_config=EventsCompactionConfig(
+            compaction_interval=1, overlap_size=0, summarizer=CountingSummarizer()
+        ),
+    )
     r.runner = InMemoryRunner(app=app)
     r.prompt("one")
     r.prompt("two")
@@ -548,7 +743,9 @@ def test_after_tool_fires_for_a_tool_that_raised(hooks: Hooks) -> None:
         raise RuntimeError("disk full")
 
     plugin = HookwisePlugin(hooks.system())
-    runner = InMemoryRunner(agent=LlmAgent(name="root", model=model, tools=[boom]), plugins=[plugin])
+    runner = InMemoryRunner(
+        agent=LlmAgent(name="root", model=model, tools=[boom]), plugins=[plugin]
+    )
 
     async def go() -> None:
         s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
@@ -562,30 +759,50 @@ def test_after_tool_fires_for_a_tool_that_raised(hooks: Hooks) -> None:
     assert "tool broke; try echo" in json.dumps(model.requests[1]["contents"])
 
 
-def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(hooks: Hooks) -> None:
+def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(
+    hooks: Hooks,
+) -> None:
     from google.adk.agents.run_config import RunConfig as AdkRunConfig
     from google.adk.agents.run_config import StreamingMode
 
-    hooks.on("AfterModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]}}})
+    hooks.on(
+        "AfterModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]
+                }
+            }
+        },
+    )
 
     class Streaming(ScriptedLlm):  # type: ignore[misc]
-        async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False) -> Any:
+        async def generate_content_async(
+            self, llm_request: LlmRequest, stream: bool = False
+        ) -> Any:
             self.requests.append({"stream": stream})
             for text in ("Hel", "lo"):
-                yield LlmResponse(content=types.Content(role="model", parts=[types.Part.from_text(text=text)]),
-                                  partial=True)
+                yield LlmResponse(
+                    content=types.Content(role="model", parts=[types.Part.from_text(text=text)]),
+                    partial=True,
+                )
             yield say("Hello")
 
     model = Streaming()
-    runner = InMemoryRunner(agent=LlmAgent(name="root", model=model), plugins=[HookwisePlugin(hooks.system())])
+    runner = InMemoryRunner(
+        agent=LlmAgent(name="root", model=model), plugins=[HookwisePlugin(hooks.system())]
+    )
     events: list[Any] = []
 
     async def go() -> None:
         s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
         msg = types.Content(role="user", parts=[types.Part.from_text(text="hi")])
-        async for ev in runner.run_async(user_id="u", session_id=s.id, new_message=msg,
-                                         run_config=AdkRunConfig(streaming_mode=StreamingMode.SSE)):
+        async for ev in runner.run_async(
+            user_id="u",
+            session_id=s.id,
+            new_message=msg,
+            run_config=AdkRunConfig(streaming_mode=StreamingMode.SSE),
+        ):
             events.append(ev)
 
     asyncio.run(go())
@@ -598,11 +815,25 @@ def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(
 
 
 def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
-    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
-        "mode": "ANY", "allowedFunctionNames": ["run_shell_command"]}}})
-    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    hooks.on(
+        "BeforeToolSelection",
+        {
+            "hookSpecificOutput": {
+                "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["run_shell_command"]}
+            }
+        },
+    )
+    r = Run(
+        hooks,
+        [call("shell", {"cmd": "ls"}, "c1"), say("ok")],
+        tool_aliases={"shell": "run_shell_command"},
+    )
     r.prompt("go")
-    names = [d["name"] for t in r.model.requests[0]["config"]["tools"] for d in t.get("functionDeclarations", [])]
+    names = [
+        d["name"]
+        for t in r.model.requests[0]["config"]["tools"]
+        for d in t.get("functionDeclarations", [])
+    ]
     assert names == ["shell"]
     assert r.tools.calls["shell"] == 1
 

@@ -14,10 +14,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_example(name: str, home: Path) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HOOKWISE_", "GEMINI_"))}
-    env.update(GEMINI_CLI_HOME=str(home), GEMINI_CLI_SYSTEM_SETTINGS_PATH=str(home / "none.json"),
-               GEMINI_CLI_SYSTEM_DEFAULTS_PATH=str(home / "none-defaults.json"))
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "adapters" / name)], capture_output=True,
-                          text=True, env=env, timeout=120, cwd=str(home))
+    env.update(
+        GEMINI_CLI_HOME=str(home),
+        GEMINI_CLI_SYSTEM_SETTINGS_PATH=str(home / "none.json"),
+        GEMINI_CLI_SYSTEM_DEFAULTS_PATH=str(home / "none-defaults.json"),
+    )
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "adapters" / name)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=str(home),
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

@@ -9,10 +9,16 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize(("module", "blocked", "extra"), [("adk", "google.adk", "adk"),
-                                                          ("openai_agents", "agents", "openai-agents")])
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [("adk", "google.adk", "adk"), ("openai_agents", "agents", "openai-agents")],
+)
 def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: str) -> None:
-    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
-            f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        f"try:\n    import hookwise.adapters.{module}\nexcept ImportError as e:\n    print(e)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert f'pip install "hookwise[{extra}]"' in out

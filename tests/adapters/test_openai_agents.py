@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("agents.testing", reason="hookwise[openai-agents] is not installed (needs Python 3.11+)")
+pytest.importorskip(
+    "agents.testing", reason="hookwise[openai-agents] is not installed (needs Python 3.11+)"
+)
 
 from agents import Agent, FunctionTool, RunConfig, Runner, function_tool  # noqa: E402
 from agents.exceptions import InputGuardrailTripwireTriggered  # noqa: E402
@@ -58,7 +60,9 @@ class Run:
             """Echo a text."""
             return t.hit("echo", text=text)
 
-        self.agent = Agent(name="helper", model=self.model, tools=[shell, echo], instructions="You help.")
+        self.agent = Agent(
+            name="helper", model=self.model, tools=[shell, echo], instructions="You help."
+        )
         self.kw = {"on_message": self.messages, "run_config": OFFLINE, **kw}
         self.system = hooks.system()
         self.result: Any = None
@@ -117,12 +121,19 @@ def test_ask_native_uses_interruptions(hooks: Hooks, ok: bool) -> None:
 
 # ---- AfterTool ---------------------------------------------------------------------------------------
 def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
-    hooks.on("AfterTool", {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
-             matcher="shell")
+    hooks.on(
+        "AfterTool",
+        {"hookSpecificOutput": {"tailToolCallRequest": {"name": "echo", "args": {"text": "t"}}}},
+        matcher="shell",
+    )
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
     r.run("list")
     assert r.tools.calls == {"shell": 1, "echo": 1}
-    out = [i for i in r.model.calls[1].input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    out = [
+        i
+        for i in r.model.calls[1].input
+        if isinstance(i, dict) and i.get("type") == "function_call_output"
+    ]
     assert out[0]["call_id"] == "c1" and "echo:t" in str(out[0]["output"])
 
 
@@ -175,10 +186,17 @@ def test_a_later_prompt_after_a_retry_starts_fresh(hooks: Hooks) -> None:
     r = Run(hooks, [say("a1"), say("a2"), say("b1")])
     agent, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
     first = asyncio.run(openai_agents.run(agent, "p1", run_config=config))
-    asyncio.run(openai_agents.run(agent, [*first.to_input_list(), {"role": "user", "content": "p2"}],
-                                  run_config=config))
+    asyncio.run(
+        openai_agents.run(
+            agent, [*first.to_input_list(), {"role": "user", "content": "p2"}], run_config=config
+        )
+    )
     fired = hooks.log("AfterAgent")
-    assert [(f["prompt"], f["stop_hook_active"]) for f in fired] == [("p1", False), ("p1", True), ("p2", False)]
+    assert [(f["prompt"], f["stop_hook_active"]) for f in fired] == [
+        ("p1", False),
+        ("p1", True),
+        ("p2", False),
+    ]
     assert fired[2]["prompt_response"] == "b1"
 
 
@@ -192,8 +210,17 @@ def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
 
 
 def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
-    hooks.on("AfterAgent", [{"decision": "block", "reason": "start over", "hookSpecificOutput": {"clearContext": True}},
-                            {}])
+    hooks.on(
+        "AfterAgent",
+        [
+            {
+                "decision": "block",
+                "reason": "start over",
+                "hookSpecificOutput": {"clearContext": True},
+            },
+            {},
+        ],
+    )
     r = Run(hooks, [say("first answer"), say("second answer")])
     r.run("FIRST PROMPT")
     assert r.model.calls[1].input == [{"role": "user", "content": "start over"}]
@@ -216,7 +243,9 @@ def test_after_agent_clear_context_with_and_without_a_session(hooks: Hooks) -> N
 def test_after_agent_retry_needs_run_with_plain_runner(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a")])
-    agent, config = openai_agents.govern(r.agent, r.system, on_message=r.messages, run_config=OFFLINE)
+    agent, config = openai_agents.govern(
+        r.agent, r.system, on_message=r.messages, run_config=OFFLINE
+    )
     result = Runner.run_sync(agent, "go", run_config=config)
     assert result.final_output == "a" and len(r.model.calls) == 1
     assert any("cannot retry" in w for w in r.messages.of("warning"))
@@ -224,17 +253,30 @@ def test_after_agent_retry_needs_run_with_plain_runner(hooks: Hooks) -> None:
 
 # ---- BeforeModel / AfterModel / BeforeToolSelection ---------------------------------------------------
 def test_before_model_rewrites_messages_and_config(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {
-        "messages": [{"role": "user", "content": "REWRITTEN"}], "config": {"temperature": 0.25}}}})
+    hooks.on(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_request": {
+                    "messages": [{"role": "user", "content": "REWRITTEN"}],
+                    "config": {"temperature": 0.25},
+                }
+            }
+        },
+    )
     r = Run(hooks, [say("ok")])
     r.run("original")
     assert r.model.calls[0].input == [{"role": "user", "content": "REWRITTEN"}]
     assert r.model.calls[0].model_settings.temperature == 0.25
-    assert hooks.log("BeforeModel")[0]["llm_request"]["messages"] == [{"role": "user", "content": "original"}]
+    assert hooks.log("BeforeModel")[0]["llm_request"]["messages"] == [
+        {"role": "user", "content": "original"}
+    ]
 
 
 def test_before_model_top_k_is_named_in_a_warning(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_request": {"config": {"topK": 3, "topP": 0.5}}}})
+    hooks.on(
+        "BeforeModel", {"hookSpecificOutput": {"llm_request": {"config": {"topK": 3, "topP": 0.5}}}}
+    )
     r = Run(hooks, [say("ok")])
     r.run("hi")
     assert r.model.calls[0].model_settings.top_p == 0.5
@@ -242,8 +284,16 @@ def test_before_model_top_k_is_named_in_a_warning(hooks: Hooks) -> None:
 
 
 def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["cached answer"]}}]}}})
+    hooks.on(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["cached answer"]}}]
+                }
+            }
+        },
+    )
     r = Run(hooks, [])
     result = r.run("hi")
     assert r.model.calls == ()
@@ -251,14 +301,28 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
 
 
 def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
-    hooks.on("BeforeModel", [{"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]}}}, {"decision": "block", "reason": "b"}])
+    hooks.on(
+        "BeforeModel",
+        [
+            {
+                "hookSpecificOutput": {
+                    "llm_response": {
+                        "candidates": [{"content": {"role": "model", "parts": ["canned"]}}]
+                    }
+                }
+            },
+            {"decision": "block", "reason": "b"},
+        ],
+    )
     hooks.on("AfterAgent", {})
     r = Run(hooks, [])
     r.run("one")
     r.run("two")
     assert r.model.calls == ()
-    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == ["canned", "[no response text]"]
+    assert [f["prompt_response"] for f in hooks.log("AfterAgent")] == [
+        "canned",
+        "[no response text]",
+    ]
 
 
 def test_before_model_stop(hooks: Hooks) -> None:
@@ -278,8 +342,19 @@ def test_before_model_malformed_request_is_a_warning(hooks: Hooks) -> None:
 
 
 def test_after_model_replaces_text_and_keeps_calls(hooks: Hooks) -> None:
-    hooks.on("AfterModel", [{"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]}}}, {}])
+    hooks.on(
+        "AfterModel",
+        [
+            {
+                "hookSpecificOutput": {
+                    "llm_response": {
+                        "candidates": [{"content": {"role": "model", "parts": ["REPLACED"]}}]
+                    }
+                }
+            },
+            {},
+        ],
+    )
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1", text="orig text"), say("ok")])
     r.run("go")
     assert r.tools.calls["shell"] == 1
@@ -297,13 +372,20 @@ def test_after_model_deny_discards_and_ends_the_turn(hooks: Hooks) -> None:
 
 
 def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
-    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
-        "mode": "ANY", "allowedFunctionNames": ["echo"]}}})
-    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], run_config=RunConfig(
-        tracing_disabled=True, model_settings=None))
+    hooks.on(
+        "BeforeToolSelection",
+        {"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["echo"]}}},
+    )
+    r = Run(
+        hooks,
+        [call("shell", {"cmd": "ls"}, "c1"), say("ok")],
+        run_config=RunConfig(tracing_disabled=True, model_settings=None),
+    )
     r.run("go")
     first = r.model.calls[0]
-    assert [t.name for t in first.tools] == ["echo"] and first.model_settings.tool_choice == "required"
+    assert [t.name for t in first.tools] == [
+        "echo"
+    ] and first.model_settings.tool_choice == "required"
     assert r.tools.calls["shell"] == 0
     assert "Tool call refused" in r.request_text(1) and "BeforeToolSelection" in r.request_text(1)
 
@@ -311,9 +393,25 @@ def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
 # ---- call styles, lifecycle, failures, aliases -------------------------------------------------------
 def test_async_and_streamed_runs(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"decision": "deny", "reason": "no"}, matcher="shell")
-    hooks.on("AfterModel", {"hookSpecificOutput": {"llm_response": {
-        "candidates": [{"content": {"role": "model", "parts": ["STREAM REPLACED"]}}]}}})
-    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), call("shell", {"cmd": "ls"}, "c2"), say("ok")])
+    hooks.on(
+        "AfterModel",
+        {
+            "hookSpecificOutput": {
+                "llm_response": {
+                    "candidates": [{"content": {"role": "model", "parts": ["STREAM REPLACED"]}}]
+                }
+            }
+        },
+    )
+    r = Run(
+        hooks,
+        [
+            call("shell", {"cmd": "ls"}, "c1"),
+            say("ok"),
+            call("shell", {"cmd": "ls"}, "c2"),
+            say("ok"),
+        ],
+    )
 
     async def go() -> Any:
         await openai_agents.run(r.agent, "async", r.system, run_config=OFFLINE)
@@ -342,7 +440,9 @@ def test_govern_does_not_mutate_the_callers_agent(hooks: Hooks) -> None:
     r = Run(hooks, [])
     before = [(t.name, t.on_invoke_tool) for t in r.agent.tools if isinstance(t, FunctionTool)]
     openai_agents.govern(r.agent, r.system, ask="native")
-    assert [(t.name, t.on_invoke_tool) for t in r.agent.tools if isinstance(t, FunctionTool)] == before
+    assert [
+        (t.name, t.on_invoke_tool) for t in r.agent.tools if isinstance(t, FunctionTool)
+    ] == before
     assert r.agent.input_guardrails == [] and r.agent.output_guardrails == []
 
 
@@ -364,12 +464,22 @@ def _drive(hooks_system: Any, conversation: Conversation) -> None:
         async def invoke(_ctx: Any, args_json: str) -> str:
             return str(tool.result(json.loads(args_json).get(tool.param)))
 
-        schema = {"type": "object", "properties": {tool.param: {"type": "string"}}, "required": [tool.param],
-                  "additionalProperties": False}
-        return FunctionTool(name=tool.name, description=tool.description, params_json_schema=schema,
-                            on_invoke_tool=invoke)
+        schema = {
+            "type": "object",
+            "properties": {tool.param: {"type": "string"}},
+            "required": [tool.param],
+            "additionalProperties": False,
+        }
+        return FunctionTool(
+            name=tool.name,
+            description=tool.description,
+            params_json_schema=schema,
+            on_invoke_tool=invoke,
+        )
 
-    agent = Agent(name="helper", model=ScriptedModel(steps), tools=[make(t) for t in conversation.tools])
+    agent = Agent(
+        name="helper", model=ScriptedModel(steps), tools=[make(t) for t in conversation.tools]
+    )
     openai_agents.run_sync(agent, conversation.prompt, hooks_system, run_config=OFFLINE)
 
 
@@ -389,8 +499,15 @@ def _text(content: Any) -> str:
 def _messages(items: Any, system: str | None = None) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = [("system", system)] if system else []
     for raw in [items] if isinstance(items, str) else list(items):
-        item = raw if isinstance(raw, dict) else (raw.model_dump(exclude_unset=True) if hasattr(raw, "model_dump")
-                                                  else {"role": "user", "content": str(raw)})
+        item = (
+            raw
+            if isinstance(raw, dict)
+            else (
+                raw.model_dump(exclude_unset=True)
+                if hasattr(raw, "model_dump")
+                else {"role": "user", "content": str(raw)}
+            )
+        )
         kind = item.get("type", "message")
         if kind == "function_call_output":
             out.append(("tool", _text(item.get("output"))))
@@ -407,10 +524,20 @@ class OpenAIAgentsDriver:
     name = "openai-agents"
 
     def __init__(self, mode: str) -> None:
-        self.mode = mode  # run (hookwise's run()) / streamed (Runner.run_streamed on the governed pair)
+        self.mode = (
+            mode  # run (hookwise's run()) / streamed (Runner.run_streamed on the governed pair)
+        )
 
-    def run(self, hooks: Any, turns: Any, prompts: Any, *, ask: Any = "deny", native_answer: bool | None = None,
-            max_agent_retries: int = 8) -> Any:
+    def run(
+        self,
+        hooks: Any,
+        turns: Any,
+        prompts: Any,
+        *,
+        ask: Any = "deny",
+        native_answer: bool | None = None,
+        max_agent_retries: int = 8,
+    ) -> Any:
         from agents.exceptions import InputGuardrailTripwireTriggered as Blocked
 
         from .scenarios import Request
@@ -422,8 +549,11 @@ class OpenAIAgentsDriver:
             out: list[Any] = []
             for t in turn:
                 n += 1
-                out.append(function_call(t.name, dict(t.args), call_id=f"call-{n}") if isinstance(t, ToolCall)
-                           else assistant_message(t))
+                out.append(
+                    function_call(t.name, dict(t.args), call_id=f"call-{n}")
+                    if isinstance(t, ToolCall)
+                    else assistant_message(t)
+                )
             steps.append(ModelStep(output=out))
         model = ScriptedModel(steps)
         calls: dict[str, list[dict[str, Any]]] = {}
@@ -442,9 +572,13 @@ class OpenAIAgentsDriver:
             return f"echo:{text}"
 
         agent, config = openai_agents.govern(
-            Agent(name="helper", model=model, tools=[shell, echo]), hooks,
-            ask="native" if native_answer is not None else ask, on_message=lambda k, t: messages.append((k, t)),
-            max_agent_retries=max_agent_retries, run_config=OFFLINE)
+            Agent(name="helper", model=model, tools=[shell, echo]),
+            hooks,
+            ask="native" if native_answer is not None else ask,
+            on_message=lambda k, t: messages.append((k, t)),
+            max_agent_retries=max_agent_retries,
+            run_config=OFFLINE,
+        )
         surfaced: list[dict[str, Any]] = []
         history: list[Any] = []
         stop: str | None = None
@@ -477,8 +611,10 @@ class OpenAIAgentsDriver:
                     stop, raised = exc.reason, True
                     data = getattr(exc, "run_data", None)
                     if data is not None:
-                        history = [*([data.input] if isinstance(data.input, str) else data.input),
-                                   *(i.to_input_item() for i in data.new_items)]
+                        history = [
+                            *([data.input] if isinstance(data.input, str) else data.input),
+                            *(i.to_input_item() for i in data.new_items),
+                        ]
                     break
                 except Blocked:
                     continue
@@ -488,13 +624,26 @@ class OpenAIAgentsDriver:
         if stop is None:
             stops = [t for k, t in messages if k == "stop"]
             stop = stops[-1] if stops else None
-        requests = [Request(_messages(c.input, c.system_instructions), [t.name for t in c.tools],
-                            c.model_settings.tool_choice not in (None, "auto", "none"),
-                            {k: v for k, v in (("temperature", c.model_settings.temperature),
-                                               ("maxOutputTokens", c.model_settings.max_tokens),
-                                               ("topP", c.model_settings.top_p)) if v is not None})
-                    for c in model.calls]
-        return ScenarioRun(requests, calls, messages, output, _messages(history), stop, raised, surfaced)
+        requests = [
+            Request(
+                _messages(c.input, c.system_instructions),
+                [t.name for t in c.tools],
+                c.model_settings.tool_choice not in (None, "auto", "none"),
+                {
+                    k: v
+                    for k, v in (
+                        ("temperature", c.model_settings.temperature),
+                        ("maxOutputTokens", c.model_settings.max_tokens),
+                        ("topP", c.model_settings.top_p),
+                    )
+                    if v is not None
+                },
+            )
+            for c in model.calls
+        ]
+        return ScenarioRun(
+            requests, calls, messages, output, _messages(history), stop, raised, surfaced
+        )
 
 
 def _scenarios() -> list[Any]:
@@ -508,9 +657,22 @@ def test_scenario(scenario: Any, adapter_env: Any) -> None:
     scenario(OpenAIAgentsDriver("run"), adapter_env)
 
 
-@pytest.mark.parametrize("scenario", [s for s in _scenarios() if s.__name__ in (
-    "before_tool_rewrite", "before_tool_ask_native_approve", "before_model_synthetic_answer",
-    "after_model_replace_keeps_tool_calls", "before_tool_selection")], ids=lambda s: s.__name__)
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        s
+        for s in _scenarios()
+        if s.__name__
+        in (
+            "before_tool_rewrite",
+            "before_tool_ask_native_approve",
+            "before_model_synthetic_answer",
+            "after_model_replace_keeps_tool_calls",
+            "before_tool_selection",
+        )
+    ],
+    ids=lambda s: s.__name__,
+)
 def test_streamed_scenario(scenario: Any, adapter_env: Any) -> None:
     scenario(OpenAIAgentsDriver("streamed"), adapter_env)
 
@@ -518,13 +680,24 @@ def test_streamed_scenario(scenario: Any, adapter_env: Any) -> None:
 def test_handoff_agents_are_governed_and_hosted_tools_named(hooks: Hooks) -> None:
     from agents import WebSearchTool
 
-    hooks.on("BeforeTool", {"decision": "deny", "reason": "not in the specialist either"}, matcher="shell")
+    hooks.on(
+        "BeforeTool",
+        {"decision": "deny", "reason": "not in the specialist either"},
+        matcher="shell",
+    )
     r = Run(hooks, [])
     specialist = Agent(name="specialist", model=r.model, tools=list(r.agent.tools))
     front = Agent(name="front", model=r.model, tools=[WebSearchTool()], handoffs=[specialist])
-    r.model.extend([ModelStep(output=[function_call("transfer_to_specialist", {}, call_id="h1")]),
-                    call("shell", {"cmd": "ls"}, "c1"), say("ok")])
-    result = openai_agents.run_sync(front, "go", r.system, on_message=r.messages, run_config=OFFLINE)
+    r.model.extend(
+        [
+            ModelStep(output=[function_call("transfer_to_specialist", {}, call_id="h1")]),
+            call("shell", {"cmd": "ls"}, "c1"),
+            say("ok"),
+        ]
+    )
+    result = openai_agents.run_sync(
+        front, "go", r.system, on_message=r.messages, run_config=OFFLINE
+    )
     assert result.last_agent.name == "specialist"
     assert r.tools.calls["shell"] == 0
     assert "not in the specialist either" in r.request_text(2)
@@ -532,9 +705,19 @@ def test_handoff_agents_are_governed_and_hosted_tools_named(hooks: Hooks) -> Non
 
 
 def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
-    hooks.on("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {
-        "mode": "ANY", "allowedFunctionNames": ["run_shell_command", "echo"]}}})
-    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")], tool_aliases={"shell": "run_shell_command"})
+    hooks.on(
+        "BeforeToolSelection",
+        {
+            "hookSpecificOutput": {
+                "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["run_shell_command", "echo"]}
+            }
+        },
+    )
+    r = Run(
+        hooks,
+        [call("shell", {"cmd": "ls"}, "c1"), say("ok")],
+        tool_aliases={"shell": "run_shell_command"},
+    )
     r.run("go")
     assert sorted(t.name for t in r.model.calls[0].tools) == ["echo", "shell"]
     assert r.tools.calls["shell"] == 1
@@ -545,7 +728,11 @@ def test_no_hook_configured_governs_nothing(hooks: Hooks) -> None:
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("done")])
     governed, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
     assert governed is r.agent  # no guardrail, no model or tool wrapper: nothing to add
-    assert config is not OFFLINE and config.call_model_input_filter is None and config.tool_error_formatter is None
+    assert (
+        config is not OFFLINE
+        and config.call_model_input_filter is None
+        and config.tool_error_formatter is None
+    )
     assert config.model_provider is OFFLINE.model_provider and config.model is None
     result = Runner.run_sync(governed, "list", run_config=config)
     assert result.final_output == "done" and r.tools.calls["shell"] == 1
@@ -556,8 +743,12 @@ def test_govern_adds_only_the_parts_of_configured_events(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok")])
     governed, config = openai_agents.govern(r.agent, r.system, run_config=OFFLINE)
-    assert [g.name for g in governed.input_guardrails] == ["hookwise-before-agent"]  # each run's state
-    assert governed.output_guardrails == [] and governed.model is r.model  # no AfterAgent / model hook
+    assert [g.name for g in governed.input_guardrails] == [
+        "hookwise-before-agent"
+    ]  # each run's state
+    assert (
+        governed.output_guardrails == [] and governed.model is r.model
+    )  # no AfterAgent / model hook
     assert config.call_model_input_filter is None  # no SessionStart / BeforeAgent hook
     shell = next(t for t in governed.tools if isinstance(t, FunctionTool) and t.name == "shell")
     assert [g.name for g in shell.tool_input_guardrails or []] == ["hookwise-before-tool"]
@@ -580,7 +771,15 @@ def test_hosted_tools_are_named_only_when_tool_hooks_exist(hooks: Hooks) -> None
 
 
 def test_hooks_configured_after_govern_are_named_or_served_with_seams_all(hooks: Hooks) -> None:
-    r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), call("shell", {"cmd": "ls"}, "c2"), say("ok")])
+    r = Run(
+        hooks,
+        [
+            call("shell", {"cmd": "ls"}, "c1"),
+            say("ok"),
+            call("shell", {"cmd": "ls"}, "c2"),
+            say("ok"),
+        ],
+    )
     lazy = openai_agents.govern(r.agent, r.system, on_message=r.messages, run_config=OFFLINE)
     eager = openai_agents.govern(r.agent, r.system, run_config=OFFLINE, seams="all")
     hooks.on("BeforeTool", {"decision": "deny", "reason": "no shells"}, matcher="shell")

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)")
+pytest.importorskip(
+    "pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)"
+)
 
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext  # noqa: E402
 from pydantic_ai.capabilities import AbstractCapability, CombinedCapability  # noqa: E402
@@ -34,7 +36,12 @@ from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_ad
 
 from .scenarios import CONFORMANCE_SETTINGS, SCENARIOS, AdapterEnv, Request, Run, Scenario, call  # noqa: E402
 
-SETTING_NAMES = {"temperature": "temperature", "max_tokens": "maxOutputTokens", "top_p": "topP", "top_k": "topK"}
+SETTING_NAMES = {
+    "temperature": "temperature",
+    "max_tokens": "maxOutputTokens",
+    "top_p": "topP",
+    "top_k": "topK",
+}
 
 
 def _text(content: Any) -> str:
@@ -66,9 +73,14 @@ def scripted_model(turns: Sequence[Turn], requests: list[Request]) -> FunctionMo
     def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         settings = dict(info.model_settings or {})
         choice = settings.get("tool_choice")
-        requests.append(Request(flatten(messages), [t.name for t in info.function_tools],
-                                choice == "required" or isinstance(choice, list),
-                                {SETTING_NAMES[k]: v for k, v in settings.items() if k in SETTING_NAMES}))
+        requests.append(
+            Request(
+                flatten(messages),
+                [t.name for t in info.function_tools],
+                choice == "required" or isinstance(choice, list),
+                {SETTING_NAMES[k]: v for k, v in settings.items() if k in SETTING_NAMES},
+            )
+        )
         n = len(requests) - 1
         turn = turns[n] if n < len(turns) else ("(the script has no more turns)",)
         parts: list[Any] = []
@@ -79,13 +91,19 @@ def scripted_model(turns: Sequence[Turn], requests: list[Request]) -> FunctionMo
                 parts.append(TextPart(item))
         return ModelResponse(parts=parts)
 
-    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+    async def stream(
+        messages: list[ModelMessage], info: AgentInfo
+    ) -> AsyncIterator[str | DeltaToolCalls]:
         response = answer(messages, info)
         for i, part in enumerate(response.parts):
             if isinstance(part, TextPart):
                 yield part.content
             elif isinstance(part, ToolCallPart):
-                yield {i: DeltaToolCall(part.tool_name, json.dumps(part.args), tool_call_id=part.tool_call_id)}
+                yield {
+                    i: DeltaToolCall(
+                        part.tool_name, json.dumps(part.args), tool_call_id=part.tool_call_id
+                    )
+                }
 
     return FunctionModel(answer, stream_function=stream)
 
@@ -109,16 +127,32 @@ class PydanticAIDriver:
         self.mode = mode
         self.name = f"pydantic-ai-{mode}"
 
-    def run(self, hooks: HookSystem, turns: Sequence[Turn], prompts: Sequence[str], *, ask: Any = "deny",
-            native_answer: bool | None = None, max_agent_retries: int = 8) -> Run:
+    def run(
+        self,
+        hooks: HookSystem,
+        turns: Sequence[Turn],
+        prompts: Sequence[str],
+        *,
+        ask: Any = "deny",
+        native_answer: bool | None = None,
+        max_agent_retries: int = 8,
+    ) -> Run:
         requests: list[Request] = []
         calls: dict[str, list[dict[str, Any]]] = {}
         messages: list[tuple[str, str]] = []
-        cap = HookwiseCapability(hooks, ask="native" if native_answer is not None else ask,
-                                 on_message=lambda k, t: messages.append((k, t)), max_agent_retries=max_agent_retries)
+        cap = HookwiseCapability(
+            hooks,
+            ask="native" if native_answer is not None else ask,
+            on_message=lambda k, t: messages.append((k, t)),
+            max_agent_retries=max_agent_retries,
+        )
         output_type: Any = [str, DeferredToolRequests] if native_answer is not None else str
-        agent = Agent(scripted_model(turns, requests), tools=counting_tools(calls), capabilities=[cap],
-                      output_type=output_type)
+        agent = Agent(
+            scripted_model(turns, requests),
+            tools=counting_tools(calls),
+            capabilities=[cap],
+            output_type=output_type,
+        )
         history: list[ModelMessage] = []
         surfaced: list[dict[str, Any]] = []
         output: Any = ""
@@ -141,9 +175,12 @@ class PydanticAIDriver:
                 result = step(p, message_history=history)
                 while isinstance(out := self._output(result), DeferredToolRequests):
                     surfaced.extend(out.metadata.values() or [{}])
-                    answers = DeferredToolResults(approvals={c.tool_call_id: bool(native_answer)
-                                                             for c in out.approvals})
-                    result = step(None, message_history=result.all_messages(), deferred_tool_results=answers)
+                    answers = DeferredToolResults(
+                        approvals={c.tool_call_id: bool(native_answer) for c in out.approvals}
+                    )
+                    result = step(
+                        None, message_history=result.all_messages(), deferred_tool_results=answers
+                    )
                 history = list(result.all_messages())
                 output = self._output(result)
         except AgentStopped as stopped:
@@ -155,8 +192,16 @@ class PydanticAIDriver:
             else:
                 asyncio.run(cap.aclose())
         flat = flatten(history)
-        return Run(requests, calls, messages, output if isinstance(output, str) else "", flat, stop, stop is not None,
-                   surfaced)
+        return Run(
+            requests,
+            calls,
+            messages,
+            output if isinstance(output, str) else "",
+            flat,
+            stop,
+            stop is not None,
+            surfaced,
+        )
 
     @staticmethod
     def _output(result: Any) -> Any:
@@ -164,8 +209,13 @@ class PydanticAIDriver:
 
 
 #: documented run_stream deviations (docs/adapters.md): the run ends once its answer streams
-STREAM_DEVIATIONS = {"after_agent_retry", "after_agent_retry_cap", "after_agent_clear_context",
-                     "after_model_replace_keeps_tool_calls", "after_model_deny"}
+STREAM_DEVIATIONS = {
+    "after_agent_retry",
+    "after_agent_retry_cap",
+    "after_agent_clear_context",
+    "after_model_replace_keeps_tool_calls",
+    "after_model_deny",
+}
 
 
 @pytest.mark.parametrize("mode", ["run_sync", "run", "run_stream"])
@@ -193,7 +243,6 @@ def test_conformance(mode: str, _isolated_gemini_home: Path) -> None:
     assert_adapter_conformance(drive)
 
 
-
 def test_conformance_with_hooks_that_change_the_run(_isolated_gemini_home: Path) -> None:
     driver = PydanticAIDriver("run_sync")
 
@@ -202,21 +251,31 @@ def test_conformance_with_hooks_that_change_the_run(_isolated_gemini_home: Path)
 
     assert_adapter_conformance(drive, settings=CONFORMANCE_SETTINGS)
 
+
 def test_after_agent_names_the_prompt_of_a_resumed_run(adapter_env: AdapterEnv) -> None:
     adapter_env.hook("BeforeTool", {"decision": "ask"}, matcher="shell")
     adapter_env.log("AfterAgent")
-    PydanticAIDriver("run_sync").run(adapter_env.system(), [(call("shell", cmd="ls"),), ("done",)], ["the prompt"],
-                                     native_answer=True)
+    PydanticAIDriver("run_sync").run(
+        adapter_env.system(),
+        [(call("shell", cmd="ls"),), ("done",)],
+        ["the prompt"],
+        native_answer=True,
+    )
     assert [i["prompt"] for i in adapter_env.inputs("AfterAgent")] == ["the prompt"]
 
 
 def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None:
-    adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="run_shell_command")
+    adapter_env.hook(
+        "BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="run_shell_command"
+    )
     calls: dict[str, list[dict[str, Any]]] = {}
     requests: list[Request] = []
     cap = HookwiseCapability(adapter_env.system(), tool_aliases={"shell": "run_shell_command"})
-    agent = Agent(scripted_model([(call("shell", cmd="ls"),), ("done",)], requests), tools=counting_tools(calls),
-                  capabilities=[cap])
+    agent = Agent(
+        scripted_model([(call("shell", cmd="ls"),), ("done",)], requests),
+        tools=counting_tools(calls),
+        capabilities=[cap],
+    )
     agent.run_sync("go")
     assert calls == {}
     assert "Tool execution blocked: no shell" in requests[1].texts("tool")
@@ -225,32 +284,49 @@ def test_tool_aliases_let_gemini_matchers_apply(adapter_env: AdapterEnv) -> None
 
 
 # ---- which seams a run registers (docs/adapters.md "Cost") ---------------------------------
-def _agent_recording_capabilities(cap: HookwiseCapability, seen: list[list[Any]],
-                                  calls: dict[str, list[dict[str, Any]]],
-                                  requests: list[Request] | None = None) -> Agent[None, str]:
+def _agent_recording_capabilities(
+    cap: HookwiseCapability,
+    seen: list[list[Any]],
+    calls: dict[str, list[dict[str, Any]]],
+    requests: list[Request] | None = None,
+) -> Agent[None, str]:
     def shell(ctx: RunContext[None], cmd: str) -> str:
         """Run a shell command."""
-        seen.append(list(ctx.capabilities.values()))  # the capabilities pydantic-ai holds for this run
+        seen.append(
+            list(ctx.capabilities.values())
+        )  # the capabilities pydantic-ai holds for this run
         calls.setdefault("shell", []).append({"cmd": cmd})
         return f"shell:{cmd}"
 
-    return Agent(scripted_model([(call("shell", cmd="ls"),), ("done",)], [] if requests is None else requests),
-                 tools=[shell], capabilities=[cap])
+    return Agent(
+        scripted_model(
+            [(call("shell", cmd="ls"),), ("done",)], [] if requests is None else requests
+        ),
+        tools=[shell],
+        capabilities=[cap],
+    )
 
 
 def test_no_hook_configured_the_run_holds_no_hookwise_capability(adapter_env: AdapterEnv) -> None:
     system = adapter_env.system()
     cap = HookwiseCapability(system)
-    assert all(getattr(HookwiseCapability, m) is getattr(AbstractCapability, m)
-               for m in ("wrap_run", "wrap_model_request", "wrap_tool_execute"))
+    assert all(
+        getattr(HookwiseCapability, m) is getattr(AbstractCapability, m)
+        for m in ("wrap_run", "wrap_model_request", "wrap_tool_execute")
+    )
     bound = asyncio.run(cap.for_run(None))
-    assert isinstance(bound, CombinedCapability) and bound.capabilities == []  # flattened away by pydantic-ai
+    assert (
+        isinstance(bound, CombinedCapability) and bound.capabilities == []
+    )  # flattened away by pydantic-ai
     seen: list[list[Any]] = []
     calls: dict[str, list[dict[str, Any]]] = {}
     agent = _agent_recording_capabilities(cap, seen, calls)
     assert agent.run_sync("go").output == "done"
     assert calls == {"shell": [{"cmd": "ls"}]}
-    assert not any(isinstance(c, HookwiseCapability) for c in seen[0]) and not cap.bridge.session_started
+    assert (
+        not any(isinstance(c, HookwiseCapability) for c in seen[0])
+        and not cap.bridge.session_started
+    )
     # the next run chooses again: a hook configured now serves it
     adapter_env.hook("BeforeTool", {"decision": "deny", "reason": "no shell"}, matcher="shell")
     system.reload()
@@ -260,11 +336,15 @@ def test_no_hook_configured_the_run_holds_no_hookwise_capability(adapter_env: Ad
 
 
 def test_a_run_registers_only_the_seams_of_configured_events(adapter_env: AdapterEnv) -> None:
-    adapter_env.hook("AfterTool", {"hookSpecificOutput": {"additionalContext": "checked"}}, matcher="shell")
+    adapter_env.hook(
+        "AfterTool", {"hookSpecificOutput": {"additionalContext": "checked"}}, matcher="shell"
+    )
     cap = HookwiseCapability(adapter_env.system())
     bound = asyncio.run(cap.for_run(None))
     assert isinstance(bound, HookwiseCapability)
-    assert type(bound).wrap_model_request is AbstractCapability.wrap_model_request  # no model/agent hook
+    assert (
+        type(bound).wrap_model_request is AbstractCapability.wrap_model_request
+    )  # no model/agent hook
     assert type(bound).wrap_run is AbstractCapability.wrap_run
     assert type(bound).wrap_tool_execute is not AbstractCapability.wrap_tool_execute
     seen: list[list[Any]] = []

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-RESPOND = r'''
+RESPOND = r"""
 import json, os, sys
 spec_path = sys.argv[1]
 inp = json.load(sys.stdin)
@@ -42,7 +42,7 @@ if isinstance(out, dict) and "$exit" in out:
     sys.stderr.write(out.get("$stderr", ""))
     sys.exit(out["$exit"])
 print(json.dumps(out))
-'''
+"""
 
 
 # ---- responses file helpers ------------------------------------------------------------------
@@ -64,7 +64,11 @@ def chunk(*parts: dict[str, Any], finish: str | None = None, usage: bool = False
         cand["finishReason"] = finish
     c: dict[str, Any] = {"candidates": [cand]}
     if usage:
-        c["usageMetadata"] = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+        c["usageMetadata"] = {
+            "promptTokenCount": 10,
+            "candidatesTokenCount": 5,
+            "totalTokenCount": 15,
+        }
     return c
 
 
@@ -92,7 +96,9 @@ class Run:
         return [r for r in self.trace if r.get("type") == kind]
 
     def hook_calls(self, event: str | None = None) -> list[dict[str, Any]]:
-        return [r for r in self.records("hook_call") if event is None or r["hook_event_name"] == event]
+        return [
+            r for r in self.records("hook_call") if event is None or r["hook_event_name"] == event
+        ]
 
     def model_requests(self) -> list[list[dict[str, Any]]]:
         """The contents of every model call, parsed from ``request_text``."""
@@ -117,9 +123,12 @@ class AgentEnv:
         self._n = 0
 
     # ---- hooks -----------------------------------------------------------------------------
-    def _add(self, event: str, name: str, command: str, matcher: str | None, sequential: bool) -> None:
-        definition: dict[str, Any] = {"hooks": [{"type": "command", "name": name, "command": command,
-                                                 "timeout": 20000}]}
+    def _add(
+        self, event: str, name: str, command: str, matcher: str | None, sequential: bool
+    ) -> None:
+        definition: dict[str, Any] = {
+            "hooks": [{"type": "command", "name": name, "command": command, "timeout": 20000}]
+        }
         if matcher is not None:
             definition["matcher"] = matcher
         if sequential:
@@ -130,8 +139,14 @@ class AgentEnv:
     def save_settings(self) -> None:
         (self.root / ".gemini" / "settings.json").write_text(json.dumps(self.settings, indent=1))
 
-    def hook(self, event: str, *outputs: Any, matcher: str | None = None, name: str | None = None,
-             sequential: bool = False) -> str:
+    def hook(
+        self,
+        event: str,
+        *outputs: Any,
+        matcher: str | None = None,
+        name: str | None = None,
+        sequential: bool = False,
+    ) -> str:
         """A ``respond.py`` hook answering ``outputs`` in turn (the last one repeats)."""
         self._n += 1
         name = name or f"{event.lower()}-{self._n}"
@@ -140,19 +155,28 @@ class AgentEnv:
             respond.write_text(RESPOND)
         spec = self.hooks_dir / f"{name}.json"
         spec.write_text(json.dumps(list(outputs)))
-        cmd = f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/respond.py" ' \
-              f'"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.json"'
+        cmd = (
+            f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/respond.py" '
+            f'"$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.json"'
+        )
         self._add(event, name, cmd, matcher, sequential)
         return name
 
-    def script(self, event: str, code: str, *, matcher: str | None = None, name: str | None = None) -> str:
+    def script(
+        self, event: str, code: str, *, matcher: str | None = None, name: str | None = None
+    ) -> str:
         """A hook that is a small Python script (``code``; it reads the input from stdin itself)."""
         self._n += 1
         name = name or f"{event.lower()}-script-{self._n}"
         path = self.hooks_dir / f"{name}.py"
         path.write_text(textwrap.dedent(code))
-        self._add(event, name, f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.py"',
-                  matcher, False)
+        self._add(
+            event,
+            name,
+            f'{shlex.quote(sys.executable)} "$GEMINI_PROJECT_DIR/.gemini/hooks/{name}.py"',
+            matcher,
+            False,
+        )
         return name
 
     def inputs(self, event: str | None = None, hook: str | None = None) -> list[dict[str, Any]]:
@@ -160,13 +184,18 @@ class AgentEnv:
         if not log.exists():
             return []
         rows = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-        return [r for r in rows if (event is None or r["hook_event_name"] == event)
-                and (hook is None or r["hook"] == hook)]
+        return [
+            r
+            for r in rows
+            if (event is None or r["hook_event_name"] == event)
+            and (hook is None or r["hook"] == hook)
+        ]
 
     # ---- model -----------------------------------------------------------------------------
     def responses(self, *lines: dict[str, Any] | str) -> Path:
         self.responses_path.write_text(
-            "".join((ln if isinstance(ln, str) else json.dumps(ln)) + "\n" for ln in lines))
+            "".join((ln if isinstance(ln, str) else json.dumps(ln)) + "\n" for ln in lines)
+        )
         return self.responses_path
 
     # ---- running ---------------------------------------------------------------------------
@@ -179,8 +208,16 @@ class AgentEnv:
         env.update(extra)
         return env
 
-    def run(self, *args: str, prompt: str | None = "go", stdin: str | None = None, responses: bool = True,
-            trace: bool = True, timeout: float = 60, trust_all: bool = True) -> Run:
+    def run(
+        self,
+        *args: str,
+        prompt: str | None = "go",
+        stdin: str | None = None,
+        responses: bool = True,
+        trace: bool = True,
+        timeout: float = 60,
+        trust_all: bool = True,
+    ) -> Run:
         argv = [sys.executable, "-m", "hookwise", "--project", str(self.root), "agent"]
         if prompt is not None:
             argv += ["-p", prompt]
@@ -193,18 +230,32 @@ class AgentEnv:
                 self.trace_path.unlink()
             argv += ["--trace", str(self.trace_path)]
         argv += list(args)
-        proc = subprocess.run(argv, input=stdin if stdin is not None else "", capture_output=True, text=True,
-                              env=self.env(trust_all=trust_all), cwd=str(self.tmp), timeout=timeout)
+        proc = subprocess.run(
+            argv,
+            input=stdin if stdin is not None else "",
+            capture_output=True,
+            text=True,
+            env=self.env(trust_all=trust_all),
+            cwd=str(self.tmp),
+            timeout=timeout,
+        )
         records = []
         if trace and self.trace_path.exists():
-            records = [json.loads(line) for line in self.trace_path.read_text().splitlines() if line.strip()]
+            records = [
+                json.loads(line)
+                for line in self.trace_path.read_text().splitlines()
+                if line.strip()
+            ]
         return Run(proc.returncode, proc.stdout, proc.stderr, records)
 
     def transcript(self, run: Run) -> list[dict[str, Any]]:
         """The saved history of the run's session."""
         sid = run.hook_calls()[0]["hook_input"]["session_id"]
-        found = list((Path(os.environ["GEMINI_CLI_HOME"]) / ".gemini" / "tmp" / "hookwise").rglob(
-            f"session-{sid}.json"))
+        found = list(
+            (Path(os.environ["GEMINI_CLI_HOME"]) / ".gemini" / "tmp" / "hookwise").rglob(
+                f"session-{sid}.json"
+            )
+        )
         assert found, f"no transcript for session {sid}"
         return json.loads(found[0].read_text())["messages"]
 

@@ -59,7 +59,9 @@ def test_after_agent_fires_once_per_prompt_after_the_final_answer(agent: AgentEn
     after = agent.hook("AfterAgent", None)
     before = agent.hook("BeforeAgent", None)
     (agent.root / "a.txt").write_text("x\n")
-    agent.responses(say(text("Reading."), call("read_file", file_path="a.txt")), say(text("It says x.")))
+    agent.responses(
+        say(text("Reading."), call("read_file", file_path="a.txt")), say(text("It says x."))
+    )
     r = agent.run(prompt="what is in a?")
     assert len(agent.inputs(hook=before)) == 1
     [inp] = agent.inputs(hook=after)
@@ -97,8 +99,14 @@ def test_after_agent_retries_are_capped(agent: AgentEnv) -> None:
 
 
 def test_after_agent_stop_with_clear_context(agent: AgentEnv) -> None:
-    agent.hook("AfterAgent", {"continue": False, "stopReason": "done here",
-                              "hookSpecificOutput": {"clearContext": True}})
+    agent.hook(
+        "AfterAgent",
+        {
+            "continue": False,
+            "stopReason": "done here",
+            "hookSpecificOutput": {"clearContext": True},
+        },
+    )
     agent.responses(say(text("answer")))
     r = agent.run()
     assert "Agent execution stopped: done here" in r.stderr_lines
@@ -107,14 +115,19 @@ def test_after_agent_stop_with_clear_context(agent: AgentEnv) -> None:
 
 
 def test_after_agent_block_with_clear_context_retries_on_a_fresh_history(agent: AgentEnv) -> None:
-    agent.hook("AfterAgent", {"decision": "block", "reason": "start over",
-                              "hookSpecificOutput": {"clearContext": True}}, None)
+    agent.hook(
+        "AfterAgent",
+        {"decision": "block", "reason": "start over", "hookSpecificOutput": {"clearContext": True}},
+        None,
+    )
     agent.responses(say(text("answer one")), say(text("answer two")))
     r = agent.run(prompt="question")
     second = r.model_requests()[1]
     assert second == [{"role": "user", "parts": [{"text": "start over"}]}]
-    assert agent.transcript(r) == [{"role": "user", "parts": [{"text": "start over"}]},
-                                   {"role": "model", "parts": [{"text": "answer two"}]}]
+    assert agent.transcript(r) == [
+        {"role": "user", "parts": [{"text": "start over"}]},
+        {"role": "model", "parts": [{"text": "answer two"}]},
+    ]
 
 
 def test_after_agent_clear_context_without_stop_or_block_is_ignored(agent: AgentEnv) -> None:
@@ -126,15 +139,21 @@ def test_after_agent_clear_context_without_stop_or_block_is_ignored(agent: Agent
 
 # ---- SessionStart / SessionEnd ---------------------------------------------------------------
 def test_session_start_context_and_message_headless_and_session_end_exit(agent: AgentEnv) -> None:
-    start = agent.hook("SessionStart", {"systemMessage": "welcome", "hookSpecificOutput":
-                                        {"additionalContext": "use <tabs>"}}, matcher="startup")
+    start = agent.hook(
+        "SessionStart",
+        {"systemMessage": "welcome", "hookSpecificOutput": {"additionalContext": "use <tabs>"}},
+        matcher="startup",
+    )
     end = agent.hook("SessionEnd", {"systemMessage": "bye"}, matcher="exit")
     before = agent.hook("BeforeAgent", None)
     agent.responses(say(text("ok")))
     r = agent.run(prompt="fix it")
     assert r.returncode == 0, r.stderr
     assert agent.inputs(hook=start)[0]["source"] == "startup"
-    assert agent.inputs(hook=before)[0]["prompt"] == "<hook_context>use &lt;tabs&gt;</hook_context>\n\nfix it"
+    assert (
+        agent.inputs(hook=before)[0]["prompt"]
+        == "<hook_context>use &lt;tabs&gt;</hook_context>\n\nfix it"
+    )
     assert r.stderr_lines[0] == "welcome"
     assert r.stderr_lines[-1] == "bye"
     [end_input] = agent.inputs(hook=end)
@@ -144,7 +163,9 @@ def test_session_start_context_and_message_headless_and_session_end_exit(agent: 
 
 
 def test_session_start_context_alone_is_a_prompt(agent: AgentEnv) -> None:
-    agent.hook("SessionStart", {"hookSpecificOutput": {"additionalContext": "do the nightly check"}})
+    agent.hook(
+        "SessionStart", {"hookSpecificOutput": {"additionalContext": "do the nightly check"}}
+    )
     agent.responses(say(text("checked")))
     r = agent.run(prompt=None)
     assert r.returncode == 0, r.stderr
@@ -179,9 +200,13 @@ def test_pre_compress_auto_fires_only_when_compressing(agent: AgentEnv) -> None:
     assert inp["trigger"] == "auto"
     calls = r.records("model_call")
     assert len(calls) == 2
-    assert "Summarize the conversation" in calls[0]["request_text"]  # the summary request (generateContent)
+    assert (
+        "Summarize the conversation" in calls[0]["request_text"]
+    )  # the summary request (generateContent)
     assert user_texts(r.model_requests()[1]) == [
-        "<state_snapshot>\nsummary of the first exchange\n</state_snapshot>", "second"]
+        "<state_snapshot>\nsummary of the first exchange\n</state_snapshot>",
+        "second",
+    ]
     assert any(ln.startswith("Chat history compressed") for ln in r.stderr_lines)
 
 
@@ -201,7 +226,9 @@ def test_fields_that_an_event_does_not_honour_change_nothing(agent: AgentEnv) ->
     r = agent.run(prompt="read a")
     assert r.returncode == 0, r.stderr
     assert r.stdout == "fine\n"
-    assert not any(ln.startswith(("Agent execution", "[WARNING] Agent execution", "Error executing"))
-                   for ln in r.stderr_lines)
+    assert not any(
+        ln.startswith(("Agent execution", "[WARNING] Agent execution", "Error executing"))
+        for ln in r.stderr_lines
+    )
     assert "IGNORED-CONTEXT" not in json.dumps(r.model_requests())
     assert [t["success"] for t in r.records("tool_call")] == [True]

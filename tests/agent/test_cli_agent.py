@@ -14,35 +14,137 @@ from .conftest import AgentEnv, call, chunk, generate, say, stream, text, though
 
 # A two-call session shaped exactly like Gemini CLI's recorded fake responses.
 GEMINI_CLI_SESSION = [
-    {"method": "generateContentStream", "response": [
-        {"candidates": [{"content": {"parts": [{"text": "**Locating the file**\n\nI should read notes.txt first.\n\n",
-                                                "thought": True}], "role": "model"}, "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9120, "totalTokenCount": 9120,
-                           "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 9120}]}},
-        {"candidates": [{"content": {"parts": [{"text": "**Planning**\n\nThen summarise it.\n\n", "thought": True}],
-                                     "role": "model"}, "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9120, "totalTokenCount": 9120}},
-        {"candidates": [{"content": {"parts": [{"text": "I will read `notes.txt`.\n"}], "role": "model"},
-                         "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9120, "candidatesTokenCount": 9, "totalTokenCount": 9201,
-                           "thoughtsTokenCount": 72}},
-        {"candidates": [{"content": {"parts": [{"functionCall": {"name": "read_file",
-                                                                 "args": {"file_path": "notes.txt"}},
-                                                "thoughtSignature": "c2lnbmF0dXJlLW9uZQ=="}], "role": "model"},
-                         "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9120, "candidatesTokenCount": 30, "totalTokenCount": 9222}},
-        {"candidates": [{"content": {"parts": [{"text": ""}], "role": "model"}, "finishReason": "STOP",
-                         "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9120, "candidatesTokenCount": 30, "totalTokenCount": 9222,
-                           "cachedContentTokenCount": 8000}},
-    ]},
-    {"method": "generateContentStream", "response": [
-        {"candidates": [{"content": {"parts": [{"text": "The notes "}], "role": "model"}, "index": 0}]},
-        {"candidates": [{"content": {"parts": [{"text": "say: buy milk.\n"}], "role": "model"}, "index": 0}]},
-        {"candidates": [{"content": {"parts": [{"text": "", "thoughtSignature": "c2lnbmF0dXJlLXR3bw=="}],
-                                     "role": "model"}, "finishReason": "STOP", "index": 0}],
-         "usageMetadata": {"promptTokenCount": 9300, "candidatesTokenCount": 12, "totalTokenCount": 9312}},
-    ]},
+    {
+        "method": "generateContentStream",
+        "response": [
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [
+                                {
+                                    "text": "**Locating the file**\n\nI should read notes.txt first.\n\n",
+                                    "thought": True,
+                                }
+                            ],
+                            "role": "model",
+                        },
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": 9120,
+                    "totalTokenCount": 9120,
+                    "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 9120}],
+                },
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [
+                                {"text": "**Planning**\n\nThen summarise it.\n\n", "thought": True}
+                            ],
+                            "role": "model",
+                        },
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {"promptTokenCount": 9120, "totalTokenCount": 9120},
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [{"text": "I will read `notes.txt`.\n"}],
+                            "role": "model",
+                        },
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": 9120,
+                    "candidatesTokenCount": 9,
+                    "totalTokenCount": 9201,
+                    "thoughtsTokenCount": 72,
+                },
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [
+                                {
+                                    "functionCall": {
+                                        "name": "read_file",
+                                        "args": {"file_path": "notes.txt"},
+                                    },
+                                    "thoughtSignature": "c2lnbmF0dXJlLW9uZQ==",
+                                }
+                            ],
+                            "role": "model",
+                        },
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": 9120,
+                    "candidatesTokenCount": 30,
+                    "totalTokenCount": 9222,
+                },
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {"parts": [{"text": ""}], "role": "model"},
+                        "finishReason": "STOP",
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": 9120,
+                    "candidatesTokenCount": 30,
+                    "totalTokenCount": 9222,
+                    "cachedContentTokenCount": 8000,
+                },
+            },
+        ],
+    },
+    {
+        "method": "generateContentStream",
+        "response": [
+            {
+                "candidates": [
+                    {"content": {"parts": [{"text": "The notes "}], "role": "model"}, "index": 0}
+                ]
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {"parts": [{"text": "say: buy milk.\n"}], "role": "model"},
+                        "index": 0,
+                    }
+                ]
+            },
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [{"text": "", "thoughtSignature": "c2lnbmF0dXJlLXR3bw=="}],
+                            "role": "model",
+                        },
+                        "finishReason": "STOP",
+                        "index": 0,
+                    }
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": 9300,
+                    "candidatesTokenCount": 12,
+                    "totalTokenCount": 9312,
+                },
+            },
+        ],
+    },
 ]
 
 
@@ -55,26 +157,39 @@ def test_gemini_cli_responses_file_replays_in_order(agent: AgentEnv) -> None:
     assert r.stdout == "I will read `notes.txt`.\nThe notes say: buy milk.\n"
     assert len(agent.inputs(hook=after_model)) == 8  # one per chunk, thought-only chunks included
     [tc] = r.records("tool_call")
-    assert tc == {"type": "tool_call", "name": "read_file", "args": {"file_path": "notes.txt"}, "success": True,
-                  "error": None}
+    assert tc == {
+        "type": "tool_call",
+        "name": "read_file",
+        "args": {"file_path": "notes.txt"},
+        "success": True,
+        "error": None,
+    }
     contents = r.model_requests()[1]
     model_turn = contents[1]
     assert model_turn["role"] == "model"
-    assert model_turn["parts"][0] == {"text": "**Locating the file**\n\nI should read notes.txt first.\n\n"
-                                              "**Planning**\n\nThen summarise it.\n\n", "thought": True}
+    assert model_turn["parts"][0] == {
+        "text": "**Locating the file**\n\nI should read notes.txt first.\n\n"
+        "**Planning**\n\nThen summarise it.\n\n",
+        "thought": True,
+    }
     assert model_turn["parts"][1] == {"text": "I will read `notes.txt`.\n"}
     assert model_turn["parts"][2]["thoughtSignature"] == "c2lnbmF0dXJlLW9uZQ=="
     assert contents[2]["parts"][0]["functionResponse"]["response"] == {"output": "buy milk\n"}
     # the trace is in the order things happened
     kinds = [(x["type"], x.get("hook_event_name") or x.get("name")) for x in r.trace]
     assert kinds.index(("model_call", None)) < kinds.index(("tool_call", "read_file"))
-    assert [k for k in kinds if k[0] != "hook_call"] == [("model_call", None), ("tool_call", "read_file"),
-                                                        ("model_call", None)]
+    assert [k for k in kinds if k[0] != "hook_call"] == [
+        ("model_call", None),
+        ("tool_call", "read_file"),
+        ("model_call", None),
+    ]
 
 
 def test_json_output_has_the_answer_and_stats(agent: AgentEnv) -> None:
     agent.hook("BeforeTool", None)
-    agent.responses(say(text("Listing."), call("list_directory", dir_path=".")), say(text(" Done.")))
+    agent.responses(
+        say(text("Listing."), call("list_directory", dir_path=".")), say(text(" Done."))
+    )
     r = agent.run("--output-format", "json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -92,8 +207,11 @@ def test_trace_records_in_order_with_args_as_executed(agent: AgentEnv) -> None:
     types = [x["type"] for x in r.trace]
     assert types == ["model_call", "hook_call", "tool_call", "model_call"]
     assert r.records("tool_call")[0]["args"] == {"dir_path": "sub"}
-    assert r.records("model_call")[0] == {"type": "model_call", "model": "gemini-2.5-flash",
-                                          "request_text": json.dumps([{"role": "user", "parts": [{"text": "go"}]}])}
+    assert r.records("model_call")[0] == {
+        "type": "model_call",
+        "model": "gemini-2.5-flash",
+        "request_text": json.dumps([{"role": "user", "parts": [{"text": "go"}]}]),
+    }
 
 
 def test_piped_stdin_is_a_headless_prompt(agent: AgentEnv) -> None:
@@ -105,25 +223,37 @@ def test_piped_stdin_is_a_headless_prompt(agent: AgentEnv) -> None:
 
 
 # ---- bad input -------------------------------------------------------------------------------
-def test_malformed_responses_files_are_reported_with_their_line_before_the_session(agent: AgentEnv) -> None:
+def test_malformed_responses_files_are_reported_with_their_line_before_the_session(
+    agent: AgentEnv,
+) -> None:
     start = agent.hook("SessionStart", None)
     good = json.dumps(say(text("ok")))
     cases = {
         "{not json": "line 2: invalid JSON at column 2",
-        json.dumps({"method": "generateText", "response": {}}): "line 2: unknown method 'generateText'",
-        json.dumps({"method": "generateContent", "response": {"usageMetadata": {}}}): "line 2: response has no "
-                                                                                      "candidates",
-        json.dumps({"method": "generateContentStream", "response": [{"candidates": [{"content": {"parts": "x"}}]}]}):
-            "line 2: response[0].candidates[0].content.parts must be a list",
-        json.dumps({"method": "countTokens", "response": {"totalTokens": 3}}): "line 2: method 'countTokens' is "
-                                                                               "never called",
+        json.dumps(
+            {"method": "generateText", "response": {}}
+        ): "line 2: unknown method 'generateText'",
+        json.dumps(
+            {"method": "generateContent", "response": {"usageMetadata": {}}}
+        ): "line 2: response has no candidates",
+        json.dumps(
+            {
+                "method": "generateContentStream",
+                "response": [{"candidates": [{"content": {"parts": "x"}}]}],
+            }
+        ): "line 2: response[0].candidates[0].content.parts must be a list",
+        json.dumps(
+            {"method": "countTokens", "response": {"totalTokens": 3}}
+        ): "line 2: method 'countTokens' is never called",
     }
     for bad, message in cases.items():
         agent.responses(good, bad)
         r = agent.run()
         assert r.returncode == 1, bad
         assert f"responses file {agent.responses_path}, {message}" in r.stderr, r.stderr
-        assert agent.inputs(hook=start) == []  # nothing fired: the file is checked before the session starts
+        assert (
+            agent.inputs(hook=start) == []
+        )  # nothing fired: the file is checked before the session starts
 
 
 def test_exhausted_script_is_an_error_after_a_clean_session_end(agent: AgentEnv) -> None:
@@ -131,7 +261,10 @@ def test_exhausted_script_is_an_error_after_a_clean_session_end(agent: AgentEnv)
     agent.responses(say(call("list_directory", dir_path=".")))
     r = agent.run()
     assert r.returncode == 1
-    assert "ran out: model call 2 (generateContentStream) has no line (the file has 1 call)" in r.stderr
+    assert (
+        "ran out: model call 2 (generateContentStream) has no line (the file has 1 call)"
+        in r.stderr
+    )
     assert len(agent.inputs(hook=end)) == 1
 
 
@@ -139,17 +272,34 @@ def test_call_kind_mismatch_is_an_error(agent: AgentEnv) -> None:
     agent.responses(generate(text("a summary")))
     r = agent.run()
     assert r.returncode == 1
-    assert "model call 1 is a generateContentStream call but this line is for generateContent" in r.stderr
+    assert (
+        "model call 1 is a generateContentStream call but this line is for generateContent"
+        in r.stderr
+    )
 
 
 def test_no_model_configured_names_both_ways(agent: AgentEnv) -> None:
     r = agent.run(responses=False)
     assert r.returncode == 1
-    assert "--responses FILE" in r.stderr and "GEMINI_API_KEY" in r.stderr and "hookwise[gemini]" in r.stderr
+    assert (
+        "--responses FILE" in r.stderr
+        and "GEMINI_API_KEY" in r.stderr
+        and "hookwise[gemini]" in r.stderr
+    )
 
 
 def test_missing_responses_file(agent: AgentEnv, tmp_path: Path) -> None:
-    code = main(["--project", str(agent.root), "agent", "-p", "x", "--responses", str(tmp_path / "nope.jsonl")])
+    code = main(
+        [
+            "--project",
+            str(agent.root),
+            "agent",
+            "-p",
+            "x",
+            "--responses",
+            str(tmp_path / "nope.jsonl"),
+        ]
+    )
     assert code == 1
 
 
@@ -162,7 +312,9 @@ def test_max_turns_stops_a_runaway_model(agent: AgentEnv) -> None:
     agent.responses(*[say(call("list_directory", dir_path="."))] * 3)
     r = agent.run("--max-turns", "2")
     assert r.returncode == 0
-    assert any(ln.startswith("Agent execution stopped: the model made 2 calls") for ln in r.stderr_lines)
+    assert any(
+        ln.startswith("Agent execution stopped: the model made 2 calls") for ln in r.stderr_lines
+    )
 
 
 def test_in_process_run_with_string_streams(agent: AgentEnv, monkeypatch: object) -> None:
@@ -171,7 +323,17 @@ def test_in_process_run_with_string_streams(agent: AgentEnv, monkeypatch: object
     old = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
     try:
-        code = main(["--project", str(agent.root), "agent", "-p", "x", "--responses", str(agent.responses_path)])
+        code = main(
+            [
+                "--project",
+                str(agent.root),
+                "agent",
+                "-p",
+                "x",
+                "--responses",
+                str(agent.responses_path),
+            ]
+        )
     finally:
         sys.stdout, sys.stderr, sys.stdin = old
     assert code == 0, err.getvalue()
@@ -191,15 +353,20 @@ def test_calls_after_a_stop_are_recorded_as_not_run(agent: AgentEnv) -> None:
     agent.responses(say(call("list_directory", dir_path="."), call("read_file", file_path="x")))
     r = agent.run()
     assert r.returncode == 0
-    assert [(t["name"], t["success"]) for t in r.records("tool_call")] == [("list_directory", False),
-                                                                         ("read_file", False)]
+    assert [(t["name"], t["success"]) for t in r.records("tool_call")] == [
+        ("list_directory", False),
+        ("read_file", False),
+    ]
     assert "stopped before this call ran" in r.records("tool_call")[1]["error"]
 
 
 def test_untrusted_project_hooks_do_not_run_and_are_reported_once(agent: AgentEnv) -> None:
     guard = agent.hook("BeforeTool", {"decision": "deny", "reason": "would block"})
-    agent.responses(say(call("list_directory", dir_path=".")), say(call("list_directory", dir_path=".")),
-                    say(text("ok")))
+    agent.responses(
+        say(call("list_directory", dir_path=".")),
+        say(call("list_directory", dir_path=".")),
+        say(text("ok")),
+    )
     r = agent.run(trust_all=False)
     assert r.returncode == 0, r.stderr
     assert agent.inputs(hook=guard) == []

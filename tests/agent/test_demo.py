@@ -15,8 +15,14 @@ def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("GEMINI_API_KEY", None)
     env.pop("HOOKWISE_TRUST_ALL", None)  # the demo trusts the hooks it wrote itself, nothing else
-    return subprocess.run([sys.executable, "-m", "hookwise", *args], capture_output=True, text=True, env=env,
-                          cwd=str(cwd), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(cwd),
+        timeout=60,
+    )
 
 
 def test_demo_shows_every_hook_doing_its_job(tmp_path: Path) -> None:
@@ -31,7 +37,9 @@ def test_demo_shows_every_hook_doing_its_job(tmp_path: Path) -> None:
     assert out.count("[ok]") == 4 and "[FAILED]" not in out
     kinds = {json.loads(line)["type"] for line in trace.read_text().splitlines()}
     assert kinds == {"hook_call", "model_call", "tool_call"}
-    assert not Path(out.split("project  ")[1].split()[0]).parent.exists()  # the throwaway project is removed
+    assert not Path(
+        out.split("project  ")[1].split()[0]
+    ).parent.exists()  # the throwaway project is removed
 
 
 def test_demo_dir_is_kept_and_replayable(tmp_path: Path) -> None:
@@ -42,18 +50,39 @@ def test_demo_dir_is_kept_and_replayable(tmp_path: Path) -> None:
     notes = (project / "notes" / "RELEASE-1.4.2.md").read_text()
     assert "[REDACTED]" in notes and "3f9c2a7be41d8c06a5e2" not in notes
     settings = json.loads((project / ".gemini" / "settings.json").read_text())
-    assert {h["name"] for defs in settings["hooks"].values() for d in defs for h in d["hooks"]} == set(HOOKS)
+    assert {
+        h["name"] for defs in settings["hooks"].values() for d in defs for h in d["hooks"]
+    } == set(HOOKS)
     assert "Replay the session yourself" in r.stdout
 
     # the replay through `hookwise agent` tells the same story
     (project / "notes" / "RELEASE-1.4.2.md").unlink()
     env = dict(os.environ, HOOKWISE_TRUST_ALL="1", GEMINI_CLI_HOME=str(base / "home"))
     env.pop("GEMINI_API_KEY", None)
-    replay = subprocess.run([sys.executable, "-m", "hookwise", "agent", "-p", "release it", "--responses",
-                             str(base / "session.responses.jsonl"), "--approval-mode", "yolo"],
-                            capture_output=True, text=True, env=env, cwd=str(project), timeout=60)
+    replay = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "agent",
+            "-p",
+            "release it",
+            "--responses",
+            str(base / "session.responses.jsonl"),
+            "--approval-mode",
+            "yolo",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        timeout=60,
+    )
     assert replay.returncode == 0, replay.stderr
-    assert "Error executing tool run_shell_command: Tool execution blocked: shell-guard:" in replay.stderr
+    assert (
+        "Error executing tool run_shell_command: Tool execution blocked: shell-guard:"
+        in replay.stderr
+    )
     assert replay.stderr.splitlines()[-1].startswith("Agent execution stopped: release-gate:")
     assert "[REDACTED]" in (project / "notes" / "RELEASE-1.4.2.md").read_text()
 
@@ -68,5 +97,7 @@ def test_demo_refuses_a_non_empty_dir(tmp_path: Path) -> None:
 def test_demo_settings_quote_the_interpreter() -> None:
     doc = settings_document("'/path with space/python3'")
     cmd = doc["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
-    assert cmd == "'/path with space/python3' \"$GEMINI_PROJECT_DIR/.gemini/hooks/project_context.py\""
+    assert (
+        cmd == "'/path with space/python3' \"$GEMINI_PROJECT_DIR/.gemini/hooks/project_context.py\""
+    )
     assert doc["hooks"]["BeforeTool"][0]["matcher"] == "run_shell_command"

@@ -39,8 +39,14 @@ def test_before_model_block_without_response_ends_the_turn(agent: AgentEnv) -> N
 
 
 def test_before_model_block_with_a_synthetic_response(agent: AgentEnv) -> None:
-    agent.hook("BeforeModel", {"decision": "deny", "reason": "cached",
-                               "hookSpecificOutput": {"llm_response": synthetic("from the cache")}})
+    agent.hook(
+        "BeforeModel",
+        {
+            "decision": "deny",
+            "reason": "cached",
+            "hookSpecificOutput": {"llm_response": synthetic("from the cache")},
+        },
+    )
     agent.responses()
     r = agent.run()
     assert r.returncode == 0, r.stderr
@@ -50,7 +56,9 @@ def test_before_model_block_with_a_synthetic_response(agent: AgentEnv) -> None:
 
 
 def test_before_model_llm_response_alone_skips_the_model(agent: AgentEnv) -> None:
-    agent.hook("BeforeModel", {"hookSpecificOutput": {"llm_response": synthetic("answered by a hook")}})
+    agent.hook(
+        "BeforeModel", {"hookSpecificOutput": {"llm_response": synthetic("answered by a hook")}}
+    )
     after_model = agent.hook("AfterModel", None)
     agent.responses()
     r = agent.run()
@@ -61,21 +69,37 @@ def test_before_model_llm_response_alone_skips_the_model(agent: AgentEnv) -> Non
     assert agent.inputs(hook=after_model) == []
 
 
-def test_before_model_malformed_llm_response_is_a_warning_and_the_model_is_called(agent: AgentEnv) -> None:
-    bad = agent.hook("BeforeModel", {"hookSpecificOutput": {"llm_response": {"text": "no candidates"}}})
+def test_before_model_malformed_llm_response_is_a_warning_and_the_model_is_called(
+    agent: AgentEnv,
+) -> None:
+    bad = agent.hook(
+        "BeforeModel", {"hookSpecificOutput": {"llm_response": {"text": "no candidates"}}}
+    )
     agent.responses(say(text("real answer")))
     r = agent.run()
     assert r.returncode == 0, r.stderr
     assert r.stdout == "real answer\n"
-    assert any(ln.startswith(f"[WARNING] BeforeModel hook {bad} returned an unusable llm_response")
-               for ln in r.stderr_lines)
+    assert any(
+        ln.startswith(f"[WARNING] BeforeModel hook {bad} returned an unusable llm_response")
+        for ln in r.stderr_lines
+    )
 
 
 def test_before_model_llm_request_rewrites_messages_model_and_config(agent: AgentEnv) -> None:
     (agent.root / "a.txt").write_text("x\n")
-    agent.hook("BeforeModel", None, {"hookSpecificOutput": {"llm_request": {
-        "model": "gemini-2.5-pro", "config": {"temperature": 0.1},
-        "messages": [{"role": "user", "content": "read a, politely"}]}}})
+    agent.hook(
+        "BeforeModel",
+        None,
+        {
+            "hookSpecificOutput": {
+                "llm_request": {
+                    "model": "gemini-2.5-pro",
+                    "config": {"temperature": 0.1},
+                    "messages": [{"role": "user", "content": "read a, politely"}],
+                }
+            }
+        },
+    )
     after_model = agent.hook("AfterModel", None)
     agent.responses(say(call("read_file", file_path="a.txt")), say(text("done")))
     r = agent.run(prompt="read a")
@@ -85,7 +109,9 @@ def test_before_model_llm_request_rewrites_messages_model_and_config(agent: Agen
     contents = r.model_requests()[1]
     assert contents[0] == {"role": "user", "parts": [{"text": "read a, politely"}]}
     # function call and response parts survive the positional merge
-    assert "functionCall" in contents[1]["parts"][0] and "functionResponse" in contents[2]["parts"][0]
+    assert (
+        "functionCall" in contents[1]["parts"][0] and "functionResponse" in contents[2]["parts"][0]
+    )
     sent = agent.inputs(hook=after_model)[-1]["llm_request"]
     assert sent["model"] == "gemini-2.5-pro" and sent["config"] == {"temperature": 0.1}
     assert sent["messages"] == [{"role": "user", "content": "read a, politely"}]
@@ -97,13 +123,22 @@ def test_before_model_input_is_the_stable_format(agent: AgentEnv) -> None:
     agent.responses(say(text("hi")))
     agent.run(prompt="hello")
     [inp] = agent.inputs(hook=hook)
-    assert inp["llm_request"] == {"model": "gemini-2.5-flash", "config": {},
-                                  "messages": [{"role": "user", "content": "hello<hook_context>ctx</hook_context>"}]}
+    assert inp["llm_request"] == {
+        "model": "gemini-2.5-flash",
+        "config": {},
+        "messages": [{"role": "user", "content": "hello<hook_context>ctx</hook_context>"}],
+    }
 
 
 def test_before_model_malformed_llm_request_is_ignored_whole(agent: AgentEnv) -> None:
-    agent.hook("BeforeModel", {"hookSpecificOutput": {"llm_request": {
-        "model": "gemini-2.5-pro", "messages": "not a list"}}})
+    agent.hook(
+        "BeforeModel",
+        {
+            "hookSpecificOutput": {
+                "llm_request": {"model": "gemini-2.5-pro", "messages": "not a list"}
+            }
+        },
+    )
     agent.responses(say(text("hi")))
     r = agent.run(prompt="hello")
     assert r.records("model_call")[0]["model"] == "gemini-2.5-flash"  # not half-applied
@@ -123,13 +158,26 @@ def test_tool_selection_none_refuses_every_function_call(agent: AgentEnv) -> Non
 
 
 def test_tool_selection_allowed_names_and_ignored_decisions(agent: AgentEnv) -> None:
-    agent.hook("BeforeToolSelection", {"continue": False, "decision": "block", "hookSpecificOutput":
-                                       {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"]}}})
+    agent.hook(
+        "BeforeToolSelection",
+        {
+            "continue": False,
+            "decision": "block",
+            "hookSpecificOutput": {
+                "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"]}
+            },
+        },
+    )
     (agent.root / "a.txt").write_text("x\n")
-    agent.responses(say(call("list_directory", dir_path="."), call("read_file", file_path="a.txt")), say(text("ok")))
+    agent.responses(
+        say(call("list_directory", dir_path="."), call("read_file", file_path="a.txt")),
+        say(text("ok")),
+    )
     r = agent.run()
     assert r.returncode == 0, r.stderr
-    assert not any(ln.startswith("Agent execution") for ln in r.stderr_lines)  # decisions are dropped
+    assert not any(
+        ln.startswith("Agent execution") for ln in r.stderr_lines
+    )  # decisions are dropped
     assert [t["success"] for t in r.records("tool_call")] == [False, True]
     assert "allowedFunctionNames" in r.records("tool_call")[0]["error"]
 
@@ -145,23 +193,43 @@ def test_tool_selection_malformed_tool_config_is_a_warning(agent: AgentEnv) -> N
 # ---- AfterModel ------------------------------------------------------------------------------
 def test_after_model_fires_per_chunk_with_the_chunk(agent: AgentEnv) -> None:
     hook = agent.hook("AfterModel", None)
-    agent.responses(stream(chunk(thought("hmm")), chunk(text("Hel")), chunk(text("lo"), finish="STOP", usage=True)))
+    agent.responses(
+        stream(
+            chunk(thought("hmm")), chunk(text("Hel")), chunk(text("lo"), finish="STOP", usage=True)
+        )
+    )
     r = agent.run()
     assert r.stdout == "Hello\n"
     inputs = agent.inputs(hook=hook)
     assert [i["llm_response"] for i in inputs] == [
         {"text": "", "candidates": [{"content": {"role": "model", "parts": ["hmm"]}, "index": 0}]},
-        {"text": "Hel", "candidates": [{"content": {"role": "model", "parts": ["Hel"]}, "index": 0}]},
-        {"text": "lo", "candidates": [{"content": {"role": "model", "parts": ["lo"]}, "finishReason": "STOP",
-                                       "index": 0}],
-         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}},
+        {
+            "text": "Hel",
+            "candidates": [{"content": {"role": "model", "parts": ["Hel"]}, "index": 0}],
+        },
+        {
+            "text": "lo",
+            "candidates": [
+                {"content": {"role": "model", "parts": ["lo"]}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 5,
+                "totalTokenCount": 15,
+            },
+        },
     ]
     assert inputs[0]["llm_request"]["messages"] == [{"role": "user", "content": "go"}]
 
 
 def test_after_model_replaces_a_chunk_and_keeps_its_function_calls(agent: AgentEnv) -> None:
-    agent.hook("AfterModel", {"hookSpecificOutput": {"llm_response": synthetic("[redacted]")}}, None)
-    agent.responses(say(text("the password is hunter2"), call("list_directory", dir_path=".")), say(text("listed")))
+    agent.hook(
+        "AfterModel", {"hookSpecificOutput": {"llm_response": synthetic("[redacted]")}}, None
+    )
+    agent.responses(
+        say(text("the password is hunter2"), call("list_directory", dir_path=".")),
+        say(text("listed")),
+    )
     r = agent.run()
     assert r.returncode == 0, r.stderr
     assert r.stdout == "[redacted]\nlisted\n"
@@ -172,8 +240,13 @@ def test_after_model_replaces_a_chunk_and_keeps_its_function_calls(agent: AgentE
 def test_after_model_deny_discards_the_chunk_and_stops_the_stream(agent: AgentEnv) -> None:
     agent.hook("AfterModel", None, {"decision": "deny", "reason": "unsafe output"})
     after_agent = agent.hook("AfterAgent", None)
-    agent.responses(stream(chunk(text("safe part. ")), chunk(text("UNSAFE PART")),
-                           chunk(call("run_shell_command", command="touch ran.txt"), finish="STOP")))
+    agent.responses(
+        stream(
+            chunk(text("safe part. ")),
+            chunk(text("UNSAFE PART")),
+            chunk(call("run_shell_command", command="touch ran.txt"), finish="STOP"),
+        )
+    )
     r = agent.run("--approval-mode", "yolo")
     assert r.returncode == 0, r.stderr
     assert r.stdout == "safe part. \n"
@@ -181,7 +254,9 @@ def test_after_model_deny_discards_the_chunk_and_stops_the_stream(agent: AgentEn
     assert not (agent.root / "ran.txt").exists() and r.records("tool_call") == []
     assert len(agent.inputs("AfterModel")) == 2  # the rest of the stream was abandoned
     assert len(agent.inputs(hook=after_agent)) == 1
-    assert agent.transcript(r) == [{"role": "user", "parts": [{"text": "go"}]}]  # the turn is not recorded
+    assert agent.transcript(r) == [
+        {"role": "user", "parts": [{"text": "go"}]}
+    ]  # the turn is not recorded
 
 
 def test_after_model_stop_ends_the_run(agent: AgentEnv) -> None:
@@ -195,11 +270,14 @@ def test_after_model_stop_ends_the_run(agent: AgentEnv) -> None:
 
 
 def test_after_model_echoed_response_changes_nothing(agent: AgentEnv) -> None:
-    agent.script("AfterModel", """
+    agent.script(
+        "AfterModel",
+        """
         import json, sys
         d = json.load(sys.stdin)
         print(json.dumps({"hookSpecificOutput": {"llm_response": d["llm_response"]}}))
-    """)
+    """,
+    )
     agent.responses(say(text("reading"), call("list_directory", dir_path=".")), say(text("ok")))
     r = agent.run()
     assert r.returncode == 0, r.stderr
@@ -208,7 +286,10 @@ def test_after_model_echoed_response_changes_nothing(agent: AgentEnv) -> None:
 
 
 def test_after_model_malformed_llm_response_is_a_warning(agent: AgentEnv) -> None:
-    agent.hook("AfterModel", {"hookSpecificOutput": {"llm_response": {"candidates": [{"content": {"parts": [1]}}]}}})
+    agent.hook(
+        "AfterModel",
+        {"hookSpecificOutput": {"llm_response": {"candidates": [{"content": {"parts": [1]}}]}}},
+    )
     agent.responses(say(text("original")))
     r = agent.run()
     assert r.stdout == "original\n"

@@ -11,7 +11,11 @@ import pytest
 from hookwise.agent.models import GeminiModel, ScriptedModel, parse_responses
 from hookwise.errors import ModelError, ResponsesFileError
 
-CHUNK = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}]}
+CHUNK = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}
+    ]
+}
 
 
 def lines(*objs: Any) -> str:
@@ -19,24 +23,35 @@ def lines(*objs: Any) -> str:
 
 
 def test_replays_in_strict_order() -> None:
-    text = lines({"method": "generateContentStream", "response": [CHUNK, CHUNK]},
-                 {"method": "generateContent", "response": CHUNK})
+    text = lines(
+        {"method": "generateContentStream", "response": [CHUNK, CHUNK]},
+        {"method": "generateContent", "response": CHUNK},
+    )
     model = ScriptedModel(parse_responses(text))
     assert list(model.stream({})) == [CHUNK, CHUNK]
     assert model.generate({}) == CHUNK
-    with pytest.raises(ModelError, match=r"ran out: model call 3 \(generateContent\) has no line \(the file has 2"):
+    with pytest.raises(
+        ModelError, match=r"ran out: model call 3 \(generateContent\) has no line \(the file has 2"
+    ):
         model.generate({})
 
 
 def test_call_kind_must_match() -> None:
-    model = ScriptedModel(parse_responses(lines({"method": "generateContent", "response": CHUNK})), path="f.jsonl")
-    with pytest.raises(ModelError, match="f.jsonl, line 1: model call 1 is a generateContentStream call but this "
-                                         "line is for generateContent"):
+    model = ScriptedModel(
+        parse_responses(lines({"method": "generateContent", "response": CHUNK})), path="f.jsonl"
+    )
+    with pytest.raises(
+        ModelError,
+        match="f.jsonl, line 1: model call 1 is a generateContentStream call but this "
+        "line is for generateContent",
+    ):
         list(model.stream({}))
 
 
 def test_replayed_chunks_are_copies() -> None:
-    model = ScriptedModel(parse_responses(lines({"method": "generateContentStream", "response": [CHUNK]})))
+    model = ScriptedModel(
+        parse_responses(lines({"method": "generateContentStream", "response": [CHUNK]}))
+    )
     got = list(model.stream({}))
     got[0]["candidates"].clear()
     assert model.lines[0].chunks[0] == CHUNK
@@ -48,23 +63,35 @@ def test_blank_lines_and_empty_files() -> None:
     assert [p.line for p in parsed] == [2]
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("[1]", "each line must be a JSON object"),
-    ('{"method": "generateContent", "response": {"candidates": []}, "x": NaN}', "invalid JSON"),
-    ('{"method": "generateContent"}', 'missing "response"'),
-    ('{"response": {}}', "unknown method None"),
-    ('{"method": "generateContentStream", "response": {}}', "must be a list of chunks"),
-    ('{"method": "generateContentStream", "response": []}', "at least one chunk"),
-    ('{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"text": 1}]}}]}}',
-     "parts[0].text must be a string"),
-    ('{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"functionCall": {}}]}}]}}',
-     "functionCall needs a non-empty string name"),
-    ('{"method": "generateContent", "response": {"candidates": [{"finishReason": 1}]}}', "finishReason must be"),
-    ('{"method": "embedContent", "response": {}}', "never called by hookwise agent"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("[1]", "each line must be a JSON object"),
+        ('{"method": "generateContent", "response": {"candidates": []}, "x": NaN}', "invalid JSON"),
+        ('{"method": "generateContent"}', 'missing "response"'),
+        ('{"response": {}}', "unknown method None"),
+        ('{"method": "generateContentStream", "response": {}}', "must be a list of chunks"),
+        ('{"method": "generateContentStream", "response": []}', "at least one chunk"),
+        (
+            '{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"text": 1}]}}]}}',
+            "parts[0].text must be a string",
+        ),
+        (
+            '{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"functionCall": {}}]}}]}}',  # noqa: E501
+            "functionCall needs a non-empty string name",
+        ),
+        (
+            '{"method": "generateContent", "response": {"candidates": [{"finishReason": 1}]}}',
+            "finishReason must be",
+        ),
+        ('{"method": "embedContent", "response": {}}', "never called by hookwise agent"),
+    ],
+)
 def test_bad_lines_name_the_line(line: str, message: str) -> None:
     with pytest.raises(ResponsesFileError) as err:
-        parse_responses(lines({"method": "generateContent", "response": CHUNK}) + line + "\n", "r.jsonl")
+        parse_responses(
+            lines({"method": "generateContent", "response": CHUNK}) + line + "\n", "r.jsonl"
+        )
     assert err.value.line == 2
     assert str(err.value).startswith("responses file r.jsonl, line 2: ")
     assert message in str(err.value)
@@ -97,14 +124,24 @@ class FakeModels:
         self.fail = fail
 
     def generate_content_stream(self, *, model: str, contents: Any, config: Any) -> Any:
-        self.calls.append({"kind": "stream", "model": model, "contents": contents, "config": config})
+        self.calls.append(
+            {"kind": "stream", "model": model, "contents": contents, "config": config}
+        )
         if self.fail:
             raise self.fail
-        yield FakeResponse({"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}]}}]})
-        yield {"candidates": [{"content": {"role": "model", "parts": [{"text": "b"}]}, "finishReason": "STOP"}]}
+        yield FakeResponse(
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}]}}]}
+        )
+        yield {
+            "candidates": [
+                {"content": {"role": "model", "parts": [{"text": "b"}]}, "finishReason": "STOP"}
+            ]
+        }
 
     def generate_content(self, *, model: str, contents: Any, config: Any) -> Any:
-        self.calls.append({"kind": "generate", "model": model, "contents": contents, "config": config})
+        self.calls.append(
+            {"kind": "generate", "model": model, "contents": contents, "config": config}
+        )
         return FakeResponse(CHUNK)
 
 
@@ -113,10 +150,17 @@ class FakeClient:
         self.models = FakeModels(fail)
 
 
-REQUEST = {"model": "gemini-2.5-pro", "contents": [{"role": "user", "parts": [{"text": "q"}]}],
-           "config": {"temperature": 0.2,
-                      "tools": [{"functionDeclarations": [{"name": "read_file", "parametersJsonSchema": {}}]}],
-                      "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"]}}}}
+REQUEST = {
+    "model": "gemini-2.5-pro",
+    "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+    "config": {
+        "temperature": 0.2,
+        "tools": [{"functionDeclarations": [{"name": "read_file", "parametersJsonSchema": {}}]}],
+        "toolConfig": {
+            "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["read_file"]}
+        },
+    },
+}
 
 
 def test_live_model_streams_through_the_client() -> None:
@@ -129,16 +173,22 @@ def test_live_model_streams_through_the_client() -> None:
     assert call["model"] == "gemini-2.5-pro"
     try:
         from google.genai import types  # noqa: F401
-    except ImportError:  # without the SDK the dicts go through as they are (the SDK accepts dicts too)
+    except (
+        ImportError
+    ):  # without the SDK the dicts go through as they are (the SDK accepts dicts too)
         assert call["contents"] == REQUEST["contents"] and call["config"] == REQUEST["config"]
     else:  # with the SDK they are converted to its types
-        assert call["config"].tool_config.function_calling_config.allowed_function_names == ["read_file"]
+        assert call["config"].tool_config.function_calling_config.allowed_function_names == [
+            "read_file"
+        ]
         assert call["contents"][0].parts[0].text == "q"
 
 
 def test_live_model_errors_are_model_errors() -> None:
     model = GeminiModel("m", client=FakeClient(fail=RuntimeError("quota exceeded")))
-    with pytest.raises(ModelError, match="Gemini API call failed \\(m\\): RuntimeError: quota exceeded"):
+    with pytest.raises(
+        ModelError, match="Gemini API call failed \\(m\\): RuntimeError: quota exceeded"
+    ):
         list(model.stream(REQUEST))
 
 
@@ -159,16 +209,42 @@ def test_sdk_types_round_trip() -> None:
     contents, config = to_sdk_request(REQUEST)
     assert isinstance(config, types.GenerateContentConfig) and config.temperature == 0.2
     resp = types.GenerateContentResponse.model_validate(
-        {"candidates": [{"content": {"role": "model", "parts": [{"text": "t", "thought": True},
-                                                                {"functionCall": {"name": "f", "args": {"a": 1}}}]},
-                         "finishReason": "STOP"}], "usageMetadata": {"totalTokenCount": 3}})
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"text": "t", "thought": True},
+                            {"functionCall": {"name": "f", "args": {"a": 1}}},
+                        ],
+                    },
+                    "finishReason": "STOP",
+                }
+            ],
+            "usageMetadata": {"totalTokenCount": 3},
+        }
+    )
     assert from_sdk_response(resp) == {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": "t", "thought": True},
-                                                               {"functionCall": {"name": "f", "args": {"a": 1}}}]},
-                        "finishReason": "STOP"}], "usageMetadata": {"totalTokenCount": 3}}
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {"text": "t", "thought": True},
+                        {"functionCall": {"name": "f", "args": {"a": 1}}},
+                    ],
+                },
+                "finishReason": "STOP",
+            }
+        ],
+        "usageMetadata": {"totalTokenCount": 3},
+    }
 
 
-def test_agent_uses_the_live_model_with_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agent_uses_the_live_model_with_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With GEMINI_API_KEY and no --responses, `hookwise agent` asks for the live model."""
     import argparse
 
@@ -184,8 +260,9 @@ def test_agent_uses_the_live_model_with_a_key(tmp_path: Path, monkeypatch: pytes
         assert isinstance(build_model(args, {"GEMINI_API_KEY": "k"}), GeminiModel)
 
 
-def test_agent_session_with_the_live_model_class_and_a_fake_client(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agent_session_with_the_live_model_class_and_a_fake_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`hookwise agent` with GEMINI_API_KEY: the whole loop through GeminiModel, the API replaced by a fake."""
     import io
     import sys
@@ -194,8 +271,11 @@ def test_agent_session_with_the_live_model_class_and_a_fake_client(tmp_path: Pat
     from hookwise.cli.main import main
 
     client = FakeClient()
-    monkeypatch.setattr(agent_cli, "GeminiModel",
-                        lambda name, api_key=None: GeminiModel(name, api_key=api_key, client=client))
+    monkeypatch.setattr(
+        agent_cli,
+        "GeminiModel",
+        lambda name, api_key=None: GeminiModel(name, api_key=api_key, client=client),
+    )
     monkeypatch.setenv("GEMINI_API_KEY", "test-key")
     out, err = io.StringIO(), io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
@@ -207,5 +287,9 @@ def test_agent_session_with_the_live_model_class_and_a_fake_client(tmp_path: Pat
     [call] = client.models.calls
     assert call["model"] == "gemini-2.5-pro"
     contents = call["contents"]
-    first = contents[0] if isinstance(contents[0], dict) else contents[0].model_dump(by_alias=True, exclude_none=True)
+    first = (
+        contents[0]
+        if isinstance(contents[0], dict)
+        else contents[0].model_dump(by_alias=True, exclude_none=True)
+    )
     assert first == {"role": "user", "parts": [{"text": "hello"}]}

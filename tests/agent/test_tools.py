@@ -14,7 +14,9 @@ from hookwise.agent.tools import ToolContext, ToolRegistry, glob_to_regex, needs
 def proj(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     (root / "src" / "pkg").mkdir(parents=True)
-    (root / "src" / "pkg" / "mod.py").write_text("def alpha():\n    return 1\n\ndef beta():\n    return 2\n")
+    (root / "src" / "pkg" / "mod.py").write_text(
+        "def alpha():\n    return 1\n\ndef beta():\n    return 2\n"
+    )
     (root / "src" / "main.py").write_text("import pkg\nprint('alpha')\n")
     (root / "README.md").write_text("# Demo\nalpha beta\n")
     (root / ".git").mkdir()
@@ -35,8 +37,15 @@ def run(proj: Path, name: str, **args: object) -> tuple[str, str | None]:
 
 def test_declarations_use_gemini_cli_parameter_names() -> None:
     decls = {d["name"]: d["parametersJsonSchema"] for d in ToolRegistry().declarations()}
-    assert list(decls) == ["read_file", "write_file", "replace", "list_directory", "glob", "grep_search",
-                           "run_shell_command"]
+    assert list(decls) == [
+        "read_file",
+        "write_file",
+        "replace",
+        "list_directory",
+        "glob",
+        "grep_search",
+        "run_shell_command",
+    ]
     assert decls["read_file"]["required"] == ["file_path"]
     assert decls["write_file"]["required"] == ["file_path", "content"]
     assert decls["replace"]["required"] == ["file_path", "old_string", "new_string"]
@@ -59,18 +68,37 @@ def test_write_file_and_replace(proj: Path) -> None:
     out, err = run(proj, "write_file", file_path="new/dir/f.txt", content="one two two\n")
     assert err is None and "created" in out
     assert (proj / "new/dir/f.txt").read_text() == "one two two\n"
-    assert run(proj, "replace", file_path="new/dir/f.txt", old_string="one", new_string="1")[1] is None
-    assert run(proj, "replace", file_path="new/dir/f.txt", old_string="two", new_string="2")[1] == \
-        "edit_expected_occurrence_mismatch"
-    assert run(proj, "replace", file_path="new/dir/f.txt", old_string="two", new_string="2",
-               allow_multiple=True)[1] is None
+    assert (
+        run(proj, "replace", file_path="new/dir/f.txt", old_string="one", new_string="1")[1] is None
+    )
+    assert (
+        run(proj, "replace", file_path="new/dir/f.txt", old_string="two", new_string="2")[1]
+        == "edit_expected_occurrence_mismatch"
+    )
+    assert (
+        run(
+            proj,
+            "replace",
+            file_path="new/dir/f.txt",
+            old_string="two",
+            new_string="2",
+            allow_multiple=True,
+        )[1]
+        is None
+    )
     assert (proj / "new/dir/f.txt").read_text() == "1 2 2\n"
-    assert run(proj, "replace", file_path="new/dir/f.txt", old_string="zzz", new_string="")[1] == \
-        "edit_no_occurrence_found"
-    assert run(proj, "replace", file_path="created.txt", old_string="", new_string="fresh")[1] is None
+    assert (
+        run(proj, "replace", file_path="new/dir/f.txt", old_string="zzz", new_string="")[1]
+        == "edit_no_occurrence_found"
+    )
+    assert (
+        run(proj, "replace", file_path="created.txt", old_string="", new_string="fresh")[1] is None
+    )
     assert (proj / "created.txt").read_text() == "fresh"
-    assert run(proj, "replace", file_path="created.txt", old_string="", new_string="again")[1] == \
-        "attempt_to_create_existing_file"
+    assert (
+        run(proj, "replace", file_path="created.txt", old_string="", new_string="again")[1]
+        == "attempt_to_create_existing_file"
+    )
 
 
 def test_list_glob_grep(proj: Path) -> None:
@@ -110,7 +138,11 @@ def test_shell_timeout_kills_the_command(proj: Path) -> None:
 def test_paths_are_confined_to_the_project(proj: Path, tmp_path: Path) -> None:
     (tmp_path / "outside.txt").write_text("secret")
     os.symlink(tmp_path / "outside.txt", proj / "link.txt")
-    for args in ({"file_path": "../outside.txt"}, {"file_path": "/etc/passwd"}, {"file_path": "link.txt"}):
+    for args in (
+        {"file_path": "../outside.txt"},
+        {"file_path": "/etc/passwd"},
+        {"file_path": "link.txt"},
+    ):
         out, err = run(proj, "read_file", **args)
         assert err == "invalid_tool_params" and "outside the project directory" in out
     assert run(proj, "write_file", file_path="../evil.txt", content="x")[1] == "invalid_tool_params"
@@ -128,31 +160,56 @@ def test_argument_validation() -> None:
     assert read.validate([]) == "params must be an object"
     ls = tools.get("list_directory")
     assert ls is not None
-    assert ls.validate({"dir_path": ".", "ignore": [1]}) == "params/ignore must be an array of strings"
-    assert 'Did you mean one of: \'read_file\'' in tools.not_found("read_fil")
+    assert (
+        ls.validate({"dir_path": ".", "ignore": [1]}) == "params/ignore must be an array of strings"
+    )
+    assert "Did you mean one of: 'read_file'" in tools.not_found("read_fil")
 
 
 def test_confirmations_and_approval_modes(proj: Path) -> None:
     tools = ToolRegistry()
     ctx = ToolContext(str(proj))
-    write, shell, read = tools.get("write_file"), tools.get("run_shell_command"), tools.get("read_file")
+    write, shell, read = (
+        tools.get("write_file"),
+        tools.get("run_shell_command"),
+        tools.get("read_file"),
+    )
     assert write is not None and shell is not None and read is not None
     c = write.confirmation(ctx, {"file_path": "README.md", "content": "# New\n"})
     assert c.kind == "edit" and c.message == "Tool Confirm Write: README.md requires editing"
-    assert c.details["originalContent"] == "# Demo\nalpha beta\n" and "+# New" in c.details["fileDiff"]
+    assert (
+        c.details["originalContent"] == "# Demo\nalpha beta\n" and "+# New" in c.details["fileDiff"]
+    )
     c = shell.confirmation(ctx, {"command": "git status --short"})
-    assert c.details == {"type": "exec", "title": "Confirm Shell Command", "command": "git status --short",
-                         "rootCommand": "git"}
+    assert c.details == {
+        "type": "exec",
+        "title": "Confirm Shell Command",
+        "command": "git status --short",
+        "rootCommand": "git",
+    }
     assert c.message == "Tool Confirm Shell Command requires execution"
     assert read.confirmation(ctx, {"file_path": "README.md"}).kind == "info"
     assert [needs_confirmation(t, "default") for t in (read, write, shell)] == [False, True, True]
-    assert [needs_confirmation(t, "auto_edit") for t in (read, write, shell)] == [False, False, True]
+    assert [needs_confirmation(t, "auto_edit") for t in (read, write, shell)] == [
+        False,
+        False,
+        True,
+    ]
     assert [needs_confirmation(t, "yolo") for t in (read, write, shell)] == [False, False, False]
 
 
-@pytest.mark.parametrize(("pattern", "path", "match"), [
-    ("*.py", "a.py", True), ("*.py", "d/a.py", False), ("**/*.py", "a.py", True), ("**/*.py", "d/e/a.py", True),
-    ("src/**", "src/a/b", True), ("*.{ts,tsx}", "a.tsx", True), ("?.md", "ab.md", False), ("[ab].txt", "b.txt", True),
-])
+@pytest.mark.parametrize(
+    ("pattern", "path", "match"),
+    [
+        ("*.py", "a.py", True),
+        ("*.py", "d/a.py", False),
+        ("**/*.py", "a.py", True),
+        ("**/*.py", "d/e/a.py", True),
+        ("src/**", "src/a/b", True),
+        ("*.{ts,tsx}", "a.tsx", True),
+        ("?.md", "ab.md", False),
+        ("[ab].txt", "b.txt", True),
+    ],
+)
 def test_glob_to_regex(pattern: str, path: str, match: bool) -> None:
     assert bool(glob_to_regex(pattern).match(path)) is match

@@ -42,8 +42,14 @@ def make_project(tmp_path: Path, name: str) -> Path:
 def hookwise(proj: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["HOOKWISE_TRUST_ALL"] = "1"
-    return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(proj), *args], input=stdin,
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(proj), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def claude_hooks(proj: Path) -> list[tuple[str, str, dict[str, Any]]]:
@@ -70,7 +76,13 @@ def check_case(proj: Path, case: dict[str, Any], *, native: bool) -> list[dict[s
     """Fire one case, check its expectations, return the hooks that ran."""
     for rel, content in case.get("writeFiles", {}).items():
         (proj / rel).write_text(content)
-    args = (["--claude-settings"] if native else []) + ["fire", case["event"], "--input", "-", "--json"]
+    args = (["--claude-settings"] if native else []) + [
+        "fire",
+        case["event"],
+        "--input",
+        "-",
+        "--json",
+    ]
     r = hookwise(proj, *args, stdin=json.dumps(case["input"]))
     assert r.stdout.strip(), r.stderr
     res = json.loads(r.stdout)
@@ -93,7 +105,9 @@ def check_case(proj: Path, case: dict[str, Any], *, native: bool) -> list[dict[s
         ctx = (res["hookSpecificOutput"] or {}).get("additionalContext", "")
         assert exp["contextContains"] in ctx, f"{where}: {res}"
     if "toolInput" in exp:
-        assert (res["hookSpecificOutput"] or {}).get("tool_input") == exp["toolInput"], f"{where}: {res}"
+        assert (res["hookSpecificOutput"] or {}).get("tool_input") == exp["toolInput"], (
+            f"{where}: {res}"
+        )
     if exp.get("noToolInput"):
         assert "tool_input" not in (res["hookSpecificOutput"] or {}), f"{where}: {res}"
     if "hookOutputDecision" in exp:
@@ -139,12 +153,21 @@ def test_migrated_hooks_fire(tmp_path: Path, name: str) -> None:
     assert r.returncode == 0, r.stderr
     settings = json.loads((proj / ".gemini" / "settings.json").read_text())
     # async hooks run in the background: the cases check what they wrote, not the firing's outcomes
-    commands = {h["command"] for defs in settings["hooks"].values() for d in defs for h in d["hooks"]
-                if not h.get("async") and h["type"] == "command"}  # http hooks: tests/runners, real server
+    commands = {
+        h["command"]
+        for defs in settings["hooks"].values()
+        for d in defs
+        for h in d["hooks"]
+        if not h.get("async") and h["type"] == "command"
+    }  # http hooks: tests/runners, real server
     for defs in settings["hooks"].values():
         for d in defs:
             for h in d["hooks"]:
-                assert h["dialect"] == "claude" and isinstance(h["timeout"], int) and h["timeout"] >= 1000
+                assert (
+                    h["dialect"] == "claude"
+                    and isinstance(h["timeout"], int)
+                    and h["timeout"] >= 1000
+                )
     fired: set[str] = set()
     for case in cases(name):
         fired |= {h["command"] for h in check_case(proj, case, native=False)}

@@ -31,28 +31,66 @@ EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent"]
 READ_N = 'in=$(cat); [[ $in =~ \\"n\\":([0-9]+) ]]; n=${BASH_REMATCH[1]}; '
 COMMANDS: dict[str, list[dict[str, Any]]] = {
     "BeforeTool": [
-        {"matcher": ".*", "hooks": [
-            {"type": "command", "name": "ctx", "command": READ_N + 'echo "{\\"systemMessage\\": \\"A$n\\", '
-             '\\"hookSpecificOutput\\": {\\"additionalContext\\": \\"ctx$n\\"}}"'},
-            {"type": "command", "name": "deny4", "command": READ_N + 'if (( n % 4 == 0 )); then '
-             'echo "{\\"decision\\": \\"deny\\", \\"reason\\": \\"B$n\\"}"; fi'},
-        ]},
-        {"matcher": "write_file", "hooks": [
-            {"type": "command", "name": "exit2", "command": READ_N + 'if (( n % 7 == 0 )); then echo "C$n" >&2; '
-             'exit 2; fi'},
-            {"type": "command", "name": "slow", "timeout": 1000, "command": READ_N + 'if (( n % 10 == 0 )); then '
-             'exec sleep 30; fi; echo "{\\"hookSpecificOutput\\": {\\"tool_input\\": {\\"slow\\": $n}}}"'},
-        ]},
+        {
+            "matcher": ".*",
+            "hooks": [
+                {
+                    "type": "command",
+                    "name": "ctx",
+                    "command": READ_N + 'echo "{\\"systemMessage\\": \\"A$n\\", '
+                    '\\"hookSpecificOutput\\": {\\"additionalContext\\": \\"ctx$n\\"}}"',
+                },
+                {
+                    "type": "command",
+                    "name": "deny4",
+                    "command": READ_N + "if (( n % 4 == 0 )); then "
+                    'echo "{\\"decision\\": \\"deny\\", \\"reason\\": \\"B$n\\"}"; fi',
+                },
+            ],
+        },
+        {
+            "matcher": "write_file",
+            "hooks": [
+                {
+                    "type": "command",
+                    "name": "exit2",
+                    "command": READ_N + 'if (( n % 7 == 0 )); then echo "C$n" >&2; exit 2; fi',
+                },
+                {
+                    "type": "command",
+                    "name": "slow",
+                    "timeout": 1000,
+                    "command": READ_N + "if (( n % 10 == 0 )); then "
+                    'exec sleep 30; fi; echo "{\\"hookSpecificOutput\\": {\\"tool_input\\": {\\"slow\\": $n}}}"',
+                },
+            ],
+        },
     ],
-    "AfterTool": [{"hooks": [
-        {"type": "command", "name": "fail5", "command": READ_N + 'if (( n % 5 == 0 )); then echo "oops $n"; exit 1; '
-         'fi; echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": \\"after$n\\"}}"'},
-    ]}],
-    "BeforeAgent": [{"hooks": [
-        {"type": "command", "name": "stop", "command": READ_N + 'if (( n % 4 == 0 )); then echo "{\\"continue\\": '
-         'false, \\"stopReason\\": \\"S$n\\"}"; else echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": '
-         '\\"agent$n\\"}}"; fi'},
-    ]}],
+    "AfterTool": [
+        {
+            "hooks": [
+                {
+                    "type": "command",
+                    "name": "fail5",
+                    "command": READ_N + 'if (( n % 5 == 0 )); then echo "oops $n"; exit 1; '
+                    'fi; echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": \\"after$n\\"}}"',
+                },
+            ]
+        }
+    ],
+    "BeforeAgent": [
+        {
+            "hooks": [
+                {
+                    "type": "command",
+                    "name": "stop",
+                    "command": READ_N + 'if (( n % 4 == 0 )); then echo "{\\"continue\\": '
+                    'false, \\"stopReason\\": \\"S$n\\"}"; else echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": '  # noqa: E501
+                    '\\"agent$n\\"}}"; fi',
+                },
+            ]
+        }
+    ],
 }
 
 
@@ -89,8 +127,12 @@ def firing(i: int) -> tuple[str, dict[str, Any]]:
 
 
 def summary(r: FireResult) -> Any:
-    return (r.event.value, r.output, [(h.name, h.outcome.value, h.output, h.exit_code, h.error) for h in r.hooks],
-            r.warnings)
+    return (
+        r.event.value,
+        r.output,
+        [(h.name, h.outcome.value, h.output, h.exit_code, h.error) for h in r.hooks],
+        r.warnings,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -100,10 +142,17 @@ def system(tmp_path_factory: pytest.TempPathFactory) -> tuple[HookSystem, Path]:
     (project / ".gemini").mkdir(parents=True)
     (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": COMMANDS}))
     trace = root / "trace.jsonl"
-    hs = HookSystem(project, trace=trace, trust_all=True, env={
-        "PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(root / "home"),
-        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(root / "none.json"),
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(root / "none2.json")})
+    hs = HookSystem(
+        project,
+        trace=trace,
+        trust_all=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "GEMINI_CLI_HOME": str(root / "home"),
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(root / "none.json"),
+            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(root / "none2.json"),
+        },
+    )
     for ev in EVENTS:
         hs.register(ev, sync_hook, name="py-sync")
         hs.register(ev, async_hook, name="py-async", timeout_ms=5000)
@@ -141,7 +190,9 @@ def test_baseline_is_mixed(baseline: list[Any]) -> None:
 
 
 @pytest.mark.slow
-def test_100_firings_on_threads_equal_one_by_one(system: tuple[HookSystem, Path], baseline: list[Any]) -> None:
+def test_100_firings_on_threads_equal_one_by_one(
+    system: tuple[HookSystem, Path], baseline: list[Any]
+) -> None:
     hs, trace = system
     trace.write_bytes(b"")
     start = threading.Barrier(N)
@@ -161,7 +212,9 @@ def test_100_firings_on_threads_equal_one_by_one(system: tuple[HookSystem, Path]
 
 
 @pytest.mark.slow
-def test_100_firings_as_asyncio_tasks_equal_one_by_one(system: tuple[HookSystem, Path], baseline: list[Any]) -> None:
+def test_100_firings_as_asyncio_tasks_equal_one_by_one(
+    system: tuple[HookSystem, Path], baseline: list[Any]
+) -> None:
     hs, trace = system
     trace.write_bytes(b"")
 
@@ -178,7 +231,9 @@ def test_100_firings_as_asyncio_tasks_equal_one_by_one(system: tuple[HookSystem,
 
 
 @pytest.mark.slow
-def test_threads_and_tasks_at_the_same_time(system: tuple[HookSystem, Path], baseline: list[Any]) -> None:
+def test_threads_and_tasks_at_the_same_time(
+    system: tuple[HookSystem, Path], baseline: list[Any]
+) -> None:
     hs, trace = system
     trace.write_bytes(b"")
     half = N // 2
@@ -189,7 +244,9 @@ def test_threads_and_tasks_at_the_same_time(system: tuple[HookSystem, Path], bas
             box["threads"] = list(pool.map(lambda i: hs.fire(*firing(i)), range(half)))
 
     async def tasks() -> None:
-        box["tasks"] = list(await asyncio.gather(*(hs.fire_async(*firing(i)) for i in range(half, N))))
+        box["tasks"] = list(
+            await asyncio.gather(*(hs.fire_async(*firing(i)) for i in range(half, N)))
+        )
 
     t = threading.Thread(target=threads)
     t.start()
@@ -205,15 +262,39 @@ def test_hanging_firings_do_not_delay_other_async_firings(tmp_path: Path) -> Non
     """fire_async gives each firing its own thread: no queue behind a pool of hung firings."""
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [
-        {"matcher": "^slow$", "hooks": [{"type": "command", "command": "exec sleep 30", "timeout": 2000}]},
-        {"matcher": "^fast$", "hooks": [{"type": "command", "command": "echo '{\"systemMessage\": \"fast\"}'"}]},
-    ]}}))
-    hs = HookSystem(project, trust_all=True, env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")})
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeTool": [
+                        {
+                            "matcher": "^slow$",
+                            "hooks": [
+                                {"type": "command", "command": "exec sleep 30", "timeout": 2000}
+                            ],
+                        },
+                        {
+                            "matcher": "^fast$",
+                            "hooks": [
+                                {"type": "command", "command": 'echo \'{"systemMessage": "fast"}\''}
+                            ],
+                        },
+                    ]
+                }
+            }
+        )
+    )
+    hs = HookSystem(
+        project,
+        trust_all=True,
+        env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")},
+    )
 
     async def main() -> tuple[float, list[FireResult]]:
-        slow = [asyncio.ensure_future(hs.fire_async("BeforeTool", tool_name="slow", tool_input={}))
-                for _ in range(12)]
+        slow = [
+            asyncio.ensure_future(hs.fire_async("BeforeTool", tool_name="slow", tool_input={}))
+            for _ in range(12)
+        ]
         await asyncio.sleep(0.2)
         t0 = time.monotonic()
         fast = await hs.fire_async("BeforeTool", tool_name="fast", tool_input={})
@@ -230,19 +311,48 @@ def test_hanging_firings_do_not_delay_other_async_firings(tmp_path: Path) -> Non
 def test_trace_lines_stay_whole_with_large_records_from_many_threads(tmp_path: Path) -> None:
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"AfterTool": [{"hooks": [
-        {"type": "command", "name": "big", "command": "head -c 900000 /dev/zero | tr '\\0' x; echo"},
-        {"type": "command", "name": "small", "command": "echo '{}'"}]}]}}))
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "AfterTool": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "name": "big",
+                                    "command": "head -c 900000 /dev/zero | tr '\\0' x; echo",
+                                },
+                                {"type": "command", "name": "small", "command": "echo '{}'"},
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     trace = tmp_path / "trace.jsonl"
-    hs = HookSystem(project, trust_all=True, trace=trace,
-                    env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")})
+    hs = HookSystem(
+        project,
+        trust_all=True,
+        trace=trace,
+        env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(tmp_path / "h")},
+    )
     with ThreadPoolExecutor(max_workers=24) as pool:
-        results = list(pool.map(lambda i: hs.fire("AfterTool", tool_name="t", tool_input={"n": i},
-                                                  tool_response={}), range(24)))
+        results = list(
+            pool.map(
+                lambda i: hs.fire(
+                    "AfterTool", tool_name="t", tool_input={"n": i}, tool_response={}
+                ),
+                range(24),
+            )
+        )
     lines = trace.read_bytes().split(b"\n")
     records = [json.loads(line) for line in lines[:-1]]
     assert len(records) == 48 and lines[-1] == b""
-    assert sorted(r["hook_input"]["tool_input"]["n"] for r in records) == sorted(list(range(24)) * 2)
+    assert sorted(r["hook_input"]["tool_input"]["n"] for r in records) == sorted(
+        list(range(24)) * 2
+    )
     assert all(len(r["stdout"]) == 900_001 for r in records if r["hook_name"] == "big")
     assert all(r.hooks[0].outcome.value == "ok" for r in results)
     record("concurrent firings checked", 24)

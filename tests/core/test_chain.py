@@ -19,7 +19,10 @@ def outcome(hso: Any, result: Outcome = Outcome.OK) -> HookOutcome:
 
 def test_prompt_context_is_appended_after_a_blank_line() -> None:
     cur = {"prompt": "hello"}
-    assert next_input(E.BEFORE_AGENT, cur, outcome({"additionalContext": "ctx"}))["prompt"] == "hello\n\nctx"
+    assert (
+        next_input(E.BEFORE_AGENT, cur, outcome({"additionalContext": "ctx"}))["prompt"]
+        == "hello\n\nctx"
+    )
     assert cur == {"prompt": "hello"}
 
 
@@ -28,7 +31,9 @@ def test_llm_request_and_tool_input_merge_over_the_current_value() -> None:
     out = next_input(E.BEFORE_MODEL, cur, outcome({"llm_request": {"model": "n"}}))
     assert out["llm_request"] == {"model": "n", "config": {}}
     cur2: dict[str, Any] = {"tool_input": "not an object"}
-    assert next_input(E.BEFORE_TOOL, cur2, outcome({"tool_input": {"a": 1}}))["tool_input"] == {"a": 1}
+    assert next_input(E.BEFORE_TOOL, cur2, outcome({"tool_input": {"a": 1}}))["tool_input"] == {
+        "a": 1
+    }
 
 
 @pytest.mark.parametrize("result", [o for o in Outcome if o is not Outcome.OK])

@@ -20,20 +20,37 @@ E = HookEvent
 
 
 def entry(name: str, kind: str = "command", source: str = "user", **kw: Any) -> HookEntry:
-    return HookEntry(event=kw.pop("event", E.BEFORE_AGENT), name=name, type=kind, source=source,
-                     command=f"cmd-{name}", **kw)
+    return HookEntry(
+        event=kw.pop("event", E.BEFORE_AGENT),
+        name=name,
+        type=kind,
+        source=source,
+        command=f"cmd-{name}",
+        **kw,
+    )
 
 
 def both(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Any) -> list[list[HookOutcome]]:
     """The outcomes of the sync and the async executor for the same plan."""
-    return [run_plan(firing, plan, inp, runners), asyncio.run(run_plan_async(firing, plan, inp, runners))]
+    return [
+        run_plan(firing, plan, inp, runners),
+        asyncio.run(run_plan_async(firing, plan, inp, runners)),
+    ]
 
 
 def test_outcomes_are_in_plan_order_across_kinds() -> None:
     entries = (entry("p1", "python"), entry("c1"), entry("p2", "python"), entry("c2"))
-    runners = {"command": FakeRunner({"c1": {"systemMessage": "c1"}, "c2": {"systemMessage": "c2"}}, background=True),
-               "python": FakeRunner({"p1": {"systemMessage": "p1"}, "p2": {"systemMessage": "p2"}}, kind="python")}
-    for outcomes in both(Firing(E.BEFORE_AGENT, FakeHost()), Plan(entries, False), {"prompt": "x"}, runners):
+    runners = {
+        "command": FakeRunner(
+            {"c1": {"systemMessage": "c1"}, "c2": {"systemMessage": "c2"}}, background=True
+        ),
+        "python": FakeRunner(
+            {"p1": {"systemMessage": "p1"}, "p2": {"systemMessage": "p2"}}, kind="python"
+        ),
+    }
+    for outcomes in both(
+        Firing(E.BEFORE_AGENT, FakeHost()), Plan(entries, False), {"prompt": "x"}, runners
+    ):
         assert [o.name for o in outcomes] == ["p1", "c1", "p2", "c2"]
         assert [(o.output or {}).get("systemMessage") for o in outcomes] == ["p1", "c1", "p2", "c2"]
         assert [o.hook_type for o in outcomes] == ["python", "command", "python", "command"]
@@ -46,15 +63,28 @@ def test_inline_kinds_run_during_the_background_kinds() -> None:
     order: list[str] = []
 
     class Recording(FakeRunner):
-        def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-                during: Callable[[], None] | None = None) -> list[HookOutcome]:
+        def run(
+            self,
+            firing: Firing,
+            entries: Sequence[HookEntry],
+            inp: dict[str, Any],
+            during: Callable[[], None] | None = None,
+        ) -> list[HookOutcome]:
             order.append(f"start {self.kind}")
             out = super().run(firing, entries, inp, during)
             order.append(f"end {self.kind}")
             return out
 
-    runners = {"python": Recording(kind="python"), "command": Recording(kind="command", background=True)}
-    run_plan(Firing(E.BEFORE_AGENT, FakeHost()), Plan((entry("p", "python"), entry("c")), False), {}, runners)
+    runners = {
+        "python": Recording(kind="python"),
+        "command": Recording(kind="command", background=True),
+    }
+    run_plan(
+        Firing(E.BEFORE_AGENT, FakeHost()),
+        Plan((entry("p", "python"), entry("c")), False),
+        {},
+        runners,
+    )
     assert order == ["start command", "start python", "end python", "end command"]
 
 
@@ -79,8 +109,13 @@ def test_a_kind_without_a_runner_is_a_visible_not_run() -> None:
 class Dropping(FakeRunner):
     """A broken runner: loses the last outcome of every batch."""
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         return super().run(firing, entries, inp, during)[:-1]
 
 
@@ -96,16 +131,37 @@ def test_a_runner_that_drops_an_outcome_is_an_error_not_a_shorter_list(sequentia
 
 def test_sequential_chain_feeds_each_hook_the_rewritten_input() -> None:
     def answers(e: HookEntry, inp: dict[str, Any]) -> Any:
-        return {"hookSpecificOutput": {"tool_input": {e.name: inp["tool_input"].get("n", 0) + 1,
-                                                      "n": inp["tool_input"].get("n", 0) + 1}}}
+        return {
+            "hookSpecificOutput": {
+                "tool_input": {
+                    e.name: inp["tool_input"].get("n", 0) + 1,
+                    "n": inp["tool_input"].get("n", 0) + 1,
+                }
+            }
+        }
 
-    plan = Plan((entry("a", event=E.BEFORE_TOOL), entry("b", "python", event=E.BEFORE_TOOL),
-                 entry("c", event=E.BEFORE_TOOL)), True)
+    plan = Plan(
+        (
+            entry("a", event=E.BEFORE_TOOL),
+            entry("b", "python", event=E.BEFORE_TOOL),
+            entry("c", event=E.BEFORE_TOOL),
+        ),
+        True,
+    )
     inp = {"tool_name": "t", "tool_input": {"keep": 1}}
-    for outcomes in both(Firing(E.BEFORE_TOOL, FakeHost()), plan, inp,
-                         {"command": FakeRunner(answers), "python": FakeRunner(answers, kind="python")}):
-        assert [o.output["hookSpecificOutput"]["tool_input"]["n"] for o in outcomes if o.output] == [1, 2, 3]
-    assert inp == {"tool_name": "t", "tool_input": {"keep": 1}}  # the caller's input is never modified
+    for outcomes in both(
+        Firing(E.BEFORE_TOOL, FakeHost()),
+        plan,
+        inp,
+        {"command": FakeRunner(answers), "python": FakeRunner(answers, kind="python")},
+    ):
+        assert [
+            o.output["hookSpecificOutput"]["tool_input"]["n"] for o in outcomes if o.output
+        ] == [1, 2, 3]
+    assert inp == {
+        "tool_name": "t",
+        "tool_input": {"keep": 1},
+    }  # the caller's input is never modified
 
 
 def test_a_failed_hook_does_not_rewrite_the_chain_and_fail_closed_applies() -> None:
@@ -114,17 +170,25 @@ def test_a_failed_hook_does_not_rewrite_the_chain_and_fail_closed_applies() -> N
     def answers(e: HookEntry, inp: dict[str, Any]) -> Any:
         seen.append(inp)
         if e.name == "a":
-            return FakeAnswer({"hookSpecificOutput": {"additionalContext": "ctx"}}, Outcome.FAILED, "boom", 1)
+            return FakeAnswer(
+                {"hookSpecificOutput": {"additionalContext": "ctx"}}, Outcome.FAILED, "boom", 1
+            )
         return None
 
     plan = Plan((entry("a", fail_closed=True), entry("b")), True)
-    outcomes = run_plan(Firing(E.BEFORE_AGENT, FakeHost()), plan, {"prompt": "p"}, {"command": FakeRunner(answers)})
+    outcomes = run_plan(
+        Firing(E.BEFORE_AGENT, FakeHost()), plan, {"prompt": "p"}, {"command": FakeRunner(answers)}
+    )
     assert seen[1] == {"prompt": "p"}
-    assert outcomes[0].output is not None and outcomes[0].output.get("decision") == "deny"  # fail-closed
+    assert (
+        outcomes[0].output is not None and outcomes[0].output.get("decision") == "deny"
+    )  # fail-closed
 
 
 def test_an_empty_plan_runs_nothing() -> None:
     runner = FakeRunner()
-    for outcomes in both(Firing(E.BEFORE_AGENT, FakeHost()), Plan((), False), {}, {"command": runner}):
+    for outcomes in both(
+        Firing(E.BEFORE_AGENT, FakeHost()), Plan((), False), {}, {"command": runner}
+    ):
         assert outcomes == []
     assert runner.calls == []

@@ -16,7 +16,11 @@ pytestmark = pytest.mark.usefixtures("trust_all")
 
 
 def fire_one(project: Project, command: str | dict, **kw: object) -> tuple:
-    hook = command if isinstance(command, dict) else {"type": "command", "command": command, "name": "h"}
+    hook = (
+        command
+        if isinstance(command, dict)
+        else {"type": "command", "command": command, "name": "h"}
+    )
     project.hooks("BeforeTool", hook)
     hs = HookSystem(project.root, **kw)  # type: ignore[arg-type]
     r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
@@ -76,7 +80,9 @@ def test_exit2_json_non_blocking_decision_becomes_deny(project: Project) -> None
 
 def test_exit2_json_without_reason_gets_stderr_reason(project: Project) -> None:
     r, h = fire_one(project, emit({"systemMessage": "x"}, exit=2, stderr="why not"))
-    assert h.output is not None and h.output["decision"] == "deny" and h.output["reason"] == "why not"
+    assert (
+        h.output is not None and h.output["decision"] == "deny" and h.output["reason"] == "why not"
+    )
 
 
 def test_exit2_stderr_text_is_the_reason(project: Project) -> None:
@@ -130,7 +136,7 @@ def test_command_not_found_is_not_run(project: Project) -> None:
 
 def test_not_executable_is_not_run(project: Project) -> None:
     script = project.root / "guard.sh"
-    script.write_text("#!/bin/sh\necho '{\"decision\":\"deny\"}'\n")
+    script.write_text('#!/bin/sh\necho \'{"decision":"deny"}\'\n')
     os.chmod(script, 0o644)
     r, h = fire_one(project, "$GEMINI_PROJECT_DIR/guard.sh")
     assert h.outcome is Outcome.NOT_RUN and h.exit_code == 126
@@ -146,8 +152,12 @@ def test_missing_interpreter_is_not_run(project: Project) -> None:
 
 
 def test_timeout_ignores_partial_output(project: Project) -> None:
-    hook = {"type": "command", "name": "slow", "timeout": 300,
-            "command": emit({"decision": "deny"}) .replace("; exit 0", "; sleep 30")}
+    hook = {
+        "type": "command",
+        "name": "slow",
+        "timeout": 300,
+        "command": emit({"decision": "deny"}).replace("; exit 0", "; sleep 30"),
+    }
     t0 = time.monotonic()
     r, h = fire_one(project, hook)
     assert time.monotonic() - t0 < 3.3
@@ -162,13 +172,24 @@ def test_killed_by_signal_is_failed(project: Project) -> None:
     assert "SIGKILL" in (h.error or "") and not r.blocked
 
 
-@pytest.mark.parametrize("command,outcome", [
-    ("exit 1", Outcome.FAILED),
-    ("no-such-command-abc", Outcome.NOT_RUN),
-    ("sleep 20", Outcome.TIMEOUT),
-])
-def test_fail_closed_turns_failures_into_blocks(project: Project, command: str, outcome: Outcome) -> None:
-    hook = {"type": "command", "name": "guard", "command": command, "failClosed": True, "timeout": 300}
+@pytest.mark.parametrize(
+    "command,outcome",
+    [
+        ("exit 1", Outcome.FAILED),
+        ("no-such-command-abc", Outcome.NOT_RUN),
+        ("sleep 20", Outcome.TIMEOUT),
+    ],
+)
+def test_fail_closed_turns_failures_into_blocks(
+    project: Project, command: str, outcome: Outcome
+) -> None:
+    hook = {
+        "type": "command",
+        "name": "guard",
+        "command": command,
+        "failClosed": True,
+        "timeout": 300,
+    }
     r, h = fire_one(project, hook)
     assert h.outcome is outcome
     assert r.blocked and "guard" in r.effective_reason and outcome.value in r.effective_reason
@@ -187,7 +208,9 @@ def test_invalid_utf8_is_replaced(project: Project) -> None:
 
 
 def test_hook_that_exits_without_reading_stdin_is_normal(project: Project) -> None:
-    project.hooks("BeforeTool", {"type": "command", "command": emit({"decision": "allow"}), "name": "h"})
+    project.hooks(
+        "BeforeTool", {"type": "command", "command": emit({"decision": "allow"}), "name": "h"}
+    )
     hs = HookSystem(project.root)
     r = hs.fire("BeforeTool", tool_name="write_file", tool_input={"content": "x" * 5_000_000})
     assert r.hooks[0].outcome is Outcome.OK and r.decision == "allow"

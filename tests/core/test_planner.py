@@ -15,35 +15,67 @@ from hookwise.events import MatcherKind
 pytestmark = pytest.mark.usefixtures("trust_all")
 
 
-@pytest.mark.parametrize("matcher,value,matches", [
-    (None, "anything", True), ("", "x", True), ("*", "x", True), ("  *  ", "x", True),
-    ("write_file", "write_file", True), ("write_file", "mcp_srv_write_file", True),
-    ("^write_file$", "write_file_v2", False), ("Edit|Write", "EditTool", True),
-    ("read_.*", "read_many_files", True), ("[invalid-regex", "[invalid-regex", True),
-    ("[invalid-regex", "invalid", False), ("run_shell", None, True),
-])
+@pytest.mark.parametrize(
+    "matcher,value,matches",
+    [
+        (None, "anything", True),
+        ("", "x", True),
+        ("*", "x", True),
+        ("  *  ", "x", True),
+        ("write_file", "write_file", True),
+        ("write_file", "mcp_srv_write_file", True),
+        ("^write_file$", "write_file_v2", False),
+        ("Edit|Write", "EditTool", True),
+        ("read_.*", "read_many_files", True),
+        ("[invalid-regex", "[invalid-regex", True),
+        ("[invalid-regex", "invalid", False),
+        ("run_shell", None, True),
+    ],
+)
 def test_tool_matcher(matcher: str | None, value: str | None, matches: bool) -> None:
     assert compile_matcher(matcher, MatcherKind.TOOL)(value) is matches
 
 
-@pytest.mark.parametrize("matcher,value,matches", [
-    ("startup", "startup", True), ("startup", "resume", False), ("startup|resume", "resume", True),
-    ("Startup", "startup", False), ("start", "startup", False), ("*", "clear", True),
-])
+@pytest.mark.parametrize(
+    "matcher,value,matches",
+    [
+        ("startup", "startup", True),
+        ("startup", "resume", False),
+        ("startup|resume", "resume", True),
+        ("Startup", "startup", False),
+        ("start", "startup", False),
+        ("*", "clear", True),
+    ],
+)
 def test_exact_matcher(matcher: str, value: str, matches: bool) -> None:
     assert compile_matcher(matcher, MatcherKind.EXACT)(value) is matches
 
 
 def test_matchers_per_event(project: Project) -> None:
     def one(matcher: str, msg: str) -> list[dict]:
-        return [{"matcher": matcher, "hooks": [{"type": "command", "command": emit({"systemMessage": msg})}]}]
+        return [
+            {
+                "matcher": matcher,
+                "hooks": [{"type": "command", "command": emit({"systemMessage": msg})}],
+            }
+        ]
 
-    project.write_settings({"hooks": {"SessionStart": one("resume", "r"), "Notification": one("Other", "n"),
-                                      "BeforeAgent": one("garbage(", "a")}})
+    project.write_settings(
+        {
+            "hooks": {
+                "SessionStart": one("resume", "r"),
+                "Notification": one("Other", "n"),
+                "BeforeAgent": one("garbage(", "a"),
+            }
+        }
+    )
     hs = HookSystem(project.root)
     assert hs.fire("SessionStart", source="startup").hooks == []
     assert len(hs.fire("SessionStart", source="resume").hooks) == 1
-    assert hs.fire("Notification", notification_type="ToolPermission", message="m", details={}).hooks == []
+    assert (
+        hs.fire("Notification", notification_type="ToolPermission", message="m", details={}).hooks
+        == []
+    )
     assert len(hs.fire("BeforeAgent", prompt="p").hooks) == 1  # matcher ignored
 
 
@@ -58,12 +90,15 @@ def test_dedup_by_identity_across_layers(project: Project) -> None:
 
 
 def echo_seen(project: Project, name: str, answer: dict[str, Any]) -> str:
-    return project.script(name, f"""
+    return project.script(
+        name,
+        f"""
         data = json.load(sys.stdin)
         with open(os.path.join(os.environ["GEMINI_PROJECT_DIR"], "{name}.seen"), "w") as f:
             json.dump(data, f)
         print(json.dumps({answer!r}))
-    """)
+    """,
+    )
 
 
 def seen(project: Project, name: str) -> dict[str, Any]:
@@ -73,10 +108,16 @@ def seen(project: Project, name: str) -> dict[str, Any]:
 def test_sequential_chain_rewrites_tool_input(project: Project) -> None:
     a = echo_seen(project, "a", {"hookSpecificOutput": {"tool_input": {"x": 1}}})
     b = echo_seen(project, "b", {"hookSpecificOutput": {"tool_input": {"y": 2}}})
-    project.write_settings({"hooks": {"BeforeTool": [
-        {"hooks": [{"type": "command", "command": a}]},
-        {"sequential": True, "hooks": [{"type": "command", "command": b}]},
-    ]}})
+    project.write_settings(
+        {
+            "hooks": {
+                "BeforeTool": [
+                    {"hooks": [{"type": "command", "command": a}]},
+                    {"sequential": True, "hooks": [{"type": "command", "command": b}]},
+                ]
+            }
+        }
+    )
     r = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={"orig": 0})
     assert seen(project, "b")["tool_input"] == {"orig": 0, "x": 1}
     assert r.tool_input == {"orig": 0, "x": 1, "y": 2}
@@ -99,10 +140,13 @@ def test_sequential_chain_merges_llm_request(project: Project) -> None:
 
 
 def test_failed_hook_does_not_change_the_chain(project: Project) -> None:
-    a = project.script("a.py", """
+    a = project.script(
+        "a.py",
+        """
         print(json.dumps({"hookSpecificOutput": {"tool_input": {"x": 1}}}))
         sys.exit(1)
-    """)
+    """,
+    )
     b = echo_seen(project, "b", {})
     project.hooks("BeforeTool", a, b, sequential=True)
     HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={})
@@ -116,5 +160,12 @@ def test_parallel_hooks_all_see_the_same_input(project: Project) -> None:
     HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={})
     assert seen(project, "b")["tool_input"] == {}
     inp = seen(project, "a")
-    assert set(inp) >= {"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp", "tool_name"}
+    assert set(inp) >= {
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "hook_event_name",
+        "timestamp",
+        "tool_name",
+    }
     assert inp["hook_event_name"] == "BeforeTool" and inp["timestamp"].endswith("Z")

@@ -66,11 +66,13 @@ def test_same_behaviour(impl: dict[str, Any]) -> None:
 def test_mistakes_are_refused_like_dataclasses() -> None:
     for module in (dataclasses, _records):
         with pytest.raises(ValueError):
+
             @module.dataclass
             class Bad:
                 a: list[int] = []  # noqa: RUF012
 
         with pytest.raises(TypeError):
+
             @module.dataclass
             class Order:
                 a: int = 0
@@ -79,12 +81,19 @@ def test_mistakes_are_refused_like_dataclasses() -> None:
 
 def test_first_records_and_later_records_are_built_alike() -> None:
     """A class's first records come from a generic ``__init__``, later ones from a compiled one: no difference."""
+
     def fresh() -> dict[str, type]:
         return build(_records)
 
     calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
-        ("Plain", (1,), {}), ("Plain", (1, "y"), {}), ("Plain", (), {"a": 2, "c": [5]}), ("Plain", (1,), {"b": "z"}),
-        ("Frozen", (1,), {}), ("Frozen", (), {"a": 1, "b": (2,)}), ("Identity", (), {}), ("Post", (4,), {}),
+        ("Plain", (1,), {}),
+        ("Plain", (1, "y"), {}),
+        ("Plain", (), {"a": 2, "c": [5]}),
+        ("Plain", (1,), {"b": "z"}),
+        ("Frozen", (1,), {}),
+        ("Frozen", (), {"a": 1, "b": (2,)}),
+        ("Identity", (), {}),
+        ("Post", (4,), {}),
     ]
     early = fresh()
     late = fresh()
@@ -94,10 +103,15 @@ def test_first_records_and_later_records_are_built_alike() -> None:
     for name, args, kwargs in calls:
         a, b = early[name](*args, **kwargs), late[name](*args, **kwargs)
         assert repr(a) == repr(b)
-        assert [getattr(a, f) for f in type(a).__match_args__] == [getattr(b, f) for f in type(b).__match_args__]
+        assert [getattr(a, f) for f in type(a).__match_args__] == [
+            getattr(b, f) for f in type(b).__match_args__
+        ]
     assert early["Plain"](1).c is not early["Plain"](1).c  # a fresh list per record on either path
     bad: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
-        ("Plain", (), {}), ("Plain", (1, "x", [], 4), {}), ("Plain", (1,), {"a": 1}), ("Plain", (1,), {"d": 1}),
+        ("Plain", (), {}),
+        ("Plain", (1, "x", [], 4), {}),
+        ("Plain", (1,), {"a": 1}),
+        ("Plain", (1,), {"d": 1}),
         ("Frozen", (), {"b": ()}),
     ]
     for name, args, kwargs in bad:
@@ -137,12 +151,34 @@ def enum_behaviour(cls: Any) -> list[Any]:
 
     m = next(iter(cls))
     seen: list[Any] = [
-        repr(m), str(m), f"{m}", format(m, ">8"), "%s" % (m,),  # noqa: UP031 (%-formatting a member is compared too)
-        m.name, m.value, type(m.value),
-        m == m.value, hash(m) == hash(m.value), m.value in {m}, m in {m.value}, isinstance(m, str), isinstance(m, cls),
-        [x.name for x in cls], [x.name for x in reversed(cls)], len(cls), m in cls, contains(cls, "zz"),
-        cls(m.value) is m, cls(m) is m, cls[m.name] is m, {k: v.name for k, v in cls.__members__.items()},
-        copy.copy(m) is m, copy.deepcopy(m) is m, m.upper(), sorted(cls), repr(cls),
+        repr(m),
+        str(m),
+        f"{m}",
+        format(m, ">8"),
+        "%s" % (m,),  # noqa: UP031 (%-formatting a member is compared too)
+        m.name,
+        m.value,
+        type(m.value),
+        m == m.value,
+        hash(m) == hash(m.value),
+        m.value in {m},
+        m in {m.value},
+        isinstance(m, str),
+        isinstance(m, cls),
+        [x.name for x in cls],
+        [x.name for x in reversed(cls)],
+        len(cls),
+        m in cls,
+        contains(cls, "zz"),
+        cls(m.value) is m,
+        cls(m) is m,
+        cls[m.name] is m,
+        {k: v.name for k, v in cls.__members__.items()},
+        copy.copy(m) is m,
+        copy.deepcopy(m) is m,
+        m.upper(),
+        sorted(cls),
+        repr(cls),
     ]
     for bad in ("zz", None, 3, ["x"]):
         try:
@@ -167,9 +203,13 @@ def test_str_enums_behave_as_the_standard_library_s() -> None:
         want = enum_behaviour(theirs)
         got = enum_behaviour(ours)
         # `"zz" in X` raises TypeError on 3.11 and is False from 3.12: ours says False
-        assert [g for i, g in enumerate(got) if i != 18] == [w for i, w in enumerate(want) if i != 18]
+        assert [g for i, g in enumerate(got) if i != 18] == [
+            w for i, w in enumerate(want) if i != 18
+        ]
         assert got[18] is False and want[18] in ("TypeError", False)
-        assert contains(ours, "ok" if "OK" in ours.__members__ else "a") is True  # a member's value, as in 3.12
+        assert (
+            contains(ours, "ok" if "OK" in ours.__members__ else "a") is True
+        )  # a member's value, as in 3.12
 
 
 def test_an_enum_member_cannot_be_reassigned_or_be_other_than_a_string() -> None:
@@ -177,5 +217,6 @@ def test_an_enum_member_cannot_be_reassigned_or_be_other_than_a_string() -> None
     with pytest.raises(AttributeError):
         plain.OK = "other"
     with pytest.raises(TypeError, match="str members only"):
+
         class Numbers(str, _records.Enum):  # type: ignore[misc]
             ONE = 1

@@ -39,8 +39,18 @@ def test_adversarial_patterns_are_flagged_and_answer_fast(pattern: str, subject:
     assert matcher_warning(pattern, MatcherKind.TOOL) is not None
 
 
-@pytest.mark.parametrize("pattern", ["run_shell_command", "write_file|replace", "^mcp_.*", ".*", "read_.*_file$",
-                                     "(write|edit)_file", "a{2,3}b"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "run_shell_command",
+        "write_file|replace",
+        "^mcp_.*",
+        ".*",
+        "read_.*_file$",
+        "(write|edit)_file",
+        "a{2,3}b",
+    ],
+)
 def test_ordinary_matchers_are_not_flagged(pattern: str) -> None:
     assert hazard(pattern) is None
     assert matcher_warning(pattern, MatcherKind.TOOL) is None
@@ -58,7 +68,21 @@ def test_refused_pattern_is_compared_exactly() -> None:
 
 
 _ALPHABET = "ab_!"
-_ATOMS = ["a", "b", "_", ".", "[ab]", "[^a]", "\\w", "\\W", "(a|b)", "(ab|a)", "(a+)", "(a*b?)", "(_|\\w)"]
+_ATOMS = [
+    "a",
+    "b",
+    "_",
+    ".",
+    "[ab]",
+    "[^a]",
+    "\\w",
+    "\\W",
+    "(a|b)",
+    "(ab|a)",
+    "(a+)",
+    "(a*b?)",
+    "(_|\\w)",
+]
 _QUANTS = ["", "*", "+", "?", "{2}", "{1,3}", "*?", "+?"]
 
 
@@ -94,17 +118,32 @@ def test_linear_matcher_agrees_with_re_on_random_patterns() -> None:
 
 
 def _fire(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project), *args],
-                          capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize("layer", ["project", "user", "extension"])
-def test_cloned_project_with_catastrophic_matcher_cannot_hang_a_firing(tmp_path: Path, layer: str) -> None:
+def test_cloned_project_with_catastrophic_matcher_cannot_hang_a_firing(
+    tmp_path: Path, layer: str
+) -> None:
     home = tmp_path / "home"
     proj = tmp_path / "proj"
     proj.mkdir()
-    hooks = {"BeforeTool": [{"matcher": "^(a+)+$", "hooks": [{"type": "command", "name": "guard",
-                                                               "command": "echo '{\"decision\":\"deny\"}'"}]}]}
+    hooks = {
+        "BeforeTool": [
+            {
+                "matcher": "^(a+)+$",
+                "hooks": [
+                    {"type": "command", "name": "guard", "command": 'echo \'{"decision":"deny"}\''}
+                ],
+            }
+        ]
+    }
     if layer == "project":
         path = proj / ".gemini" / "settings.json"
     elif layer == "user":
@@ -112,22 +151,36 @@ def test_cloned_project_with_catastrophic_matcher_cannot_hang_a_firing(tmp_path:
     else:
         path = home / ".gemini" / "extensions" / "ext" / "hooks" / "hooks.json"
         (path.parent.parent / "gemini-extension.json").parent.mkdir(parents=True, exist_ok=True)
-        (path.parent.parent / "gemini-extension.json").write_text('{"name": "ext", "version": "1.0.0"}')
+        (path.parent.parent / "gemini-extension.json").write_text(
+            '{"name": "ext", "version": "1.0.0"}'
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"hooks": hooks}))
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "GEMINI_CLI_HOME": str(home),
-           "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json"),
-           "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp_path / "none2.json")}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "GEMINI_CLI_HOME": str(home),
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp_path / "none2.json"),
+    }
     t0 = time.perf_counter()
     r = _fire(proj, env, "fire", "BeforeTool", "--tool", "a" * 30 + "!", "--json")
     assert time.perf_counter() - t0 < 30
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["hooks"] == []  # it does not match, and the answer came back
-    assert f"{path}:" in r.stderr and "/hooks/BeforeTool/0/matcher" in r.stderr and "catastroph" in r.stderr
+    assert (
+        f"{path}:" in r.stderr
+        and "/hooks/BeforeTool/0/matcher" in r.stderr
+        and "catastroph" in r.stderr
+    )
     r = _fire(proj, env, "fire", "BeforeTool", "--tool", "a" * 30, "--json")
     outcomes = [h["outcome"] for h in json.loads(r.stdout)["hooks"]]
     if layer == "user":
-        assert outcomes == ["ok"]  # user hooks are trusted: the matcher still matches what it should
+        assert outcomes == [
+            "ok"
+        ]  # user hooks are trusted: the matcher still matches what it should
         assert r.returncode == 2
     else:
-        assert outcomes == ["skipped"]  # untrusted, would have matched: reported, not silently dropped
+        assert outcomes == [
+            "skipped"
+        ]  # untrusted, would have matched: reported, not silently dropped

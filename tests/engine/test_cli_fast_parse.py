@@ -10,20 +10,58 @@ from hookwise.cli.main import _parse_fast
 from hookwise.cli.parser import build_parser
 
 PLAIN = [
-    ["fire", "BeforeTool", "--tool", "run_shell_command", "--tool-input", '{"command": "ls"}', "--json"],
-    ["--project", "/p", "--trace=/t.jsonl", "--claude-settings", "fire", "--json", "AfterAgent", "--prompt", ""],
+    [
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--tool-input",
+        '{"command": "ls"}',
+        "--json",
+    ],
+    [
+        "--project",
+        "/p",
+        "--trace=/t.jsonl",
+        "--claude-settings",
+        "fire",
+        "--json",
+        "AfterAgent",
+        "--prompt",
+        "",
+    ],
     ["fire", "SessionStart", "--source=resume", "--session-id", "s1", "--input", "-"],
     ["fire", "AfterTool", "--tool", "t", "--tool-response={}", "--stop-hook-active", "--tool", "u"],
-    ["fire", "Notification", "--message", "m", "--details", "{}", "--notification-type", "ToolPermission"],
+    [
+        "fire",
+        "Notification",
+        "--message",
+        "m",
+        "--details",
+        "{}",
+        "--notification-type",
+        "ToolPermission",
+    ],
     ["--project=", "fire", "x-not-an-event"],
 ]
 
 ODD = [
-    ["fire"], ["fire", "A", "B"], ["fire", "A", "--tool"], ["fire", "A", "--tool", "-x"],
-    ["fire", "A", "--tool-in", "x"], ["fire", "A", "--json=1"], ["fire", "A", "-h"], ["fire", "--help"],
-    ["--proj", "/p", "fire", "A"], ["--project", "-p", "fire", "A"], ["--version", "fire", "A"],
-    ["fire", "A", "--", "x"], ["fire", "A", "--prompt", "-1"],
-    ["fire", "-", "--json"], ["--claude-settings=1", "fire", "A"], ["--trace"],
+    ["fire"],
+    ["fire", "A", "B"],
+    ["fire", "A", "--tool"],
+    ["fire", "A", "--tool", "-x"],
+    ["fire", "A", "--tool-in", "x"],
+    ["fire", "A", "--json=1"],
+    ["fire", "A", "-h"],
+    ["fire", "--help"],
+    ["--proj", "/p", "fire", "A"],
+    ["--project", "-p", "fire", "A"],
+    ["--version", "fire", "A"],
+    ["fire", "A", "--", "x"],
+    ["fire", "A", "--prompt", "-1"],
+    ["fire", "-", "--json"],
+    ["--claude-settings=1", "fire", "A"],
+    ["--trace"],
 ]
 
 
@@ -47,7 +85,9 @@ def test_every_flag_in_both_spellings() -> None:
     from hookwise.cli.fire import FLAGS
 
     for (flag, metavar, _), spelled in itertools.product(FLAGS, ("split", "joined")):
-        extra = [flag] if metavar is None else ([flag, "v"] if spelled == "split" else [f"{flag}=v"])
+        extra = (
+            [flag] if metavar is None else ([flag, "v"] if spelled == "split" else [f"{flag}=v"])
+        )
         argv = ["fire", "BeforeAgent", *extra]
         fast = _parse_fast(argv)
         assert fast is not None and vars(fast) == argparse_view(argv), argv

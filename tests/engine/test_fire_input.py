@@ -11,7 +11,9 @@ from hookwise import HookSystem, PayloadError
 
 
 @pytest.mark.parametrize("with_hook", [False, True])
-def test_wrong_field_types_are_rejected_with_or_without_hooks(project: Project, with_hook: bool) -> None:
+def test_wrong_field_types_are_rejected_with_or_without_hooks(
+    project: Project, with_hook: bool
+) -> None:
     if with_hook:
         project.hooks("BeforeTool", emit({"decision": "allow"}))
     hs = HookSystem(project.root, trust_all=True)
@@ -24,8 +26,10 @@ def test_wrong_field_types_are_rejected_with_or_without_hooks(project: Project, 
 def test_a_firing_that_matches_no_hook_has_the_base_fields(project: Project) -> None:
     project.hooks("BeforeTool", emit({"decision": "deny"}), matcher="write_file")
     hs = HookSystem(project.root, session_id="s-1", transcript_path="/t.jsonl")
-    for result in (hs.fire("BeforeTool", tool_name="read_file", tool_input={"p": 1}),
-                   asyncio.run(hs.fire_async("BeforeTool", {"tool_name": "read_file"}))):
+    for result in (
+        hs.fire("BeforeTool", tool_name="read_file", tool_input={"p": 1}),
+        asyncio.run(hs.fire_async("BeforeTool", {"tool_name": "read_file"})),
+    ):
         assert result.hooks == [] and result.proceed
         inp = result.input
         assert inp["session_id"] == "s-1" and inp["transcript_path"] == "/t.jsonl"

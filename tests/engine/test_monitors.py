@@ -16,17 +16,30 @@ from hookwise.testing import FakeRunner
 
 
 def test_before_and_after_see_the_plan_and_each_outcome(project: Project) -> None:
-    project.hooks("BeforeTool", emit({"decision": "deny", "reason": "r"}), emit({"systemMessage": "m"}))
+    project.hooks(
+        "BeforeTool", emit({"decision": "deny", "reason": "r"}), emit({"systemMessage": "m"})
+    )
     hs = HookSystem(project.root, trust_all=True)
     seen: list[Any] = []
 
     def before(ev: HookEvent, entries: Sequence[HookEntry], inp: dict[str, Any]) -> None:
         seen.append(("before", ev, len(entries), inp["tool_name"]))
 
-    def after(ev: HookEvent, entries: Sequence[HookEntry], inp: dict[str, Any],
-              outcomes: Sequence[HookOutcome]) -> None:
-        seen.append(("after", [(e.display_name, o.name, o.outcome.value) for e, o in zip(entries, outcomes,
-                                                                                          strict=True)]))
+    def after(
+        ev: HookEvent,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        outcomes: Sequence[HookOutcome],
+    ) -> None:
+        seen.append(
+            (
+                "after",
+                [
+                    (e.display_name, o.name, o.outcome.value)
+                    for e, o in zip(entries, outcomes, strict=True)
+                ],
+            )
+        )
 
     records: list[dict[str, Any]] = []
     undo = hs.add_monitor(records.append, before=before, after=after)
@@ -37,7 +50,9 @@ def test_before_and_after_see_the_plan_and_each_outcome(project: Project) -> Non
     assert [r["type"] for r in records] == ["hook_call", "hook_call"]
     asyncio.run(hs.fire_async("BeforeTool", tool_name="t"))
     assert len(seen) == 4 and len(records) == 4
-    hs.fire("AfterAgent", prompt="p", prompt_response="r")  # no hook matched: the executor does not run
+    hs.fire(
+        "AfterAgent", prompt="p", prompt_response="r"
+    )  # no hook matched: the executor does not run
     assert len(seen) == 4
     undo()
     hs.fire("BeforeTool", tool_name="t")

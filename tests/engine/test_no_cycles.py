@@ -66,7 +66,9 @@ def test_fire_async_leaves_no_cycles(project: Project, collector_off: None) -> N
         loop.close()
 
 
-def test_no_match_and_blocked_firings_leave_no_cycles(project: Project, collector_off: None) -> None:
+def test_no_match_and_blocked_firings_leave_no_cycles(
+    project: Project, collector_off: None
+) -> None:
     project.hooks("BeforeTool", emit({"decision": "deny", "reason": "no"}), matcher="shell")
     hs = HookSystem(project.root, trust_all=True)
     assert hs.fire("BeforeTool", tool_name="shell", tool_input={}).blocked

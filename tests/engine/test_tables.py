@@ -20,7 +20,14 @@ def test_event_table_covers_every_event() -> None:
 
 
 def test_outcome_values_are_the_contract_words() -> None:
-    assert {o.value for o in Outcome} == {"ok", "blocked", "failed", "not-run", "timeout", "skipped"}
+    assert {o.value for o in Outcome} == {
+        "ok",
+        "blocked",
+        "failed",
+        "not-run",
+        "timeout",
+        "skipped",
+    }
 
 
 def test_public_api_is_sorted_and_importable() -> None:
@@ -41,7 +48,8 @@ def test_public_api_is_exactly_the_lazy_table_and_every_error() -> None:
     assert set(hookwise.__all__) == {*_LAZY, "__version__"}
     public_errors = {cls.__name__ for cls in errors.ERRORS}
     defined = {
-        name for name, obj in vars(errors).items()
+        name
+        for name, obj in vars(errors).items()
         if not name.startswith("_") and isinstance(obj, type) and issubclass(obj, Exception)
     }
     assert defined == public_errors, "every exception class in errors.py is in errors.ERRORS"
@@ -58,7 +66,9 @@ def test_no_exception_class_outside_errors_py() -> None:
     root = pathlib.Path(hookwise.__file__).parent
     stray = []
     for path in root.rglob("*.py"):
-        if path.name == "errors.py" or "cli" in path.parts:  # cli.UsageError is the CLI's own, never raised to callers
+        if (
+            path.name == "errors.py" or "cli" in path.parts
+        ):  # cli.UsageError is the CLI's own, never raised to callers
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
@@ -96,7 +106,13 @@ def test_the_runner_table_covers_every_hook_type_and_deferred_rows_describe_thei
     from hookwise.runners import RUNNERS, Deferred
     from hookwise.settings.schema import HOOK_TYPES
 
-    assert set(RUNNERS) == {t.runs_as or t.name for t in HOOK_TYPES.values() if t.loads}  # "runtime": from code
+    assert set(RUNNERS) == {
+        t.runs_as or t.name for t in HOOK_TYPES.values() if t.loads
+    }  # "runtime": from code
     for kind, row in RUNNERS.items():
         runner = row.runner if isinstance(row, Deferred) else row
-        assert (row.kind, row.background) == (runner.kind, runner.background) == (kind, type(runner).background)
+        assert (
+            (row.kind, row.background)
+            == (runner.kind, runner.background)
+            == (kind, type(runner).background)
+        )

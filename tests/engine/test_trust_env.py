@@ -22,7 +22,9 @@ def test_untrusted_project_hook_is_skipped_with_a_warning(project: Project) -> N
 
 
 def test_user_and_runtime_hooks_are_trusted(project: Project) -> None:
-    project.hooks("BeforeTool", {"type": "command", "name": "guard", "command": "exit 2"}, layer="user")
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "guard", "command": "exit 2"}, layer="user"
+    )
     hs = HookSystem(project.root)
     hs.register("BeforeTool", lambda i: None, name="py")
     r = hs.fire("BeforeTool", tool_name="t", tool_input={})
@@ -75,22 +77,35 @@ def test_trust_all_environment_variable(project: Project, monkeypatch: pytest.Mo
 def test_cli_trust_all_lists_and_approves(project: Project) -> None:
     cmd = project.script("guard.py", "print('{}')\n")
     project.hooks("BeforeTool", {"type": "command", "name": "guard", "command": cmd})
-    out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "trust", "--all"],
-                         capture_output=True, text=True, env=os.environ.copy())
+    out = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "trust", "--all"],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     assert out.returncode == 0
-    assert "guard" in out.stdout and ".gemini/hooks/guard.py" in out.stdout and "trusted: guard" in out.stdout
+    assert (
+        "guard" in out.stdout
+        and ".gemini/hooks/guard.py" in out.stdout
+        and "trusted: guard" in out.stdout
+    )
     assert HookSystem(project.root).untrusted() == []
 
 
 def env_dump(project: Project) -> str:
-    return project.script("env.py", """
+    return project.script(
+        "env.py",
+        """
         json.load(sys.stdin)
         print(json.dumps({"systemMessage": json.dumps(dict(os.environ))}))
-    """)
+    """,
+    )
 
 
 @pytest.mark.usefixtures("trust_all")
-def test_project_hooks_get_a_sanitized_environment(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_project_hooks_get_a_sanitized_environment(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MY_API_KEY", "hunter2")
     monkeypatch.setenv("SOME_VALUE", "ghp_" + "a" * 40)
     monkeypatch.setenv("PLAIN_SETTING", "ok")
@@ -107,31 +122,76 @@ def test_project_hooks_get_a_sanitized_environment(project: Project, monkeypatch
 
 
 @pytest.mark.usefixtures("trust_all")
-def test_only_user_settings_may_allow_a_variable(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_user_settings_may_allow_a_variable(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MY_API_KEY", "hunter2")
     cmd = env_dump(project)
-    project.write_settings({
-        "hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "name": "proj", "command": cmd,
-                                              "env": {"EXTRA": "1"}}]}]},
-        "security": {"environmentVariableRedaction": {"allowed": ["MY_API_KEY"], "blocked": ["PATH_EXTRA"]}},
-    })
+    project.write_settings(
+        {
+            "hooks": {
+                "BeforeAgent": [
+                    {
+                        "hooks": [
+                            {
+                                "type": "command",
+                                "name": "proj",
+                                "command": cmd,
+                                "env": {"EXTRA": "1"},
+                            }
+                        ]
+                    }
+                ]
+            },
+            "security": {
+                "environmentVariableRedaction": {
+                    "allowed": ["MY_API_KEY"],
+                    "blocked": ["PATH_EXTRA"],
+                }
+            },
+        }
+    )
     hs = HookSystem(project.root)
     assert any("only user and system settings may allow" in w for w in hs.warnings)
     env = json.loads(hs.fire("BeforeAgent", prompt="p").hooks[0].output["systemMessage"])
     assert "MY_API_KEY" not in env and env["EXTRA"] == "1"
-    project.write_settings({"security": {"environmentVariableRedaction": {"allowed": ["MY_API_KEY"]}}}, "user")
-    env = json.loads(HookSystem(project.root).fire("BeforeAgent", prompt="p").hooks[0].output["systemMessage"])
+    project.write_settings(
+        {"security": {"environmentVariableRedaction": {"allowed": ["MY_API_KEY"]}}}, "user"
+    )
+    env = json.loads(
+        HookSystem(project.root).fire("BeforeAgent", prompt="p").hooks[0].output["systemMessage"]
+    )
     assert env["MY_API_KEY"] == "hunter2"
 
 
-HOSTILE = ["plain", "with space", "quote's", 'double"quote', "$(touch pwned)", "`touch pwned`", "a;touch pwned",
-           "back\\slash", "$HOME", "new\nline", ""]
+HOSTILE = [
+    "plain",
+    "with space",
+    "quote's",
+    'double"quote',
+    "$(touch pwned)",
+    "`touch pwned`",
+    "a;touch pwned",
+    "back\\slash",
+    "$HOME",
+    "new\nline",
+    "",
+]
 
 
 @pytest.mark.parametrize("value", HOSTILE)
-@pytest.mark.parametrize("template", ["printf %s $GEMINI_PROJECT_DIR", 'printf %s "$GEMINI_PROJECT_DIR"',
-                                      'printf %s "${GEMINI_PROJECT_DIR}"', "printf %s ${CLAUDE_PROJECT_DIR}"])
-def test_expansion_is_literal_in_every_quoting(tmp_path: os.PathLike, value: str, template: str) -> None:
+@pytest.mark.parametrize(
+    "template",
+    [
+        "printf %s $GEMINI_PROJECT_DIR",
+        'printf %s "$GEMINI_PROJECT_DIR"',
+        'printf %s "${GEMINI_PROJECT_DIR}"',
+        "printf %s ${CLAUDE_PROJECT_DIR}",
+    ],
+)
+def test_expansion_is_literal_in_every_quoting(
+    tmp_path: os.PathLike, value: str, template: str
+) -> None:
     cmd = expand_command(template, {"GEMINI_PROJECT_DIR": value, "CLAUDE_PROJECT_DIR": value})
     out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=str(tmp_path))
     assert out.stdout == value
@@ -139,9 +199,18 @@ def test_expansion_is_literal_in_every_quoting(tmp_path: os.PathLike, value: str
 
 
 def test_single_quotes_and_escapes_are_left_alone() -> None:
-    assert expand_command("echo '$GEMINI_PROJECT_DIR'", {"GEMINI_PROJECT_DIR": "x"}) == "echo '$GEMINI_PROJECT_DIR'"
-    assert expand_command("echo \\$GEMINI_PROJECT_DIR", {"GEMINI_PROJECT_DIR": "x"}) == "echo \\$GEMINI_PROJECT_DIR"
-    assert expand_command("echo $GEMINI_PROJECT_DIR_X", {"GEMINI_PROJECT_DIR": "x"}) == "echo $GEMINI_PROJECT_DIR_X"
+    assert (
+        expand_command("echo '$GEMINI_PROJECT_DIR'", {"GEMINI_PROJECT_DIR": "x"})
+        == "echo '$GEMINI_PROJECT_DIR'"
+    )
+    assert (
+        expand_command("echo \\$GEMINI_PROJECT_DIR", {"GEMINI_PROJECT_DIR": "x"})
+        == "echo \\$GEMINI_PROJECT_DIR"
+    )
+    assert (
+        expand_command("echo $GEMINI_PROJECT_DIR_X", {"GEMINI_PROJECT_DIR": "x"})
+        == "echo $GEMINI_PROJECT_DIR_X"
+    )
 
 
 @pytest.mark.usefixtures("trust_all")
@@ -150,20 +219,33 @@ def test_project_dir_with_metacharacters_runs_the_script(tmp_path: os.PathLike) 
 
     root = os.path.join(str(tmp_path), "we ird'; touch PWNED; $(x)")
     os.makedirs(root)
-    proj = P(__import__("pathlib").Path(root), __import__("pathlib").Path(os.environ["GEMINI_CLI_HOME"]))
+    proj = P(
+        __import__("pathlib").Path(root), __import__("pathlib").Path(os.environ["GEMINI_CLI_HOME"])
+    )
     cmd = proj.script("ok.py", "print(json.dumps({'systemMessage': 'ran'}))\n")
-    proj.hooks("BeforeAgent", cmd, {"type": "command", "command": "printf '%s' \"${GEMINI_PROJECT_DIR}\"/x"})
+    proj.hooks(
+        "BeforeAgent",
+        cmd,
+        {"type": "command", "command": "printf '%s' \"${GEMINI_PROJECT_DIR}\"/x"},
+    )
     r = HookSystem(root).fire("BeforeAgent", prompt="p")
     assert r.system_message == f"ran\n{root}/x"
     assert not os.path.exists(os.path.join(root, "PWNED"))
 
 
 @pytest.mark.parametrize("value", HOSTILE)
-@pytest.mark.parametrize("template", ['echo "x $(printf %s "$GEMINI_PROJECT_DIR" > out)"',
-                                      "x=$(printf %s $GEMINI_PROJECT_DIR > out)",
-                                      'echo "`printf %s $GEMINI_PROJECT_DIR > out`"',
-                                      "echo $((1 + $(echo 1))) && printf %s ${GEMINI_PROJECT_DIR} > out"])
-def test_expansion_inside_command_substitution(tmp_path: os.PathLike, value: str, template: str) -> None:
+@pytest.mark.parametrize(
+    "template",
+    [
+        'echo "x $(printf %s "$GEMINI_PROJECT_DIR" > out)"',
+        "x=$(printf %s $GEMINI_PROJECT_DIR > out)",
+        'echo "`printf %s $GEMINI_PROJECT_DIR > out`"',
+        "echo $((1 + $(echo 1))) && printf %s ${GEMINI_PROJECT_DIR} > out",
+    ],
+)
+def test_expansion_inside_command_substitution(
+    tmp_path: os.PathLike, value: str, template: str
+) -> None:
     cmd = expand_command(template, {"GEMINI_PROJECT_DIR": value})
     subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=str(tmp_path))
     with open(os.path.join(str(tmp_path), "out")) as f:

@@ -21,7 +21,7 @@ def _state(pid: int) -> str | None:
         raw = Path(f"/proc/{pid}/stat").read_bytes()
     except OSError:
         return None
-    return raw[raw.rindex(b")") + 2:].split()[0].decode()
+    return raw[raw.rindex(b")") + 2 :].split()[0].decode()
 
 
 def alive(pid: int) -> bool:

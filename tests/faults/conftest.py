@@ -52,15 +52,19 @@ class Faults:
         path.parent.mkdir(exist_ok=True)
         text = textwrap.dedent(body).lstrip("\n")
         if python:
-            text = f"#!{PY}\nimport json, os, signal, sys, time\n" \
-                   "def note(pid=None):\n" \
-                   "    with open(os.path.join(os.environ['PIDDIR'], 'pids'), 'a') as f:\n" \
-                   "        f.write(f'{pid or os.getpid()}\\n')\n" + text
+            text = (
+                f"#!{PY}\nimport json, os, signal, sys, time\n"
+                "def note(pid=None):\n"
+                "    with open(os.path.join(os.environ['PIDDIR'], 'pids'), 'a') as f:\n"
+                "        f.write(f'{pid or os.getpid()}\\n')\n" + text
+            )
         path.write_text(text)
         path.chmod(mode)
         return path
 
-    def hooks(self, *commands: str | dict[str, Any], event: str = "BeforeTool", timeout_ms: int = 500) -> None:
+    def hooks(
+        self, *commands: str | dict[str, Any], event: str = "BeforeTool", timeout_ms: int = 500
+    ) -> None:
         hooks = []
         for i, c in enumerate(commands):
             h: dict[str, Any] = {"type": "command", "name": f"h{i}", "timeout": timeout_ms}
@@ -73,10 +77,17 @@ class Faults:
     def system(self, **kw: Any) -> HookSystem:
         return HookSystem(self.project_dir, **kw)
 
-    def fire(self, payload: dict[str, Any] | None = None, *, event: str = "BeforeTool",
-             hs: HookSystem | None = None) -> Run:
+    def fire(
+        self,
+        payload: dict[str, Any] | None = None,
+        *,
+        event: str = "BeforeTool",
+        hs: HookSystem | None = None,
+    ) -> Run:
         hs = hs or self.system()
-        payload = payload if payload is not None else {"tool_name": "run_shell_command", "tool_input": {}}
+        payload = (
+            payload if payload is not None else {"tool_name": "run_shell_command", "tool_input": {}}
+        )
         t0 = time.monotonic()
         result = hs.fire(event, payload)
         return Run(result, time.monotonic() - t0, read_pids(self.piddir))
@@ -103,7 +114,9 @@ def bound(timeout_ms: int, *, grace: bool = True) -> float:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "fault: a fault-injection case (counted in docs/reliability.md)")
+    config.addinivalue_line(
+        "markers", "fault: a fault-injection case (counted in docs/reliability.md)"
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

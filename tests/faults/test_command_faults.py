@@ -50,7 +50,9 @@ def test_hook_that_hangs_times_out_and_its_children_die(faults: Faults) -> None:
 
 
 def test_hook_that_ignores_sigterm_is_killed_after_the_grace(faults: Faults) -> None:
-    script = faults.script("stubborn.py", """
+    script = faults.script(
+        "stubborn.py",
+        """
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if os.fork() == 0:
             note()
@@ -60,7 +62,9 @@ def test_hook_that_ignores_sigterm_is_killed_after_the_grace(faults: Faults) -> 
         print('{"decision": "deny", "reason": "printed before the timeout"}', flush=True)
         while True:
             time.sleep(0.05)
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=400)
     run = faults.fire()
     assert run.hook.outcome is Outcome.TIMEOUT
@@ -84,8 +88,11 @@ def test_timeout_with_fail_closed_blocks(faults: Faults) -> None:
 
 
 def test_daemon_that_keeps_stdout_open_does_not_hold_the_firing(faults: Faults) -> None:
-    faults.hooks(f'(sleep 100 & echo $! >> "$PIDDIR/pids"); {NOTE}; '
-                 'echo \'{"decision": "deny", "reason": "answered before the daemon"}\'', timeout_ms=5000)
+    faults.hooks(
+        f'(sleep 100 & echo $! >> "$PIDDIR/pids"); {NOTE}; '
+        'echo \'{"decision": "deny", "reason": "answered before the daemon"}\'',
+        timeout_ms=5000,
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
     assert run.result.blocked and run.result.reason == "answered before the daemon"
@@ -95,7 +102,9 @@ def test_daemon_that_keeps_stdout_open_does_not_hold_the_firing(faults: Faults) 
 
 
 def test_double_forked_setsid_daemon_holding_stdout_is_found_and_killed(faults: Faults) -> None:
-    script = faults.script("daemon.py", """
+    script = faults.script(
+        "daemon.py",
+        """
         note()
         if os.fork() == 0:
             os.setsid()  # a new session and process group: killpg cannot reach it
@@ -106,7 +115,9 @@ def test_double_forked_setsid_daemon_holding_stdout_is_found_and_killed(faults: 
             os._exit(0)
         os.wait()
         print(json.dumps({"systemMessage": "parent answered"}), flush=True)
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=5000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
@@ -118,7 +129,10 @@ def test_double_forked_setsid_daemon_holding_stdout_is_found_and_killed(faults: 
 
 def test_background_job_that_detached_its_output_is_left_alone(faults: Faults) -> None:
     """Documented policy: a hook may start background work that redirected its output."""
-    faults.hooks(f'nohup sleep 30 >/dev/null 2>&1 & echo $! >> "$PIDDIR/pids"; {NOTE}; echo ok', timeout_ms=5000)
+    faults.hooks(
+        f'nohup sleep 30 >/dev/null 2>&1 & echo $! >> "$PIDDIR/pids"; {NOTE}; echo ok',
+        timeout_ms=5000,
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
     assert run.elapsed < SLACK_S
@@ -131,12 +145,16 @@ def test_background_job_that_detached_its_output_is_left_alone(faults: Faults) -
 
 
 @pytest.mark.parametrize("how", ["job-control", "setsid-child", "setpgid-child"])
-def test_hook_whose_children_change_process_group_are_killed_at_timeout(faults: Faults, how: str) -> None:
+def test_hook_whose_children_change_process_group_are_killed_at_timeout(
+    faults: Faults, how: str
+) -> None:
     if how == "job-control":
         cmd = f'set -m; {NOTE}; sleep 100 & echo $! >> "$PIDDIR/pids"; wait'
     else:
         call = "os.setsid()" if how == "setsid-child" else "os.setpgid(0, 0)"
-        script = faults.script("escape.py", f"""
+        script = faults.script(
+            "escape.py",
+            f"""
             note()
             if os.fork() == 0:
                 {call}
@@ -145,7 +163,9 @@ def test_hook_whose_children_change_process_group_are_killed_at_timeout(faults: 
                 time.sleep(100)
                 os._exit(0)
             time.sleep(100)
-        """, python=True)
+        """,
+            python=True,
+        )
         cmd = str(script)
     faults.hooks(cmd, timeout_ms=400)
     run = faults.fire()
@@ -155,8 +175,12 @@ def test_hook_whose_children_change_process_group_are_killed_at_timeout(faults: 
     assert_gone(run.pids)
 
 
-def test_hook_that_changes_its_own_group_and_exits_leaves_nothing_holding_pipes(faults: Faults) -> None:
-    script = faults.script("regroup.py", """
+def test_hook_that_changes_its_own_group_and_exits_leaves_nothing_holding_pipes(
+    faults: Faults,
+) -> None:
+    script = faults.script(
+        "regroup.py",
+        """
         note()
         if os.fork() == 0:
             os.setpgid(0, 0)
@@ -164,7 +188,9 @@ def test_hook_that_changes_its_own_group_and_exits_leaves_nothing_holding_pipes(
             time.sleep(100)
             os._exit(0)
         print("{}")
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=5000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
@@ -177,7 +203,9 @@ def test_hook_that_changes_its_own_group_and_exits_leaves_nothing_holding_pipes(
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSEGV, signal.SIGTERM, signal.SIGABRT])
 def test_hook_killed_by_a_signal_fails_visibly(faults: Faults, sig: signal.Signals) -> None:
-    faults.hooks(f'{NOTE}; echo \'{{"decision": "allow"}}\'; kill -{sig.name[3:]} $$', timeout_ms=5000)
+    faults.hooks(
+        f'{NOTE}; echo \'{{"decision": "allow"}}\'; kill -{sig.name[3:]} $$', timeout_ms=5000
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.FAILED
     assert run.hook.error == f"killed by {sig.name}"
@@ -206,8 +234,10 @@ def test_hook_that_floods_stdout_with_1_gb(faults: Faults) -> None:
 
 @pytest.mark.slow
 def test_hook_that_floods_stderr_with_1_gb_still_answers_on_stdout(faults: Faults) -> None:
-    faults.hooks(f'{NOTE}; head -c 1073741824 /dev/zero >&2; echo \'{{"decision": "deny", "reason": "r"}}\'',
-                 timeout_ms=60_000)
+    faults.hooks(
+        f'{NOTE}; head -c 1073741824 /dev/zero >&2; echo \'{{"decision": "deny", "reason": "r"}}\'',
+        timeout_ms=60_000,
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
     assert run.result.blocked and run.result.reason == "r"
@@ -217,7 +247,9 @@ def test_hook_that_floods_stderr_with_1_gb_still_answers_on_stdout(faults: Fault
 
 
 def test_hook_that_prints_binary_and_invalid_utf8(faults: Faults) -> None:
-    faults.hooks(f"{NOTE}; printf '\\x89PNG\\r\\n\\x1a\\n\\x00\\xff\\xfe\\xc3\\x28'", timeout_ms=5000)
+    faults.hooks(
+        f"{NOTE}; printf '\\x89PNG\\r\\n\\x1a\\n\\x00\\xff\\xfe\\xc3\\x28'", timeout_ms=5000
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK  # exit 0 with text: allow, and the text is shown
     assert "\ufffd" in (run.result.system_message or "")
@@ -226,7 +258,9 @@ def test_hook_that_prints_binary_and_invalid_utf8(faults: Faults) -> None:
 
 
 def test_invalid_utf8_inside_a_json_answer_is_replaced_not_fatal(faults: Faults) -> None:
-    faults.hooks(f"{NOTE}; printf '{{\"decision\":\"deny\",\"reason\":\"bad \\xff\\xfe byte\"}}'", timeout_ms=5000)
+    faults.hooks(
+        f'{NOTE}; printf \'{{"decision":"deny","reason":"bad \\xff\\xfe byte"}}\'', timeout_ms=5000
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
     assert run.result.blocked
@@ -235,16 +269,26 @@ def test_invalid_utf8_inside_a_json_answer_is_replaced_not_fatal(faults: Faults)
 
 
 def test_hook_that_prints_a_50_mb_json_object(faults: Faults) -> None:
-    script = faults.script("big.py", """
+    script = faults.script(
+        "big.py",
+        """
         note()
         sys.stdout.write(json.dumps({"decision": "deny", "reason": "big", "pad": "x" * 50_000_000}))
-    """, python=True)
-    faults.hooks(str(script), {"command": str(script), "name": "closed", "failClosed": True}, timeout_ms=30_000)
+    """,
+        python=True,
+    )
+    faults.hooks(
+        str(script),
+        {"command": str(script), "name": "closed", "failClosed": True},
+        timeout_ms=30_000,
+    )
     run = faults.fire()
     open_, closed = run.result.hooks
     assert open_.outcome is Outcome.FAILED and open_.output is None and open_.truncated
     assert "passed the 1048576-byte cap" in (open_.error or "")
-    assert closed.outcome is Outcome.FAILED and closed.output is not None  # failClosed turns it into a block
+    assert (
+        closed.outcome is Outcome.FAILED and closed.output is not None
+    )  # failClosed turns it into a block
     assert run.result.blocked and "failed closed" in (run.result.reason or "")
     assert run.elapsed < 20
     assert len(run.pids) == 2
@@ -252,10 +296,14 @@ def test_hook_that_prints_a_50_mb_json_object(faults: Faults) -> None:
 
 
 def test_hook_that_prints_deeply_nested_json(faults: Faults) -> None:
-    script = faults.script("deep.py", """
+    script = faults.script(
+        "deep.py",
+        """
         note()
         sys.stdout.write('{"decision": "deny", "x": ' + '{"a": ' * 10_000 + '1' + '}' * 10_000 + '}')
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=10_000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.FAILED
@@ -265,10 +313,14 @@ def test_hook_that_prints_deeply_nested_json(faults: Faults) -> None:
 
 
 def test_hook_that_prints_deeply_nested_arrays_is_text(faults: Faults) -> None:
-    script = faults.script("deep_arr.py", """
+    script = faults.script(
+        "deep_arr.py",
+        """
         note()
         sys.stdout.write('[' * 10_000 + ']' * 10_000)
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=10_000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK  # not a JSON object: text (docs/contract.md §6)
@@ -276,11 +328,16 @@ def test_hook_that_prints_deeply_nested_arrays_is_text(faults: Faults) -> None:
     assert_gone(run.pids)
 
 
-@pytest.mark.parametrize(("text", "blocked"), [
-    ('{"decision": "deny", "decision": "allow"}', False),
-    ('{"decision": "allow", "decision": "deny"}', True),
-])
-def test_duplicate_keys_last_one_wins_like_json_parse(faults: Faults, text: str, blocked: bool) -> None:
+@pytest.mark.parametrize(
+    ("text", "blocked"),
+    [
+        ('{"decision": "deny", "decision": "allow"}', False),
+        ('{"decision": "allow", "decision": "deny"}', True),
+    ],
+)
+def test_duplicate_keys_last_one_wins_like_json_parse(
+    faults: Faults, text: str, blocked: bool
+) -> None:
     faults.hooks(f"{NOTE}; echo '{text}'", timeout_ms=5000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK
@@ -302,7 +359,10 @@ def test_json_with_nan_is_text_and_visible(faults: Faults, const: str) -> None:
 
 
 def test_hook_that_closes_stdin_at_once_with_a_10_mb_payload(faults: Faults) -> None:
-    faults.hooks(f'exec 0<&-; {NOTE}; sleep 0.2; echo \'{{"systemMessage": "closed stdin"}}\'', timeout_ms=5000)
+    faults.hooks(
+        f'exec 0<&-; {NOTE}; sleep 0.2; echo \'{{"systemMessage": "closed stdin"}}\'',
+        timeout_ms=5000,
+    )
     run = faults.fire(TEN_MB)
     assert run.hook.outcome is Outcome.OK
     assert run.result.system_message == "closed stdin"
@@ -328,11 +388,15 @@ def test_hook_that_never_reads_stdin_nor_exits_times_out(faults: Faults) -> None
 
 
 def test_hook_that_reads_all_of_a_10_mb_payload(faults: Faults) -> None:
-    script = faults.script("reader.py", """
+    script = faults.script(
+        "reader.py",
+        """
         note()
         data = json.load(sys.stdin)
         print(json.dumps({"systemMessage": str(len(data["tool_input"]["content"]))}))
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=10_000)
     run = faults.fire(TEN_MB)
     assert run.hook.outcome is Outcome.OK
@@ -360,11 +424,13 @@ def test_missing_command(faults: Faults) -> None:
 
 
 def test_hook_script_not_executable(faults: Faults) -> None:
-    script = faults.script("noexec.sh", "#!/bin/sh\necho '{\"decision\": \"deny\"}'\n", mode=0o644)
+    script = faults.script("noexec.sh", '#!/bin/sh\necho \'{"decision": "deny"}\'\n', mode=0o644)
     faults.hooks({"command": str(script), "failClosed": True}, str(script), timeout_ms=5000)
     run = faults.fire()
     closed, open_ = run.result.hooks
-    assert open_.outcome is Outcome.NOT_RUN and (open_.error or "").startswith("exit code 126 (not executable)")
+    assert open_.outcome is Outcome.NOT_RUN and (open_.error or "").startswith(
+        "exit code 126 (not executable)"
+    )
     assert closed.outcome is Outcome.NOT_RUN and run.result.blocked  # failClosed blocks
 
 
@@ -402,27 +468,39 @@ def test_hook_whose_working_directory_is_a_file(faults: Faults) -> None:
 
 def test_every_fault_in_one_parallel_firing(faults: Faults) -> None:
     """Faults do not disturb each other: each keeps its own outcome, the firing its bound."""
-    stubborn = faults.script("stubborn2.py", """
+    stubborn = faults.script(
+        "stubborn2.py",
+        """
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         note()
         while True:
             time.sleep(0.05)
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(
-        f"{NOTE}; exec sleep 100",                                       # hangs
-        str(stubborn),                                                   # ignores SIGTERM
+        f"{NOTE}; exec sleep 100",  # hangs
+        str(stubborn),  # ignores SIGTERM
         f'(sleep 100 & echo $! >> "$PIDDIR/pids"); {NOTE}; echo "{{}}"',  # daemon holding stdout
-        f"{NOTE}; kill -KILL $$",                                        # dies by a signal
-        f"{NOTE}; head -c 50000000 /dev/zero",                           # floods
-        f"{NOTE}; printf '\\xff\\xfe'",                                  # invalid UTF-8
-        str(faults.root / "missing.sh"),                                 # missing
+        f"{NOTE}; kill -KILL $$",  # dies by a signal
+        f"{NOTE}; head -c 50000000 /dev/zero",  # floods
+        f"{NOTE}; printf '\\xff\\xfe'",  # invalid UTF-8
+        str(faults.root / "missing.sh"),  # missing
         f'{NOTE}; echo \'{{"decision": "deny", "reason": "the good one"}}\'',  # a well-behaved deny
         timeout_ms=500,
     )
     run = faults.fire(TEN_MB)
     outcomes = [h.outcome for h in run.result.hooks]
-    assert outcomes == [Outcome.TIMEOUT, Outcome.TIMEOUT, Outcome.OK, Outcome.FAILED, Outcome.FAILED, Outcome.OK,
-                        Outcome.NOT_RUN, Outcome.OK]
+    assert outcomes == [
+        Outcome.TIMEOUT,
+        Outcome.TIMEOUT,
+        Outcome.OK,
+        Outcome.FAILED,
+        Outcome.FAILED,
+        Outcome.OK,
+        Outcome.NOT_RUN,
+        Outcome.OK,
+    ]
     assert run.result.blocked and "the good one" in (run.result.reason or "")
     assert len(run.result.warnings) == 6  # 2 timeouts, signal, cut-off, not-run, truncation
     assert run.elapsed <= bound(500)
@@ -434,8 +512,13 @@ def test_no_hook_process_survives_a_host_that_gives_up(faults: Faults) -> None:
     from hookwise.runners import _process as _subprocess
 
     faults.hooks(f"{NOTE}; exec sleep 100", timeout_ms=60_000)
-    spawn = _subprocess.Spawn(["bash", "-c", f"{NOTE}; exec sleep 100"], str(faults.project_dir),
-                              {**os.environ, "PIDDIR": str(faults.piddir)}, b"{}", 60)
+    spawn = _subprocess.Spawn(
+        ["bash", "-c", f"{NOTE}; exec sleep 100"],
+        str(faults.project_dir),
+        {**os.environ, "PIDDIR": str(faults.piddir)},
+        b"{}",
+        60,
+    )
 
     def interrupt() -> None:
         time.sleep(0.2)
@@ -454,12 +537,32 @@ def test_hook_that_runs_hookwise_itself_leaves_nothing_at_its_timeout(faults: Fa
     """Nested runs: the inner hookwise starts its hook in a new session; the outer timeout still finds it."""
     inner_home = faults.root / "inner-home"
     (inner_home / ".gemini").mkdir(parents=True)
-    (inner_home / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "command": f'echo $$ >> "{faults.piddir}/inner"; exec sleep 100', "timeout": 60_000}]}]}}))
+    (inner_home / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeTool": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": f'echo $$ >> "{faults.piddir}/inner"; exec sleep 100',
+                                    "timeout": 60_000,
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     inner_project = faults.root / "inner-project"
     inner_project.mkdir()
-    faults.hooks(f'{NOTE}; GEMINI_CLI_HOME="{inner_home}" HOOKWISE_TRUST_ALL=1 {PY} -m hookwise '
-                 f'--project "{inner_project}" fire BeforeTool --tool t', timeout_ms=3000)
+    faults.hooks(
+        f'{NOTE}; GEMINI_CLI_HOME="{inner_home}" HOOKWISE_TRUST_ALL=1 {PY} -m hookwise '
+        f'--project "{inner_project}" fire BeforeTool --tool t',
+        timeout_ms=3000,
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.TIMEOUT
     assert run.elapsed <= bound(3000)
@@ -471,14 +574,19 @@ def test_hook_that_runs_hookwise_itself_leaves_nothing_at_its_timeout(faults: Fa
 def test_hook_that_stops_itself_is_killed_at_the_timeout(faults: Faults) -> None:
     faults.hooks(f"{NOTE}; kill -STOP $$; echo never", timeout_ms=400)
     run = faults.fire()
-    assert run.hook.outcome is Outcome.TIMEOUT  # SIGTERM stays pending on a stopped process; SIGKILL does not
+    assert (
+        run.hook.outcome is Outcome.TIMEOUT
+    )  # SIGTERM stays pending on a stopped process; SIGKILL does not
     assert run.elapsed <= bound(400)
     assert_gone(run.pids)
 
 
 def test_hook_that_forks_many_children_loses_them_all_at_the_timeout(faults: Faults) -> None:
-    faults.hooks(f'{NOTE}; for i in $(seq 60); do (trap "" TERM; exec sleep 100) & echo $! >> "$PIDDIR/pids"; done; '
-                 "wait", timeout_ms=800)
+    faults.hooks(
+        f'{NOTE}; for i in $(seq 60); do (trap "" TERM; exec sleep 100) & echo $! >> "$PIDDIR/pids"; done; '
+        "wait",
+        timeout_ms=800,
+    )
     run = faults.fire()
     assert run.hook.outcome is Outcome.TIMEOUT
     assert run.elapsed <= bound(800)
@@ -488,10 +596,14 @@ def test_hook_that_forks_many_children_loses_them_all_at_the_timeout(faults: Fau
 
 def test_hook_that_waits_for_terminal_input_does_not_hang(faults: Faults) -> None:
     """Hooks run in a new session without a controlling terminal: a prompt fails instead of waiting."""
-    faults.hooks(f'{NOTE}; read -r answer < /dev/tty || exit 1; echo "{{\\"systemMessage\\": \\"$answer\\"}}"',
-                 timeout_ms=5000)
+    faults.hooks(
+        f'{NOTE}; read -r answer < /dev/tty || exit 1; echo "{{\\"systemMessage\\": \\"$answer\\"}}"',
+        timeout_ms=5000,
+    )
     run = faults.fire()
-    assert run.hook.outcome is Outcome.FAILED and "/dev/tty" in run.hook.stderr  # no terminal to open
+    assert (
+        run.hook.outcome is Outcome.FAILED and "/dev/tty" in run.hook.stderr
+    )  # no terminal to open
     assert run.elapsed < SLACK_S
     assert_gone(run.pids)
 
@@ -506,7 +618,9 @@ def test_hook_that_closes_stdout_and_keeps_running_times_out(faults: Faults) -> 
 
 def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None:
     """The hook process itself calls setsid/setpgid (it already leads its group, so setsid fails) and hangs."""
-    script = faults.script("self_regroup.py", """
+    script = faults.script(
+        "self_regroup.py",
+        """
         note()
         for call in (os.setsid, lambda: os.setpgid(0, 0)):
             try:
@@ -515,7 +629,9 @@ def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None
                 pass
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(100)
-    """, python=True)
+    """,
+        python=True,
+    )
     faults.hooks(str(script), timeout_ms=400)
     run = faults.fire()
     assert run.hook.outcome is Outcome.TIMEOUT
@@ -525,13 +641,16 @@ def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None
 
 def test_hook_run_through_the_setsid_program_is_not_waited_for(faults: Faults) -> None:
     """`setsid cmd` forks into a new session and exits: the detached copy holds stdout and is killed."""
-    faults.hooks(f'setsid sh -c \'{NOTE}; sleep 100; echo "{{}}"\'', timeout_ms=5000)
+    faults.hooks(f"setsid sh -c '{NOTE}; sleep 100; echo \"{{}}\"'", timeout_ms=5000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK and run.hook.output is None
     assert run.elapsed < SLACK_S
     deadline = time.monotonic() + 2
     while not run.pids and time.monotonic() < deadline:  # the detached copy may write its pid late
         time.sleep(0.05)
-        run.pids[:] = [int(p) for p in (faults.piddir / "pids").read_text().split()] \
-            if (faults.piddir / "pids").exists() else []
+        run.pids[:] = (
+            [int(p) for p in (faults.piddir / "pids").read_text().split()]
+            if (faults.piddir / "pids").exists()
+            else []
+        )
     assert_gone(run.pids)

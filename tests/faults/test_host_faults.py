@@ -16,15 +16,31 @@ from hookwise.errors import HookwiseError
 
 from .conftest import Faults
 
-DENY = "echo '{\"decision\": \"deny\", \"reason\": \"no\"}'"
+DENY = 'echo \'{"decision": "deny", "reason": "no"}\''
 
 
 @pytest.mark.parametrize("where", ["missing-dir", "directory"])
 def test_cli_with_an_unwritable_trace_path_is_a_usage_error(faults: Faults, where: str) -> None:
     faults.hooks(DENY)
     trace = faults.root / "nope" / "t.jsonl" if where == "missing-dir" else faults.root
-    out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(faults.project_dir), "--trace",
-                          str(trace), "fire", "BeforeTool", "--tool", "t"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "--project",
+            str(faults.project_dir),
+            "--trace",
+            str(trace),
+            "fire",
+            "BeforeTool",
+            "--tool",
+            "t",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 1, out
     assert str(trace) in out.stderr and "internal error" not in out.stderr
     with pytest.raises(HookwiseError, match="trace file"):

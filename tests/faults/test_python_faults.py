@@ -61,21 +61,30 @@ def test_python_hook_that_raises_fails_visibly(hs: HookSystem, func: Callable[..
         (o,) = result.hooks
         assert o.outcome is Outcome.FAILED
         assert o.error == "raised Boom: the hook's own bug"
-        assert result.warnings == ["hook raiser (BeforeTool) failed: raised Boom: the hook's own bug"]
+        assert result.warnings == [
+            "hook raiser (BeforeTool) failed: raised Boom: the hook's own bug"
+        ]
         assert not result.blocked
         assert elapsed < SLACK_S
 
 
-def test_fail_closed_is_not_available_to_python_hooks_but_failures_stay_visible(hs: HookSystem) -> None:
+def test_fail_closed_is_not_available_to_python_hooks_but_failures_stay_visible(
+    hs: HookSystem,
+) -> None:
     hs.register("BeforeTool", raises, name="raiser")
     hs.register("BeforeTool", lambda _: {"decision": "deny", "reason": "second"}, name="denier")
     result = hs.fire("BeforeTool", PAYLOAD)
     assert [h.outcome for h in result.hooks] == [Outcome.FAILED, Outcome.OK]
-    assert result.blocked and result.reason == "second"  # one hook's crash does not lose another's deny
+    assert (
+        result.blocked and result.reason == "second"
+    )  # one hook's crash does not lose another's deny
 
 
-@pytest.mark.parametrize("value", [[1, 2], "deny", 42, True, ("decision", "deny"), object()],
-                         ids=["list", "str", "int", "bool", "tuple", "object"])
+@pytest.mark.parametrize(
+    "value",
+    [[1, 2], "deny", 42, True, ("decision", "deny"), object()],
+    ids=["list", "str", "int", "bool", "tuple", "object"],
+)
 def test_python_hook_that_returns_a_non_dict(hs: HookSystem, value: Any) -> None:
     hs.register("BeforeTool", lambda _: value, name="odd")
     for result, _ in fire_both(hs):
@@ -85,9 +94,18 @@ def test_python_hook_that_returns_a_non_dict(hs: HookSystem, value: Any) -> None
         assert not result.blocked
 
 
-@pytest.mark.parametrize("value", [{"decision": "deny", "x": math.nan}, {"decision": "deny", "x": object()},
-                                   {"decision": "deny", "x": {1, 2}}], ids=["nan", "object", "set"])
-def test_python_hook_that_returns_a_dict_that_is_not_json(hs: HookSystem, value: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"decision": "deny", "x": math.nan},
+        {"decision": "deny", "x": object()},
+        {"decision": "deny", "x": {1, 2}},
+    ],
+    ids=["nan", "object", "set"],
+)
+def test_python_hook_that_returns_a_dict_that_is_not_json(
+    hs: HookSystem, value: dict[str, Any]
+) -> None:
     hs.register("BeforeTool", lambda _: value, name="odd")
     result = hs.fire("BeforeTool", PAYLOAD)
     (o,) = result.hooks
@@ -105,9 +123,12 @@ async def awaits_forever(_: dict[str, Any]) -> dict[str, Any]:
     return {"decision": "deny"}
 
 
-@pytest.mark.parametrize("func", [blocks_loop, awaits_forever], ids=["blocks-loop", "awaits-forever"])
-def test_async_hook_that_blocks_or_hangs_times_out_within_the_bound(hs: HookSystem,
-                                                                     func: Callable[..., Any]) -> None:
+@pytest.mark.parametrize(
+    "func", [blocks_loop, awaits_forever], ids=["blocks-loop", "awaits-forever"]
+)
+def test_async_hook_that_blocks_or_hangs_times_out_within_the_bound(
+    hs: HookSystem, func: Callable[..., Any]
+) -> None:
     hs.register("BeforeTool", func, name="slow", timeout_ms=200)
     for result, elapsed in fire_both(hs):
         (o,) = result.hooks

@@ -17,14 +17,49 @@ from hookwise.jsonc import codec
 P = settings(max_examples=300, deadline=None, database=None)
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text())
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.tuples(inner, inner),
-    st.dictionaries(st.text(max_size=6), inner, max_size=4)), max_leaves=20)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.tuples(inner, inner),
+        st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    ),
+    max_leaves=20,
+)
 # texts near JSON: fragments glued together, so that most are almost valid
-pieces = st.sampled_from(['{', '}', '[', ']', ',', ':', '"a"', '"\\u00e9"', '"\\ud800"', '1', '-0.5e3', 'true',
-                          'null', 'NaN', '-Infinity', ' ', '\n', '\t', '\ufeff', 'x', '"', '01', '1.', '"\\q"'])
-texts = st.one_of(st.text(max_size=20), st.lists(pieces, max_size=10).map("".join),
-                  values.map(lambda v: json.dumps(v)))
+pieces = st.sampled_from(
+    [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        '"a"',
+        '"\\u00e9"',
+        '"\\ud800"',
+        "1",
+        "-0.5e3",
+        "true",
+        "null",
+        "NaN",
+        "-Infinity",
+        " ",
+        "\n",
+        "\t",
+        "\ufeff",
+        "x",
+        '"',
+        "01",
+        "1.",
+        '"\\q"',
+    ]
+)
+texts = st.one_of(
+    st.text(max_size=20),
+    st.lists(pieces, max_size=10).map("".join),
+    values.map(lambda v: json.dumps(v)),
+)
 
 
 def outcome(fn: Any, *args: Any, **kwargs: Any) -> tuple[str, Any]:
@@ -52,7 +87,9 @@ def same(a: Any, b: Any) -> bool:
 @given(text=texts)
 def test_loads_is_json_loads(text: str) -> None:
     want, got = outcome(json.loads, text), outcome(codec.loads, text)
-    assert want[0] == got[0] and (same(want[1], got[1]) if want[0] == "ok" else want[1] == got[1]), (want, got)
+    assert want[0] == got[0] and (
+        same(want[1], got[1]) if want[0] == "ok" else want[1] == got[1]
+    ), (want, got)
 
 
 @P
@@ -61,8 +98,13 @@ def test_loads_with_parse_constant_is_json_loads(text: str) -> None:
     def reject(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON")
 
-    want, got = outcome(json.loads, text, parse_constant=reject), outcome(codec.loads, text, parse_constant=reject)
-    assert want[0] == got[0] and (same(want[1], got[1]) if want[0] == "ok" else want[1] == got[1]), (want, got)
+    want, got = (
+        outcome(json.loads, text, parse_constant=reject),
+        outcome(codec.loads, text, parse_constant=reject),
+    )
+    assert want[0] == got[0] and (
+        same(want[1], got[1]) if want[0] == "ok" else want[1] == got[1]
+    ), (want, got)
 
 
 def test_decode_errors_are_json_decode_errors_with_positions() -> None:
@@ -75,11 +117,22 @@ def test_decode_errors_are_json_decode_errors_with_positions() -> None:
 
 
 @P
-@given(value=values, ensure_ascii=st.booleans(), allow_nan=st.booleans(), sort_keys=st.booleans(),
-       separators=st.sampled_from([(", ", ": "), (",", ":")]))
-def test_dumps_is_json_dumps(value: Any, ensure_ascii: bool, allow_nan: bool, sort_keys: bool,
-                             separators: tuple[str, str]) -> None:
-    kw = {"ensure_ascii": ensure_ascii, "allow_nan": allow_nan, "sort_keys": sort_keys, "separators": separators}
+@given(
+    value=values,
+    ensure_ascii=st.booleans(),
+    allow_nan=st.booleans(),
+    sort_keys=st.booleans(),
+    separators=st.sampled_from([(", ", ": "), (",", ":")]),
+)
+def test_dumps_is_json_dumps(
+    value: Any, ensure_ascii: bool, allow_nan: bool, sort_keys: bool, separators: tuple[str, str]
+) -> None:
+    kw = {
+        "ensure_ascii": ensure_ascii,
+        "allow_nan": allow_nan,
+        "sort_keys": sort_keys,
+        "separators": separators,
+    }
     assert outcome(codec.dumps, value, **kw) == outcome(json.dumps, value, **kw)
 
 
@@ -99,22 +152,35 @@ def test_what_json_refuses_or_converts_is_refused_or_converted_alike() -> None:
     cycle: list[Any] = []
     cycle.append(cycle)
     cases: list[tuple[Any, dict[str, Any]]] = [
-        ({"a": Unusual()}, {}), ({"a": Unusual()}, {"default": repr}), (cycle, {}), ({1: "int key"}, {}),
-        ({True: 1, None: 2, 1.5: 3}, {}), (float("inf"), {"allow_nan": False}), ([float("nan")], {}),
+        ({"a": Unusual()}, {}),
+        ({"a": Unusual()}, {"default": repr}),
+        (cycle, {}),
+        ({1: "int key"}, {}),
+        ({True: 1, None: 2, 1.5: 3}, {}),
+        (float("inf"), {"allow_nan": False}),
+        ([float("nan")], {}),
     ]
     for value, kw in cases:
         assert outcome(codec.dumps, value, **kw) == outcome(json.dumps, value, **kw)
-        if "allow_nan" not in kw:  # dumps_indented always allows them, as json.dumps does by default
-            assert outcome(codec.dumps_indented, value, **kw) == outcome(json.dumps, value, indent=2, **kw)
+        if (
+            "allow_nan" not in kw
+        ):  # dumps_indented always allows them, as json.dumps does by default
+            assert outcome(codec.dumps_indented, value, **kw) == outcome(
+                json.dumps, value, indent=2, **kw
+            )
 
 
 def test_errors_are_raised_in_a_process_that_never_imported_json() -> None:
     """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it is not loaded."""
-    code = ("import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del sys.modules[m]\n"
-            "from hookwise.jsonc import codec\n"
-            "try:\n    codec.loads('{\"a\": [1,}')\nexcept ValueError as exc:\n"
-            "    print(type(exc).__name__, exc.pos, exc.msg)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    code = (
+        "import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del sys.modules[m]\n"
+        "from hookwise.jsonc import codec\n"
+        "try:\n    codec.loads('{\"a\": [1,}')\nexcept ValueError as exc:\n"
+        "    print(type(exc).__name__, exc.pos, exc.msg)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert out.returncode == 0, out.stderr
     try:
         json.loads('{"a": [1,}')

@@ -74,15 +74,19 @@ def test_remove_only_element_gives_empty_array() -> None:
 def test_set_value_creates_parents_with_file_indentation() -> None:
     text = '{\n   "ui": {"theme": "dark"} // c\n}\n'
     out = set_value(text, "/hooksConfig/disabled", ["a"])
-    assert out == ('{\n   "ui": {"theme": "dark"}, // c\n   "hooksConfig": {\n      "disabled": [\n'
-                   '         "a"\n      ]\n   }\n}\n')
+    assert out == (
+        '{\n   "ui": {"theme": "dark"}, // c\n   "hooksConfig": {\n      "disabled": [\n'
+        '         "a"\n      ]\n   }\n}\n'
+    )
 
 
 def test_tab_indentation_and_crlf() -> None:
     text = '{\r\n\t"a": 1\r\n}\r\n'
     out = append_to_array(text, "/hooksConfig/disabled", "x")
-    assert out == ('{\r\n\t"a": 1,\r\n\t"hooksConfig": {\r\n\t\t"disabled": [\r\n\t\t\t"x"\r\n'
-                   '\t\t]\r\n\t}\r\n}\r\n')
+    assert out == (
+        '{\r\n\t"a": 1,\r\n\t"hooksConfig": {\r\n\t\t"disabled": [\r\n\t\t\t"x"\r\n'
+        "\t\t]\r\n\t}\r\n}\r\n"
+    )
 
 
 def test_inline_object_stays_inline() -> None:
@@ -99,9 +103,12 @@ def test_inline_object_stays_inline() -> None:
 
 def test_empty_file_and_empty_object() -> None:
     assert set_value("", "/hooksConfig/disabled", ["a"]) == (
-        '{\n  "hooksConfig": {\n    "disabled": [\n      "a"\n    ]\n  }\n}\n')
-    assert json.loads(set_value("{}\n", "/hooksConfig/disabled", [])) == {"hooksConfig": {"disabled": []}}
-    out = set_value('{\n  // only a comment\n}\n', "/x", 1)
+        '{\n  "hooksConfig": {\n    "disabled": [\n      "a"\n    ]\n  }\n}\n'
+    )
+    assert json.loads(set_value("{}\n", "/hooksConfig/disabled", [])) == {
+        "hooksConfig": {"disabled": []}
+    }
+    out = set_value("{\n  // only a comment\n}\n", "/x", 1)
     assert out == '{\n  // only a comment\n  "x": 1\n}\n'
 
 
@@ -119,10 +126,13 @@ def test_replace_existing_value() -> None:
         '-       "disabled": [',
         '+       "disabled": [],',
         '-          "old-hook" // keep this comment',
-        '-       ],',
+        "-       ],",
     ]
     out2 = set_value(MESSY, "/hooksConfig/notifications", True)
-    assert changed_lines(MESSY, out2) == ['-       "notifications": false', '+       "notifications": true']
+    assert changed_lines(MESSY, out2) == [
+        '-       "notifications": false',
+        '+       "notifications": true',
+    ]
 
 
 def test_remove_member_middle_and_last() -> None:
@@ -130,7 +140,11 @@ def test_remove_member_middle_and_last() -> None:
     assert parse(out)["hooksConfig"] == {"notifications": False}
     out2 = remove_value(MESSY, "/hooksConfig/notifications")
     assert parse(out2)["hooksConfig"] == {"disabled": ["old-hook"]}
-    assert changed_lines(MESSY, out2) == ['-       ],', '+       ]', '-       "notifications": false']
+    assert changed_lines(MESSY, out2) == [
+        "-       ],",
+        "+       ]",
+        '-       "notifications": false',
+    ]
 
 
 def test_comment_like_strings_are_not_comments() -> None:
@@ -250,18 +264,26 @@ def test_read_text_missing_and_bad_utf8(tmp_path: os.PathLike[str]) -> None:
 
 # ----------------------------------------------------------------------------- property
 
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text("ab/*\\\"é ", max_size=4))
-_json = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text("abk", max_size=3), inner, max_size=3)),
-    max_leaves=8)
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text('ab/*\\"é ', max_size=4))
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text("abk", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(doc=st.dictionaries(st.text("abk", min_size=1, max_size=3), _json, max_size=4),
-       indent=st.sampled_from([None, 1, 2, 3, 4, "\t"]), value=_json,
-       comment=st.booleans())
-def test_insert_then_remove_round_trips(doc: dict[str, object], indent: int | str | None, value: object,
-                                        comment: bool) -> None:
+@given(
+    doc=st.dictionaries(st.text("abk", min_size=1, max_size=3), _json, max_size=4),
+    indent=st.sampled_from([None, 1, 2, 3, 4, "\t"]),
+    value=_json,
+    comment=st.booleans(),
+)
+def test_insert_then_remove_round_trips(
+    doc: dict[str, object], indent: int | str | None, value: object, comment: bool
+) -> None:
     text = json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
     if comment:
         text = "// header\n" + text
@@ -299,9 +321,14 @@ def _decorate(text: str, picks: list[int]) -> str:
 
 
 @settings(max_examples=150, deadline=None)
-@given(doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "a", "b"]), _json, max_size=4),
-       picks=st.lists(st.integers(0, 20), max_size=12), indent=st.sampled_from([None, 2, 3]))
-def test_edits_survive_comments_everywhere(doc: dict[str, object], picks: list[int], indent: int | None) -> None:
+@given(
+    doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "a", "b"]), _json, max_size=4),
+    picks=st.lists(st.integers(0, 20), max_size=12),
+    indent=st.sampled_from([None, 2, 3]),
+)
+def test_edits_survive_comments_everywhere(
+    doc: dict[str, object], picks: list[int], indent: int | None
+) -> None:
     text = _decorate(json.dumps(doc, indent=indent), picks)
     base = parse(text)
     cfg = base.get("hooksConfig")

@@ -31,25 +31,57 @@ def chunk(text: str, finish: str | None = None) -> dict[str, Any]:
     return {"candidates": [cand]}
 
 
-def run_agent(tmp_path: Path, mode: str, after_model: str | None) -> tuple[subprocess.CompletedProcess[str],
-                                                                           list[dict[str, Any]]]:
+def run_agent(
+    tmp_path: Path, mode: str, after_model: str | None
+) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)
     (project / "hook.py").write_text(HOOK)
     log = tmp_path / "calls.jsonl"
-    settings: dict[str, Any] = {"hooks": {"AfterModel": [{"hooks": [{
-        "type": "command", "name": "am", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/hook.py" {log} {mode}'}]}]}}
+    settings: dict[str, Any] = {
+        "hooks": {
+            "AfterModel": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "name": "am",
+                            "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/hook.py" {log} {mode}',
+                        }
+                    ]
+                }
+            ]
+        }
+    }
     if after_model:
         settings["hooksConfig"] = {"afterModel": after_model}
     (project / ".gemini" / "settings.json").write_text(json.dumps(settings))
     responses = tmp_path / "responses.jsonl"
-    line = {"method": "generateContentStream",
-            "response": [chunk("Hello "), chunk("brave "), chunk("world", finish="STOP")]}
+    line = {
+        "method": "generateContentStream",
+        "response": [chunk("Hello "), chunk("brave "), chunk("world", finish="STOP")],
+    }
     responses.write_text(json.dumps(line) + "\n")
     env = {**os.environ, "HOOKWISE_TRUST_ALL": "1"}
     env.pop("GEMINI_API_KEY", None)
-    proc = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project), "agent", "-p", "hi",
-                           "--responses", str(responses)], capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "--project",
+            str(project),
+            "agent",
+            "-p",
+            "hi",
+            "--responses",
+            str(responses),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     calls = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
     return proc, calls
 

@@ -14,51 +14,99 @@ import pytest
 
 from hookwise import HookSystem
 
-HEAVY = ("asyncio", "concurrent.futures", "hashlib", "uuid", "datetime", "hookwise.runners.persistent", "argparse",
-         "dataclasses", "inspect", "shutil", "hookwise.settings.validate", "hookwise.claude.migrate",
-         "hookwise.claude.convert",
-         # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults itself;
-         # the telemetry resolver: only when settings or the environment mention telemetry
-         "typing", "copy", "hookwise.settings.telemetry",
-         # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
-         "shlex", "importlib",
-         # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
-         "hookwise.trust", "hookwise.trace", "hookwise.runners.env",
-         # weakref: http hooks' per-host clients
-         "weakref",
-         # subprocess (and the locale and contextlib it imports): only for a hook whose directory is not the
-         # current one (posix_spawn cannot change directory)
-         "subprocess", "locale", "contextlib",
-         # threads (persistent, background and http hooks, telemetry), exit handlers (telemetry): a plain fire
-         # has neither and ends with os._exit; selectors and signal's enums: the process driver uses
-         # select.poll and the C module behind signal; warnings: only for an odd tool regex; math: nowhere
-         "threading", "atexit", "selectors", "signal", "warnings", "math",
-         # json and re: JSON goes through hookwise.jsonc.codec (the C scanner and encoder json itself uses), and
-         # a tool matcher without regex syntax is a substring test; enum, functools and collections: the closed
-         # sets are hookwise._records.Enum, type-only imports sit in TYPE_CHECKING blocks
-         "json", "re", "enum", "functools", "collections", "operator",
-         # types: the fast `fire` parser sets plain attributes; chaining (sequential firings), async hooks
-         "types", "hookwise.core.chain", "hookwise.runners.background",
-         # the runners of other kinds: imported when a hook of theirs runs (hookwise.runners.Deferred)
-         "hookwise.runners.python", "hookwise.runners.http")
+HEAVY = (
+    "asyncio",
+    "concurrent.futures",
+    "hashlib",
+    "uuid",
+    "datetime",
+    "hookwise.runners.persistent",
+    "argparse",
+    "dataclasses",
+    "inspect",
+    "shutil",
+    "hookwise.settings.validate",
+    "hookwise.claude.migrate",
+    "hookwise.claude.convert",
+    # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults itself;
+    # the telemetry resolver: only when settings or the environment mention telemetry
+    "typing",
+    "copy",
+    "hookwise.settings.telemetry",
+    # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
+    "shlex",
+    "importlib",
+    # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
+    "hookwise.trust",
+    "hookwise.trace",
+    "hookwise.runners.env",
+    # weakref: http hooks' per-host clients
+    "weakref",
+    # subprocess (and the locale and contextlib it imports): only for a hook whose directory is not the
+    # current one (posix_spawn cannot change directory)
+    "subprocess",
+    "locale",
+    "contextlib",
+    # threads (persistent, background and http hooks, telemetry), exit handlers (telemetry): a plain fire
+    # has neither and ends with os._exit; selectors and signal's enums: the process driver uses
+    # select.poll and the C module behind signal; warnings: only for an odd tool regex; math: nowhere
+    "threading",
+    "atexit",
+    "selectors",
+    "signal",
+    "warnings",
+    "math",
+    # json and re: JSON goes through hookwise.jsonc.codec (the C scanner and encoder json itself uses), and
+    # a tool matcher without regex syntax is a substring test; enum, functools and collections: the closed
+    # sets are hookwise._records.Enum, type-only imports sit in TYPE_CHECKING blocks
+    "json",
+    "re",
+    "enum",
+    "functools",
+    "collections",
+    "operator",
+    # types: the fast `fire` parser sets plain attributes; chaining (sequential firings), async hooks
+    "types",
+    "hookwise.core.chain",
+    "hookwise.runners.background",
+    # the runners of other kinds: imported when a hook of theirs runs (hookwise.runners.Deferred)
+    "hookwise.runners.python",
+    "hookwise.runners.http",
+)
 
 
-def _imported(argv: list[str], cwd: Any, env: dict[str, str]) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+def _imported(
+    argv: list[str], cwd: Any, env: dict[str, str]
+) -> tuple[set[str], subprocess.CompletedProcess[str]]:
     """The modules a run of this interpreter imports (``-X importtime``), and the run."""
-    out = subprocess.run([sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, timeout=60,
-                         env=env, cwd=cwd)
-    names = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=cwd,
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in out.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     return names, out
 
 
 def test_fire_cli_does_not_import_heavy_modules(project: Any) -> None:
-    project.hooks("BeforeTool", "true", "true --again", layer="user", matcher="x")  # a tool's name: no regex needed
+    project.hooks(
+        "BeforeTool", "true", "true --again", layer="user", matcher="x"
+    )  # a tool's name: no regex needed
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
     # what the interpreter's site hooks (.pth files) load before any code runs is not hookwise's
     before, _ = _imported(["-c", "pass"], project.root, env)
     argv = ["--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"]
-    code = (f"import sys\nsys.argv = ['hookwise', *{argv!r}]\n"
-            "from hookwise.cli.main import console\nsys.exit(console())\n")
+    code = (
+        f"import sys\nsys.argv = ['hookwise', *{argv!r}]\n"
+        "from hookwise.cli.main import console\nsys.exit(console())\n"
+    )
     loaded, out = _imported(["-c", code], project.root, env)  # what the console script runs
     assert out.returncode == 0, out.stderr[-2000:]
     assert [h["outcome"] for h in json.loads(out.stdout)["hooks"]] == ["ok", "ok"]
@@ -78,13 +126,18 @@ def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> N
         pytest.skip(f"hookwise is not installed in {sysconfig.get_path('scripts')}")
     with open(script, encoding="utf-8") as f:
         first = f.readline()
-        assert first.startswith("#!") and "python" in first, first  # the installer's interpreter line
+        assert first.startswith("#!") and "python" in first, (
+            first
+        )  # the installer's interpreter line
         assert "hookwise.cli.main" in f.read()
     project.hooks("BeforeTool", "true", layer="user")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
     before, _ = _imported(["-c", "pass"], project.root, env)
-    loaded, out = _imported([script, "--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"],
-                            project.root, env)
+    loaded, out = _imported(
+        [script, "--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"],
+        project.root,
+        env,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout)["hooks"][0]["outcome"] == "ok"
     assert sorted(m for m in HEAVY if m in loaded - before) == []
@@ -94,13 +147,31 @@ def test_a_fire_that_ends_at_once_still_delivers_all_its_output(project: Any) ->
     """A plain ``fire`` ends with ``os._exit`` after flushing: a large answer through a pipe arrives whole,
     with the exit status of the result (2: blocked)."""
     big = "x" * 300_000
-    command = project.script("big.py", f"print(json.dumps({{'decision': 'deny', 'reason': {big!r}}}))")
+    command = project.script(
+        "big.py", f"print(json.dumps({{'decision': 'deny', 'reason': {big!r}}}))"
+    )
     project.hooks("BeforeTool", command, layer="user")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
     for extra in ([], ["--json"]):
-        out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "fire", "BeforeTool",
-                              "--tool", "x", *extra], capture_output=True, text=True, timeout=60, env=env,
-                             cwd=project.root)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hookwise",
+                "--project",
+                str(project.root),
+                "fire",
+                "BeforeTool",
+                "--tool",
+                "x",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            cwd=project.root,
+        )
         assert out.returncode == 2, out.stderr[-2000:]
         assert big in out.stdout
         if extra:
@@ -112,7 +183,9 @@ def test_after_model_per_response_setting(project: Any) -> None:
     assert hs.after_model_per_response is False
     project.write_settings({"hooksConfig": {"afterModel": "response"}})
     hs = HookSystem(project.root)
-    assert hs.after_model_per_response is True and hs.settings.hooks_config["afterModel"] == "response"
+    assert (
+        hs.after_model_per_response is True and hs.settings.hooks_config["afterModel"] == "response"
+    )
     project.write_settings({"hooksConfig": {"afterModel": "chunk"}})
     assert HookSystem(project.root).after_model_per_response is False
 
@@ -132,14 +205,22 @@ def test_user_layer_value_is_overridden_by_project(project: Any) -> None:
 
 def test_nothing_is_retained_per_firing(project: Any) -> None:
     hs = HookSystem(project.root)
-    hs.register("BeforeTool", lambda inp: {"decision": "allow", "reason": inp["tool_input"]["content"][:8]},
-                name="py", matcher="run_shell_command")
+    hs.register(
+        "BeforeTool",
+        lambda inp: {"decision": "allow", "reason": inp["tool_input"]["content"][:8]},
+        name="py",
+        matcher="run_shell_command",
+    )
     pad = "x" * 20_000
 
     def fire(i: int) -> None:
-        r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"content": f"{i:08d}{pad}"})
+        r = hs.fire(
+            "BeforeTool", tool_name="run_shell_command", tool_input={"content": f"{i:08d}{pad}"}
+        )
         assert r.reason == f"{i:08d}"
-        hs.fire("BeforeTool", tool_name=f"other-{i}", tool_input={"content": pad})  # a new plan-cache key
+        hs.fire(
+            "BeforeTool", tool_name=f"other-{i}", tool_input={"content": pad}
+        )  # a new plan-cache key
 
     for i in range(600):
         fire(i)
@@ -169,8 +250,12 @@ def test_only_the_program_skips_the_last_collections(project: Any, capsys: Any) 
 
     project.hooks("BeforeTool", "true", layer="user")
     frozen = gc.get_freeze_count()
-    assert main(["--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"]) == 0
-    assert gc.get_freeze_count() == frozen  # main() embedded in a process leaves the collector alone
+    assert (
+        main(["--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"]) == 0
+    )
+    assert (
+        gc.get_freeze_count() == frozen
+    )  # main() embedded in a process leaves the collector alone
     assert json.loads(capsys.readouterr().out)["hooks"][0]["outcome"] == "ok"
 
 
@@ -185,4 +270,7 @@ def test_program_exit_still_runs_exit_handlers_and_flushes(project: Any) -> None
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.rstrip().endswith("EXIT HANDLER RAN") and out.stdout.count("EXIT HANDLER RAN") == 1
+    assert (
+        out.stdout.rstrip().endswith("EXIT HANDLER RAN")
+        and out.stdout.count("EXIT HANDLER RAN") == 1
+    )

@@ -16,15 +16,37 @@ from .conftest import EXAMPLES
 
 P = settings(max_examples=EXAMPLES, deadline=None, database=None)
 
-nasty = st.lists(st.one_of(st.sampled_from(["<", ">", "</hook_context>", "<hook_context>", "&lt;", "&gt;", "&",
-                                            "<system>", "]]>", "<!--", "-->", "\u2039", "\uff1c", "\x00", "\n"]),
-                           st.text(max_size=8)), max_size=12).map("".join)
+nasty = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "<",
+                ">",
+                "</hook_context>",
+                "<hook_context>",
+                "&lt;",
+                "&gt;",
+                "&",
+                "<system>",
+                "]]>",
+                "<!--",
+                "-->",
+                "\u2039",
+                "\uff1c",
+                "\x00",
+                "\n",
+            ]
+        ),
+        st.text(max_size=8),
+    ),
+    max_size=12,
+).map("".join)
 OR_EVENTS = [e for e, s in EVENT_SPECS.items() if s.merge is MergeKind.OR]
 
 
 def check_block(block: str) -> None:
     assert block.startswith("<hook_context>") and block.endswith("</hook_context>")
-    inner = block[len("<hook_context>"):-len("</hook_context>")]
+    inner = block[len("<hook_context>") : -len("</hook_context>")]
     assert "<" not in inner and ">" not in inner
     assert block.count("<") == 2 and block.count(">") == 2
 
@@ -35,14 +57,17 @@ def check_block(block: str) -> None:
 def test_escape_is_total(text: str) -> None:
     escaped = escape_context(text)
     assert "<" not in escaped and ">" not in escaped
-    assert escaped.replace("&lt;", "<").replace("&gt;", ">").count("<") == text.count("<") + text.count(
-        "&lt;")  # every bracket is still there, as an entity
+    assert escaped.replace("&lt;", "<").replace("&gt;", ">").count("<") == text.count(
+        "<"
+    ) + text.count("&lt;")  # every bracket is still there, as an entity
     check_block(hook_context_block(text))
 
 
 @P
-@given(event=st.sampled_from(OR_EVENTS), contexts=st.lists(st.one_of(nasty, st.integers(), st.none()),
-                                                             min_size=1, max_size=5))
+@given(
+    event=st.sampled_from(OR_EVENTS),
+    contexts=st.lists(st.one_of(nasty, st.integers(), st.none()), min_size=1, max_size=5),
+)
 @counted("property examples")
 def test_merged_context_reaches_the_model_escaped(event: HookEvent, contexts: list[Any]) -> None:
     outputs = [{"hookSpecificOutput": {"additionalContext": c}} for c in contexts]

@@ -33,7 +33,9 @@ def rank(merged: dict[str, Any]) -> int:
 @P
 @given(event=events, outputs=st.lists(hook_outputs(), max_size=6))
 @counted("property examples")
-def test_merge_is_total_deterministic_and_pure(event: HookEvent, outputs: list[dict[str, Any]]) -> None:
+def test_merge_is_total_deterministic_and_pure(
+    event: HookEvent, outputs: list[dict[str, Any]]
+) -> None:
     snapshot = copy.deepcopy(outputs)
     inp = {"tool_input": {"a": 1}}
     first = merge(event, outputs, inp)
@@ -41,16 +43,29 @@ def test_merge_is_total_deterministic_and_pure(event: HookEvent, outputs: list[d
     assert merge(event, copy.deepcopy(outputs), inp) == first
     json.dumps(first)  # still JSON
     result = FireResult(event, inp, first)
-    _ = (result.blocked, result.stopped, result.effective_reason, result.hook_context, result.tool_input,
-         result.tool_config, result.to_json(), result.exit_code)  # every accessor works on any merge
+    _ = (
+        result.blocked,
+        result.stopped,
+        result.effective_reason,
+        result.hook_context,
+        result.tool_input,
+        result.tool_config,
+        result.to_json(),
+        result.exit_code,
+    )  # every accessor works on any merge
 
 
 @P
-@given(event=st.sampled_from(DECIDING), outputs=st.lists(hook_outputs(), max_size=5), extra=hook_outputs(),
-       pos=st.integers(0, 5))
+@given(
+    event=st.sampled_from(DECIDING),
+    outputs=st.lists(hook_outputs(), max_size=5),
+    extra=hook_outputs(),
+    pos=st.integers(0, 5),
+)
 @counted("property examples")
-def test_decisions_only_tighten(event: HookEvent, outputs: list[dict[str, Any]], extra: dict[str, Any],
-                                pos: int) -> None:
+def test_decisions_only_tighten(
+    event: HookEvent, outputs: list[dict[str, Any]], extra: dict[str, Any], pos: int
+) -> None:
     before = merge(event, outputs)
     more = list(outputs)
     more.insert(min(pos, len(more)), extra)
@@ -76,27 +91,43 @@ def test_blocking_is_independent_of_order(event: HookEvent, outputs: list[dict[s
 
 @pytest.fixture(scope="module")
 def hs(tmp_path_factory: pytest.TempPathFactory) -> HookSystem:
-    return HookSystem(tmp_path_factory.mktemp("merge-project"), env={"GEMINI_CLI_HOME": str(
-        tmp_path_factory.mktemp("home")), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/nonexistent/s.json",
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": "/nonexistent/d.json"})
+    return HookSystem(
+        tmp_path_factory.mktemp("merge-project"),
+        env={
+            "GEMINI_CLI_HOME": str(tmp_path_factory.mktemp("home")),
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/nonexistent/s.json",
+            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": "/nonexistent/d.json",
+        },
+    )
 
 
 @settings(max_examples=60, deadline=None, database=None)
-@given(event=events, outputs=st.lists(hook_outputs(), min_size=1, max_size=5),
-       delays=st.lists(st.integers(0, 4), min_size=5, max_size=5))
+@given(
+    event=events,
+    outputs=st.lists(hook_outputs(), min_size=1, max_size=5),
+    delays=st.lists(st.integers(0, 4), min_size=5, max_size=5),
+)
 @counted("property examples")
 def test_engine_merges_in_plan_order_whatever_the_completion_order(
-        hs: HookSystem, event: HookEvent, outputs: list[dict[str, Any]], delays: list[int]) -> None:
+    hs: HookSystem, event: HookEvent, outputs: list[dict[str, Any]], delays: list[int]
+) -> None:
     """Python hooks on workers finish in a drawn order; the merged result is the plan-order merge."""
     registered = []
     for i, out in enumerate(outputs):
-        async def hook(_: dict[str, Any], out: dict[str, Any] = out, d: int = delays[i]) -> dict[str, Any]:
+
+        async def hook(
+            _: dict[str, Any], out: dict[str, Any] = out, d: int = delays[i]
+        ) -> dict[str, Any]:
             await asyncio.sleep(d / 1000)
             return copy.deepcopy(out)
+
         registered.append(hs.register(event, hook, name=f"h{i}"))
     try:
-        payload = {"tool_name": "t", "tool_input": {"a": 1}} if event in (HookEvent.BEFORE_TOOL,
-                                                                          HookEvent.AFTER_TOOL) else {}
+        payload = (
+            {"tool_name": "t", "tool_input": {"a": 1}}
+            if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
+            else {}
+        )
         got = asyncio.run(hs.fire_async(event, payload))
         ok_outputs = [h.output for h in got.hooks if h.output]
         assert [h.name for h in got.hooks] == [f"h{i}" for i in range(len(outputs))]

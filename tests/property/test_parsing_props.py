@@ -20,22 +20,70 @@ from .conftest import EXAMPLES, events, hook_outputs, json_values
 P = settings(max_examples=EXAMPLES, deadline=None, database=None)
 
 # text a hook could print: JSON-ish fragments, garbage, replacement characters, deep nesting
-fragments = st.sampled_from(['{', '}', '[', ']', '"', '\\', ':', ',', 'NaN', 'Infinity', 'true', 'null', '1e999',
-                             '"decision"', '"deny"', '\ufffd', '\x00', '\n', ' ', '{"a":', '"{\\"x\\":1}"'])
-hook_text = st.one_of(st.text(max_size=200), st.lists(fragments, max_size=60).map("".join),
-                      json_values.map(json.dumps), st.integers(0, 3000).map(lambda n: "{\"a\":" * n + "1" + "}" * n))
-exit_codes = st.one_of(st.integers(0, 3), st.sampled_from([126, 127, 128, 255]), st.integers(-300, 300))
+fragments = st.sampled_from(
+    [
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        "\\",
+        ":",
+        ",",
+        "NaN",
+        "Infinity",
+        "true",
+        "null",
+        "1e999",
+        '"decision"',
+        '"deny"',
+        "\ufffd",
+        "\x00",
+        "\n",
+        " ",
+        '{"a":',
+        '"{\\"x\\":1}"',
+    ]
+)
+hook_text = st.one_of(
+    st.text(max_size=200),
+    st.lists(fragments, max_size=60).map("".join),
+    json_values.map(json.dumps),
+    st.integers(0, 3000).map(lambda n: '{"a":' * n + "1" + "}" * n),
+)
+exit_codes = st.one_of(
+    st.integers(0, 3), st.sampled_from([126, 127, 128, 255]), st.integers(-300, 300)
+)
 
 
 @P
-@given(stdout=hook_text, stderr=hook_text, exit_code=st.one_of(st.none(), exit_codes),
-       signal=st.one_of(st.none(), st.integers(-5, 70)), timed_out=st.booleans(),
-       spawn_error=st.one_of(st.none(), st.text(min_size=1, max_size=20)))
+@given(
+    stdout=hook_text,
+    stderr=hook_text,
+    exit_code=st.one_of(st.none(), exit_codes),
+    signal=st.one_of(st.none(), st.integers(-5, 70)),
+    timed_out=st.booleans(),
+    spawn_error=st.one_of(st.none(), st.text(min_size=1, max_size=20)),
+)
 @counted("property examples")
-def test_interpret_is_total(stdout: str, stderr: str, exit_code: int | None, signal: int | None, timed_out: bool,
-                            spawn_error: str | None) -> None:
-    it = interpret("h", exit_code=exit_code, signal=signal, stdout=stdout, stderr=stderr, timed_out=timed_out,
-                   timeout_ms=100, spawn_error=spawn_error)
+def test_interpret_is_total(
+    stdout: str,
+    stderr: str,
+    exit_code: int | None,
+    signal: int | None,
+    timed_out: bool,
+    spawn_error: str | None,
+) -> None:
+    it = interpret(
+        "h",
+        exit_code=exit_code,
+        signal=signal,
+        stdout=stdout,
+        stderr=stderr,
+        timed_out=timed_out,
+        timeout_ms=100,
+        spawn_error=spawn_error,
+    )
     assert isinstance(it.outcome, Outcome)
     assert it.output is None or isinstance(it.output, dict)
     json.dumps(it.output)  # whatever it kept is sendable JSON
@@ -80,8 +128,15 @@ def test_a_printed_object_is_read_back(obj: dict[str, Any], double: bool) -> Non
 
 
 @P
-@given(value=st.one_of(json_values, st.builds(object), st.sets(st.integers(), max_size=2),
-                       st.floats(), st.dictionaries(st.text(max_size=5), st.floats(), max_size=3)))
+@given(
+    value=st.one_of(
+        json_values,
+        st.builds(object),
+        st.sets(st.integers(), max_size=2),
+        st.floats(),
+        st.dictionaries(st.text(max_size=5), st.floats(), max_size=3),
+    )
+)
 @counted("property examples")
 def test_interpret_python_is_total(value: Any) -> None:
     it = interpret_python("h", value)
@@ -98,15 +153,42 @@ def test_interpret_python_is_total(value: Any) -> None:
 @counted("property examples")
 def test_normalize_output_is_total(event: Any, output: dict[str, Any], dialect: str | None) -> None:
     before = json.dumps(output, sort_keys=True)
-    out = normalize_output(event, output, dialect, {"tool_name": "run_shell_command", "tool_input": {}})
+    out = normalize_output(
+        event, output, dialect, {"tool_name": "run_shell_command", "tool_input": {}}
+    )
     assert isinstance(out, dict)
     assert json.dumps(output, sort_keys=True) == before  # the hook's own object is not mutated
 
 
 @P
-@given(text=st.one_of(st.text(max_size=300), st.lists(st.sampled_from(
-    ['{', '}', '[', ']', '"', '//', '/*', '*/', '\n', ':', ',', '"hooks"', '1', 'NaN', '\\', '\ufeff']),
-    max_size=80).map("".join)))
+@given(
+    text=st.one_of(
+        st.text(max_size=300),
+        st.lists(
+            st.sampled_from(
+                [
+                    "{",
+                    "}",
+                    "[",
+                    "]",
+                    '"',
+                    "//",
+                    "/*",
+                    "*/",
+                    "\n",
+                    ":",
+                    ",",
+                    '"hooks"',
+                    "1",
+                    "NaN",
+                    "\\",
+                    "\ufeff",
+                ]
+            ),
+            max_size=80,
+        ).map("".join),
+    )
+)
 @counted("property examples")
 def test_jsonc_parse_raises_only_settings_errors(text: str) -> None:
     try:
@@ -115,12 +197,18 @@ def test_jsonc_parse_raises_only_settings_errors(text: str) -> None:
         assert str(exc).startswith("/p/settings.json")
     stripped = jsonc.strip_comments(text)
     assert len(stripped) == len(text)
-    assert [i for i, c in enumerate(stripped) if c == "\n"] == [i for i, c in enumerate(text) if c == "\n"]
+    assert [i for i, c in enumerate(stripped) if c == "\n"] == [
+        i for i, c in enumerate(text) if c == "\n"
+    ]
 
 
 @P
-@given(text=st.text(max_size=200), ptr=st.lists(st.one_of(st.text(max_size=5), st.integers(0, 5).map(str)),
-                                              max_size=4).map(lambda t: jsonc.pointer(*t)))
+@given(
+    text=st.text(max_size=200),
+    ptr=st.lists(st.one_of(st.text(max_size=5), st.integers(0, 5).map(str)), max_size=4).map(
+        lambda t: jsonc.pointer(*t)
+    ),
+)
 @counted("property examples")
 def test_jsonc_locate_is_total(text: str, ptr: str) -> None:
     line, col = jsonc.locate(text, ptr)

@@ -16,21 +16,68 @@ from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from .conftest import EXAMPLES, events
 
 P = settings(max_examples=EXAMPLES, deadline=None, database=None)
-pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")  # "possible nested set" in drawn regexes
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::FutureWarning"
+)  # "possible nested set" in drawn regexes
 
-regexish = st.lists(st.sampled_from(["a", "b", "_", ".", "*", "+", "?", "|", "(", ")", "[", "]", "^", "$", "\\",
-                                     "{", "}", "2", ",", "-", "read_file", "Shell", " ", "mcp__"]),
-                    max_size=12).map("".join)
+regexish = st.lists(
+    st.sampled_from(
+        [
+            "a",
+            "b",
+            "_",
+            ".",
+            "*",
+            "+",
+            "?",
+            "|",
+            "(",
+            ")",
+            "[",
+            "]",
+            "^",
+            "$",
+            "\\",
+            "{",
+            "}",
+            "2",
+            ",",
+            "-",
+            "read_file",
+            "Shell",
+            " ",
+            "mcp__",
+        ]
+    ),
+    max_size=12,
+).map("".join)
 matchers = st.one_of(st.none(), st.just(""), st.just("*"), st.text(max_size=12), regexish)
-values = st.one_of(st.none(), st.just(""), st.text(max_size=12), st.sampled_from(
-    ["read_file", "write_file", "run_shell_command", "startup", "resume", "auto", "manual", "ToolPermission"]))
+values = st.one_of(
+    st.none(),
+    st.just(""),
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "read_file",
+            "write_file",
+            "run_shell_command",
+            "startup",
+            "resume",
+            "auto",
+            "manual",
+            "ToolPermission",
+        ]
+    ),
+)
 kinds = st.sampled_from(list(MatcherKind))
 
 
 @P
 @given(matcher=matchers, kind=kinds, value=values)
 @counted("property examples")
-def test_compile_matcher_is_total(matcher: str | None, kind: MatcherKind, value: str | None) -> None:
+def test_compile_matcher_is_total(
+    matcher: str | None, kind: MatcherKind, value: str | None
+) -> None:
     pred = compile_matcher(matcher, kind)
     got = pred(value)
     assert isinstance(got, bool)
@@ -57,10 +104,18 @@ def entries(draw: st.DrawFn, event: HookEvent | None = None) -> list[HookEntry]:
     out = []
     for _ in range(draw(st.integers(0, 8))):
         typ = draw(st.sampled_from(["command", "python"]))
-        out.append(HookEntry(event=ev, name=draw(names), command=draw(commands) if typ == "command" else "",
-                             type=typ, matcher=draw(matchers), sequential=draw(st.booleans()),
-                             source=draw(st.sampled_from(["runtime", "user", "project", "system", "extension"])),
-                             func=(lambda i: None) if typ == "python" else None))
+        out.append(
+            HookEntry(
+                event=ev,
+                name=draw(names),
+                command=draw(commands) if typ == "command" else "",
+                type=typ,
+                matcher=draw(matchers),
+                sequential=draw(st.booleans()),
+                source=draw(st.sampled_from(["runtime", "user", "project", "system", "extension"])),
+                func=(lambda i: None) if typ == "python" else None,
+            )
+        )
     return out
 
 
@@ -70,9 +125,13 @@ def entries(draw: st.DrawFn, event: HookEvent | None = None) -> list[HookEntry]:
 def test_dedupe_is_idempotent_and_keeps_first_occurrence_in_order(es: list[HookEntry]) -> None:
     once = dedupe(es)
     assert dedupe(once) == once
-    assert [e for e in es if any(e is k for k in once)] == once  # order kept: a subsequence of the input
+    assert [
+        e for e in es if any(e is k for k in once)
+    ] == once  # order kept: a subsequence of the input
 
-    def key(e: HookEntry) -> str:  # the de-duplication key (docs/contract.md §4: identity name:command)
+    def key(
+        e: HookEntry,
+    ) -> str:  # the de-duplication key (docs/contract.md §4: identity name:command)
         return e.identity if e.type != "python" else f"{e.name}:"
 
     kept = [key(e) for e in once]

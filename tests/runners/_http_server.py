@@ -41,7 +41,9 @@ class HookServer(ThreadingHTTPServer):
     def url(self, path: str) -> str:
         return self.base + path
 
-    def answer(self, key: str, body: Any = None, status: int = 200, headers: dict[str, str] | None = None) -> str:
+    def answer(
+        self, key: str, body: Any = None, status: int = 200, headers: dict[str, str] | None = None
+    ) -> str:
         """Set what ``/answer/<key>`` returns; a non-bytes, non-str body is sent as JSON. Returns its URL."""
         if isinstance(body, bytes):
             data = body
@@ -58,7 +60,9 @@ class HookServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    wbufsize = 1 << 16  # status line, headers and body in one write (flushed explicitly while streaming)
+    wbufsize = (
+        1 << 16
+    )  # status line, headers and body in one write (flushed explicitly while streaming)
     server: HookServer
 
     def setup(self) -> None:
@@ -79,10 +83,14 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length)
         parts = urlsplit(self.path)
         with self.server.lock:
-            self.server.requests.append((parts.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            self.server.requests.append(
+                (parts.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
         path = parts.path
         if path.startswith("/answer/"):
-            status, headers, data = self.server.answers.get(path[len("/answer/"):], (200, {}, b"{}"))
+            status, headers, data = self.server.answers.get(
+                path[len("/answer/") :], (200, {}, b"{}")
+            )
             self.send_response(status)
             for k, v in headers.items():
                 self.send_header(k, v)
@@ -90,7 +98,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
-            if headers.get("X-Test-Drop") == "1":  # close without saying so (an idle timeout, seen from the client)
+            if (
+                headers.get("X-Test-Drop") == "1"
+            ):  # close without saying so (an idle timeout, seen from the client)
                 self.close_connection = True
         elif path == "/hang":
             self.send_response(200)
@@ -142,7 +152,9 @@ def _forever(stop: threading.Event) -> Iterator[None]:
 
 def start() -> HookServer:
     srv = HookServer()
-    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, name="hook-server", daemon=True).start()
+    threading.Thread(
+        target=srv.serve_forever, kwargs={"poll_interval": 0.02}, name="hook-server", daemon=True
+    ).start()
     return srv
 
 

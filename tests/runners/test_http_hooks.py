@@ -32,7 +32,9 @@ def http_hook(url: str, **extra: Any) -> dict[str, Any]:
     return {"type": "http", "url": url, **extra}
 
 
-def fire(project: Project, event: str = "BeforeTool", env: dict[str, str] | None = None, **fields: Any) -> Any:
+def fire(
+    project: Project, event: str = "BeforeTool", env: dict[str, str] | None = None, **fields: Any
+) -> Any:
     hs = HookSystem(project.root, trust_all=True, env=env)
     try:
         if event == "BeforeTool":
@@ -65,28 +67,63 @@ def test_posts_the_input_json(project: Project, server: HookServer) -> None:
     assert sent["session_id"] == r.input["session_id"]
 
 
-@pytest.mark.parametrize("body,status,outcome,decision,error", [
-    ({"decision": "deny", "reason": "no"}, 200, Outcome.OK, "deny", None),
-    ({"decision": "allow", "systemMessage": "hi"}, 201, Outcome.OK, "allow", None),
-    ({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "claude-style"}}, 200,
-     Outcome.OK, "deny", None),
-    (b"", 200, Outcome.OK, None, None),
-    (b"   \n", 204, Outcome.OK, None, None),
-    (b"hello there", 200, Outcome.FAILED, None, "answered 200 with a body that is not a JSON object: hello there"),
-    (b"[1, 2]", 200, Outcome.FAILED, None, "not a JSON object"),
-    (b'{"decision": "deny"', 200, Outcome.FAILED, None, "not a JSON object"),
-    ({"decision": "deny"}, 500, Outcome.FAILED, None, "answered HTTP 500 Internal Server Error"),
-    (b"", 404, Outcome.FAILED, None, "answered HTTP 404 Not Found"),
-    (b"", 302, Outcome.FAILED, None, "answered HTTP 302 Found"),  # a redirect without Location
-])
-def test_answer_classes(project: Project, server: HookServer, body: Any, status: int, outcome: Outcome,
-                        decision: str | None, error: str | None) -> None:
+@pytest.mark.parametrize(
+    "body,status,outcome,decision,error",
+    [
+        ({"decision": "deny", "reason": "no"}, 200, Outcome.OK, "deny", None),
+        ({"decision": "allow", "systemMessage": "hi"}, 201, Outcome.OK, "allow", None),
+        (
+            {
+                "hookSpecificOutput": {
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "claude-style",
+                }
+            },
+            200,
+            Outcome.OK,
+            "deny",
+            None,
+        ),
+        (b"", 200, Outcome.OK, None, None),
+        (b"   \n", 204, Outcome.OK, None, None),
+        (
+            b"hello there",
+            200,
+            Outcome.FAILED,
+            None,
+            "answered 200 with a body that is not a JSON object: hello there",
+        ),
+        (b"[1, 2]", 200, Outcome.FAILED, None, "not a JSON object"),
+        (b'{"decision": "deny"', 200, Outcome.FAILED, None, "not a JSON object"),
+        (
+            {"decision": "deny"},
+            500,
+            Outcome.FAILED,
+            None,
+            "answered HTTP 500 Internal Server Error",
+        ),
+        (b"", 404, Outcome.FAILED, None, "answered HTTP 404 Not Found"),
+        (b"", 302, Outcome.FAILED, None, "answered HTTP 302 Found"),  # a redirect without Location
+    ],
+)
+def test_answer_classes(
+    project: Project,
+    server: HookServer,
+    body: Any,
+    status: int,
+    outcome: Outcome,
+    decision: str | None,
+    error: str | None,
+) -> None:
     url = server.answer("x", body, status)
     project.hooks("BeforeTool", http_hook(url))
     r = fire(project)
     o = r.hooks[0]
     assert o.outcome is outcome, o.error
-    assert r.output.get("decision") == (None if decision == "allow" else decision) or decision == "allow"
+    assert (
+        r.output.get("decision") == (None if decision == "allow" else decision)
+        or decision == "allow"
+    )
     assert r.blocked is (decision == "deny")
     if error is None:
         assert o.error is None and not r.warnings
@@ -101,7 +138,11 @@ def test_failure_blocks_when_fail_closed(project: Project, server: HookServer) -
     project.hooks("BeforeTool", http_hook(url, failClosed=True, name="gate"))
     r = fire(project)
     assert r.hooks[0].outcome is Outcome.FAILED and r.blocked
-    assert r.reason is not None and "Hook gate failed closed (failed: POST" in r.reason and "503" in r.reason
+    assert (
+        r.reason is not None
+        and "Hook gate failed closed (failed: POST" in r.reason
+        and "503" in r.reason
+    )
 
 
 def test_connection_refused(project: Project) -> None:
@@ -138,11 +179,16 @@ def test_redirect_to_another_host_is_refused(project: Project, server: HookServe
     assert [p for p, _h, _b in server.requests] == ["/redirect"]
 
 
-@pytest.mark.parametrize("path,expect", [
-    ("/huge", "the answer of 2147483648 bytes passes the 1048576-byte output cap"),
-    ("/huge-chunked", "passed the 1048576-byte output cap and was cut off"),
-])
-def test_body_over_the_output_cap(project: Project, server: HookServer, path: str, expect: str) -> None:
+@pytest.mark.parametrize(
+    "path,expect",
+    [
+        ("/huge", "the answer of 2147483648 bytes passes the 1048576-byte output cap"),
+        ("/huge-chunked", "passed the 1048576-byte output cap and was cut off"),
+    ],
+)
+def test_body_over_the_output_cap(
+    project: Project, server: HookServer, path: str, expect: str
+) -> None:
     project.hooks("BeforeTool", http_hook(server.url(path), timeout=20000))
     t0 = time.monotonic()
     r = fire(project)
@@ -152,16 +198,26 @@ def test_body_over_the_output_cap(project: Project, server: HookServer, path: st
 
 
 @pytest.mark.parametrize("path", ["/hang", "/stream"])
-def test_hang_after_headers_and_endless_body_time_out(project: Project, server: HookServer, path: str) -> None:
+def test_hang_after_headers_and_endless_body_time_out(
+    project: Project, server: HookServer, path: str
+) -> None:
     url = server.url(path)
-    project.hooks("BeforeTool", http_hook(url, timeout=800), {"type": "command", "command": "true", "name": "other"})
+    project.hooks(
+        "BeforeTool",
+        http_hook(url, timeout=800),
+        {"type": "command", "command": "true", "name": "other"},
+    )
     t0 = time.monotonic()
     r = fire(project)
     took = time.monotonic() - t0
     assert 0.7 < took < 5, took
     o = r.hooks[0]
     assert o.outcome is Outcome.TIMEOUT
-    assert o.error is not None and o.error.startswith("timed out after 800 ms (POST ") and url in o.error
+    assert (
+        o.error is not None
+        and o.error.startswith("timed out after 800 ms (POST ")
+        and url in o.error
+    )
     assert r.hooks[1].outcome is Outcome.OK  # nothing else is affected
     assert r.warnings == [f"hook {url} (BeforeTool) {o.error}"]
 
@@ -173,26 +229,53 @@ def test_timeout_blocks_when_fail_closed(project: Project, server: HookServer) -
 
 
 def test_malformed_urls_are_reported_and_skipped(project: Project, server: HookServer) -> None:
-    project.hooks("BeforeTool", http_hook("ftp://example.com/x"), http_hook("http:///nohost"),
-                  http_hook("http://exa mple.com/"), {"type": "http"}, http_hook(server.answer("ok", {})))
+    project.hooks(
+        "BeforeTool",
+        http_hook("ftp://example.com/x"),
+        http_hook("http:///nohost"),
+        http_hook("http://exa mple.com/"),
+        {"type": "http"},
+        http_hook(server.answer("ok", {})),
+    )
     hs = HookSystem(project.root, trust_all=True)
     assert [e.command for e in hs.entries] == [server.url("/answer/ok")]
     w = "\n".join(hs.warnings)
-    assert "/hooks/BeforeTool/0/hooks/0/url: the URL 'ftp://example.com/x' must start with http:// or https://" in w
+    assert (
+        "/hooks/BeforeTool/0/hooks/0/url: the URL 'ftp://example.com/x' must start with http:// or https://"
+        in w
+    )
     assert "/hooks/BeforeTool/0/hooks/1/url: the URL 'http:///nohost' has no host" in w
-    assert "/hooks/BeforeTool/0/hooks/2/url: the URL 'http://exa mple.com/' contains white space" in w
-    assert '/hooks/BeforeTool/0/hooks/3: missing "url": the address to POST the input to; hook skipped' in w
+    assert (
+        "/hooks/BeforeTool/0/hooks/2/url: the URL 'http://exa mple.com/' contains white space" in w
+    )
+    assert (
+        '/hooks/BeforeTool/0/hooks/3: missing "url": the address to POST the input to; hook skipped'
+        in w
+    )
     assert str(project.settings_path()) in w
 
 
 # ---------------------------------------------------------------- headers
 
 
-def test_header_interpolation_only_from_allowed_env_vars(project: Project, server: HookServer) -> None:
+def test_header_interpolation_only_from_allowed_env_vars(
+    project: Project, server: HookServer
+) -> None:
     url = server.answer("h", {})
-    project.hooks("BeforeTool", http_hook(url, headers={
-        "Authorization": "Bearer $HOOK_TOKEN", "X-Team": "${TEAM}-x", "X-Secret": "$SECRET_KEY",
-        "X-Literal": "plain"}, allowedEnvVars=["HOOK_TOKEN", "TEAM"]), layer="user")
+    project.hooks(
+        "BeforeTool",
+        http_hook(
+            url,
+            headers={
+                "Authorization": "Bearer $HOOK_TOKEN",
+                "X-Team": "${TEAM}-x",
+                "X-Secret": "$SECRET_KEY",
+                "X-Literal": "plain",
+            },
+            allowedEnvVars=["HOOK_TOKEN", "TEAM"],
+        ),
+        layer="user",
+    )
     env = {**os.environ, "HOOK_TOKEN": "t0k", "TEAM": "blue", "SECRET_KEY": "do-not-send"}
     fire(project, env=env)
     headers = server.requests[0][1]
@@ -201,18 +284,33 @@ def test_header_interpolation_only_from_allowed_env_vars(project: Project, serve
     assert not any("do-not-send" in v for v in headers.values())
 
 
-def test_header_interpolation_without_allowed_env_vars(project: Project, server: HookServer) -> None:
-    project.hooks("BeforeTool", http_hook(server.answer("h", {}), headers={"Authorization": "Bearer ${HOOK_TOKEN}"}),
-                  layer="user")
+def test_header_interpolation_without_allowed_env_vars(
+    project: Project, server: HookServer
+) -> None:
+    project.hooks(
+        "BeforeTool",
+        http_hook(server.answer("h", {}), headers={"Authorization": "Bearer ${HOOK_TOKEN}"}),
+        layer="user",
+    )
     fire(project, env={**os.environ, "HOOK_TOKEN": "t0k"})
     assert server.requests[0][1]["authorization"] == "Bearer "  # the variable became empty
 
 
-def test_project_hook_headers_use_the_sanitized_environment(project: Project, server: HookServer) -> None:
-    project.hooks("BeforeTool", http_hook(server.answer("h", {}), headers={"X-K": "$GITHUB_TOKEN|$HOOK_NAME"},
-                                          allowedEnvVars=["GITHUB_TOKEN", "HOOK_NAME"]))
+def test_project_hook_headers_use_the_sanitized_environment(
+    project: Project, server: HookServer
+) -> None:
+    project.hooks(
+        "BeforeTool",
+        http_hook(
+            server.answer("h", {}),
+            headers={"X-K": "$GITHUB_TOKEN|$HOOK_NAME"},
+            allowedEnvVars=["GITHUB_TOKEN", "HOOK_NAME"],
+        ),
+    )
     fire(project, env={**os.environ, "GITHUB_TOKEN": "ghp_secret", "HOOK_NAME": "n"})
-    assert server.requests[0][1]["x-k"] == "|n"  # secret-looking names are redacted for project hooks
+    assert (
+        server.requests[0][1]["x-k"] == "|n"
+    )  # secret-looking names are redacted for project hooks
 
 
 def test_header_values_cannot_inject_lines() -> None:
@@ -223,20 +321,23 @@ def test_header_values_cannot_inject_lines() -> None:
 # ---------------------------------------------------------------- allow-list
 
 
-@pytest.mark.parametrize("lists,url,allowed", [
-    ([], "http://anything/", True),
-    ([["http://127.0.0.1:*/hooks/*"]], "http://127.0.0.1:8080/hooks/a", True),
-    ([["http://127.0.0.1:*/hooks/*"]], "http://127.0.0.1:8080/other", False),
-    ([["https://*.corp.example/*"]], "https://a.corp.example/x", True),
-    ([["https://*.corp.example/*"]], "https://evil.example/?x=.corp.example/", False),
-    ([["https://*.corp.example/*"]], "https://evil.example@a.corp.example/", False),
-    ([["http://a/*"]], "http://a/x/y?z=1", True),
-    ([["*"]], "http://a/x", True),
-    ([["*"], ["http://a/*"]], "http://b/x", False),  # a later list narrows
-    ([["http://a/*"], ["*"]], "http://b/x", False),  # ... and never widens
-    ([[]], "http://a/", False),
-    ([["http://a/x?y=[1]"]], "http://a/x?y=[1]", True),  # only * is special
-])
+@pytest.mark.parametrize(
+    "lists,url,allowed",
+    [
+        ([], "http://anything/", True),
+        ([["http://127.0.0.1:*/hooks/*"]], "http://127.0.0.1:8080/hooks/a", True),
+        ([["http://127.0.0.1:*/hooks/*"]], "http://127.0.0.1:8080/other", False),
+        ([["https://*.corp.example/*"]], "https://a.corp.example/x", True),
+        ([["https://*.corp.example/*"]], "https://evil.example/?x=.corp.example/", False),
+        ([["https://*.corp.example/*"]], "https://evil.example@a.corp.example/", False),
+        ([["http://a/*"]], "http://a/x/y?z=1", True),
+        ([["*"]], "http://a/x", True),
+        ([["*"], ["http://a/*"]], "http://b/x", False),  # a later list narrows
+        ([["http://a/*"], ["*"]], "http://b/x", False),  # ... and never widens
+        ([[]], "http://a/", False),
+        ([["http://a/x?y=[1]"]], "http://a/x?y=[1]", True),  # only * is special
+    ],
+)
 def test_url_allowed(lists: list[list[str]], url: str, allowed: bool) -> None:
     assert url_allowed(url, lists) is allowed
 
@@ -245,29 +346,48 @@ def test_url_allowed(lists: list[list[str]], url: str, allowed: bool) -> None:
 def test_allow_list_from_a_trusted_layer(project: Project, server: HookServer, layer: str) -> None:
     ok = server.answer("ok", {"systemMessage": "called"})
     no = server.answer("no", {"systemMessage": "must not be called"})
-    project.write_settings({"hooksConfig": {"allowedHttpHookUrls": [server.base + "/answer/ok"]}}, layer)
+    project.write_settings(
+        {"hooksConfig": {"allowedHttpHookUrls": [server.base + "/answer/ok"]}}, layer
+    )
     project.hooks("BeforeTool", http_hook(ok), http_hook(no, name="outside"))
     r = fire(project)
     assert [o.outcome for o in r.hooks] == [Outcome.OK, Outcome.NOT_RUN]
     assert [p for p, _h, _b in server.requests] == ["/answer/ok"]
-    assert r.warnings == [f"hook outside (BeforeTool) did not run: POST {no} is not allowed: no pattern of "
-                          f"allowedHttpHookUrls in {project.settings_path(layer)} matches it"]
+    assert r.warnings == [
+        f"hook outside (BeforeTool) did not run: POST {no} is not allowed: no pattern of "
+        f"allowedHttpHookUrls in {project.settings_path(layer)} matches it"
+    ]
 
 
 def test_project_allow_list_narrows_but_never_widens(project: Project, server: HookServer) -> None:
     a = server.answer("a", {})
     b = server.answer("b", {})
-    project.write_settings({"hooksConfig": {"allowedHttpHookUrls": [server.base + "/answer/*"]}}, "user")
-    project.write_settings({"hooksConfig": {"allowedHttpHookUrls": [a]},
-                            "hooks": {"BeforeTool": [{"hooks": [http_hook(a), http_hook(b)]}]}})
+    project.write_settings(
+        {"hooksConfig": {"allowedHttpHookUrls": [server.base + "/answer/*"]}}, "user"
+    )
+    project.write_settings(
+        {
+            "hooksConfig": {"allowedHttpHookUrls": [a]},
+            "hooks": {"BeforeTool": [{"hooks": [http_hook(a), http_hook(b)]}]},
+        }
+    )
     assert [o.outcome for o in fire(project).hooks] == [Outcome.OK, Outcome.NOT_RUN]  # narrowed
     project.write_settings({"hooksConfig": {"allowedHttpHookUrls": [b]}}, "user")
-    project.write_settings({"hooksConfig": {"allowedHttpHookUrls": ["*"]},
-                            "hooks": {"BeforeTool": [{"hooks": [http_hook(a), http_hook(b)]}]}})
-    assert [o.outcome for o in fire(project).hooks] == [Outcome.NOT_RUN, Outcome.OK]  # "*" did not widen
+    project.write_settings(
+        {
+            "hooksConfig": {"allowedHttpHookUrls": ["*"]},
+            "hooks": {"BeforeTool": [{"hooks": [http_hook(a), http_hook(b)]}]},
+        }
+    )
+    assert [o.outcome for o in fire(project).hooks] == [
+        Outcome.NOT_RUN,
+        Outcome.OK,
+    ]  # "*" did not widen
 
 
-def test_url_outside_the_allow_list_blocks_when_fail_closed(project: Project, server: HookServer) -> None:
+def test_url_outside_the_allow_list_blocks_when_fail_closed(
+    project: Project, server: HookServer
+) -> None:
     project.write_settings({"hooksConfig": {"allowedHttpHookUrls": []}}, "user")
     project.hooks("BeforeTool", http_hook(server.answer("a", {}), failClosed=True))
     r = fire(project)
@@ -286,20 +406,30 @@ def test_trust_covers_the_url_and_headers(project: Project, server: HookServer) 
     assert [e.command for e in hs.untrusted()] == [a]
     hs.trust(hs.untrusted())
     assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.OK
-    for changed in (http_hook(server.answer("b", {}), name="h"),
-                    http_hook(a, name="h", headers={"X": "$HOME"}, allowedEnvVars=["HOME"])):
+    for changed in (
+        http_hook(server.answer("b", {}), name="h"),
+        http_hook(a, name="h", headers={"X": "$HOME"}, allowedEnvVars=["HOME"]),
+    ):
         project.hooks("BeforeTool", changed)
         hs.reload()
-        assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.SKIPPED
+        assert (
+            hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.SKIPPED
+        )
     assert len(server.requests) == 1
 
 
 # ---------------------------------------------------------------- connections
 
 
-def test_keep_alive_reuses_one_connection_across_firings(project: Project, server: HookServer) -> None:
-    project.hooks("BeforeTool", http_hook(server.answer("a", {"decision": "allow"})),
-                  http_hook(server.answer("b", b"")), sequential=True)
+def test_keep_alive_reuses_one_connection_across_firings(
+    project: Project, server: HookServer
+) -> None:
+    project.hooks(
+        "BeforeTool",
+        http_hook(server.answer("a", {"decision": "allow"})),
+        http_hook(server.answer("b", b"")),
+        sequential=True,
+    )
     hs = HookSystem(project.root, trust_all=True)
     try:
         for _ in range(10):
@@ -328,14 +458,18 @@ def test_close_ends_the_kept_alive_connections(project: Project, server: HookSer
 
 
 def test_parallel_http_hooks_run_concurrently(project: Project, server: HookServer) -> None:
-    project.hooks("BeforeTool", *(http_hook(server.url("/hang"), timeout=600, name=f"h{i}") for i in range(3)))
+    project.hooks(
+        "BeforeTool", *(http_hook(server.url("/hang"), timeout=600, name=f"h{i}") for i in range(3))
+    )
     t0 = time.monotonic()
     r = fire(project)
     assert [o.outcome for o in r.hooks] == [Outcome.TIMEOUT] * 3
     assert time.monotonic() - t0 < 1.6  # three 0.6 s waits side by side, not one after another
 
 
-def test_a_connection_the_server_dropped_silently_is_retried_once(project: Project, server: HookServer) -> None:
+def test_a_connection_the_server_dropped_silently_is_retried_once(
+    project: Project, server: HookServer
+) -> None:
     url = server.answer("a", {"systemMessage": "ok"}, headers={"X-Test-Drop": "1"})
     project.hooks("BeforeTool", http_hook(url))
     hs = HookSystem(project.root, trust_all=True)
@@ -348,13 +482,17 @@ def test_a_connection_the_server_dropped_silently_is_retried_once(project: Proje
     assert len(server.requests) == 3 and server.connections == 3
 
 
-def test_a_server_closing_idle_connections_is_retried_on_a_new_one(project: Project, server: HookServer) -> None:
+def test_a_server_closing_idle_connections_is_retried_on_a_new_one(
+    project: Project, server: HookServer
+) -> None:
     url = server.answer("a", {"systemMessage": "ok"}, headers={"Connection": "close"})
     project.hooks("BeforeTool", http_hook(url))
     hs = HookSystem(project.root, trust_all=True)
     try:
         for _ in range(3):
-            assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.OK
+            assert (
+                hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.OK
+            )
     finally:
         hs.close()
     assert server.connections == 3
@@ -363,7 +501,9 @@ def test_a_server_closing_idle_connections_is_retried_on_a_new_one(project: Proj
 # ---------------------------------------------------------------- from .claude/ and through the CLI
 
 
-def claude_project(project: Project, hooks: dict[str, Any], user: dict[str, Any] | None = None) -> None:
+def claude_project(
+    project: Project, hooks: dict[str, Any], user: dict[str, Any] | None = None
+) -> None:
     project.write_settings({"hooksConfig": {"claudeSettings": True}})
     path = project.root / ".claude" / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -375,10 +515,35 @@ def claude_project(project: Project, hooks: dict[str, Any], user: dict[str, Any]
 
 
 def test_claude_http_hook_natively(project: Project, server: HookServer) -> None:
-    url = server.answer("c", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                                      "permissionDecisionReason": "no pushes"}})
-    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "http", "url": url, "timeout": 3, "headers": {"X-T": "$TOK"}, "allowedEnvVars": ["TOK"]}]}]})
+    url = server.answer(
+        "c",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "no pushes",
+            }
+        },
+    )
+    claude_project(
+        project,
+        {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {
+                            "type": "http",
+                            "url": url,
+                            "timeout": 3,
+                            "headers": {"X-T": "$TOK"},
+                            "allowedEnvVars": ["TOK"],
+                        }
+                    ],
+                }
+            ]
+        },
+    )
     hs = HookSystem(project.root, trust_all=True, env={**os.environ, "TOK": "v"})
     [e] = hs.entries
     assert (e.type, e.command, e.timeout_ms, e.dialect) == ("http", url, 3000, "claude")
@@ -393,8 +558,11 @@ def test_claude_http_hook_natively(project: Project, server: HookServer) -> None
 
 def test_claude_allow_list_from_the_user_claude_file(project: Project, server: HookServer) -> None:
     url = server.answer("c", {})
-    claude_project(project, {"PreToolUse": [{"hooks": [{"type": "http", "url": url}]}]},
-                   user={"allowedHttpHookUrls": ["https://only.example/*"]})
+    claude_project(
+        project,
+        {"PreToolUse": [{"hooks": [{"type": "http", "url": url}]}]},
+        user={"allowedHttpHookUrls": ["https://only.example/*"]},
+    )
     r = fire(project)
     assert r.hooks[0].outcome is Outcome.NOT_RUN and not server.requests
     assert str(project.home / ".claude" / "settings.json") in r.warnings[0]
@@ -402,21 +570,43 @@ def test_claude_allow_list_from_the_user_claude_file(project: Project, server: H
 
 def hookwise_cli(project: Project, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOOKWISE_TRUST_ALL": "1"}
-    return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), *args],
-                          capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
-def test_cli_fire_and_trace_from_a_gemini_file(project: Project, server: HookServer, tmp_path: Path) -> None:
+def test_cli_fire_and_trace_from_a_gemini_file(
+    project: Project, server: HookServer, tmp_path: Path
+) -> None:
     url = server.answer("g", {"decision": "deny", "reason": "via http"})
     project.hooks("BeforeTool", http_hook(url, name="remote-gate"), matcher="run_shell_command")
     trace = tmp_path / "trace.jsonl"
-    out = hookwise_cli(project, "--trace", str(trace), "fire", "BeforeTool", "--tool", "run_shell_command",
-                       "--tool-input", '{"command": "rm -rf /"}', "--json")
+    out = hookwise_cli(
+        project,
+        "--trace",
+        str(trace),
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--tool-input",
+        '{"command": "rm -rf /"}',
+        "--json",
+    )
     assert out.returncode == 2, out.stderr
     data = json.loads(out.stdout)
     assert data["decision"] == "deny" and data["reason"] == "via http"
     [h] = data["hooks"]
-    assert (h["name"], h["command"], h["outcome"], h["exitCode"]) == ("remote-gate", url, "ok", None)
+    assert (h["name"], h["command"], h["outcome"], h["exitCode"]) == (
+        "remote-gate",
+        url,
+        "ok",
+        None,
+    )
     [rec] = [json.loads(line) for line in trace.read_text().splitlines()]
     assert rec["type"] == "hook_call" and rec["hook_type"] == "http" and rec["outcome"] == "ok"
     assert rec["hook_output"] == {"decision": "deny", "reason": "via http"}
@@ -427,9 +617,19 @@ def test_cli_fire_and_trace_from_a_gemini_file(project: Project, server: HookSer
 
 def test_cli_fire_from_a_claude_file(project: Project, server: HookServer) -> None:
     url = server.answer("c", {"decision": "block", "reason": "claude says no"})
-    claude_project(project, {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "http", "url": url}]}]})
-    out = hookwise_cli(project, "fire", "BeforeTool", "--tool", "write_file", "--tool-input",
-                       '{"file_path": "a", "content": "b"}', "--json")
+    claude_project(
+        project, {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "http", "url": url}]}]}
+    )
+    out = hookwise_cli(
+        project,
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": "a", "content": "b"}',
+        "--json",
+    )
     assert out.returncode == 2, out.stdout + out.stderr
     assert json.loads(out.stdout)["reason"] == "claude says no"
     assert server.bodies()[0]["tool_name"] == "Write"
@@ -444,47 +644,105 @@ def test_check_url_accepts_http_and_https_only() -> None:
 
 def test_migration_carries_http_hooks_both_ways(project: Project, server: HookServer) -> None:
     url = server.answer("m", {"decision": "deny", "reason": "migrated gate"})
-    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "http", "url": url, "timeout": 7, "headers": {"X": "$T"}, "allowedEnvVars": ["T"]}]}]})
+    claude_project(
+        project,
+        {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {
+                            "type": "http",
+                            "url": url,
+                            "timeout": 7,
+                            "headers": {"X": "$T"},
+                            "allowedEnvVars": ["T"],
+                        }
+                    ],
+                }
+            ]
+        },
+    )
     project.write_settings({})
     out = hookwise_cli(project, "migrate", "--from-claude")
     assert out.returncode == 0, out.stderr
     [hook] = json.loads(project.settings_path().read_text())["hooks"]["BeforeTool"][0]["hooks"]
-    assert hook == {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7000,
-                    "dialect": "claude"}
+    assert hook == {
+        "type": "http",
+        "url": url,
+        "headers": {"X": "$T"},
+        "allowedEnvVars": ["T"],
+        "timeout": 7000,
+        "dialect": "claude",
+    }
     (project.root / ".claude" / "settings.json").unlink()
-    fired = hookwise_cli(project, "fire", "BeforeTool", "--tool", "run_shell_command", "--tool-input",
-                         '{"command": "ls"}', "--json")
+    fired = hookwise_cli(
+        project,
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--tool-input",
+        '{"command": "ls"}',
+        "--json",
+    )
     assert fired.returncode == 2 and json.loads(fired.stdout)["reason"] == "migrated gate"
     assert server.bodies()[0]["tool_name"] == "Bash"  # still Claude-shaped input
     out = hookwise_cli(project, "migrate", "--to-claude")
     assert out.returncode == 0, out.stderr
     back = json.loads((project.root / ".claude" / "settings.json").read_text())
     assert back["hooks"]["PreToolUse"][0]["hooks"] == [
-        {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7}]
+        {"type": "http", "url": url, "headers": {"X": "$T"}, "allowedEnvVars": ["T"], "timeout": 7}
+    ]
 
 
 def test_claude_http_hook_honours_if_and_on_failure(project: Project, server: HookServer) -> None:
     url = server.answer("f", b"down", 503)
-    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "http", "url": url, "if": "Bash(git push *)", "onFailure": "block"}]}]})
+    claude_project(
+        project,
+        {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {"type": "http", "url": url, "if": "Bash(git push *)", "onFailure": "block"}
+                    ],
+                }
+            ]
+        },
+    )
     hs = HookSystem(project.root, trust_all=True)
     [e] = hs.entries
     assert e.fail_closed and e.condition == "Bash(git push *)"
     r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
     assert r.hooks == [] and not server.requests  # `if` did not match: not run at all
-    r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "git push origin"})
+    r = hs.fire(
+        "BeforeTool", tool_name="run_shell_command", tool_input={"command": "git push origin"}
+    )
     hs.close()
     assert r.hooks[0].outcome is Outcome.FAILED and r.blocked  # onFailure: "block" = failClosed
     assert len(server.requests) == 1
 
 
-def test_migration_keeps_every_http_hook_and_reports_the_allow_list(project: Project, server: HookServer) -> None:
+def test_migration_keeps_every_http_hook_and_reports_the_allow_list(
+    project: Project, server: HookServer
+) -> None:
     a, b = server.answer("a", {}), server.answer("b", {})
-    claude_project(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": a},
-                                                                          {"type": "http", "url": b}]}]})
+    claude_project(
+        project,
+        {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "http", "url": a}, {"type": "http", "url": b}],
+                }
+            ]
+        },
+    )
     claude_file = project.root / ".claude" / "settings.json"
-    claude_file.write_text(json.dumps({**json.loads(claude_file.read_text()), "allowedHttpHookUrls": ["*"]}))
+    claude_file.write_text(
+        json.dumps({**json.loads(claude_file.read_text()), "allowedHttpHookUrls": ["*"]})
+    )
     out = hookwise_cli(project, "migrate", "--from-claude")
     assert out.returncode == 0, out.stderr
     hooks = json.loads(project.settings_path().read_text())["hooks"]["BeforeTool"][0]["hooks"]

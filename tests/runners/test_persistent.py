@@ -17,7 +17,7 @@ from hookwise import HookSystem
 
 # One script, two modes: one-shot (reads stdin to EOF, answers with exit code and streams) and persistent
 # (one line in, one line out; the exit-code form is sent as {"exitCode", "stdout", "stderr"}).
-DUAL = textwrap.dedent('''
+DUAL = textwrap.dedent("""
     import json, os, sys, time
 
     def answer(d):
@@ -73,7 +73,7 @@ DUAL = textwrap.dedent('''
         sys.stdout.write(out)
         sys.stderr.write(err)
         sys.exit(code or 0)
-''')
+""")
 
 
 @pytest.fixture
@@ -84,10 +84,20 @@ def dual(project: Any) -> Any:
     return project
 
 
-def system(project: Any, persistent: bool, *, timeout: int = 10000, extra: list[dict[str, Any]] | None = None,
-           sequential: bool = False) -> HookSystem:
-    hook = {"type": "command", "name": "dual", "timeout": timeout,
-            "command": project.cmd + (" --persistent" if persistent else "")}
+def system(
+    project: Any,
+    persistent: bool,
+    *,
+    timeout: int = 10000,
+    extra: list[dict[str, Any]] | None = None,
+    sequential: bool = False,
+) -> HookSystem:
+    hook = {
+        "type": "command",
+        "name": "dual",
+        "timeout": timeout,
+        "command": project.cmd + (" --persistent" if persistent else ""),
+    }
     if persistent:
         hook["persistent"] = True
     project.hooks("BeforeTool", hook, *(extra or []), sequential=sequential)
@@ -96,16 +106,32 @@ def system(project: Any, persistent: bool, *, timeout: int = 10000, extra: list[
 
 def comparable(result: Any) -> dict[str, Any]:
     j = result.to_json()
-    j["hooks"] = [{k: h[k] for k in ("name", "outcome", "exitCode", "output", "error")} for h in j["hooks"]]
+    j["hooks"] = [
+        {k: h[k] for k in ("name", "outcome", "exitCode", "output", "error")} for h in j["hooks"]
+    ]
     return j
 
 
-MODES = ["allow", "deny", "ask", "rewrite", "block2", "block2json", "fail1", "fail1json", "empty", "gone"]
+MODES = [
+    "allow",
+    "deny",
+    "ask",
+    "rewrite",
+    "block2",
+    "block2json",
+    "fail1",
+    "fail1json",
+    "empty",
+    "gone",
+]
 
 
 def test_answers_equal_the_one_shot_form(dual: Any) -> None:
     one_shot = system(dual, False)
-    one = {m: comparable(one_shot.fire("BeforeTool", tool_name="t", tool_input={"mode": m})) for m in MODES}
+    one = {
+        m: comparable(one_shot.fire("BeforeTool", tool_name="t", tool_input={"mode": m}))
+        for m in MODES
+    }
     with system(dual, True) as hs:
         for m in MODES:
             got = comparable(hs.fire("BeforeTool", tool_name="t", tool_input={"mode": m}))
@@ -115,7 +141,10 @@ def test_answers_equal_the_one_shot_form(dual: Any) -> None:
 
 def test_one_process_serves_every_event(dual: Any) -> None:
     with system(dual, True) as hs:
-        pids = {hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message for _ in range(20)}
+        pids = {
+            hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message
+            for _ in range(20)
+        }
         assert len(pids) == 1
         assert hs._pool.pids() == [int(pids.pop() or 0)]
 
@@ -154,8 +183,14 @@ def test_timeout_kills_and_the_next_event_gets_a_fresh_process(dual: Any) -> Non
 
 
 def test_fail_closed_applies_to_persistent_timeouts(dual: Any) -> None:
-    hook = {"type": "command", "name": "dual", "timeout": 300, "command": dual.cmd + " --persistent",
-            "persistent": True, "failClosed": True}
+    hook = {
+        "type": "command",
+        "name": "dual",
+        "timeout": 300,
+        "command": dual.cmd + " --persistent",
+        "persistent": True,
+        "failClosed": True,
+    }
     dual.hooks("BeforeTool", hook)
     with HookSystem(dual.root, trust_all=True) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "sleep"})
@@ -168,7 +203,10 @@ def test_a_text_line_is_a_visible_failure_never_an_allow(dual: Any) -> None:
         h = r.hooks[0]
         assert h.outcome.value == "failed" and "protocol error" in (h.error or "")
         assert r.warnings and h.output is None
-        assert hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"}).system_message == "ok t"
+        assert (
+            hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"}).system_message
+            == "ok t"
+        )
 
 
 def test_stderr_of_each_event_is_kept(dual: Any) -> None:
@@ -187,7 +225,13 @@ def test_large_input_round_trip(dual: Any) -> None:
 
 
 def test_mixed_with_one_shot_hooks_in_plan_order(dual: Any) -> None:
-    extra = [{"type": "command", "name": "plain", "command": "cat > /dev/null; echo '{\"systemMessage\": \"plain\"}'"}]
+    extra = [
+        {
+            "type": "command",
+            "name": "plain",
+            "command": 'cat > /dev/null; echo \'{"systemMessage": "plain"}\'',
+        }
+    ]
     with system(dual, True, extra=extra) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"})
         assert [h.name for h in r.hooks] == ["dual", "plain"]
@@ -195,8 +239,12 @@ def test_mixed_with_one_shot_hooks_in_plan_order(dual: Any) -> None:
 
 
 def test_sequential_chain_sees_the_rewritten_input(dual: Any) -> None:
-    second = {"type": "command", "name": "second", "persistent": True,
-              "command": dual.cmd + " --persistent --second"}
+    second = {
+        "type": "command",
+        "name": "second",
+        "persistent": True,
+        "command": dual.cmd + " --persistent --second",
+    }
     with system(dual, True, extra=[second], sequential=True) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "rewrite"})
         assert r.tool_input == {"mode": "rewrite", "extra": 1}
@@ -207,15 +255,30 @@ def test_fire_async_and_threads_share_the_process(dual: Any) -> None:
     import threading
 
     with system(dual, True) as hs:
+
         async def main() -> list[Any]:
-            return list(await asyncio.gather(*(hs.fire_async("BeforeTool", tool_name=f"t{i}",
-                                                             tool_input={"mode": "allow"}) for i in range(8))))
+            return list(
+                await asyncio.gather(
+                    *(
+                        hs.fire_async("BeforeTool", tool_name=f"t{i}", tool_input={"mode": "allow"})
+                        for i in range(8)
+                    )
+                )
+            )
 
         results = asyncio.run(main())
         assert [r.system_message for r in results] == [f"ok t{i}" for i in range(8)]
         got: list[str | None] = []
-        threads = [threading.Thread(target=lambda i=i: got.append(
-            hs.fire("BeforeTool", tool_name=f"x{i}", tool_input={"mode": "allow"}).system_message)) for i in range(6)]
+        threads = [
+            threading.Thread(
+                target=lambda i=i: got.append(
+                    hs.fire(
+                        "BeforeTool", tool_name=f"x{i}", tool_input={"mode": "allow"}
+                    ).system_message
+                )
+            )
+            for i in range(6)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -232,14 +295,23 @@ def test_close_stops_the_processes(dual: Any) -> None:
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
         time.sleep(0.02)
-    assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    assert (
+        not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    )
     # a closed system starts its hooks again when fired
-    assert hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"}).system_message == "ok t"
+    assert (
+        hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"}).system_message == "ok t"
+    )
     hs.close()
 
 
 def test_untrusted_persistent_hook_does_not_start(dual: Any) -> None:
-    hook = {"type": "command", "name": "dual", "command": dual.cmd + " --persistent", "persistent": True}
+    hook = {
+        "type": "command",
+        "name": "dual",
+        "command": dual.cmd + " --persistent",
+        "persistent": True,
+    }
     dual.hooks("BeforeTool", hook)
     with HookSystem(dual.root) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"})
@@ -248,16 +320,20 @@ def test_untrusted_persistent_hook_does_not_start(dual: Any) -> None:
 
 
 def test_start_failure_is_not_run(project: Any) -> None:
-    project.hooks("BeforeTool", {"type": "command", "name": "missing", "command": "./no-such-hook",
-                                 "persistent": True})
+    project.hooks(
+        "BeforeTool",
+        {"type": "command", "name": "missing", "command": "./no-such-hook", "persistent": True},
+    )
     with HookSystem(project.root, trust_all=True) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={})
         assert r.hooks[0].outcome.value == "not-run" and r.warnings
 
 
 def test_shell_persistent_hook(project: Any) -> None:
-    cmd = "while IFS= read -r line; do echo '{\"decision\":\"deny\",\"reason\":\"sh\"}'; done"
-    project.hooks("BeforeTool", {"type": "command", "name": "sh", "command": cmd, "persistent": True})
+    cmd = 'while IFS= read -r line; do echo \'{"decision":"deny","reason":"sh"}\'; done'
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "sh", "command": cmd, "persistent": True}
+    )
     with HookSystem(project.root, trust_all=True) as hs:
         for _ in range(3):
             r = hs.fire("BeforeTool", tool_name="t", tool_input={"x": json.dumps({"a": "\n"})})

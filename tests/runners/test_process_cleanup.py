@@ -35,7 +35,9 @@ def wait_dead(pids: list[int], seconds: float = 3.0) -> list[int]:
 
 def test_timeout_with_grandchild_holding_stdout(project: Project) -> None:
     pidfile = project.root / "pids"
-    cmd = project.script("hang.py", f"""
+    cmd = project.script(
+        "hang.py",
+        f"""
         import subprocess, time
         child = subprocess.Popen(["sleep", "1000"])  # inherits our stdout and stderr
         with open({str(pidfile)!r}, "w") as f:
@@ -43,8 +45,11 @@ def test_timeout_with_grandchild_holding_stdout(project: Project) -> None:
         print("partial output", flush=True)
         while True:
             time.sleep(1)
-    """)
-    project.hooks("BeforeTool", {"type": "command", "name": "hang", "command": cmd, "timeout": 1000})
+    """,
+    )
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "hang", "command": cmd, "timeout": 1000}
+    )
     t0 = time.monotonic()
     r = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={})
     elapsed = time.monotonic() - t0
@@ -56,8 +61,15 @@ def test_timeout_with_grandchild_holding_stdout(project: Project) -> None:
 
 def test_exited_hook_is_not_waited_on_for_its_background_child(project: Project) -> None:
     pidfile = project.root / "bgpid"
-    project.hooks("BeforeTool", {"type": "command", "name": "bg", "timeout": 10000,
-                                 "command": f"sleep 30 & echo $! > {pidfile}; echo '{{\"decision\":\"deny\"}}'"})
+    project.hooks(
+        "BeforeTool",
+        {
+            "type": "command",
+            "name": "bg",
+            "timeout": 10000,
+            "command": f'sleep 30 & echo $! > {pidfile}; echo \'{{"decision":"deny"}}\'',
+        },
+    )
     t0 = time.monotonic()
     r = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={})
     assert time.monotonic() - t0 < 5
@@ -66,14 +78,19 @@ def test_exited_hook_is_not_waited_on_for_its_background_child(project: Project)
 
 
 def test_sigterm_ignoring_hook_is_killed_after_grace(project: Project) -> None:
-    cmd = project.script("stubborn.py", """
+    cmd = project.script(
+        "stubborn.py",
+        """
         import signal, time
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("ready", flush=True)
         while True:
             time.sleep(1)
-    """)
-    project.hooks("BeforeTool", {"type": "command", "name": "stubborn", "command": cmd, "timeout": 500})
+    """,
+    )
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "stubborn", "command": cmd, "timeout": 500}
+    )
     t0 = time.monotonic()
     r = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={})
     assert r.hooks[0].outcome is Outcome.TIMEOUT

@@ -10,8 +10,23 @@ import sys
 import hookwise
 from hookwise.runners._process import Spawn, run_one
 
-SPAWNING = {"Popen", "run", "call", "check_call", "check_output", "posix_spawn", "posix_spawnp", "fork",
-            "system", "execv", "execve", "execvp", "execvpe", "spawnv", "spawnve"}
+SPAWNING = {
+    "Popen",
+    "run",
+    "call",
+    "check_call",
+    "check_output",
+    "posix_spawn",
+    "posix_spawnp",
+    "fork",
+    "system",
+    "execv",
+    "execve",
+    "execvp",
+    "execvpe",
+    "spawnv",
+    "spawnve",
+}
 
 
 def test_only_the_driver_starts_processes() -> None:
@@ -21,20 +36,35 @@ def test_only_the_driver_starts_processes() -> None:
         if path.relative_to(root).as_posix() == "runners/_process.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SPAWNING
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id in ("subprocess", "os")):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in SPAWNING
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in ("subprocess", "os")
+            ):
                 found.append(f"{path.relative_to(root)}:{node.lineno}")
     assert found == []
 
 
 def test_merged_stderr_keeps_the_order_of_writes(tmp_path: pathlib.Path) -> None:
     env = {"PATH": os.defpath}
-    done = run_one(Spawn(["bash", "-c", "echo a; echo b >&2; echo c"], str(tmp_path), env, b"", 10,
-                         merge_stderr=True))
+    done = run_one(
+        Spawn(
+            ["bash", "-c", "echo a; echo b >&2; echo c"],
+            str(tmp_path),
+            env,
+            b"",
+            10,
+            merge_stderr=True,
+        )
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"a\nb\nc\n", b"")
 
 
 def test_separate_streams_by_default(tmp_path: pathlib.Path) -> None:
     code = "import sys; sys.stdout.write(sys.stdin.read()); sys.stderr.write('e')"
-    done = run_one(Spawn([sys.executable, "-c", code], str(tmp_path), {"PATH": os.defpath}, b"in", 10))
+    done = run_one(
+        Spawn([sys.executable, "-c", code], str(tmp_path), {"PATH": os.defpath}, b"in", 10)
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"in", b"e")

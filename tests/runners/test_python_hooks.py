@@ -36,19 +36,26 @@ def test_sync_and_async_hooks(project: Project) -> None:
     assert [h.name for h in r2.hooks] == ["ctx"] and not r2.blocked
 
 
-@pytest.mark.parametrize("func,outcome,error", [
-    (lambda i: 1 / 0, Outcome.FAILED, "raised ZeroDivisionError"),
-    (lambda i: ["not", "a", "dict"], Outcome.FAILED, "returned list"),
-    (lambda i: {"x": float("nan")}, Outcome.FAILED, "not JSON-serialisable"),
-    (lambda i: None, Outcome.OK, None),
-])
-def test_python_hook_failures_are_outcomes(project: Project, func: Any, outcome: Outcome, error: str | None) -> None:
+@pytest.mark.parametrize(
+    "func,outcome,error",
+    [
+        (lambda i: 1 / 0, Outcome.FAILED, "raised ZeroDivisionError"),
+        (lambda i: ["not", "a", "dict"], Outcome.FAILED, "returned list"),
+        (lambda i: {"x": float("nan")}, Outcome.FAILED, "not JSON-serialisable"),
+        (lambda i: None, Outcome.OK, None),
+    ],
+)
+def test_python_hook_failures_are_outcomes(
+    project: Project, func: Any, outcome: Outcome, error: str | None
+) -> None:
     hs = HookSystem(project.root)
     hs.register("BeforeAgent", func, name="p")
     r = hs.fire("BeforeAgent", prompt="x")
     assert r.hooks[0].outcome is outcome
     if error:
-        assert error in (r.hooks[0].error or "") and r.warnings and "p (BeforeAgent)" in r.warnings[0]
+        assert (
+            error in (r.hooks[0].error or "") and r.warnings and "p (BeforeAgent)" in r.warnings[0]
+        )
 
 
 def test_async_hook_timeout(project: Project) -> None:
@@ -125,12 +132,33 @@ async def _coro(inp: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@pytest.mark.parametrize(("func", "expected"), [
-    (_plain, False), (_coro, True), (_Hooks().sync, False), (_Hooks().coro, True), (_SyncCall(), False),
-    (_AsyncCall(), True), (functools.partial(_plain), False), (functools.partial(_coro), True),
-    (lambda inp: {}, False), (print, False),
-], ids=["function", "coroutine function", "method", "async method", "callable object", "async callable object",
-        "partial", "async partial", "lambda", "builtin"])
+@pytest.mark.parametrize(
+    ("func", "expected"),
+    [
+        (_plain, False),
+        (_coro, True),
+        (_Hooks().sync, False),
+        (_Hooks().coro, True),
+        (_SyncCall(), False),
+        (_AsyncCall(), True),
+        (functools.partial(_plain), False),
+        (functools.partial(_coro), True),
+        (lambda inp: {}, False),
+        (print, False),
+    ],
+    ids=[
+        "function",
+        "coroutine function",
+        "method",
+        "async method",
+        "callable object",
+        "async callable object",
+        "partial",
+        "async partial",
+        "lambda",
+        "builtin",
+    ],
+)
 def test_which_hooks_are_coroutine_functions(func: Any, expected: bool) -> None:
     """A coroutine function (in any of its shapes) runs on a worker, abandoned at its deadline; others inline."""
     from hookwise.runners._workers import is_async

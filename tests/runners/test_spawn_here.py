@@ -24,7 +24,9 @@ def _as_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_process, "SPAWN_HERE", True)
 
 
-def test_a_host_embedding_hookwise_always_uses_popen(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_host_embedding_hookwise_always_uses_popen(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(_process, "SPAWN_HERE", False)
     project.hooks("BeforeTool", "true", layer="user")
     declined: list[bool] = []
@@ -36,13 +38,16 @@ def test_a_host_embedding_hookwise_always_uses_popen(project: Any, monkeypatch: 
         return proc
 
     monkeypatch.setattr(_process, "_spawn_here", watch)
-    monkeypatch.chdir(project.root)  # the hook's directory is the current one: the program would posix_spawn
+    monkeypatch.chdir(
+        project.root
+    )  # the hook's directory is the current one: the program would posix_spawn
     o = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={}).hooks[0]
     assert o.outcome == "ok" and declined == [True]
 
 
-
-def _fire_both(project: Any, monkeypatch: pytest.MonkeyPatch, command: str, **hook: Any) -> list[dict[str, Any]]:
+def _fire_both(
+    project: Any, monkeypatch: pytest.MonkeyPatch, command: str, **hook: Any
+) -> list[dict[str, Any]]:
     project.hooks("BeforeTool", {"type": "command", "command": command, **hook}, layer="user")
     started: list[str] = []
     spawn_here = _process._spawn_here
@@ -57,25 +62,41 @@ def _fire_both(project: Any, monkeypatch: pytest.MonkeyPatch, command: str, **ho
     for cwd in (project.root, project.home):
         monkeypatch.chdir(cwd)
         o = HookSystem(project.root).fire("BeforeTool", tool_name="t", tool_input={}).hooks[0]
-        out.append({"outcome": o.outcome, "exit": o.exit_code, "stdout": o.stdout, "stderr": o.stderr,
-                    "error": o.error, "output": o.output})
+        out.append(
+            {
+                "outcome": o.outcome,
+                "exit": o.exit_code,
+                "stdout": o.stdout,
+                "stderr": o.stderr,
+                "error": o.error,
+                "output": o.output,
+            }
+        )
     assert started[0] == "posix_spawn" and started[-1] == "Popen", started
     return out
 
 
-def test_output_input_and_exit_status_are_the_same(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    cmd = (f"{sys.executable} -c \"import json,sys; d=json.load(sys.stdin); print(json.dumps({{'systemMessage': "
-           f"d['tool_name']}})); print('err', file=sys.stderr); sys.exit(1)\"")
+def test_output_input_and_exit_status_are_the_same(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cmd = (
+        f"{sys.executable} -c \"import json,sys; d=json.load(sys.stdin); print(json.dumps({{'systemMessage': "
+        f"d['tool_name']}})); print('err', file=sys.stderr); sys.exit(1)\""
+    )
     a, b = _fire_both(project, monkeypatch, cmd)
     assert a == b and a["exit"] == 1 and a["stderr"].strip() == "err"
 
 
 def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     r, w = os.pipe()
-    os.set_inheritable(r, True)  # an inheritable descriptor of the host: Popen's close_fds keeps it from hooks
+    os.set_inheritable(
+        r, True
+    )  # an inheritable descriptor of the host: Popen's close_fds keeps it from hooks
     try:
-        cmd = (f"{sys.executable} -c \"import os; print(os.getcwd(), os.getsid(0) == os.getpid(), "
-               f"os.path.exists('/proc/self/fd/{r}'))\"")
+        cmd = (
+            f'{sys.executable} -c "import os; print(os.getcwd(), os.getsid(0) == os.getpid(), '
+            f"os.path.exists('/proc/self/fd/{r}'))\""
+        )
         a, b = _fire_both(project, monkeypatch, cmd)
     finally:
         os.close(r)
@@ -85,18 +106,24 @@ def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.M
     assert Path(a["stdout"].split()[0]).resolve() == project.root.resolve()
 
 
-def test_signals_python_ignores_are_default_in_the_hook(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_signals_python_ignores_are_default_in_the_hook(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a, b = _fire_both(project, monkeypatch, "grep SigIgn /proc/self/status")
     # glibc's posix_spawn leaves its two internal signals (32, 33) ignored in the child (the C library of a
     # program that uses them installs its handlers when it does); every other disposition is Popen's
     internal = (1 << 31) | (1 << 32)
     ignored = [int(x["stdout"].split()[1], 16) & ~internal for x in (a, b)]
     assert ignored[0] == ignored[1], (a["stdout"], b["stdout"])
-    assert not ignored[0] & (1 << (13 - 1)), a["stdout"]  # SIGPIPE (13) is not ignored, as Popen leaves it
+    assert not ignored[0] & (1 << (13 - 1)), a[
+        "stdout"
+    ]  # SIGPIPE (13) is not ignored, as Popen leaves it
 
 
 @pytest.mark.parametrize("command", ["no-such-program-hookwise x", "./not-executable.sh"])
-def test_spawn_errors_read_the_same(project: Any, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+def test_spawn_errors_read_the_same(
+    project: Any, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     script = project.root / "not-executable.sh"
     script.write_text("#!/bin/sh\necho hi\n")
     (project.home / "not-executable.sh").write_text("#!/bin/sh\necho hi\n")
@@ -104,7 +131,9 @@ def test_spawn_errors_read_the_same(project: Any, monkeypatch: pytest.MonkeyPatc
     assert a == b and a["outcome"] != "ok"
 
 
-def test_a_timeout_ends_the_whole_group_either_way(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_timeout_ends_the_whole_group_either_way(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a, b = _fire_both(project, monkeypatch, "sleep 30 & sleep 30", timeout=300)
     assert a == b and a["outcome"] == "timeout"
 

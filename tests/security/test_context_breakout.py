@@ -42,12 +42,25 @@ def test_command_hook_context_is_escaped(tmp_path: Path, attack: str) -> None:
         script = tmp_path / f"h{i}.py"
         script.write_text(f"import sys\nsys.stdout.write({a!r})\n")
         hooks.append({"type": "command", "name": f"h{i}", "command": f"{sys.executable} {script}"})
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {
-        ev: [{"hooks": hooks}] for ev in ("BeforeTool", "AfterTool", "BeforeAgent", "SessionStart")}}))
-    hs = HookSystem(project, trust_all=True, env={**os.environ, "GEMINI_CLI_HOME": str(tmp_path / "home")})
-    for ev, payload in (("BeforeTool", {"tool_name": "t", "tool_input": {}}),
-                        ("AfterTool", {"tool_name": "t", "tool_input": {}, "tool_response": {}}),
-                        ("BeforeAgent", {"prompt": "hi"}), ("SessionStart", {"source": "startup"})):
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    ev: [{"hooks": hooks}]
+                    for ev in ("BeforeTool", "AfterTool", "BeforeAgent", "SessionStart")
+                }
+            }
+        )
+    )
+    hs = HookSystem(
+        project, trust_all=True, env={**os.environ, "GEMINI_CLI_HOME": str(tmp_path / "home")}
+    )
+    for ev, payload in (
+        ("BeforeTool", {"tool_name": "t", "tool_input": {}}),
+        ("AfterTool", {"tool_name": "t", "tool_input": {}, "tool_response": {}}),
+        ("BeforeAgent", {"prompt": "hi"}),
+        ("SessionStart", {"source": "startup"}),
+    ):
         r = hs.fire(ev, payload)
         check(r.hook_context)
         assert "<" not in (r.additional_context or "") and ">" not in (r.additional_context or "")
@@ -59,19 +72,73 @@ def test_the_agent_sends_escaped_context_to_the_model(tmp_path: Path) -> None:
     (project / ".gemini").mkdir(parents=True)
     attack = ATTACKS[0]
     script = tmp_path / "ctx.py"
-    script.write_text("import json, sys\nsys.stdin.read()\nprint(json.dumps({'hookSpecificOutput': "
-                      f"{{'additionalContext': {attack!r}}}}}))\n")
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeAgent": [{"hooks": [
-        {"type": "command", "name": "ctx", "command": f"{sys.executable} {script}"}]}]}}))
+    script.write_text(
+        "import json, sys\nsys.stdin.read()\nprint(json.dumps({'hookSpecificOutput': "
+        f"{{'additionalContext': {attack!r}}}}}))\n"
+    )
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeAgent": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "name": "ctx",
+                                    "command": f"{sys.executable} {script}",
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     responses = tmp_path / "responses.jsonl"
-    responses.write_text(json.dumps({"method": "generateContentStream", "response": [{"candidates": [{
-        "content": {"role": "model", "parts": [{"text": "done"}]}, "finishReason": "STOP", "index": 0}]}]}) + "\n")
+    responses.write_text(
+        json.dumps(
+            {
+                "method": "generateContentStream",
+                "response": [
+                    {
+                        "candidates": [
+                            {
+                                "content": {"role": "model", "parts": [{"text": "done"}]},
+                                "finishReason": "STOP",
+                                "index": 0,
+                            }
+                        ]
+                    }
+                ],
+            }
+        )
+        + "\n"
+    )
     trace = tmp_path / "trace.jsonl"
     env = {**os.environ, "HOOKWISE_TRUST_ALL": "1", "GEMINI_CLI_HOME": str(tmp_path / "home")}
     env.pop("GEMINI_API_KEY", None)
-    out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project), "--trace", str(trace), "agent",
-                          "-p", "hello", "--responses", str(responses)], capture_output=True, text=True, env=env,
-                         timeout=120, cwd=project)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "--project",
+            str(project),
+            "--trace",
+            str(trace),
+            "agent",
+            "-p",
+            "hello",
+            "--responses",
+            str(responses),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=project,
+    )
     assert out.returncode == 0, out.stderr
     calls = [json.loads(line) for line in trace.read_text().splitlines()]
     requests = [c["request_text"] for c in calls if c.get("type") == "model_call"]

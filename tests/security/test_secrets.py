@@ -30,27 +30,52 @@ HARMLESS = {"MY_SETTING": "on", "LANG": "C.UTF-8", "EDITOR": "vi"}
 DUMP = f"{sys.executable} -c \"import json, os; print(json.dumps({{'systemMessage': json.dumps(dict(os.environ))}}))\""
 
 
-def env_seen(tmp_path: Path, *, layer: str, extra_env: dict[str, str] | None = None,
-             user_settings: dict[str, Any] | None = None, project_settings: dict[str, Any] | None = None,
-             hook_env: dict[str, str] | None = None, command: str = DUMP) -> dict[str, str]:
+def env_seen(
+    tmp_path: Path,
+    *,
+    layer: str,
+    extra_env: dict[str, str] | None = None,
+    user_settings: dict[str, Any] | None = None,
+    project_settings: dict[str, Any] | None = None,
+    hook_env: dict[str, str] | None = None,
+    command: str = DUMP,
+) -> dict[str, str]:
     home = tmp_path / "home"
     project = tmp_path / "project"
-    hook = {"type": "command", "name": "dump", "command": command, **({"env": hook_env} if hook_env else {})}
+    hook = {
+        "type": "command",
+        "name": "dump",
+        "command": command,
+        **({"env": hook_env} if hook_env else {}),
+    }
     hooks = {"hooks": {"BeforeTool": [{"hooks": [hook]}]}}
-    files = {"user": home / ".gemini" / "settings.json", "project": project / ".gemini" / "settings.json",
-             "extension": home / ".gemini" / "extensions" / "e" / "hooks" / "hooks.json"}
+    files = {
+        "user": home / ".gemini" / "settings.json",
+        "project": project / ".gemini" / "settings.json",
+        "extension": home / ".gemini" / "extensions" / "e" / "hooks" / "hooks.json",
+    }
     for f in files.values():
         f.parent.mkdir(parents=True, exist_ok=True)
-    docs: dict[str, dict[str, Any]] = {"user": dict(user_settings or {}), "project": dict(project_settings or {})}
+    docs: dict[str, dict[str, Any]] = {
+        "user": dict(user_settings or {}),
+        "project": dict(project_settings or {}),
+    }
     if layer == "extension":
         files["extension"].write_text(json.dumps(hooks))
     else:
         docs[layer].update(hooks)
     files["user"].write_text(json.dumps(docs["user"]))
     files["project"].write_text(json.dumps(docs["project"]))
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "GEMINI_CLI_HOME": str(home),
-           "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json"),
-           "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp_path / "none2.json"), **SECRETS, **HARMLESS, **(extra_env or {})}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "GEMINI_CLI_HOME": str(home),
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp_path / "none2.json"),
+        **SECRETS,
+        **HARMLESS,
+        **(extra_env or {}),
+    }
     hs = HookSystem(project, env=env, trust_all=True)
     r = hs.fire("BeforeTool", tool_name="t", tool_input={})
     (o,) = r.hooks
@@ -88,17 +113,36 @@ def test_only_the_user_may_allow_a_secret(tmp_path: Path) -> None:
 
 
 def test_a_project_cannot_switch_redaction_off(tmp_path: Path) -> None:
-    seen = env_seen(tmp_path, layer="project",
-                    project_settings={"security": {"environmentVariableRedaction": {"enabled": False, "allowed": [
-                        "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY"]}}})
+    seen = env_seen(
+        tmp_path,
+        layer="project",
+        project_settings={
+            "security": {
+                "environmentVariableRedaction": {
+                    "enabled": False,
+                    "allowed": ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY"],
+                }
+            }
+        },
+    )
     assert "GITHUB_TOKEN" not in seen and "AWS_SECRET_ACCESS_KEY" not in seen
 
 
 def test_a_project_hook_cannot_pull_secrets_through_its_env_or_command(tmp_path: Path) -> None:
-    seen = env_seen(tmp_path / "a", layer="project", hook_env={"LEAK": "$GITHUB_TOKEN", "LEAK2": "${MY_API_KEY}"})
-    assert seen["LEAK"] == "$GITHUB_TOKEN" and seen["LEAK2"] == "${MY_API_KEY}"  # literal, never expanded
-    out = env_seen(tmp_path / "b", layer="project", command='printf "%s|%s|%s" "$GITHUB_TOKEN" "$MY_API_KEY" '
-                                                              '"$(printenv AWS_SECRET_ACCESS_KEY)"')
+    seen = env_seen(
+        tmp_path / "a",
+        layer="project",
+        hook_env={"LEAK": "$GITHUB_TOKEN", "LEAK2": "${MY_API_KEY}"},
+    )
+    assert (
+        seen["LEAK"] == "$GITHUB_TOKEN" and seen["LEAK2"] == "${MY_API_KEY}"
+    )  # literal, never expanded
+    out = env_seen(
+        tmp_path / "b",
+        layer="project",
+        command='printf "%s|%s|%s" "$GITHUB_TOKEN" "$MY_API_KEY" '
+        '"$(printenv AWS_SECRET_ACCESS_KEY)"',
+    )
     assert out["stdout"] == "||"
 
 
@@ -114,11 +158,24 @@ def test_secrets_never_reach_the_trace(tmp_path: Path) -> None:
     home = tmp_path / "home"
     project = tmp_path / "project"
     (project / ".gemini").mkdir(parents=True)
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "command": "printenv GITHUB_TOKEN; exit 0"}]}]}}))
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeTool": [
+                        {"hooks": [{"type": "command", "command": "printenv GITHUB_TOKEN; exit 0"}]}
+                    ]
+                }
+            }
+        )
+    )
     trace = tmp_path / "trace.jsonl"
-    hs = HookSystem(project, env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(home), **SECRETS}, trust_all=True,
-                    trace=trace)
+    hs = HookSystem(
+        project,
+        env={"PATH": "/usr/bin:/bin", "GEMINI_CLI_HOME": str(home), **SECRETS},
+        trust_all=True,
+        trace=trace,
+    )
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     text = trace.read_text()
     for value in SECRETS.values():

@@ -21,16 +21,30 @@ VICTIM = "precious: do not overwrite\n"
 
 def cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "HOOKWISE_TRUST_ALL"}
-    return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project), *args], capture_output=True,
-                          text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 @pytest.fixture
 def setup(tmp_path: Path, _isolated_gemini_home: Path) -> tuple[Path, Path, Path]:
     project = tmp_path / "project"
     (project / ".gemini").mkdir(parents=True)
-    (project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "name": "guard", "command": "true"}]}]}}))
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeTool": [
+                        {"hooks": [{"type": "command", "name": "guard", "command": "true"}]}
+                    ]
+                }
+            }
+        )
+    )
     victim = tmp_path / "victim.txt"
     victim.write_text(VICTIM)
     return project, _isolated_gemini_home / ".gemini", victim
@@ -49,7 +63,9 @@ def test_trust_store_symlink_is_refused(setup: tuple[Path, Path, Path]) -> None:
     assert victim.read_text() == VICTIM
 
 
-def test_user_dir_symlink_is_refused_for_the_trust_store(setup: tuple[Path, Path, Path], tmp_path: Path) -> None:
+def test_user_dir_symlink_is_refused_for_the_trust_store(
+    setup: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
     project, user_dir, victim = setup
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -64,8 +80,9 @@ def test_user_dir_symlink_is_refused_for_the_trust_store(setup: tuple[Path, Path
 
 @pytest.mark.parametrize("what", ["file", "dir"])
 @pytest.mark.parametrize("command", ["disable", "enable-all", "disable-all"])
-def test_settings_edit_through_a_symlink_is_refused(setup: tuple[Path, Path, Path], tmp_path: Path, what: str,
-                                                     command: str) -> None:
+def test_settings_edit_through_a_symlink_is_refused(
+    setup: tuple[Path, Path, Path], tmp_path: Path, what: str, command: str
+) -> None:
     project, _, victim = setup
     settings = project / ".gemini" / "settings.json"
     real = tmp_path / "real-settings.json"
@@ -90,7 +107,9 @@ def test_settings_edit_through_a_symlink_is_refused(setup: tuple[Path, Path, Pat
     assert victim.read_text() == VICTIM
 
 
-def test_hardlinked_settings_are_not_written_through(setup: tuple[Path, Path, Path], tmp_path: Path) -> None:
+def test_hardlinked_settings_are_not_written_through(
+    setup: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
     project, _, _ = setup
     settings = project / ".gemini" / "settings.json"
     other = tmp_path / "other-name.json"
@@ -98,5 +117,7 @@ def test_hardlinked_settings_are_not_written_through(setup: tuple[Path, Path, Pa
     before = other.read_bytes()
     r = cli(project, "disable", "guard")
     assert r.returncode == 0, r.stderr
-    assert other.read_bytes() == before  # the edit replaced the directory entry; the other link is untouched
+    assert (
+        other.read_bytes() == before
+    )  # the edit replaced the directory entry; the other link is untouched
     assert "guard" in json.loads(settings.read_text())["hooksConfig"]["disabled"]

@@ -18,7 +18,7 @@ from hookwise import HookSystem, Outcome
 
 pytestmark = pytest.mark.security
 
-BODY = "#!/bin/sh\necho {tag} >> \"{ran}\"\necho '{{\"decision\": \"deny\", \"reason\": \"{tag}\"}}'\n"
+BODY = '#!/bin/sh\necho {tag} >> "{ran}"\necho \'{{"decision": "deny", "reason": "{tag}"}}\'\n'
 
 
 class Repo:
@@ -78,7 +78,9 @@ COMMAND_FORMS = [
 
 
 @pytest.mark.parametrize("command", COMMAND_FORMS)
-def test_untrusted_never_runs_then_runs_once_trusted_then_not_after_a_change(repo: Repo, command: str) -> None:
+def test_untrusted_never_runs_then_runs_once_trusted_then_not_after_a_change(
+    repo: Repo, command: str
+) -> None:
     repo.script("guard.sh", "v1")
     repo.settings(command)
     assert repo.fire() == [Outcome.SKIPPED]
@@ -93,7 +95,9 @@ def test_untrusted_never_runs_then_runs_once_trusted_then_not_after_a_change(rep
     assert repo.runs() == ["v1"]
 
 
-@pytest.mark.parametrize("swap", ["symlink-outside", "symlink-inside", "dir-symlink", "same-content-elsewhere"])
+@pytest.mark.parametrize(
+    "swap", ["symlink-outside", "symlink-inside", "dir-symlink", "same-content-elsewhere"]
+)
 def test_swapping_the_script_re_asks(repo: Repo, tmp_path: Path, swap: str) -> None:
     script = repo.script("guard.sh", "v1")
     repo.settings(".gemini/hooks/guard.sh")
@@ -122,7 +126,9 @@ def test_swapping_the_script_re_asks(repo: Repo, tmp_path: Path, swap: str) -> N
     assert repo.runs() == ["v1"]
 
 
-def test_trust_is_per_project_a_copied_repository_is_asked_again(repo: Repo, tmp_path: Path) -> None:
+def test_trust_is_per_project_a_copied_repository_is_asked_again(
+    repo: Repo, tmp_path: Path
+) -> None:
     repo.script("guard.sh", "v1")
     repo.settings(".gemini/hooks/guard.sh")
     repo.trust_all()
@@ -134,9 +140,16 @@ def test_trust_is_per_project_a_copied_repository_is_asked_again(repo: Repo, tmp
 
 def test_a_project_cannot_trust_itself(repo: Repo) -> None:
     repo.script("guard.sh", "v1")
-    repo.settings(".gemini/hooks/guard.sh", extra={
-        "hooksConfig": {"trusted": True, "trustAll": True, "enabled": True},
-        "security": {"folderTrust": {"enabled": False}, "environmentVariableRedaction": {"enabled": False}}})
+    repo.settings(
+        ".gemini/hooks/guard.sh",
+        extra={
+            "hooksConfig": {"trusted": True, "trustAll": True, "enabled": True},
+            "security": {
+                "folderTrust": {"enabled": False},
+                "environmentVariableRedaction": {"enabled": False},
+            },
+        },
+    )
     planted = {str(repo.root): ["h0:.gemini/hooks/guard.sh"]}
     (repo.root / ".gemini" / "trusted_hooks.json").write_text(json.dumps(planted))
     (repo.root / ".gemini" / ".env").write_text("HOOKWISE_TRUST_ALL=1\n")
@@ -149,7 +162,9 @@ def test_a_gemini_cli_trust_entry_does_not_trust_a_hookwise_hook(repo: Repo) -> 
     repo.settings(".gemini/hooks/guard.sh")
     store = repo.home / ".gemini" / "trusted_hooks.json"
     store.parent.mkdir(parents=True, exist_ok=True)
-    store.write_text(json.dumps({str(repo.root): ["h0:.gemini/hooks/guard.sh"]}))  # Gemini CLI's key shape
+    store.write_text(
+        json.dumps({str(repo.root): ["h0:.gemini/hooks/guard.sh"]})
+    )  # Gemini CLI's key shape
     assert repo.fire() == [Outcome.SKIPPED]
 
 
@@ -183,8 +198,25 @@ def test_claude_settings_hooks_of_a_project_need_trust_too(repo: Repo) -> None:
     repo.script("guard.sh", "claude")
     claude = repo.root / ".claude" / "settings.json"
     claude.parent.mkdir()
-    claude.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.gemini/hooks/guard.sh"}]}]}}))
+    claude.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Bash",
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": '"$CLAUDE_PROJECT_DIR"/.gemini/hooks/guard.sh',
+                                }
+                            ],
+                        }
+                    ]
+                }
+            }
+        )
+    )
     # the project itself switches Claude settings on: its hooks are still project hooks
     repo.settings(extra={"hooksConfig": {"claudeSettings": True}})
     hs = repo.system()
@@ -194,7 +226,9 @@ def test_claude_settings_hooks_of_a_project_need_trust_too(repo: Repo) -> None:
     assert repo.runs() == []
 
 
-def test_extension_hooks_need_trust_and_re_ask_after_an_update(tmp_path: Path, _isolated_gemini_home: Path) -> None:
+def test_extension_hooks_need_trust_and_re_ask_after_an_update(
+    tmp_path: Path, _isolated_gemini_home: Path
+) -> None:
     ext = _isolated_gemini_home / ".gemini" / "extensions" / "tool-guard"
     (ext / "hooks").mkdir(parents=True)
     ran = tmp_path / "ran-ext"
@@ -205,14 +239,35 @@ def test_extension_hooks_need_trust_and_re_ask_after_an_update(tmp_path: Path, _
         script.chmod(0o755)
 
     write("e1")
-    (ext / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "name": "ext", "command": "${extensionPath}/hooks/run.sh"}]}]}}))
+    (ext / "hooks" / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeTool": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "name": "ext",
+                                    "command": "${extensionPath}/hooks/run.sh",
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     project = tmp_path / "p"
     project.mkdir()
 
     def fire() -> list[Outcome]:
-        return [h.outcome for h in HookSystem(project, trust_all=False).fire(
-            "BeforeTool", tool_name="t", tool_input={}).hooks]
+        return [
+            h.outcome
+            for h in HookSystem(project, trust_all=False)
+            .fire("BeforeTool", tool_name="t", tool_input={})
+            .hooks
+        ]
 
     assert fire() == [Outcome.SKIPPED]
     hs = HookSystem(project, trust_all=False)
@@ -227,9 +282,24 @@ def test_cli_fire_never_runs_an_untrusted_hook(repo: Repo) -> None:
     repo.script("guard.sh", "cli")
     repo.settings(".gemini/hooks/guard.sh")
     env = {k: v for k, v in os.environ.items() if k != "HOOKWISE_TRUST_ALL"}
-    out = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(repo.root), "fire", "BeforeTool",
-                          "--tool", "run_shell_command", "--json"], capture_output=True, text=True, env=env,
-                         timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "--project",
+            str(repo.root),
+            "fire",
+            "BeforeTool",
+            "--tool",
+            "run_shell_command",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr  # skipped: not blocked (it never ran)
     data = json.loads(out.stdout)
     assert [h["outcome"] for h in data["hooks"]] == ["skipped"]
@@ -237,7 +307,9 @@ def test_cli_fire_never_runs_an_untrusted_hook(repo: Repo) -> None:
     assert repo.runs() == []
 
 
-def test_a_huge_file_named_by_a_hook_does_not_stall_trust_checks(repo: Repo, tmp_path: Path) -> None:
+def test_a_huge_file_named_by_a_hook_does_not_stall_trust_checks(
+    repo: Repo, tmp_path: Path
+) -> None:
     """A planted symlink to a huge file (here a 20 GB sparse one) must not make every firing read it all."""
     import time
 

@@ -45,12 +45,15 @@ def test_a_missing_file_is_an_empty_one(project: Project) -> None:
     assert edit.load_target("project", str(project.root)).disabled == ["x"]
 
 
-@pytest.mark.parametrize("text,words", [
-    ('{"hooks": ', "does not parse, so it was not changed"),
-    ("[]", "not a JSON object"),
-    ('{"hooksConfig": []}', "/hooksConfig is not an object"),
-    ('{"hooksConfig": {"disabled": "x"}}', "/hooksConfig/disabled is not an array"),
-])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ('{"hooks": ', "does not parse, so it was not changed"),
+        ("[]", "not a JSON object"),
+        ('{"hooksConfig": []}', "/hooksConfig is not an object"),
+        ('{"hooksConfig": {"disabled": "x"}}', "/hooksConfig/disabled is not an array"),
+    ],
+)
 def test_files_that_cannot_be_edited_safely(project: Project, text: str, words: str) -> None:
     project.write_settings(text)
     with pytest.raises(EditError, match=words):
@@ -84,8 +87,10 @@ def test_other_layers_disabled_lists(project: Project) -> None:
     project.write_settings({"hooksConfig": {"disabled": ["a"]}}, "user")
     project.write_settings({"hooksConfig": {"disabled": ["a", "b"]}})
     target = edit.load_target("project", str(project.root))
-    assert [(layer.kind, names) for layer, names in edit.other_disabled(target, str(project.root))] == [
-        ("user", ["a"])]
+    assert [
+        (layer.kind, names) for layer, names in edit.other_disabled(target, str(project.root))
+    ] == [("user", ["a"])]
     assert edit.disabled_elsewhere("a", target, str(project.root)) == [
-        f"user settings ({project.settings_path('user')})"]
+        f"user settings ({project.settings_path('user')})"
+    ]
     assert edit.disabled_elsewhere("b", target, str(project.root)) == []

@@ -18,29 +18,55 @@ def hook(name: str) -> dict:
 
 
 def test_layers_concatenate_in_order_with_true_labels(project: Project) -> None:
-    project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("sysdef")]}]}}, "system-defaults")
+    project.write_settings(
+        {"hooks": {"BeforeAgent": [{"hooks": [hook("sysdef")]}]}}, "system-defaults"
+    )
     project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("user")]}]}}, "user")
     project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("proj")]}]}}, "project")
     project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("sysover")]}]}}, "system")
     ext = project.user_dir / "extensions" / "myext"
     (ext / "hooks").mkdir(parents=True)
-    (ext / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"BeforeAgent": [{"hooks": [
-        {"type": "command", "name": "ext", "command": "printf '%s' '{\"systemMessage\":\"${extensionPath}|${/}\"}'"}
-    ]}]}}))
+    (ext / "hooks" / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "BeforeAgent": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "name": "ext",
+                                    "command": "printf '%s' '{\"systemMessage\":\"${extensionPath}|${/}\"}'",
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     hs = HookSystem(project.root)
     hs.register("BeforeAgent", lambda inp: {"systemMessage": "rt"}, name="rt")
     r = hs.fire("BeforeAgent", prompt="p")
     assert [(h.name, h.source) for h in r.hooks] == [
-        ("rt", "runtime"), ("sysdef", "system"), ("user", "user"), ("proj", "project"), ("sysover", "system"),
-        ("ext", "extension")]
+        ("rt", "runtime"),
+        ("sysdef", "system"),
+        ("user", "user"),
+        ("proj", "project"),
+        ("sysover", "system"),
+        ("ext", "extension"),
+    ]
     assert r.system_message is not None
     assert r.system_message.split("\n")[:5] == ["rt", "sysdef", "user", "proj", "sysover"]
     assert r.system_message.split("\n")[5] == f"{ext}|/"
 
 
 def test_comments_are_allowed(project: Project) -> None:
-    project.write_settings('{\n  // a comment\n  "hooks": { /* block */ "BeforeAgent": [{"hooks": ['
-                           + json.dumps(hook("c")) + "]}]}\n}\n")
+    project.write_settings(
+        '{\n  // a comment\n  "hooks": { /* block */ "BeforeAgent": [{"hooks": ['
+        + json.dumps(hook("c"))
+        + "]}]}\n}\n"
+    )
     hs = HookSystem(project.root)
     assert hs.warnings == []
     assert len(hs.fire("BeforeAgent", prompt="p").hooks) == 1
@@ -56,23 +82,43 @@ def test_broken_file_is_reported_with_position_and_others_load(project: Project)
 
 
 def test_malformed_parts_are_skipped_individually(project: Project) -> None:
-    path = project.write_settings({"hooks": {
-        "PreToolUse": [{"hooks": [hook("claude-name")]}],
-        "BeforeAgent": [
-            "not an object",
-            {"matcher": 5, "hooks": [hook("bad-matcher")]},
-            {"hooks": "nope"},
-            {"hooks": [42, {"type": "command"}, {"type": "http", "url": "x"}, hook("good"),
-                       {**hook("bad-timeout"), "timeout": "30s"}]},
-        ],
-        "AfterAgent": {"not": "an array"},
-    }})
+    path = project.write_settings(
+        {
+            "hooks": {
+                "PreToolUse": [{"hooks": [hook("claude-name")]}],
+                "BeforeAgent": [
+                    "not an object",
+                    {"matcher": 5, "hooks": [hook("bad-matcher")]},
+                    {"hooks": "nope"},
+                    {
+                        "hooks": [
+                            42,
+                            {"type": "command"},
+                            {"type": "http", "url": "x"},
+                            hook("good"),
+                            {**hook("bad-timeout"), "timeout": "30s"},
+                        ]
+                    },
+                ],
+                "AfterAgent": {"not": "an array"},
+            }
+        }
+    )
     hs = HookSystem(project.root)
     w = "\n".join(hs.warnings)
-    assert "unknown event 'PreToolUse': that is a Claude Code event name; here it is 'BeforeTool'" in w
-    assert "/hooks/BeforeAgent/0" in w and "/hooks/BeforeAgent/1/matcher" in w and "/hooks/BeforeAgent/2" in w
+    assert (
+        "unknown event 'PreToolUse': that is a Claude Code event name; here it is 'BeforeTool'" in w
+    )
+    assert (
+        "/hooks/BeforeAgent/0" in w
+        and "/hooks/BeforeAgent/1/matcher" in w
+        and "/hooks/BeforeAgent/2" in w
+    )
     assert "/hooks/BeforeAgent/3/hooks/0" in w and "/hooks/BeforeAgent/3/hooks/1" in w
-    assert "/hooks/BeforeAgent/3/hooks/2/url: the URL 'x' must start with http" in w and "/hooks/AfterAgent" in w
+    assert (
+        "/hooks/BeforeAgent/3/hooks/2/url: the URL 'x' must start with http" in w
+        and "/hooks/AfterAgent" in w
+    )
     assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w
     assert all(x.startswith(str(path) + ":") for x in hs.warnings)
     # a timeout that is not a number skips the hook (settings/schema.py, "Timeouts"), like any wrong type
@@ -81,8 +127,13 @@ def test_malformed_parts_are_skipped_individually(project: Project) -> None:
 
 
 def test_disabled_is_a_union_by_display_name(project: Project) -> None:
-    project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("a"), hook("b"), hook("c")]}]},
-                            "hooksConfig": {"disabled": ["a"]}}, "user")
+    project.write_settings(
+        {
+            "hooks": {"BeforeAgent": [{"hooks": [hook("a"), hook("b"), hook("c")]}]},
+            "hooksConfig": {"disabled": ["a"]},
+        },
+        "user",
+    )
     project.write_settings({"hooksConfig": {"disabled": ["b", emit({"systemMessage": "c"})]}})
     hs = HookSystem(project.root)
     # c has a name, so listing its command does not disable it
@@ -101,8 +152,13 @@ def test_enabled_false_is_last_wins_but_spares_system_hooks(project: Project) ->
 
 
 def test_system_settings_can_disable_system_hooks(project: Project) -> None:
-    project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("sys")]}]},
-                            "hooksConfig": {"disabled": ["sys"]}}, "system")
+    project.write_settings(
+        {
+            "hooks": {"BeforeAgent": [{"hooks": [hook("sys")]}]},
+            "hooksConfig": {"disabled": ["sys"]},
+        },
+        "system",
+    )
     assert HookSystem(project.root).fire("BeforeAgent", prompt="p").hooks == []
 
 

@@ -39,7 +39,11 @@ VALID = """// project settings, written by hand
 }
 """
 
-USER_HOOK = {"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "name": "user-guard"}]}]}}
+USER_HOOK = {
+    "hooks": {
+        "BeforeTool": [{"hooks": [{"type": "command", "command": "true", "name": "user-guard"}]}]
+    }
+}
 
 
 @dataclass
@@ -83,10 +87,14 @@ class Layers:
         p.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
         return p
 
-    def check_broken(self, path: Path, *, expect: str | None = None, cli_too: bool = True) -> list[str]:
+    def check_broken(
+        self, path: Path, *, expect: str | None = None, cli_too: bool = True
+    ) -> list[str]:
         """Load the layers: no exception, the other layer still loads, a message names ``path``."""
         hs = HookSystem(self.project)
-        assert any(e.name == "user-guard" for e in hs.entries), "a broken file must not cost the other layers"
+        assert any(e.name == "user-guard" for e in hs.entries), (
+            "a broken file must not cost the other layers"
+        )
         mine = [w for w in hs.warnings if str(path) in w]
         assert mine, f"no warning names {path}: {hs.warnings}"
         if expect is not None:
@@ -94,8 +102,11 @@ class Layers:
         for w in hs.warnings:
             assert "Traceback" not in w
         if cli_too:
-            for args, codes in ((("list",), {0}), (("fire", "BeforeTool", "--tool", "read_file"), {0}),
-                                (("validate",), {1})):
+            for args, codes in (
+                (("list",), {0}),
+                (("fire", "BeforeTool", "--tool", "read_file"), {0}),
+                (("validate",), {1}),
+            ):
                 r = cli("--project", str(self.project), *args)
                 assert r.code in codes, (args, r)
                 assert str(path) in r.err or str(path) in r.out, (args, r)

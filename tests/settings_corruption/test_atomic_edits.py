@@ -25,15 +25,23 @@ from hookwise.jsonc import parse as jsonc
 from .conftest import Layers
 
 #: what the user wrote: comments everywhere, odd spacing, CRLF line endings, a BOM, and a few MB of notes
-NOTES = "".join(f"  // note {i}: keep this line exactly as written \u00e9\u6f22\r\n" for i in range(60_000))
-ORIGINAL = ("\ufeff{\r\n" + NOTES +
-            '  "hooks": { "BeforeTool": [ { "hooks": [\r\n'
-            '      { "type": "command", "command": "true", "name": "guard" } ] } ] },\r\n'
-            '  /* user settings */ "hooksConfig": {   "disabled": [ "old-one" ]  }\r\n}\r\n')
+NOTES = "".join(
+    f"  // note {i}: keep this line exactly as written \u00e9\u6f22\r\n" for i in range(60_000)
+)
+ORIGINAL = (
+    "\ufeff{\r\n" + NOTES + '  "hooks": { "BeforeTool": [ { "hooks": [\r\n'
+    '      { "type": "command", "command": "true", "name": "guard" } ] } ] },\r\n'
+    '  /* user settings */ "hooksConfig": {   "disabled": [ "old-one" ]  }\r\n}\r\n'
+)
 
 
-def run_cli(layers: Layers, *args: str, limit: int | None = None, ignore_xfsz: bool = False,
-            kill_after: float | None = None) -> subprocess.CompletedProcess[str] | int:
+def run_cli(
+    layers: Layers,
+    *args: str,
+    limit: int | None = None,
+    ignore_xfsz: bool = False,
+    kill_after: float | None = None,
+) -> subprocess.CompletedProcess[str] | int:
     def preexec() -> None:
         if limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
@@ -41,12 +49,23 @@ def run_cli(layers: Layers, *args: str, limit: int | None = None, ignore_xfsz: b
     cmd = [sys.executable, "-m", "hookwise", "--project", str(layers.project), *args]
     if limit is not None and not ignore_xfsz:
         # CPython ignores SIGXFSZ at start-up; restore the default so the kernel kills the process mid-write
-        cmd[1:3] = ["-c", "import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
-                          "from hookwise.cli.main import main; sys.exit(main(sys.argv[1:]))"]
+        cmd[1:3] = [
+            "-c",
+            "import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+            "from hookwise.cli.main import main; sys.exit(main(sys.argv[1:]))",
+        ]
     if kill_after is None:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120, preexec_fn=preexec,
-                              env=dict(os.environ))
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+        return subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=preexec,
+            env=dict(os.environ),
+        )
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ)
+    )
     time.sleep(kill_after)
     proc.kill()
     return proc.wait(30)
@@ -66,14 +85,18 @@ def test_a_successful_edit_keeps_every_byte_the_user_wrote(layers: Layers, origi
     r = run_cli(layers, "disable", "guard")
     assert isinstance(r, subprocess.CompletedProcess) and r.returncode == 0, r
     new = layers.project_file.read_bytes()
-    assert new.startswith(original[:len(original) - 120])  # everything before hooksConfig is identical
+    assert new.startswith(
+        original[: len(original) - 120]
+    )  # everything before hooksConfig is identical
     text = new.decode("utf-8")
     assert text.count("keep this line exactly as written") == 60_000
     assert jsonc.parse(text)["hooksConfig"]["disabled"] == ["old-one", "guard"]
     r = run_cli(layers, "enable", "guard")
     assert isinstance(r, subprocess.CompletedProcess) and r.returncode == 0, r
-    assert jsonc.parse(layers.project_file.read_text("utf-8"))["hooksConfig"]["disabled"] == ["old-one"]
-    assert layers.project_file.read_bytes().startswith(original[:len(original) - 120])
+    assert jsonc.parse(layers.project_file.read_text("utf-8"))["hooksConfig"]["disabled"] == [
+        "old-one"
+    ]
+    assert layers.project_file.read_bytes().startswith(original[: len(original) - 120])
     assert leftovers(layers) == []
 
 
@@ -85,7 +108,9 @@ def test_killed_by_the_kernel_in_the_middle_of_the_write(layers: Layers, origina
     record("interrupted edits")
 
 
-def test_write_error_mid_file_is_a_clear_message_and_changes_nothing(layers: Layers, original: bytes) -> None:
+def test_write_error_mid_file_is_a_clear_message_and_changes_nothing(
+    layers: Layers, original: bytes
+) -> None:
     r = run_cli(layers, "disable", "guard", limit=len(original) // 2, ignore_xfsz=True)
     assert isinstance(r, subprocess.CompletedProcess)
     assert r.returncode == 1, r
@@ -96,7 +121,9 @@ def test_write_error_mid_file_is_a_clear_message_and_changes_nothing(layers: Lay
 
 
 @pytest.mark.slow
-def test_sigkill_at_drawn_moments_leaves_the_old_or_the_new_file(layers: Layers, original: bytes) -> None:
+def test_sigkill_at_drawn_moments_leaves_the_old_or_the_new_file(
+    layers: Layers, original: bytes
+) -> None:
     r = run_cli(layers, "disable", "guard")
     assert isinstance(r, subprocess.CompletedProcess) and r.returncode == 0
     disabled = layers.project_file.read_bytes()
@@ -115,7 +142,9 @@ def test_sigkill_at_drawn_moments_leaves_the_old_or_the_new_file(layers: Layers,
         run_cli(layers, command, "guard", kill_after=rng.uniform(0.3, 1.1) * span)
         now = layers.project_file.read_bytes()
         assert now in states, f"after kill {i}: the file is neither the old nor the new version"
-        for name in leftovers(layers):  # a SIGKILL cannot clean up its temporary file; it never replaces ours
+        for name in leftovers(
+            layers
+        ):  # a SIGKILL cannot clean up its temporary file; it never replaces ours
             (layers.project_file.parent / name).unlink()
         record("interrupted edits")
     assert layers.project_file.read_bytes() in states

@@ -19,8 +19,12 @@ from hookwise.jsonc import parse as jsonc
 
 from .conftest import VALID, Layers, cli
 
-P = settings(max_examples=120, deadline=None, database=None,
-             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+P = settings(
+    max_examples=120,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 VALID_BYTES = VALID.encode()
 VALID_DOC = jsonc.parse(VALID)
 
@@ -50,10 +54,14 @@ def test_truncated_settings(layers: Layers, cut: int) -> None:
     hs = load_quietly(layers)
     mine = [w for w in hs.warnings if str(path) in w]
     try:
-        value = jsonc.parse(VALID_BYTES[:cut].decode(), str(path)) if VALID_BYTES[:cut].strip() else {}
+        value = (
+            jsonc.parse(VALID_BYTES[:cut].decode(), str(path)) if VALID_BYTES[:cut].strip() else {}
+        )
     except jsonc.SettingsError:
         assert mine, "an unparseable file must be reported"
-        assert any(f"{path}:" in w and "skipped" in w for w in mine)  # path:line:col: message; skipped
+        assert any(
+            f"{path}:" in w and "skipped" in w for w in mine
+        )  # path:line:col: message; skipped
     else:
         assert isinstance(value, dict) or mine
 
@@ -65,10 +73,29 @@ def test_random_bytes_spliced_in(layers: Layers, data: st.DataObject) -> None:
     raw = bytearray(VALID_BYTES)
     for _ in range(data.draw(st.integers(1, 4))):
         pos = data.draw(st.integers(0, len(raw)))
-        junk = data.draw(st.one_of(st.binary(min_size=1, max_size=6), st.sampled_from(
-            [b"\xff", b"\xc3", b"\x00", b"\xed\xa0\x80", b"{", b"]", b'"', b"/*", b"//", b",", b"\\", b"NaN"])))
+        junk = data.draw(
+            st.one_of(
+                st.binary(min_size=1, max_size=6),
+                st.sampled_from(
+                    [
+                        b"\xff",
+                        b"\xc3",
+                        b"\x00",
+                        b"\xed\xa0\x80",
+                        b"{",
+                        b"]",
+                        b'"',
+                        b"/*",
+                        b"//",
+                        b",",
+                        b"\\",
+                        b"NaN",
+                    ]
+                ),
+            )
+        )
         if data.draw(st.booleans()):
-            raw[pos:pos + len(junk)] = junk  # overwrite
+            raw[pos : pos + len(junk)] = junk  # overwrite
         else:
             raw[pos:pos] = junk  # insert
     path = layers.write_project(bytes(raw))
@@ -91,17 +118,27 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 ALL_PATHS = _paths(VALID_DOC)
-wrong_values = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**20), st.floats(allow_nan=False),
-                         st.text(max_size=10), st.lists(st.integers(), max_size=3),
-                         st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
-                         st.sampled_from(["", "BeforeTool", "command", "*", "[", "(?P<", "\u0000"]))
+wrong_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 10**20),
+    st.floats(allow_nan=False),
+    st.text(max_size=10),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.sampled_from(["", "BeforeTool", "command", "*", "[", "(?P<", "\u0000"]),
+)
 
 
 @P
-@given(where=st.lists(st.sampled_from(ALL_PATHS), min_size=1, max_size=3), values=st.lists(wrong_values, min_size=3,
-                                                                                           max_size=3))
+@given(
+    where=st.lists(st.sampled_from(ALL_PATHS), min_size=1, max_size=3),
+    values=st.lists(wrong_values, min_size=3, max_size=3),
+)
 @counted("corruption cases")
-def test_wrong_types_anywhere(layers: Layers, where: list[tuple[Any, ...]], values: list[Any]) -> None:
+def test_wrong_types_anywhere(
+    layers: Layers, where: list[tuple[Any, ...]], values: list[Any]
+) -> None:
     doc: Any = copy.deepcopy(VALID_DOC)
     for ptr, value in zip(where, values, strict=False):
         if not ptr:
@@ -122,17 +159,26 @@ def test_wrong_types_anywhere(layers: Layers, where: list[tuple[Any, ...]], valu
         assert isinstance(e.command, str) and e.command.strip()
         assert isinstance(e.timeout_ms, int) and e.timeout_ms > 0
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in e.env.items())
-    for tool in ("write_file", "read_file"):  # and it fires: planning and running never trip over it
+    for tool in (
+        "write_file",
+        "read_file",
+    ):  # and it fires: planning and running never trip over it
         r = hs.fire("BeforeTool", tool_name=tool, tool_input={})
         # a corrupted timeout can be a few milliseconds, so "timeout" is a correct outcome too
-        assert all(h.outcome.value in ("ok", "failed", "not-run", "blocked", "timeout") for h in r.hooks), r.hooks
+        assert all(
+            h.outcome.value in ("ok", "failed", "not-run", "blocked", "timeout") for h in r.hooks
+        ), r.hooks
 
 
 # ---- targeted cases ---------------------------------------------------------------------------------
 
 
 def test_deep_nesting(layers: Layers) -> None:
-    for text in ("[" * 100_000, '{"hooks": ' * 50_000 + "{}" + "}" * 50_000, "[" * 5000 + "]" * 5000):
+    for text in (
+        "[" * 100_000,
+        '{"hooks": ' * 50_000 + "{}" + "}" * 50_000,
+        "[" * 5000 + "]" * 5000,
+    ):
         path = layers.write_project(text)
         layers.check_broken(path, cli_too=text.startswith("{"))
         record("corruption cases")
@@ -158,8 +204,15 @@ def test_large_but_allowed_file_loads(layers: Layers) -> None:
     record("corruption cases")
 
 
-@pytest.mark.parametrize("raw", [b'{"hooks": "\xff\xfe"}', b"\xef\xbb\xbf\xff{}", b'{"a": "\xed\xa0\x80"}',
-                                 b'{"a":\n "ok",\n "b": "\xc3"}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"hooks": "\xff\xfe"}',
+        b"\xef\xbb\xbf\xff{}",
+        b'{"a": "\xed\xa0\x80"}',
+        b'{"a":\n "ok",\n "b": "\xc3"}',
+    ],
+)
 def test_invalid_utf8(layers: Layers, raw: bytes) -> None:
     path = layers.write_project(raw)
     msgs = layers.check_broken(path, expect="not valid UTF-8")
@@ -174,7 +227,9 @@ def test_directory_where_the_file_should_be(layers: Layers) -> None:
     record("corruption cases")
 
 
-@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "fifo", "socket", "dangling", "loop"])
+@pytest.mark.parametrize(
+    "target", ["/dev/zero", "/dev/urandom", "fifo", "socket", "dangling", "loop"]
+)
 def test_special_files_and_bad_symlinks(layers: Layers, target: str, tmp_path: Path) -> None:
     """A cloned repository can plant any of these; none may hang, exhaust memory or crash."""
     p = layers.project_file
@@ -192,9 +247,13 @@ def test_special_files_and_bad_symlinks(layers: Layers, target: str, tmp_path: P
     else:
         p.symlink_to(target)
     try:
-        if target == "dangling":  # a dangling link is a missing file: nothing to load, nothing to say
+        if (
+            target == "dangling"
+        ):  # a dangling link is a missing file: nothing to load, nothing to say
             hs = load_quietly(layers)
-            assert not [w for w in hs.warnings if str(p) in w] or any("No such file" in w for w in hs.warnings)
+            assert not [w for w in hs.warnings if str(p) in w] or any(
+                "No such file" in w for w in hs.warnings
+            )
         else:
             layers.check_broken(p)
     finally:
@@ -233,10 +292,21 @@ def test_unreadable_settings_are_reported(layers: Layers, what: str) -> None:
             settings_file.chmod(0)
         else:
             settings_file.parent.chmod(0)
-        warnings = _as_nobody(lambda: list(HookSystem(project, env={
-            "GEMINI_CLI_HOME": str(root / "home"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(root / "s.json"),
-            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(root / "d.json")}).warnings))
-        assert any(str(settings_file) in w and "permission denied" in w.lower() for w in warnings), warnings
+        warnings = _as_nobody(
+            lambda: list(
+                HookSystem(
+                    project,
+                    env={
+                        "GEMINI_CLI_HOME": str(root / "home"),
+                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(root / "s.json"),
+                        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(root / "d.json"),
+                    },
+                ).warnings
+            )
+        )
+        assert any(
+            str(settings_file) in w and "permission denied" in w.lower() for w in warnings
+        ), warnings
     finally:
         for p in (root / "project" / ".gemini", root / "project" / ".gemini" / "settings.json"):
             if p.exists() or p.parent.exists():
@@ -248,9 +318,27 @@ def test_unreadable_settings_are_reported(layers: Layers, what: str) -> None:
     record("corruption cases")
 
 
-@pytest.mark.parametrize("text", ["", "   \n", "// only a comment\n", "/* block */", "\ufeff{}", "null", "[]",
-                                  '"settings"', "42", "true", "{}garbage", "{/* unterminated", '{"a": 1,}',
-                                  "{'single': 'quotes'}", '{"hooks": {"BeforeTool": NaN}}', "\x00"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n",
+        "// only a comment\n",
+        "/* block */",
+        "\ufeff{}",
+        "null",
+        "[]",
+        '"settings"',
+        "42",
+        "true",
+        "{}garbage",
+        "{/* unterminated",
+        '{"a": 1,}',
+        "{'single': 'quotes'}",
+        '{"hooks": {"BeforeTool": NaN}}',
+        "\x00",
+    ],
+)
 def test_odd_but_small_files(layers: Layers, text: str) -> None:
     path = layers.write_project(text)
     hs = load_quietly(layers)
@@ -264,7 +352,9 @@ def test_odd_but_small_files(layers: Layers, text: str) -> None:
     record("corruption cases")
 
 
-def test_every_layer_broken_at_once(layers: Layers, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_every_layer_broken_at_once(
+    layers: Layers, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     sys_file = tmp_path / "system.json"
     sys_file.write_bytes(b"{\xff")
     defaults = tmp_path / "defaults.json"
@@ -274,7 +364,9 @@ def test_every_layer_broken_at_once(layers: Layers, monkeypatch: pytest.MonkeyPa
     ext = layers.home / ".gemini" / "extensions" / "bad" / "hooks"
     ext.mkdir(parents=True)
     (ext / "hooks.json").write_text('{"hooks": [1, 2')
-    layers.write_project('{"hooks": {"BeforeTool": [{"hooks": [{"type": "command"}]}]}')  # missing command
+    layers.write_project(
+        '{"hooks": {"BeforeTool": [{"hooks": [{"type": "command"}]}]}'
+    )  # missing command
     layers.user_file.write_text("{")
     hs = HookSystem(layers.project)
     assert hs.entries == []

@@ -26,24 +26,44 @@ class World:
         self.project = tmp / "project"
         self.project.mkdir()
         self.root = self.home / ".gemini" / "extensions"
-        self.env = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": str(self.home),
-                    "GEMINI_CLI_HOME": str(self.home), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp / "n1.json"),
-                    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp / "n2.json"),
-                    "GIT_CONFIG_GLOBAL": str(tmp / "gitconfig"), "GIT_CONFIG_NOSYSTEM": "1"}
+        self.env = {
+            "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
+            "HOME": str(self.home),
+            "GEMINI_CLI_HOME": str(self.home),
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp / "n1.json"),
+            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(tmp / "n2.json"),
+            "GIT_CONFIG_GLOBAL": str(tmp / "gitconfig"),
+            "GIT_CONFIG_NOSYSTEM": "1",
+        }
 
-    def cli(self, *args: str, project: Path | None = None, **kw: Any) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project or self.project), *args],
-                              capture_output=True, text=True, env={**self.env, **kw.pop("env", {})},
-                              stdin=subprocess.DEVNULL, timeout=120, **kw)
+    def cli(
+        self, *args: str, project: Path | None = None, **kw: Any
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hookwise", "--project", str(project or self.project), *args],
+            capture_output=True,
+            text=True,
+            env={**self.env, **kw.pop("env", {})},
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+            **kw,
+        )
 
     def git(self, *args: str, cwd: Path) -> None:
-        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args], cwd=cwd,
-                       check=True, capture_output=True, env=self.env)
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+            cwd=cwd,
+            check=True,
+            capture_output=True,
+            env=self.env,
+        )
 
     def snapshot(self) -> dict[str, bytes]:
         out = {}
         for p in sorted(self.root.rglob("*")) if self.root.exists() else []:
-            if p.is_file() and not any(part.startswith((".staging-", ".removing-")) for part in p.parts):
+            if p.is_file() and not any(
+                part.startswith((".staging-", ".removing-")) for part in p.parts
+            ):
                 out[str(p.relative_to(self.root))] = p.read_bytes()
         return out
 
@@ -51,9 +71,14 @@ class World:
 def make_extension(path: Path, name: str, version: str, reason: str) -> Path:
     (path / "hooks").mkdir(parents=True)
     (path / "gemini-extension.json").write_text(json.dumps({"name": name, "version": version}))
-    hook = {"type": "command", "name": f"{name}-guard",
-            "command": f"printf '%s' '{{\"decision\": \"deny\", \"reason\": \"{reason}\"}}'"}
-    (path / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [hook]}]}}))
+    hook = {
+        "type": "command",
+        "name": f"{name}-guard",
+        "command": f'printf \'%s\' \'{{"decision": "deny", "reason": "{reason}"}}\'',
+    }
+    (path / "hooks" / "hooks.json").write_text(
+        json.dumps({"hooks": {"BeforeTool": [{"hooks": [hook]}]}})
+    )
     return path
 
 
@@ -72,7 +97,9 @@ def test_verbs_end_to_end_on_a_local_git_repository(tmp_path: Path) -> None:
     r = w.cli("extensions", "install", f"file://{repo}")
     assert r.returncode == 0, r.stderr
     assert "installed extension 'lint-guard' 1.0.0" in r.stdout
-    assert "lint-guard-guard" in r.stdout and "command: printf" in r.stdout  # the new hooks, with commands
+    assert (
+        "lint-guard-guard" in r.stdout and "command: printf" in r.stdout
+    )  # the new hooks, with commands
     assert "untrusted and will be skipped" in r.stdout and "`hookwise trust`" in r.stdout
     assert not (w.root / "lint-guard" / ".git").exists()
     assert deny_reason(w) is None  # untrusted: skipped, never run
@@ -80,21 +107,30 @@ def test_verbs_end_to_end_on_a_local_git_repository(tmp_path: Path) -> None:
     assert deny_reason(w) == "lint-guard says no"
     listed = json.loads(w.cli("extensions", "list", "--json").stdout)["extensions"]
     assert [(e["name"], e["kind"], e["version"], e["enabled"], e["source"]) for e in listed] == [
-        ("lint-guard", "gemini", "1.0.0", True, f"file://{repo}")]
+        ("lint-guard", "gemini", "1.0.0", True, f"file://{repo}")
+    ]
 
     other = tmp_path / "other-project"
     other.mkdir()
     assert w.cli("extensions", "disable", "lint-guard", "--scope", "project").returncode == 0
     assert deny_reason(w) is None
-    assert json.loads(w.cli("extensions", "list", "--json", project=other).stdout)["extensions"][0]["enabled"]
+    assert json.loads(w.cli("extensions", "list", "--json", project=other).stdout)["extensions"][0][
+        "enabled"
+    ]
     assert w.cli("extensions", "enable", "lint-guard", "--scope", "project").returncode == 0
     assert deny_reason(w) == "lint-guard says no"
     assert w.cli("extensions", "disable", "lint-guard").returncode == 0  # user scope: everywhere
-    assert not json.loads(w.cli("extensions", "list", "--json", project=other).stdout)["extensions"][0]["enabled"]
+    assert not json.loads(w.cli("extensions", "list", "--json", project=other).stdout)[
+        "extensions"
+    ][0]["enabled"]
     assert w.cli("extensions", "enable", "lint-guard").returncode == 0
 
     r = w.cli("extensions", "install", f"file://{repo}")
-    assert r.returncode == 1 and "already installed" in r.stderr and str(w.root / "lint-guard") in r.stderr
+    assert (
+        r.returncode == 1
+        and "already installed" in r.stderr
+        and str(w.root / "lint-guard") in r.stderr
+    )
     r = w.cli("extensions", "uninstall", "lint-guard")
     assert r.returncode == 0 and not (w.root / "lint-guard").exists()
     assert deny_reason(w) is None
@@ -122,11 +158,26 @@ def test_install_killed_mid_copy_leaves_the_previous_state(tmp_path: Path) -> No
     for i in range(6):
         (new / f"data-{i}.bin").write_bytes(os.urandom(1 << 16))
     env = {**w.env, "HOOKWISE_FAULT_COPY_PAUSE": "0.5"}
-    proc = subprocess.Popen([sys.executable, "-m", "hookwise", "--project", str(w.project), "extensions", "install",
-                             str(new)], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hookwise",
+            "--project",
+            str(w.project),
+            "extensions",
+            "install",
+            str(new),
+        ],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:  # wait until the copy is under way (a file landed in the staging dir)
+    while (
+        time.monotonic() < deadline
+    ):  # wait until the copy is under way (a file landed in the staging dir)
         staged = [p for p in w.root.glob(".staging-*/content/*") if p.is_file()]
         if staged:
             break
@@ -140,7 +191,9 @@ def test_install_killed_mid_copy_leaves_the_previous_state(tmp_path: Path) -> No
     assert not (w.root / "fresh").exists()
     assert w.snapshot() == before  # every installed byte as it was
     assert deny_reason(w) == "old version"
-    assert [e["name"] for e in json.loads(w.cli("extensions", "list", "--json").stdout)["extensions"]] == ["big"]
+    assert [
+        e["name"] for e in json.loads(w.cli("extensions", "list", "--json").stdout)["extensions"]
+    ] == ["big"]
     r = w.cli("extensions", "install", str(new))  # the next install cleans the leftover and works
     assert r.returncode == 0, r.stderr
     assert not list(w.root.glob(".staging-*"))
@@ -159,7 +212,9 @@ def _no_manifest(p: Path) -> None:
 
 def _outside(p: Path) -> None:
     (p / ".claude-plugin").mkdir(parents=True)
-    (p / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "escape", "hooks": "../../evil.json"}))
+    (p / ".claude-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "escape", "hooks": "../../evil.json"})
+    )
 
 
 def _loop(p: Path) -> None:
@@ -174,14 +229,19 @@ def _bad_name(p: Path) -> None:
     (p / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "../up"}))
 
 
-@pytest.mark.parametrize(("make", "expect"), [
-    (_bad_manifest, "gemini-extension.json"),
-    (_no_manifest, "no manifest"),
-    (_outside, "/hooks: '../../evil.json' points outside the plugin directory"),
-    (_loop, "hooks.json"),
-    (_bad_name, "/name"),
-])
-def test_bad_sources_get_one_clear_message_and_touch_nothing(tmp_path: Path, make: Any, expect: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "expect"),
+    [
+        (_bad_manifest, "gemini-extension.json"),
+        (_no_manifest, "no manifest"),
+        (_outside, "/hooks: '../../evil.json' points outside the plugin directory"),
+        (_loop, "hooks.json"),
+        (_bad_name, "/name"),
+    ],
+)
+def test_bad_sources_get_one_clear_message_and_touch_nothing(
+    tmp_path: Path, make: Any, expect: str
+) -> None:
     w = World(tmp_path)
     keep = make_extension(tmp_path / "keep", "keep", "1.0.0", "kept")
     assert w.cli("extensions", "install", str(keep), "--consent").returncode == 0
@@ -202,12 +262,20 @@ def test_missing_git_source_and_name_collision(tmp_path: Path) -> None:
     assert w.cli("extensions", "install", str(keep)).returncode == 0
     before = w.snapshot()
     r = w.cli("extensions", "install", f"file://{tmp_path}/no-such-repo.git")
-    assert r.returncode == 1 and "git source cannot be cloned" in r.stderr and "no-such-repo" in r.stderr
+    assert (
+        r.returncode == 1
+        and "git source cannot be cloned" in r.stderr
+        and "no-such-repo" in r.stderr
+    )
     clash = make_extension(tmp_path / "clash", "keep", "9.9.9", "impostor")
     r = w.cli("extensions", "install", str(clash))
     assert r.returncode == 1 and "'keep' is already installed" in r.stderr
     r = w.cli("extensions", "uninstall", "nope")
-    assert r.returncode == 1 and "no extension named 'nope'" in r.stderr and "installed: keep" in r.stderr
+    assert (
+        r.returncode == 1
+        and "no extension named 'nope'" in r.stderr
+        and "installed: keep" in r.stderr
+    )
     assert w.snapshot() == before
 
 
@@ -226,17 +294,33 @@ def test_plugin_dir_errors_name_the_path(tmp_path: Path) -> None:
 def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Path) -> None:
     w = World(tmp_path)
     (w.project / ".gemini").mkdir()
-    (w.project / ".gemini" / "settings.json").write_text(json.dumps({"hooksConfig": {"claudeSettings": True}}))
+    (w.project / ".gemini" / "settings.json").write_text(
+        json.dumps({"hooksConfig": {"claudeSettings": True}})
+    )
     (w.project / ".claude").mkdir()
     claude_file = w.project / ".claude" / "settings.json"
-    claude_file.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "prompt", "prompt": "is this safe?"}]}]}}))
+    claude_file.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Bash",
+                            "hooks": [{"type": "prompt", "prompt": "is this safe?"}],
+                        }
+                    ]
+                }
+            }
+        )
+    )
     plug = tmp_path / "plug"
     (plug / ".claude-plugin").mkdir(parents=True)
     (plug / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
     (plug / "hooks").mkdir()
-    (plug / "hooks" / "hooks.json").write_text('{"hooks": {"PreToolUse": [{"matcher": "^(a+)+$", "hooks": '
-                                               '[{"type": "command", "command": "true"}]}]}}')
+    (plug / "hooks" / "hooks.json").write_text(
+        '{"hooks": {"PreToolUse": [{"matcher": "^(a+)+$", "hooks": '
+        '[{"type": "command", "command": "true"}]}]}}'
+    )
     bad = tmp_path / "bad-plugin"
     (bad / ".claude-plugin").mkdir(parents=True)
     (bad / ".claude-plugin" / "plugin.json").write_text('{"name": ')
@@ -246,18 +330,29 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     assert str(claude_file) in out["files"] and str(plug / "hooks" / "hooks.json") in out["files"]
     by_file = {(p["file"], p["severity"]) for p in out["problems"]}
     assert (str(claude_file), "error") in by_file  # a prompt hook needs an LLM: not loaded
-    assert any(p["file"] == str(plug / "hooks" / "hooks.json") and "catastroph" in p["message"]
-               and p["pointer"].startswith("/hooks/PreToolUse/0") for p in out["problems"])
-    assert any(str(bad / ".claude-plugin" / "plugin.json") in p["file"] and p["severity"] == "error"
-               for p in out["problems"])
+    assert any(
+        p["file"] == str(plug / "hooks" / "hooks.json")
+        and "catastroph" in p["message"]
+        and p["pointer"].startswith("/hooks/PreToolUse/0")
+        for p in out["problems"]
+    )
+    assert any(
+        str(bad / ".claude-plugin" / "plugin.json") in p["file"] and p["severity"] == "error"
+        for p in out["problems"]
+    )
 
 
 def test_install_on_a_terminal_offers_to_trust_the_new_hooks(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     w = World(tmp_path)
     src = make_extension(tmp_path / "src", "tty-ext", "1.0.0", "tty says no")
-    child = pexpect.spawn(sys.executable, ["-m", "hookwise", "--project", str(w.project), "extensions", "install",
-                                           str(src)], env=w.env, encoding="utf-8", timeout=30)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "hookwise", "--project", str(w.project), "extensions", "install", str(src)],
+        env=w.env,
+        encoding="utf-8",
+        timeout=30,
+    )
     child.expect_exact("tty-ext-guard")
     child.expect_exact("command: printf")
     child.expect_exact("trust these 1 hook(s) now? [y/N] ")
@@ -272,7 +367,12 @@ def test_install_on_a_terminal_offers_to_trust_the_new_hooks(tmp_path: Path) -> 
 def test_uninstall_takes_several_names(tmp_path: Path) -> None:
     w = World(tmp_path)
     for n in ("one", "two"):
-        assert w.cli("extensions", "install", str(make_extension(tmp_path / n, n, "1.0.0", n))).returncode == 0
+        assert (
+            w.cli(
+                "extensions", "install", str(make_extension(tmp_path / n, n, "1.0.0", n))
+            ).returncode
+            == 0
+        )
     r = w.cli("extensions", "uninstall", "one", "two")
     assert r.returncode == 0 and r.stdout.count("uninstalled") == 2
     assert json.loads(w.cli("extensions", "list", "--json").stdout)["extensions"] == []

@@ -45,17 +45,24 @@ class Run:
         self.flags: list[str] = []
         self.env = {
             "PATH": f"{os.path.dirname(sys.executable)}:/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(self.home), "GEMINI_CLI_HOME": str(self.home),
+            "HOME": str(self.home),
+            "GEMINI_CLI_HOME": str(self.home),
             "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(self.tmp / "no-system.json"),
             "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(self.tmp / "no-defaults.json"),
         }
         self.data_dir = self.home / ".gemini" / "plugin-data" / self.name
 
-    def cli(self, *args: str, env: dict[str, str] | None = None,
-            check: bool = False) -> subprocess.CompletedProcess[str]:
-        r = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(self.project), *self.flags, *args],
-                           capture_output=True, text=True, env={**self.env, **(env or {})}, timeout=120,
-                           stdin=subprocess.DEVNULL)
+    def cli(
+        self, *args: str, env: dict[str, str] | None = None, check: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run(
+            [sys.executable, "-m", "hookwise", "--project", str(self.project), *self.flags, *args],
+            capture_output=True,
+            text=True,
+            env={**self.env, **(env or {})},
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         if check:
             assert r.returncode == 0, r.stderr
         return r
@@ -85,10 +92,25 @@ def setup(run: Run) -> None:
         shutil.copytree(src, install, symlinks=True)
         run.plugin = install
         pid = f"{run.name}@corpus"
-        records = {"version": 2, "plugins": {pid: [{"scope": "user", "installPath": str(install), "version": "1.0.0",
-                                                   "installedAt": "2026-01-01T00:00:00Z"}]}}
-        (run.home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(records))
-        (run.home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {pid: True}}))
+        records = {
+            "version": 2,
+            "plugins": {
+                pid: [
+                    {
+                        "scope": "user",
+                        "installPath": str(install),
+                        "version": "1.0.0",
+                        "installedAt": "2026-01-01T00:00:00Z",
+                    }
+                ]
+            },
+        }
+        (run.home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+            json.dumps(records)
+        )
+        (run.home / ".claude" / "settings.json").write_text(
+            json.dumps({"enabledPlugins": {pid: True}})
+        )
         run.flags = ["--claude-settings"]
         run.data_dir = run.home / ".claude" / "plugins" / "data" / f"{run.name}-corpus"
         run.env["HOOKWISE_TRUST_ALL"] = "1"
@@ -100,19 +122,29 @@ def setup(run: Run) -> None:
     elif run.mode == "extension":
         r = run.cli("extensions", "install", str(run.plugin), check=True)
         assert f"installed Claude Code plugin {run.name!r}" in r.stdout
-        assert "untrusted and will be skipped" in r.stdout and "hookwise trust" in r.stdout  # never waited
+        assert (
+            "untrusted and will be skipped" in r.stdout and "hookwise trust" in r.stdout
+        )  # never waited
         assert "command:" in r.stdout
         run.plugin = run.home / ".gemini" / "extensions" / run.name
         r = run.cli("list", "--json", check=True)
         rows = json.loads(r.stdout)["hooks"]
-        assert rows and all(not h["trusted"] and h["source"] == "extension" and h["origin"] == run.name
-                            for h in rows)
+        assert rows and all(
+            not h["trusted"] and h["source"] == "extension" and h["origin"] == run.name
+            for h in rows
+        )
         run.cli("trust", "--all", check=True)
     else:  # migrate: the plugin's hooks copied into .claude/settings.json, then migrated
         (run.project / ".claude").mkdir()
-        (run.project / ".claude" / "settings.json").write_text(json.dumps({"hooks": _plugin_hooks(run.plugin)}))
-        r = run.cli("migrate", "--from-claude", check=True, env={"CLAUDE_PLUGIN_ROOT": str(run.plugin)})
-        assert f"resolves to {run.plugin} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" in r.stdout
+        (run.project / ".claude" / "settings.json").write_text(
+            json.dumps({"hooks": _plugin_hooks(run.plugin)})
+        )
+        r = run.cli(
+            "migrate", "--from-claude", check=True, env={"CLAUDE_PLUGIN_ROOT": str(run.plugin)}
+        )
+        assert (
+            f"resolves to {run.plugin} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" in r.stdout
+        )
         migrated = (run.project / ".gemini" / "settings.json").read_text()
         for defs in _plugin_hooks(run.plugin).values():
             for d in defs:
@@ -120,22 +152,39 @@ def setup(run: Run) -> None:
                     assert json.dumps(h["command"]) in migrated  # every byte of the command kept
         run.data_dir = run.tmp / "data"
         run.data_dir.mkdir()
-        run.env.update({"CLAUDE_PLUGIN_ROOT": str(run.plugin), "CLAUDE_PLUGIN_DATA": str(run.data_dir),
-                        "HOOKWISE_TRUST_ALL": "1"})
+        run.env.update(
+            {
+                "CLAUDE_PLUGIN_ROOT": str(run.plugin),
+                "CLAUDE_PLUGIN_DATA": str(run.data_dir),
+                "HOOKWISE_TRUST_ALL": "1",
+            }
+        )
 
 
 def check_node_guard(run: Run) -> None:
-    rc, out = run.fire("BeforeTool", "--tool", "run_shell_command", "--tool-input", '{"command": "rm -rf build"}')
+    rc, out = run.fire(
+        "BeforeTool", "--tool", "run_shell_command", "--tool-input", '{"command": "rm -rf build"}'
+    )
     assert rc == 2 and out["decision"] == "deny"
     assert "node-guard: refusing rm -rf build" in out["reason"] and str(run.plugin) in out["reason"]
-    rc, out = run.fire("BeforeTool", "--tool", "run_shell_command", "--tool-input", '{"command": "ls"}')
+    rc, out = run.fire(
+        "BeforeTool", "--tool", "run_shell_command", "--tool-input", '{"command": "ls"}'
+    )
     assert rc == 0 and out["decision"] == "allow"
 
 
 def check_py_guard(run: Run) -> None:
-    rc, out = run.fire("BeforeTool", "--tool", "write_file", "--tool-input", '{"file_path": ".env", "content": "k"}')
+    rc, out = run.fire(
+        "BeforeTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": ".env", "content": "k"}',
+    )
     assert rc == 2 and out["decision"] == "deny" and "py-guard: .env holds secrets" in out["reason"]
-    rc, out = run.fire("BeforeTool", "--tool", "replace", "--tool-input", '{"file_path": "README.md"}')
+    rc, out = run.fire(
+        "BeforeTool", "--tool", "replace", "--tool-input", '{"file_path": "README.md"}'
+    )
     assert rc == 0 and out["decision"] == "allow"
 
 
@@ -163,8 +212,15 @@ def check_context_loader(run: Run) -> None:
 
 
 def check_inline_hooks(run: Run) -> None:
-    rc, out = run.fire("AfterTool", "--tool", "write_file", "--tool-input", '{"file_path": "a.txt", "content": "x"}',
-                       "--tool-response", '{"llmContent": "ok"}')
+    rc, out = run.fire(
+        "AfterTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": "a.txt", "content": "x"}',
+        "--tool-response",
+        '{"llmContent": "ok"}',
+    )
     assert rc == 0 and out["systemMessage"] == "inline-hooks: logged a.txt"
     assert (run.data_dir / "edits.log").read_text() == "Write a.txt\n"
 
@@ -192,18 +248,49 @@ def test_plugin_runs_and_has_its_effect(tmp_path: Path, name: str, mode: str) ->
     CHECKS[name](run)
 
 
-def test_plugin_hooks_are_listed_with_their_plugin_and_are_untrusted_until_approved(tmp_path: Path) -> None:
+def test_plugin_hooks_are_listed_with_their_plugin_and_are_untrusted_until_approved(
+    tmp_path: Path,
+) -> None:
     run = Run(tmp_path, "plugin-dir", "py-guard")
     setup(run)
     del run.env["HOOKWISE_TRUST_ALL"]
     rows = json.loads(run.cli("list", "--json", check=True).stdout)["hooks"]
     assert [(h["source"], h["origin"], h["trusted"], h["timeout"]) for h in rows] == [
-        ("plugin", "py-guard", False, 15000)]
-    r = run.cli("fire", "BeforeTool", "--tool", "write_file", "--tool-input", '{"file_path": ".env"}', "--json")
-    assert r.returncode == 0 and [h["outcome"] for h in json.loads(r.stdout)["hooks"]] == ["skipped"]
+        ("plugin", "py-guard", False, 15000)
+    ]
+    r = run.cli(
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": ".env"}',
+        "--json",
+    )
+    assert r.returncode == 0 and [h["outcome"] for h in json.loads(r.stdout)["hooks"]] == [
+        "skipped"
+    ]
     run.cli("trust", "--all", check=True)
-    r = run.cli("fire", "BeforeTool", "--tool", "write_file", "--tool-input", '{"file_path": ".env"}', "--json")
+    r = run.cli(
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": ".env"}',
+        "--json",
+    )
     assert r.returncode == 2
-    (run.plugin / "hooks" / "protect.py").write_text("import sys\nsys.exit(0)\n")  # the script changed: asked again
-    r = run.cli("fire", "BeforeTool", "--tool", "write_file", "--tool-input", '{"file_path": ".env"}', "--json")
+    (run.plugin / "hooks" / "protect.py").write_text(
+        "import sys\nsys.exit(0)\n"
+    )  # the script changed: asked again
+    r = run.cli(
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "write_file",
+        "--tool-input",
+        '{"file_path": ".env"}',
+        "--json",
+    )
     assert [h["outcome"] for h in json.loads(r.stdout)["hooks"]] == ["skipped"]

@@ -32,8 +32,12 @@ class OtlpReceiver:
 
     def __init__(self) -> None:
         from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
-        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+            ExportMetricsServiceRequest,
+        )
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTraceServiceRequest,
+        )
 
         self.logs: list[dict[str, Any]] = []
         self.spans: list[dict[str, Any]] = []
@@ -88,19 +92,36 @@ class OtlpReceiver:
             resource = _attrs(rl.resource.attributes)
             for sl in rl.scope_logs:
                 for r in sl.log_records:
-                    self.logs.append({"body": _value(r.body), "attributes": _attrs(r.attributes),
-                                      "event_name": r.event_name, "resource": resource, "scope": sl.scope.name,
-                                      "trace_id": r.trace_id.hex(), "span_id": r.span_id.hex()})
+                    self.logs.append(
+                        {
+                            "body": _value(r.body),
+                            "attributes": _attrs(r.attributes),
+                            "event_name": r.event_name,
+                            "resource": resource,
+                            "scope": sl.scope.name,
+                            "trace_id": r.trace_id.hex(),
+                            "span_id": r.span_id.hex(),
+                        }
+                    )
 
     def _traces(self, msg: Any) -> None:
         for rs in msg.resource_spans:
             resource = _attrs(rs.resource.attributes)
             for ss in rs.scope_spans:
                 for s in ss.spans:
-                    self.spans.append({"name": s.name, "attributes": _attrs(s.attributes), "resource": resource,
-                                       "trace_id": s.trace_id.hex(), "span_id": s.span_id.hex(),
-                                       "parent_span_id": s.parent_span_id.hex(), "status": s.status.code,
-                                       "start": s.start_time_unix_nano, "end": s.end_time_unix_nano})
+                    self.spans.append(
+                        {
+                            "name": s.name,
+                            "attributes": _attrs(s.attributes),
+                            "resource": resource,
+                            "trace_id": s.trace_id.hex(),
+                            "span_id": s.span_id.hex(),
+                            "parent_span_id": s.parent_span_id.hex(),
+                            "status": s.status.code,
+                            "start": s.start_time_unix_nano,
+                            "end": s.end_time_unix_nano,
+                        }
+                    )
 
     def _metrics(self, msg: Any) -> None:
         for rm in msg.resource_metrics:
@@ -108,9 +129,16 @@ class OtlpReceiver:
                 for m in sm.metrics:
                     kind = m.WhichOneof("data")
                     for p in getattr(m, kind).data_points:
-                        point = {"name": m.name, "unit": m.unit, "kind": kind, "attributes": _attrs(p.attributes)}
+                        point = {
+                            "name": m.name,
+                            "unit": m.unit,
+                            "kind": kind,
+                            "attributes": _attrs(p.attributes),
+                        }
                         if kind == "sum":
-                            point["value"] = p.as_int if p.WhichOneof("value") == "as_int" else p.as_double
+                            point["value"] = (
+                                p.as_int if p.WhichOneof("value") == "as_int" else p.as_double
+                            )
                         elif kind == "histogram":
                             point["count"] = p.count
                             point["sum"] = p.sum

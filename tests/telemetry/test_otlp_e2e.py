@@ -25,8 +25,14 @@ CALLER_SPAN = "00f067aa0ba902b7"
 
 
 def _run(argv: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hookwise", *argv], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=90)
+    return subprocess.run(
+        [sys.executable, "-m", "hookwise", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=90,
+    )
 
 
 def _base_env() -> dict[str, str]:
@@ -38,10 +44,20 @@ def _base_env() -> dict[str, str]:
 
 def _configure(how: str, settings: dict[str, Any], rx: OtlpReceiver, env: dict[str, str]) -> None:
     if how == "settings":
-        settings["telemetry"] = {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": rx.endpoint}
+        settings["telemetry"] = {
+            "enabled": True,
+            "otlpProtocol": "http",
+            "otlpEndpoint": rx.endpoint,
+        }
     else:
-        env.update({"OTEL_EXPORTER_OTLP_ENDPOINT": rx.endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
-                    "OTEL_SERVICE_NAME": "e2e-agents", "TRACEPARENT": f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"})
+        env.update(
+            {
+                "OTEL_EXPORTER_OTLP_ENDPOINT": rx.endpoint,
+                "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+                "OTEL_SERVICE_NAME": "e2e-agents",
+                "TRACEPARENT": f"00-{CALLER_TRACE}-{CALLER_SPAN}-01",
+            }
+        )
 
 
 def _metric_total(rx: OtlpReceiver, name: str) -> float:
@@ -50,34 +66,71 @@ def _metric_total(rx: OtlpReceiver, name: str) -> float:
 
 @pytest.mark.parametrize("how", ["settings", "otel-env"])
 def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> None:
-    tp_hook = project.script("tp.py", """
+    tp_hook = project.script(
+        "tp.py",
+        """
         json.load(sys.stdin)
         print(json.dumps({"decision": "deny", "reason": os.environ.get("TRACEPARENT", "none")}))
-    """)
+    """,
+    )
     env = _base_env()
     with OtlpReceiver() as rx:
-        settings: dict[str, Any] = {"hooks": {"BeforeTool": [{"hooks": [
-            {"type": "command", "name": "guard", "command": tp_hook},
-            {"type": "command", "name": "broken", "command": "exit 1"}]}]}}
+        settings: dict[str, Any] = {
+            "hooks": {
+                "BeforeTool": [
+                    {
+                        "hooks": [
+                            {"type": "command", "name": "guard", "command": tp_hook},
+                            {"type": "command", "name": "broken", "command": "exit 1"},
+                        ]
+                    }
+                ]
+            }
+        }
         _configure(how, settings, rx, env)
         project.write_settings(settings)
-        proc = _run(["--project", str(project.root), "fire", "BeforeTool", "--tool", "run_shell_command",
-                     "--tool-input", '{"command": "ls"}', "--json"], env)
+        proc = _run(
+            [
+                "--project",
+                str(project.root),
+                "fire",
+                "BeforeTool",
+                "--tool",
+                "run_shell_command",
+                "--tool-input",
+                '{"command": "ls"}',
+                "--json",
+            ],
+            env,
+        )
         assert proc.returncode == 2, proc.stderr
         out = json.loads(proc.stdout)
-        assert rx.wait(lambda r: len(r.logs) >= 2 and len(r.spans) >= 3
-                       and _metric_total(r, "gemini_cli.hook_call.count") >= 2), (rx.paths, proc.stderr)
+        assert rx.wait(
+            lambda r: (
+                len(r.logs) >= 2
+                and len(r.spans) >= 3
+                and _metric_total(r, "gemini_cli.hook_call.count") >= 2
+            )
+        ), (rx.paths, proc.stderr)
     assert "warning: telemetry" not in proc.stderr
     service = "hookwise" if how == "settings" else "e2e-agents"
     logs = {r["attributes"]["hook_name"]: r for r in rx.logs}
     assert set(logs) == {"guard", "broken"}
     guard = logs["guard"]
-    assert guard["event_name"] == "gemini_cli.hook_call" and guard["resource"]["service.name"] == service
+    assert (
+        guard["event_name"] == "gemini_cli.hook_call"
+        and guard["resource"]["service.name"] == service
+    )
     a = guard["attributes"]
-    assert a["event.name"] == "gemini_cli.hook_call" and a["outcome"] == "ok" and a["success"] is True
+    assert (
+        a["event.name"] == "gemini_cli.hook_call" and a["outcome"] == "ok" and a["success"] is True
+    )
     assert a["exit_code"] == 0 and a["source"] == "project" and a["hook_type"] == "command"
     assert json.loads(a["hook_input"])["tool_input"] == {"command": "ls"}
-    assert logs["broken"]["attributes"]["outcome"] == "failed" and logs["broken"]["attributes"]["error"]
+    assert (
+        logs["broken"]["attributes"]["outcome"] == "failed"
+        and logs["broken"]["attributes"]["error"]
+    )
     spans = {s["name"]: s for s in rx.spans}
     firing, hook = spans["hooks BeforeTool"], spans["hook BeforeTool guard"]
     assert hook["parent_span_id"] == firing["span_id"]
@@ -92,7 +145,11 @@ def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> Non
         assert firing["trace_id"] == CALLER_TRACE and firing["parent_span_id"] == CALLER_SPAN
     else:
         assert firing["parent_span_id"] == ""
-    counts = {p["attributes"]["hook_name"]: p["value"] for p in rx.metrics if p["name"] == "gemini_cli.hook_call.count"}
+    counts = {
+        p["attributes"]["hook_name"]: p["value"]
+        for p in rx.metrics
+        if p["name"] == "gemini_cli.hook_call.count"
+    }
     assert counts == {"guard": 1, "broken": 1}
     lat = [p for p in rx.metrics if p["name"] == "gemini_cli.hook_call.latency"]
     assert {p["unit"] for p in lat} == {"ms"} and sum(p["count"] for p in lat) == 2
@@ -109,11 +166,25 @@ def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -
     with OtlpReceiver() as rx:
         _configure(how, agent.settings, rx, env)
         agent.save_settings()
-        proc = _run(["--project", str(agent.root), "agent", "-p", "read a.txt", "--responses",
-                     str(agent.responses_path)], env)
+        proc = _run(
+            [
+                "--project",
+                str(agent.root),
+                "agent",
+                "-p",
+                "read a.txt",
+                "--responses",
+                str(agent.responses_path),
+            ],
+            env,
+        )
         assert proc.returncode == 0, proc.stderr
-        assert rx.wait(lambda r: any(s["name"].startswith("invoke_agent") for s in r.spans)
-                       and _metric_total(r, "gemini_cli.hook_call.count") >= 3), (rx.paths, proc.stderr)
+        assert rx.wait(
+            lambda r: (
+                any(s["name"].startswith("invoke_agent") for s in r.spans)
+                and _metric_total(r, "gemini_cli.hook_call.count") >= 3
+            )
+        ), (rx.paths, proc.stderr)
     spans = rx.spans
     by_id = {s["span_id"]: s for s in spans}
 
@@ -129,16 +200,25 @@ def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -
     assert tool["attributes"]["gen_ai.operation.name"] == "execute_tool"
     assert tool["attributes"]["gen_ai.tool.name"] == "read_file"
     chats = [s for s in spans if s["name"].startswith("chat")]
-    assert len(chats) == 2 and all(s["attributes"]["gen_ai.operation.name"] == "chat" for s in chats)
+    assert len(chats) == 2 and all(
+        s["attributes"]["gen_ai.operation.name"] == "chat" for s in chats
+    )
     assert all(by_id[s["parent_span_id"]] is agent_span for s in chats)
     # tool hooks sit inside the tool span, model hooks inside the model call's span
     before_tool = one("hooks BeforeTool")
     assert by_id[before_tool["parent_span_id"]] is tool
     model_firings = [s for s in spans if s["name"] == "hooks BeforeModel"]
-    assert len(model_firings) == 2 and all(by_id[s["parent_span_id"]] in chats for s in model_firings)
-    assert all(s["trace_id"] == agent_span["trace_id"] for s in spans if s["name"] != "hooks SessionStart"
-               and s["name"] != "hooks SessionEnd")
-    assert not any("guardrail" in s["name"] or "apply_guardrail" in json.dumps(s["attributes"]) for s in spans)
+    assert len(model_firings) == 2 and all(
+        by_id[s["parent_span_id"]] in chats for s in model_firings
+    )
+    assert all(
+        s["trace_id"] == agent_span["trace_id"]
+        for s in spans
+        if s["name"] != "hooks SessionStart" and s["name"] != "hooks SessionEnd"
+    )
+    assert not any(
+        "guardrail" in s["name"] or "apply_guardrail" in json.dumps(s["attributes"]) for s in spans
+    )
     names = sorted({r["attributes"]["hook_name"] for r in rx.logs})
     assert names == ["model-watch", "tool-guard"]
 
@@ -150,14 +230,36 @@ def test_collector_down_changes_no_result_and_warns_once(project: Project) -> No
     s.bind(("127.0.0.1", 0))
     dead = f"http://127.0.0.1:{s.getsockname()[1]}"
     s.close()  # nothing listens: connections are refused
-    deny = "echo '{\"decision\": \"deny\", \"reason\": \"r\"}'"
-    hooks = {"BeforeTool": [{"hooks": [{"type": "command", "command": deny},
-                                       {"type": "command", "command": "exit 1"}]}]}
-    argv = ["--project", str(project.root), "fire", "BeforeTool", "--tool", "t", "--tool-input", "{}", "--json"]
+    deny = 'echo \'{"decision": "deny", "reason": "r"}\''
+    hooks = {
+        "BeforeTool": [
+            {
+                "hooks": [
+                    {"type": "command", "command": deny},
+                    {"type": "command", "command": "exit 1"},
+                ]
+            }
+        ]
+    }
+    argv = [
+        "--project",
+        str(project.root),
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "t",
+        "--tool-input",
+        "{}",
+        "--json",
+    ]
     project.write_settings({"hooks": hooks})
     without = _run(argv, _base_env())
-    project.write_settings({"hooks": hooks, "telemetry": {"enabled": True, "otlpProtocol": "http",
-                                                          "otlpEndpoint": dead}})
+    project.write_settings(
+        {
+            "hooks": hooks,
+            "telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": dead},
+        }
+    )
     with_dead = _run(argv, _base_env())
     assert with_dead.returncode == without.returncode == 2
 
@@ -178,25 +280,36 @@ def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
 
     import grpc
     from opentelemetry.proto.collector.logs.v1 import logs_service_pb2, logs_service_pb2_grpc
-    from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2, metrics_service_pb2_grpc
+    from opentelemetry.proto.collector.metrics.v1 import (
+        metrics_service_pb2,
+        metrics_service_pb2_grpc,
+    )
     from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 
     got: dict[str, list[Any]] = {"logs": [], "spans": [], "metrics": []}
 
     class Logs(logs_service_pb2_grpc.LogsServiceServicer):
         def Export(self, request: Any, context: Any) -> Any:
-            got["logs"] += [r for rl in request.resource_logs for sl in rl.scope_logs for r in sl.log_records]
+            got["logs"] += [
+                r for rl in request.resource_logs for sl in rl.scope_logs for r in sl.log_records
+            ]
             return logs_service_pb2.ExportLogsServiceResponse()
 
     class Traces(trace_service_pb2_grpc.TraceServiceServicer):
         def Export(self, request: Any, context: Any) -> Any:
-            got["spans"] += [s.name for rs in request.resource_spans for ss in rs.scope_spans for s in ss.spans]
+            got["spans"] += [
+                s.name for rs in request.resource_spans for ss in rs.scope_spans for s in ss.spans
+            ]
             return trace_service_pb2.ExportTraceServiceResponse()
 
     class Metrics(metrics_service_pb2_grpc.MetricsServiceServicer):
         def Export(self, request: Any, context: Any) -> Any:
-            got["metrics"] += [m.name for rm in request.resource_metrics for sm in rm.scope_metrics
-                               for m in sm.metrics]
+            got["metrics"] += [
+                m.name
+                for rm in request.resource_metrics
+                for sm in rm.scope_metrics
+                for m in sm.metrics
+            ]
             return metrics_service_pb2.ExportMetricsServiceResponse()
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
@@ -206,10 +319,19 @@ def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
-        project.write_settings({"telemetry": {"enabled": True, "otlpEndpoint": f"http://127.0.0.1:{port}"},
-                                "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "g",
-                                                                     "command": "exit 0"}]}]}})
-        proc = _run(["--project", str(project.root), "fire", "BeforeTool", "--tool", "t"], _base_env())
+        project.write_settings(
+            {
+                "telemetry": {"enabled": True, "otlpEndpoint": f"http://127.0.0.1:{port}"},
+                "hooks": {
+                    "BeforeTool": [
+                        {"hooks": [{"type": "command", "name": "g", "command": "exit 0"}]}
+                    ]
+                },
+            }
+        )
+        proc = _run(
+            ["--project", str(project.root), "fire", "BeforeTool", "--tool", "t"], _base_env()
+        )
         assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
     finally:
         server.stop(None)

@@ -19,8 +19,18 @@ from opentelemetry.trace import SpanKind, StatusCode  # noqa: E402
 
 from hookwise.telemetry import instrument  # noqa: E402
 
-LOG_KEYS_ALWAYS = {"event.name", "event.timestamp", "session.id", "hook_event_name", "hook_type", "hook_name",
-                   "duration_ms", "success", "source", "outcome"}
+LOG_KEYS_ALWAYS = {
+    "event.name",
+    "event.timestamp",
+    "session.id",
+    "hook_event_name",
+    "hook_type",
+    "hook_name",
+    "duration_ms",
+    "success",
+    "source",
+    "outcome",
+}
 LOG_KEYS_PROMPTS = {"hook_input", "hook_output", "stdout", "stderr"}
 
 #: hook name -> (command, expected outcome, exit code attribute or None)
@@ -33,14 +43,32 @@ OUTCOMES: dict[str, tuple[str, str, int | None]] = {
 }
 
 
-def _system(project: Project, sdk: Sdk, *, log_prompts: bool = True, trust_all: bool = True,
-            extra: list[dict[str, Any]] | None = None) -> HookSystem:
-    hooks = [{"type": "command", "name": name, "command": cmd, "timeout": 400 if "slow" in name else 10000}
-             for name, (cmd, _, _) in OUTCOMES.items()]
+def _system(
+    project: Project,
+    sdk: Sdk,
+    *,
+    log_prompts: bool = True,
+    trust_all: bool = True,
+    extra: list[dict[str, Any]] | None = None,
+) -> HookSystem:
+    hooks = [
+        {
+            "type": "command",
+            "name": name,
+            "command": cmd,
+            "timeout": 400 if "slow" in name else 10000,
+        }
+        for name, (cmd, _, _) in OUTCOMES.items()
+    ]
     project.write_settings({"hooks": {"BeforeTool": [{"hooks": hooks + (extra or [])}]}})
     hs = HookSystem(project.root, trust_all=trust_all)
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider, log_prompts=log_prompts)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+        log_prompts=log_prompts,
+    )
     return hs
 
 
@@ -62,7 +90,11 @@ def test_log_record_per_hook_call_with_every_attribute(project: Project, sdk: Sd
         a = dict(rec.attributes)
         assert rec.event_name == "gemini_cli.hook_call"
         assert a["event.name"] == "gemini_cli.hook_call"
-        assert a["hook_event_name"] == "BeforeTool" and a["hook_type"] == "command" and a["source"] == "project"
+        assert (
+            a["hook_event_name"] == "BeforeTool"
+            and a["hook_type"] == "command"
+            and a["source"] == "project"
+        )
         assert a["outcome"] == outcome
         assert a["success"] is (outcome == "ok")
         assert isinstance(a["duration_ms"], int) and a["duration_ms"] >= 0
@@ -89,8 +121,12 @@ def test_log_record_per_hook_call_with_every_attribute(project: Project, sdk: Sd
 
 
 def test_log_prompts_off_reduces_names_and_drops_payloads(project: Project, sdk: Sdk) -> None:
-    hs = _system(project, sdk, log_prompts=False, extra=[
-        {"type": "command", "command": "/usr/bin/env true --secret-flag", "name": ""}])
+    hs = _system(
+        project,
+        sdk,
+        log_prompts=False,
+        extra=[{"type": "command", "command": "/usr/bin/env true --secret-flag", "name": ""}],
+    )
     hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
     names = sorted(r.attributes["hook_name"] for r in sdk.logs())
     # "My Hook" -> "My" (first word); a command path -> its basename (Gemini CLI's sanitising)
@@ -107,12 +143,25 @@ def test_metrics_count_and_latency_with_reduced_names(project: Project, sdk: Sdk
     hs = _system(project, sdk)  # logPrompts on: metrics still use the reduced name
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     hs.fire("BeforeTool", tool_name="t", tool_input={})
-    counts = {(p.attributes["hook_name"], p.attributes["outcome"]): p.value
-              for p in sdk.metric_points("gemini_cli.hook_call.count")}
-    assert counts == {("ok", "ok"): 2, ("blocked", "blocked"): 2, ("failed", "failed"): 2,
-                      ("notrun", "not-run"): 2, ("slow", "timeout"): 2}
+    counts = {
+        (p.attributes["hook_name"], p.attributes["outcome"]): p.value
+        for p in sdk.metric_points("gemini_cli.hook_call.count")
+    }
+    assert counts == {
+        ("ok", "ok"): 2,
+        ("blocked", "blocked"): 2,
+        ("failed", "failed"): 2,
+        ("notrun", "not-run"): 2,
+        ("slow", "timeout"): 2,
+    }
     for p in sdk.metric_points("gemini_cli.hook_call.count"):
-        assert set(p.attributes) == {"session.id", "hook_event_name", "hook_name", "success", "outcome"}
+        assert set(p.attributes) == {
+            "session.id",
+            "hook_event_name",
+            "hook_name",
+            "success",
+            "outcome",
+        }
         assert p.attributes["success"] is (p.attributes["outcome"] == "ok")
     lat = sdk.metric("gemini_cli.hook_call.latency")
     assert lat.unit == "ms"
@@ -120,7 +169,9 @@ def test_metrics_count_and_latency_with_reduced_names(project: Project, sdk: Sdk
     assert slow[0].count == 2 and slow[0].min >= 300  # the timeout of 400 ms, in ms
 
 
-def test_spans_nest_under_the_callers_span_with_status_per_outcome(project: Project, sdk: Sdk) -> None:
+def test_spans_nest_under_the_callers_span_with_status_per_outcome(
+    project: Project, sdk: Sdk
+) -> None:
     hs = _system(project, sdk)
     tracer = sdk.tracer_provider.get_tracer("host")
     with tracer.start_as_current_span("execute_tool run_shell_command") as caller:
@@ -153,7 +204,10 @@ def test_spans_nest_under_the_callers_span_with_status_per_outcome(project: Proj
         else:
             assert s.status.status_code is StatusCode.UNSET and "error.type" not in s.attributes
         assert "guardrail" not in json.dumps(dict(s.attributes))
-    decisions = {s.attributes["hookwise.hook.name"]: s.attributes["hookwise.hook.decision"] for s in hook_spans}
+    decisions = {
+        s.attributes["hookwise.hook.name"]: s.attributes["hookwise.hook.decision"]
+        for s in hook_spans
+    }
     assert decisions["ok hook"] == "allow" and decisions["blocked hook"] == "block"
     # each log record is tied to its hook's span
     by_span = {s.context.span_id: s.attributes["hookwise.hook.name"] for s in hook_spans}
@@ -174,26 +228,47 @@ def test_skipped_and_python_hooks(project: Project, sdk: Sdk) -> None:
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     logs = _logs_by_name(sdk)
     assert {n: r.attributes["outcome"] for n, r in logs.items()} == {
-        **{n: "skipped" for n in OUTCOMES}, "py check": "ok", "py broken": "failed"}
-    assert logs["py check"].attributes["hook_type"] == "python" and "exit_code" not in logs["py check"].attributes
+        **{n: "skipped" for n in OUTCOMES},
+        "py check": "ok",
+        "py broken": "failed",
+    }
+    assert (
+        logs["py check"].attributes["hook_type"] == "python"
+        and "exit_code" not in logs["py check"].attributes
+    )
     assert "not trusted" in logs["ok hook"].attributes["error"]
-    spans = {s.attributes["hookwise.hook.name"]: s for s in sdk.spans() if s.name.startswith("hook ")}
-    assert spans["ok hook"].status.status_code is StatusCode.UNSET  # skipped is visible, not an error
+    spans = {
+        s.attributes["hookwise.hook.name"]: s for s in sdk.spans() if s.name.startswith("hook ")
+    }
+    assert (
+        spans["ok hook"].status.status_code is StatusCode.UNSET
+    )  # skipped is visible, not an error
     assert spans["py broken"].status.status_code is StatusCode.ERROR
     assert spans["py check"].attributes["hookwise.hook.decision"] == "deny"
 
 
 def test_command_hook_gets_traceparent_of_its_own_span(project: Project, sdk: Sdk) -> None:
-    script = project.script("tp.py", """
+    script = project.script(
+        "tp.py",
+        """
         json.load(sys.stdin)
         print(json.dumps({"systemMessage": os.environ.get("TRACEPARENT", "none") + " "
                           + ",".join(sorted(k for k in os.environ if k.startswith("OTEL_")))}))
-    """)
+    """,
+    )
     project.hooks("BeforeTool", {"type": "command", "name": "tp", "command": script})
-    env = {**__import__("os").environ, "OTEL_SERVICE_NAME": "secret-service", "OTEL_EXPORTER_OTLP_HEADERS": "a=b"}
+    env = {
+        **__import__("os").environ,
+        "OTEL_SERVICE_NAME": "secret-service",
+        "OTEL_EXPORTER_OTLP_HEADERS": "a=b",
+    }
     hs = HookSystem(project.root, trust_all=True, env=env)
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     result = hs.fire("BeforeTool", tool_name="t", tool_input={})
     tp, otel_vars = (result.output["systemMessage"] + " ").split(" ", 1)
     span = sdk.span("hook BeforeTool tp")
@@ -203,10 +278,13 @@ def test_command_hook_gets_traceparent_of_its_own_span(project: Project, sdk: Sd
 
 
 def test_no_traceparent_when_telemetry_is_off(project: Project) -> None:
-    script = project.script("tp.py", """
+    script = project.script(
+        "tp.py",
+        """
         json.load(sys.stdin)
         print(json.dumps({"systemMessage": os.environ.get("TRACEPARENT", "none")}))
-    """)
+    """,
+    )
     project.hooks("BeforeTool", {"type": "command", "name": "tp", "command": script})
     hs = HookSystem(project.root, trust_all=True)
     assert hs.telemetry is None
@@ -214,20 +292,33 @@ def test_no_traceparent_when_telemetry_is_off(project: Project) -> None:
 
 
 def test_fire_async_nests_under_the_callers_span(project: Project, sdk: Sdk) -> None:
-    script = project.script("tp.py", """
+    script = project.script(
+        "tp.py",
+        """
         json.load(sys.stdin)
         print(json.dumps({"systemMessage": os.environ.get("TRACEPARENT", "none")}))
-    """)
-    project.hooks("AfterTool", {"type": "command", "name": "tp", "command": script},
-                  {"type": "command", "name": "second", "command": "exit 0"}, sequential=True)
+    """,
+    )
+    project.hooks(
+        "AfterTool",
+        {"type": "command", "name": "tp", "command": script},
+        {"type": "command", "name": "second", "command": "exit 0"},
+        sequential=True,
+    )
     hs = HookSystem(project.root, trust_all=True)
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     tracer = sdk.tracer_provider.get_tracer("host")
 
     async def main() -> Any:
         with tracer.start_as_current_span("caller") as caller:
-            result = await hs.fire_async("AfterTool", tool_name="t", tool_input={}, tool_response={})
+            result = await hs.fire_async(
+                "AfterTool", tool_name="t", tool_input={}, tool_response={}
+            )
         return caller, result
 
     caller, result = asyncio.run(main())
@@ -243,8 +334,12 @@ def test_fire_async_nests_under_the_callers_span(project: Project, sdk: Sdk) -> 
 def test_no_hooks_no_records(project: Project, sdk: Sdk) -> None:
     project.hooks("BeforeTool", "exit 0", matcher="other_tool")
     hs = HookSystem(project.root, trust_all=True)
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert sdk.spans() == [] and sdk.logs() == []  # Gemini CLI: nothing when the plan is empty
 
@@ -261,18 +356,27 @@ class _Crashing:
         raise RuntimeError("runner bug")
 
 
-def test_a_firing_that_raises_ends_its_span_and_leaves_no_current_span(project: Project, sdk: Sdk) -> None:
+def test_a_firing_that_raises_ends_its_span_and_leaves_no_current_span(
+    project: Project, sdk: Sdk
+) -> None:
     from opentelemetry import trace
 
     project.hooks("BeforeTool", "exit 0")
     hs = HookSystem(project.root, trust_all=True)
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     hs.runners["command"] = _Crashing()  # type: ignore[assignment]
     with pytest.raises(RuntimeError, match="runner bug"):
         hs.fire("BeforeTool", tool_name="t", tool_input={})
     firing = sdk.span("hooks BeforeTool")
-    assert firing.status.status_code is StatusCode.ERROR and firing.attributes["error.type"] == "RuntimeError"
+    assert (
+        firing.status.status_code is StatusCode.ERROR
+        and firing.attributes["error.type"] == "RuntimeError"
+    )
     assert not trace.get_current_span().get_span_context().is_valid  # the context was restored
     with pytest.raises(RuntimeError):
         asyncio.run(hs.fire_async("BeforeTool", tool_name="t", tool_input={}))
@@ -310,15 +414,22 @@ def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Proje
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", HOST_EXITS, str(project.root)], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", HOST_EXITS, str(project.root)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "LOG last words" in proc.stdout, proc.stdout + proc.stderr
-    assert "SPAN hook SessionEnd last words" in proc.stdout and "SPAN hooks SessionEnd" in proc.stdout
+    assert (
+        "SPAN hook SessionEnd last words" in proc.stdout and "SPAN hooks SessionEnd" in proc.stdout
+    )
 
 
-def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project: Project, sdk: Sdk,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(
+    project: Project, sdk: Sdk, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import gc
     import time
     import weakref
@@ -327,7 +438,9 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project
 
     monkeypatch.setattr(observer, "IDLE_EXIT_S", 0.05)
 
-    def until_no_worker(tel: Any) -> None:  # this observer's (other tests' observers may still have theirs)
+    def until_no_worker(
+        tel: Any,
+    ) -> None:  # this observer's (other tests' observers may still have theirs)
         worker = tel._worker
         deadline = time.monotonic() + 10
         while tel._worker is not None and time.monotonic() < deadline:
@@ -339,8 +452,12 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(project
 
     hs = HookSystem(project.root, trust_all=True)
     hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
-    tel = instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-                     logger_provider=sdk.logger_provider)
+    tel = instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     hs.fire("BeforeTool", tool_name="t", tool_input={})
     until_no_worker(tel)  # idle: it ended after handing the firing to the SDK
     assert [r.attributes["hook_name"] for r in sdk.logs()] == ["py"]
@@ -364,8 +481,12 @@ def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk
 
     hs = HookSystem(project.root, trust_all=True)
     hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
-    tel = instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-                     logger_provider=sdk.logger_provider)
+    tel = instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
     n = observer.BATCH_FIRINGS * 3 + 1
     for i in range(n):
         hs.fire("BeforeTool", tool_name="t", tool_input={})
@@ -387,8 +508,12 @@ def test_recorded_firings_leave_no_cycles(project: Project, sdk: Sdk) -> None:
     project.hooks("BeforeTool", emit({"decision": "allow"}), "true")
     hs = HookSystem(project.root, trust_all=True)
     hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="py")
-    instrument(hs, tracer_provider=sdk.tracer_provider, meter_provider=sdk.meter_provider,
-               logger_provider=sdk.logger_provider)
+    instrument(
+        hs,
+        tracer_provider=sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
 
     def fire_and_export(n: int) -> None:
         for _ in range(n):

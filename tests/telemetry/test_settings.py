@@ -22,20 +22,32 @@ def test_off_by_default() -> None:
 
 def test_settings_switch_it_on_with_gemini_defaults() -> None:
     config, _ = resolve({"enabled": True}, {})
-    assert config.enabled and config.protocol == "grpc" and config.endpoint == "http://localhost:4317"
+    assert (
+        config.enabled and config.protocol == "grpc" and config.endpoint == "http://localhost:4317"
+    )
     assert config.log_prompts and config.reason == "settings telemetry.enabled"
-    http, _ = resolve({"enabled": True, "otlpProtocol": "http", "otlpEndpoint": "http://c:4318/"}, {})
+    http, _ = resolve(
+        {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": "http://c:4318/"}, {}
+    )
     assert http.signal_endpoint("logs") == "http://c:4318/v1/logs"
     assert http.signal_endpoint("traces") == "http://c:4318/v1/traces"
 
 
 def test_otel_environment_switches_it_on_and_wins_over_settings() -> None:
-    env = {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://env:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
-           "OTEL_SERVICE_NAME": "agents", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://m:9/x"}
+    env = {
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "http://env:4318",
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+        "OTEL_SERVICE_NAME": "agents",
+        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://m:9/x",
+    }
     config, warnings = resolve({"otlpEndpoint": "http://settings:1", "otlpProtocol": "grpc"}, env)
     assert warnings == []
     assert config.enabled and config.reason == "OTEL_EXPORTER_OTLP_ENDPOINT"
-    assert (config.protocol, config.endpoint, config.service_name) == ("http", "http://env:4318", "agents")
+    assert (config.protocol, config.endpoint, config.service_name) == (
+        "http",
+        "http://env:4318",
+        "agents",
+    )
     assert config.signal_endpoint("metrics") == "http://m:9/x"
     assert config.signal_endpoint("traces") == "http://env:4318/v1/traces"
 
@@ -47,19 +59,29 @@ def test_explicit_off_and_sdk_disabled_win() -> None:
 
 
 def test_gemini_environment_overrides(tmp_path: os.PathLike[str]) -> None:
-    env = {"GEMINI_TELEMETRY_ENABLED": "1", "GEMINI_TELEMETRY_LOG_PROMPTS": "false",
-           "GEMINI_TELEMETRY_OUTFILE": "tel.jsonl", "GEMINI_TELEMETRY_OTLP_PROTOCOL": "http"}
+    env = {
+        "GEMINI_TELEMETRY_ENABLED": "1",
+        "GEMINI_TELEMETRY_LOG_PROMPTS": "false",
+        "GEMINI_TELEMETRY_OUTFILE": "tel.jsonl",
+        "GEMINI_TELEMETRY_OTLP_PROTOCOL": "http",
+    }
     config, _ = resolve({"logPrompts": True}, env, str(tmp_path))
     assert config.enabled and not config.log_prompts and config.protocol == "http"
     assert config.outfile == os.path.join(str(tmp_path), "tel.jsonl")
-    _, warnings = resolve({}, {"GEMINI_TELEMETRY_ENABLED": "maybe", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"})
+    _, warnings = resolve(
+        {}, {"GEMINI_TELEMETRY_ENABLED": "maybe", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"}
+    )
     assert any("GEMINI_TELEMETRY_ENABLED='maybe'" in w for w in warnings)
     assert any("OTEL_EXPORTER_OTLP_PROTOCOL='carrier-pigeon'" in w for w in warnings)
 
 
 def test_layers_merge_key_by_key_and_bad_values_name_the_file(project: Project) -> None:
-    project.write_settings({"telemetry": {"enabled": True, "otlpProtocol": "http", "logPrompts": False}}, "user")
-    path = project.write_settings({"telemetry": {"otlpProtocol": "smoke", "logPrompts": True, "colour": 1}})
+    project.write_settings(
+        {"telemetry": {"enabled": True, "otlpProtocol": "http", "logPrompts": False}}, "user"
+    )
+    path = project.write_settings(
+        {"telemetry": {"otlpProtocol": "smoke", "logPrompts": True, "colour": 1}}
+    )
     loaded = load_settings(str(project.root))
     assert loaded.telemetry == {"enabled": True, "otlpProtocol": "http", "logPrompts": True}
     text = "\n".join(loaded.warnings)
@@ -67,26 +89,68 @@ def test_layers_merge_key_by_key_and_bad_values_name_the_file(project: Project) 
 
 
 def test_validate_accepts_the_telemetry_keys(project: Project) -> None:
-    project.write_settings({"telemetry": {"enabled": False, "target": "local", "otlpEndpoint": "http://c:4317",
-                                          "otlpProtocol": "grpc", "outfile": "t.jsonl", "logPrompts": False},
-                            "hooks": {}})
-    proc = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "validate", "--json"],
-                          capture_output=True, text=True, env={**os.environ}, timeout=60)
-    assert proc.returncode == 0 and "telemetry" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    project.write_settings(
+        {
+            "telemetry": {
+                "enabled": False,
+                "target": "local",
+                "otlpEndpoint": "http://c:4317",
+                "otlpProtocol": "grpc",
+                "outfile": "t.jsonl",
+                "logPrompts": False,
+            },
+            "hooks": {},
+        }
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "validate", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "telemetry" not in proc.stdout + proc.stderr, (
+        proc.stdout + proc.stderr
+    )
     project.write_settings({"telemetry": {"enabled": "yes", "otlpProtocol": "udp"}})
-    proc = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "validate"],
-                          capture_output=True, text=True, env={**os.environ}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "validate"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=60,
+    )
     out = proc.stdout + proc.stderr
     assert "/telemetry/enabled" in out and "/telemetry/otlpProtocol" in out and '"udp"' in out, out
     project.write_settings({"telemetry": {"enabeld": True}})
-    proc = subprocess.run([sys.executable, "-m", "hookwise", "--project", str(project.root), "validate"],
-                          capture_output=True, text=True, env={**os.environ}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "validate"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+        timeout=60,
+    )
     assert "did you mean 'enabled'" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
 
 
 def test_without_the_extra_one_warning_naming_it(project: Project) -> None:
-    project.write_settings({"telemetry": {"enabled": True}, "hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "command": "echo '{\"decision\": \"deny\", \"reason\": \"r\"}'"}]}]}})
+    project.write_settings(
+        {
+            "telemetry": {"enabled": True},
+            "hooks": {
+                "BeforeTool": [
+                    {
+                        "hooks": [
+                            {
+                                "type": "command",
+                                "command": 'echo \'{"decision": "deny", "reason": "r"}\'',
+                            }
+                        ]
+                    }
+                ]
+            },
+        }
+    )
     code = textwrap.dedent(f"""
         import sys
         sys.modules["opentelemetry"] = None  # as if the otel extra were not installed
@@ -94,8 +158,13 @@ def test_without_the_extra_one_warning_naming_it(project: Project) -> None:
         argv = ["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t", "--tool-input", "{{}}"]
         sys.exit(main(argv))
     """)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "HOOKWISE_TRUST_ALL": "1"})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOOKWISE_TRUST_ALL": "1"},
+    )
     assert proc.returncode == 2, proc.stderr  # the hook's deny still counts
     lines = [ln for ln in proc.stderr.splitlines() if "hookwise[otel]" in ln]
     assert len(lines) == 1, proc.stderr
@@ -114,8 +183,13 @@ def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) ->
         bad = [m for m in sys.modules if m.startswith(("opentelemetry", "hookwise.telemetry"))]
         print(",".join(bad) or "clean")
     """)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ))
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+    )
     assert proc.stdout.strip() == "clean", proc.stdout + proc.stderr
     cli = textwrap.dedent(f"""
         import sys
@@ -124,8 +198,13 @@ def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) ->
         bad = [m for m in sys.modules if m.startswith(("opentelemetry", "hookwise.telemetry", "hookwise.report"))]
         print("CLI", ",".join(bad) or "clean", rc)
     """)
-    proc = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "HOOKWISE_TRUST_ALL": "1"})
+    proc = subprocess.run(
+        [sys.executable, "-c", cli],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOOKWISE_TRUST_ALL": "1"},
+    )
     assert proc.stdout.strip().endswith("CLI clean 0"), proc.stdout + proc.stderr
 
 

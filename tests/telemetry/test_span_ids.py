@@ -30,11 +30,16 @@ def _traceparent(sc: Any) -> str:
     return f"00-{sc.trace_id:032x}-{sc.span_id:016x}-{int(sc.trace_flags):02x}"
 
 
-def _system(project: Project, seen: list[Any], tracer: Any = None, *, sequential: bool = False) -> HookSystem:
+def _system(
+    project: Project, seen: list[Any], tracer: Any = None, *, sequential: bool = False
+) -> HookSystem:
     """A command hook that answers with its TRACEPARENT, then a Python hook that notes the current span in
     ``seen`` (and starts a span of its own with ``tracer``, when one is given)."""
-    project.hooks("BeforeTool", {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)},
-                  sequential=sequential)
+    project.hooks(
+        "BeforeTool",
+        {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)},
+        sequential=sequential,
+    )
     hs = HookSystem(project.root, trust_all=True)
 
     @hs.hook("BeforeTool", name="py")
@@ -62,8 +67,12 @@ def _started_on(sdk: Sdk) -> dict[str, set[str]]:
 
 
 def _instrument(hs: HookSystem, sdk: Sdk, tracer_provider: Any = None) -> HookTelemetry:
-    return instrument(hs, tracer_provider=tracer_provider or sdk.tracer_provider, meter_provider=sdk.meter_provider,
-                      logger_provider=sdk.logger_provider)
+    return instrument(
+        hs,
+        tracer_provider=tracer_provider or sdk.tracer_provider,
+        meter_provider=sdk.meter_provider,
+        logger_provider=sdk.logger_provider,
+    )
 
 
 def test_ids_seen_in_the_firing_are_the_exported_spans(project: Project, sdk: Sdk) -> None:
@@ -84,20 +93,33 @@ def test_ids_seen_in_the_firing_are_the_exported_spans(project: Project, sdk: Sd
     hook = sdk.span("hook BeforeTool tp")
     assert result.output["systemMessage"] == _traceparent(hook.get_span_context())
     assert hook.parent.span_id == firing.context.span_id
-    assert hook.attributes["hookwise.hook.outcome"] == "ok" and hook.attributes["hookwise.hook.exit_code"] == 0
+    assert (
+        hook.attributes["hookwise.hook.outcome"] == "ok"
+        and hook.attributes["hookwise.hook.exit_code"] == 0
+    )
     # a span started inside a Python hook is a child of the firing's span, in its trace
     inner = sdk.span("inside the hook")
-    assert inner.parent.span_id == firing.context.span_id and inner.context.trace_id == firing.context.trace_id
+    assert (
+        inner.parent.span_id == firing.context.span_id
+        and inner.context.trace_id == firing.context.trace_id
+    )
     py = sdk.span("hook BeforeTool py")
-    assert py.parent.span_id == firing.context.span_id and py.context.trace_id == firing.context.trace_id
+    assert (
+        py.parent.span_id == firing.context.span_id
+        and py.context.trace_id == firing.context.trace_id
+    )
     # the log records carry the ids of their hooks' spans
     ids = {r.attributes["hook_name"]: (r.trace_id, r.span_id) for r in sdk.logs()}
-    assert ids == {"tp": (hook.context.trace_id, hook.context.span_id),
-                   "py": (py.context.trace_id, py.context.span_id)}
+    assert ids == {
+        "tp": (hook.context.trace_id, hook.context.span_id),
+        "py": (py.context.trace_id, py.context.span_id),
+    }
     # the firing thread started only the caller's span and the hook's own; hookwise's spans were built elsewhere
     here = threading.current_thread().name
     assert threads["execute_tool t"] == threads["inside the hook"] == {here}
-    assert here not in threads["hooks BeforeTool"] | threads["hook"] | threads["hook BeforeTool py"]  # "hook": tp
+    assert (
+        here not in threads["hooks BeforeTool"] | threads["hook"] | threads["hook BeforeTool py"]
+    )  # "hook": tp
 
 
 def test_a_firing_without_a_caller_starts_a_trace(project: Project, sdk: Sdk) -> None:
@@ -122,37 +144,60 @@ def test_an_inherited_traceparent_is_the_parent(project: Project, sdk: Sdk) -> N
     seen: list[Any] = []
     hs = _system(project, seen)
     parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-    hs.telemetry = HookTelemetry(sdk.tracer_provider, sdk.meter_provider, sdk.logger_provider,
-                                 parent_traceparent=parent)
+    hs.telemetry = HookTelemetry(
+        sdk.tracer_provider, sdk.meter_provider, sdk.logger_provider, parent_traceparent=parent
+    )
     result = hs.fire("BeforeTool", tool_name="t", tool_input={})
     firing = sdk.span("hooks BeforeTool")
     assert f"{firing.context.trace_id:032x}" == "0af7651916cd43dd8448eb211c80319c"
     assert f"{firing.parent.span_id:016x}" == "b7ad6b7169203331" and firing.parent.is_remote
     assert seen[0] == firing.get_span_context()
-    assert result.output["systemMessage"] == _traceparent(sdk.span("hook BeforeTool tp").get_span_context())
+    assert result.output["systemMessage"] == _traceparent(
+        sdk.span("hook BeforeTool tp").get_span_context()
+    )
 
 
-def test_a_parent_that_is_not_sampled_gives_no_spans_but_the_right_traceparent(project: Project, sdk: Sdk) -> None:
+def test_a_parent_that_is_not_sampled_gives_no_spans_but_the_right_traceparent(
+    project: Project, sdk: Sdk
+) -> None:
     seen: list[Any] = []
     hs = _system(project, seen)
     _instrument(hs, sdk)
     trace_id, span_id = 0x4BF92F3577B34DA6A3CE929D0E0E4736, 0x00F067AA0BA902B7
-    parent = trace.NonRecordingSpan(trace.SpanContext(trace_id, span_id, is_remote=True,
-                                                      trace_flags=trace.TraceFlags(trace.TraceFlags.DEFAULT)))
+    parent = trace.NonRecordingSpan(
+        trace.SpanContext(
+            trace_id,
+            span_id,
+            is_remote=True,
+            trace_flags=trace.TraceFlags(trace.TraceFlags.DEFAULT),
+        )
+    )
     token = context.attach(trace.set_span_in_context(parent))
     try:
         result = hs.fire("BeforeTool", tool_name="t", tool_input={})
     finally:
         context.detach(token)
     tp = result.output["systemMessage"]
-    assert tp.startswith(f"00-{trace_id:032x}-") and tp.endswith("-00")  # ParentBased: not sampled, as the parent
+    assert tp.startswith(f"00-{trace_id:032x}-") and tp.endswith(
+        "-00"
+    )  # ParentBased: not sampled, as the parent
     assert tp.split("-")[2] not in ("0" * 16, f"{span_id:016x}", f"{seen[0].span_id:016x}")
-    assert seen[0].trace_id == trace_id and seen[0].span_id != span_id and not seen[0].trace_flags.sampled
-    assert sdk.spans() == []  # no span is recorded, as the SDK does for a parent that is not sampled
-    logs = sdk.logs()  # logs and metrics are not sampled: they still come, with the ids of the hooks' spans
+    assert (
+        seen[0].trace_id == trace_id
+        and seen[0].span_id != span_id
+        and not seen[0].trace_flags.sampled
+    )
+    assert (
+        sdk.spans() == []
+    )  # no span is recorded, as the SDK does for a parent that is not sampled
+    logs = (
+        sdk.logs()
+    )  # logs and metrics are not sampled: they still come, with the ids of the hooks' spans
     assert sorted(r.attributes["hook_name"] for r in logs) == ["py", "tp"]
     assert all(r.trace_id == trace_id for r in logs)
-    assert {r.span_id for r in logs if r.attributes["hook_name"] == "tp"} == {int(tp.split("-")[2], 16)}
+    assert {r.span_id for r in logs if r.attributes["hook_name"] == "tp"} == {
+        int(tp.split("-")[2], 16)
+    }
 
 
 class _OtherTracerProvider(trace.TracerProvider):
@@ -177,7 +222,9 @@ class _OtherTracer(trace.Tracer):
         return self.inner.start_as_current_span(*args, **kwargs)
 
 
-def test_a_tracer_that_is_not_the_sdks_opens_spans_in_the_firing(project: Project, sdk: Sdk) -> None:
+def test_a_tracer_that_is_not_the_sdks_opens_spans_in_the_firing(
+    project: Project, sdk: Sdk
+) -> None:
     host = sdk.tracer_provider.get_tracer("host")
     seen: list[Any] = []
     hs = _system(project, seen, host)
@@ -219,7 +266,8 @@ def test_other_spans_of_the_tracer_keep_the_sdks_ids(project: Project, sdk: Sdk)
 
 
 def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_their_spans(
-        project: Project, capsys: pytest.CaptureFixture[str]) -> None:
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
     # an id generator whose answer to "are trace ids random" changes from call to call: the SDK sets the
     # random-trace-id flag of the span it builds differently from the flags assigned in the firing
     from opentelemetry.sdk.trace import TracerProvider
@@ -249,21 +297,29 @@ def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_thei
     firings = [s for s in exporter.get_finished_spans() if s.name == "hooks BeforeTool"]
     hooks = [s for s in exporter.get_finished_spans() if s.name == "hook BeforeTool tp"]
     assert len(firings) == len(hooks) == 3
-    for firing, hook, sc, result in list(zip(firings, hooks, seen, results, strict=True))[1:]:  # opened in firings
+    for firing, hook, sc, result in list(zip(firings, hooks, seen, results, strict=True))[
+        1:
+    ]:  # opened in firings
         assert sc == firing.get_span_context()
         assert result.output["systemMessage"] == _traceparent(hook.get_span_context())
 
 
-def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_traceparent(project: Project,
-                                                                                          sdk: Sdk) -> None:
+def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_traceparent(
+    project: Project, sdk: Sdk
+) -> None:
     """An ``async`` command hook runs after its firing went ahead: it gets a firing span of its own, a child of
     the caller's span, its hook span, log record and ``TRACEPARENT``, like any command hook."""
     out = project.root / "tp.txt"
-    writer = project.script("tp_writer.py", f"""
+    writer = project.script(
+        "tp_writer.py",
+        f"""
     json.load(sys.stdin)
     open({str(out)!r}, "w").write(os.environ.get("TRACEPARENT", "none"))
-    """)
-    project.hooks("BeforeTool", {"type": "command", "name": "later", "command": writer, "async": True})
+    """,
+    )
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "later", "command": writer, "async": True}
+    )
     hs = HookSystem(project.root, trust_all=True)
     _instrument(hs, sdk)
     with sdk.tracer_provider.get_tracer("host").start_as_current_span("execute_tool t") as host:
@@ -281,12 +337,23 @@ class _Tagging:
     """A sampler whose answer depends on more than the parent: it samples every span, adds an attribute and a
     trace state entry (so firings must ask it, and keep what it said)."""
 
-    def should_sample(self, parent_context: Any, trace_id: int, name: str, kind: Any = None, attributes: Any = None,
-                      links: Any = None, trace_state: Any = None) -> Any:
+    def should_sample(
+        self,
+        parent_context: Any,
+        trace_id: int,
+        name: str,
+        kind: Any = None,
+        attributes: Any = None,
+        links: Any = None,
+        trace_state: Any = None,
+    ) -> Any:
         from opentelemetry.sdk.trace.sampling import Decision, SamplingResult
 
-        return SamplingResult(Decision.RECORD_AND_SAMPLE, {**(attributes or {}), "sampled.by": "tagging"},
-                              trace.TraceState([("tag", "yes")]))
+        return SamplingResult(
+            Decision.RECORD_AND_SAMPLE,
+            {**(attributes or {}), "sampled.by": "tagging"},
+            trace.TraceState([("tag", "yes")]),
+        )
 
     def get_description(self) -> str:
         return "Tagging"
@@ -296,19 +363,43 @@ def _samplers() -> dict[str, tuple[Any, bool]]:
     """name -> (sampler, decided by the parent alone)"""
     from opentelemetry.sdk.trace import sampling as s
 
-    return {"default": (s.DEFAULT_ON, True), "always on": (s.ALWAYS_ON, True), "always off": (s.ALWAYS_OFF, True),
-            "parent-based, root off": (s.ParentBased(s.ALWAYS_OFF), True),
-            "parent-based, against the parent": (s.ParentBased(s.ALWAYS_ON, remote_parent_sampled=s.ALWAYS_OFF,
-                                                               remote_parent_not_sampled=s.ALWAYS_ON,
-                                                               local_parent_not_sampled=s.ALWAYS_ON), True),
-            "parent-based ratio": (s.ParentBased(s.TraceIdRatioBased(0.5)), False), "tagging": (_Tagging(), False)}
+    return {
+        "default": (s.DEFAULT_ON, True),
+        "always on": (s.ALWAYS_ON, True),
+        "always off": (s.ALWAYS_OFF, True),
+        "parent-based, root off": (s.ParentBased(s.ALWAYS_OFF), True),
+        "parent-based, against the parent": (
+            s.ParentBased(
+                s.ALWAYS_ON,
+                remote_parent_sampled=s.ALWAYS_OFF,
+                remote_parent_not_sampled=s.ALWAYS_ON,
+                local_parent_not_sampled=s.ALWAYS_ON,
+            ),
+            True,
+        ),
+        "parent-based ratio": (s.ParentBased(s.TraceIdRatioBased(0.5)), False),
+        "tagging": (_Tagging(), False),
+    }
 
 
-@pytest.mark.parametrize("name", ["default", "always on", "always off", "parent-based, root off",
-                                  "parent-based, against the parent", "parent-based ratio", "tagging"])
-@pytest.mark.parametrize("caller", ["none", "sampled", "not sampled", "remote sampled", "remote not sampled"])
-def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, name: str, caller: str,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "name",
+    [
+        "default",
+        "always on",
+        "always off",
+        "parent-based, root off",
+        "parent-based, against the parent",
+        "parent-based ratio",
+        "tagging",
+    ],
+)
+@pytest.mark.parametrize(
+    "caller", ["none", "sampled", "not sampled", "remote sampled", "remote not sampled"]
+)
+def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(
+    project: Project, name: str, caller: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Whether a firing reads the sampler's decision off its parent (the SDK's static samplers) or asks the sampler,
     the ids in-process code sees and a command hook's TRACEPARENT are those of the spans the SDK exports, with the
     flags and trace state it gives them, and the sampler's own attributes stay on the firing's span."""
@@ -325,9 +416,15 @@ def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, na
     tel = instrument(hs, tracer_provider=tp)
     assert (tel._static is not None) is static
     sampled = "not" not in caller
-    parent = trace.NonRecordingSpan(trace.SpanContext(
-        0x4BF92F3577B34DA6A3CE929D0E0E4736, 0x00F067AA0BA902B7, is_remote=caller.startswith("remote"),
-        trace_flags=trace.TraceFlags(1 if sampled else 0), trace_state=trace.TraceState([("vendor", "v1")])))
+    parent = trace.NonRecordingSpan(
+        trace.SpanContext(
+            0x4BF92F3577B34DA6A3CE929D0E0E4736,
+            0x00F067AA0BA902B7,
+            is_remote=caller.startswith("remote"),
+            trace_flags=trace.TraceFlags(1 if sampled else 0),
+            trace_state=trace.TraceState([("vendor", "v1")]),
+        )
+    )
     token = context.attach(trace.set_span_in_context(parent)) if caller != "none" else None
     try:
         results = [hs.fire("BeforeTool", tool_name="t", tool_input={}) for _ in range(3)]
@@ -335,7 +432,9 @@ def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, na
         if token is not None:
             context.detach(token)
     tel.drain()
-    assert "telemetry:" not in capsys.readouterr().err  # the SDK built every span with the context assigned
+    assert (
+        "telemetry:" not in capsys.readouterr().err
+    )  # the SDK built every span with the context assigned
     spans = exporter.get_finished_spans()
     firings = [s for s in spans if s.name == "hooks BeforeTool"]
     hooks = {s.context.span_id: s for s in spans if s.name == "hook BeforeTool tp"}
@@ -349,14 +448,23 @@ def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(project: Project, na
             assert firing.get_span_context() == sc
             assert firing.attributes["hookwise.event"] == "BeforeTool"
             if name == "tagging":
-                assert firing.attributes["sampled.by"] == "tagging" and sc.trace_state.get("tag") == "yes"
+                assert (
+                    firing.attributes["sampled.by"] == "tagging"
+                    and sc.trace_state.get("tag") == "yes"
+                )
             elif caller != "none":
-                assert sc.trace_state.get("vendor") == "v1"  # the parent's trace state, as the SDK carries it
+                assert (
+                    sc.trace_state.get("vendor") == "v1"
+                )  # the parent's trace state, as the SDK carries it
         else:
             assert sc.span_id not in {s.context.span_id for s in firings}
-        if int(tp_flags, 16) & 1:  # the command hook's span, sampled as the sampler decides for a child
+        if (
+            int(tp_flags, 16) & 1
+        ):  # the command hook's span, sampled as the sampler decides for a child
             hook = hooks[int(tp_span, 16)]
-            assert hook.parent.span_id == sc.span_id and int(hook.context.trace_flags) == int(tp_flags, 16)
+            assert hook.parent.span_id == sc.span_id and int(hook.context.trace_flags) == int(
+                tp_flags, 16
+            )
             assert hook.context.trace_state == sc.trace_state or name == "tagging"
         else:
             assert int(tp_span, 16) not in hooks
@@ -406,12 +514,20 @@ def test_a_global_provider_set_after_instrument_is_used_from_then_on(project: Pr
     import subprocess
     import sys
 
-    project.hooks("BeforeTool", {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)})
-    proc = subprocess.run([sys.executable, "-c", HOST_SETS_PROVIDER_LATE, str(project.root)], capture_output=True,
-                          text=True, timeout=60)
+    project.hooks(
+        "BeforeTool", {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)}
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", HOST_SETS_PROVIDER_LATE, str(project.root)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["early"] == "none"  # no provider yet: a no-op span, no TRACEPARENT
     assert sorted(out["late"]) == sorted(out["hooks"]) and len(out["hooks"]) == 2
-    assert out["firing_threads"] == ["hookwise-telemetry"]  # built on the export worker, not in the firing
+    assert out["firing_threads"] == [
+        "hookwise-telemetry"
+    ]  # built on the export worker, not in the firing
     assert "telemetry:" not in proc.stderr

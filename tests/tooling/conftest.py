@@ -44,10 +44,18 @@ class Sandbox:
             path.chmod(0o755)
         return path
 
-    def run(self, *args: str, input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "hookwise", "--project", str(self.project), *args],
-                              capture_output=True, text=True, input=input, timeout=timeout,
-                              cwd=str(self.project), env=dict(os.environ))
+    def run(
+        self, *args: str, input: str | None = None, timeout: float = 60
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hookwise", "--project", str(self.project), *args],
+            capture_output=True,
+            text=True,
+            input=input,
+            timeout=timeout,
+            cwd=str(self.project),
+            env=dict(os.environ),
+        )
 
 
 @pytest.fixture
@@ -56,8 +64,13 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox
     project.mkdir()
     home = tmp_path / "home"
     home.mkdir()
-    box = Sandbox(tmp_path, project, home, tmp_path / "etc" / "settings.json",
-                  tmp_path / "etc" / "system-defaults.json")
+    box = Sandbox(
+        tmp_path,
+        project,
+        home,
+        tmp_path / "etc" / "settings.json",
+        tmp_path / "etc" / "system-defaults.json",
+    )
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(box.system_settings))
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(box.system_defaults))

@@ -43,13 +43,36 @@ def proj(sandbox: Sandbox) -> Sandbox:
     sandbox.script(".gemini/hooks/guard.py", GUARD)
     sandbox.script(".gemini/hooks/context.py", CONTEXT)
     py = sys.executable
-    sandbox.write(sandbox.project_settings, {"hooks": {
-        "BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "name": "shell-guard",
-             "command": f'{py} "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.py"'}]}],
-        "BeforeAgent": [{"hooks": [{"type": "command", "name": "ctx",
-                                    "command": f'{py} "$GEMINI_PROJECT_DIR/.gemini/hooks/context.py"'}]}],
-    }})
+    sandbox.write(
+        sandbox.project_settings,
+        {
+            "hooks": {
+                "BeforeTool": [
+                    {
+                        "matcher": "run_shell_command",
+                        "hooks": [
+                            {
+                                "type": "command",
+                                "name": "shell-guard",
+                                "command": f'{py} "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.py"',
+                            }
+                        ],
+                    }
+                ],
+                "BeforeAgent": [
+                    {
+                        "hooks": [
+                            {
+                                "type": "command",
+                                "name": "ctx",
+                                "command": f'{py} "$GEMINI_PROJECT_DIR/.gemini/hooks/context.py"',
+                            }
+                        ]
+                    }
+                ],
+            }
+        },
+    )
     return sandbox
 
 
@@ -95,7 +118,19 @@ def test_all_pass(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
 def test_failures_are_explained(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     proj.write(proj.project / "cases" / "bad.hooktest.json", FAILING)
     junit = proj.root / "out" / "junit.xml"
-    assert main(["--project", str(proj.project), "test", str(proj.project / "cases"), "--junit", str(junit)]) == 1
+    assert (
+        main(
+            [
+                "--project",
+                str(proj.project),
+                "test",
+                str(proj.project / "cases"),
+                "--junit",
+                str(junit),
+            ]
+        )
+        == 1
+    )
     out = capsys.readouterr().out
     assert "FAIL" in out and "decision: expected 'deny', got 'allow'" in out
     assert "outcome of 'shell-guard': expected 'blocked', got 'ok'" in out
@@ -122,12 +157,18 @@ def test_malformed_case_files(tmp_path: Path) -> None:
             load_file(str(p))
         return str(info.value)
 
-    assert "unknown event 'PreToolUse' (did you mean 'BeforeTool'?)" in load('[{"event": "PreToolUse"}]')
+    assert "unknown event 'PreToolUse' (did you mean 'BeforeTool'?)" in load(
+        '[{"event": "PreToolUse"}]'
+    )
     msg = load('{"cases": [\n  {"event": "BeforeTool", "expect": {"desicion": "deny"}}]}')
     assert ":2:" in msg and "/cases/0/expect/desicion" in msg and "did you mean 'decision'" in msg
-    assert "must be one of allow, ask, deny, block" in load('{"event": "BeforeTool", "expect": {"decision": "no"}}')
+    assert "must be one of allow, ask, deny, block" in load(
+        '{"event": "BeforeTool", "expect": {"decision": "no"}}'
+    )
     assert "Expecting" in load('{"cases": [}')
-    assert "must be one of ok, blocked" in load('[{"event": "AfterTool", "expect": {"outcomes": {"a": "fine"}}}]')
+    assert "must be one of ok, blocked" in load(
+        '[{"event": "AfterTool", "expect": {"outcomes": {"a": "fine"}}}]'
+    )
 
 
 def test_no_cases_found(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,9 +179,29 @@ def test_no_cases_found(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_isolated_from_user_hooks(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    proj.write(proj.user_settings, {"hooks": {"BeforeAgent": [{"hooks": [
-        {"type": "command", "command": "echo '{\"decision\": \"deny\"}'", "name": "user-blocker"}]}]}})
-    case = {"event": "BeforeAgent", "input": {"prompt": "hi"}, "expect": {"decision": "allow", "hooksRun": ["ctx"]}}
+    proj.write(
+        proj.user_settings,
+        {
+            "hooks": {
+                "BeforeAgent": [
+                    {
+                        "hooks": [
+                            {
+                                "type": "command",
+                                "command": 'echo \'{"decision": "deny"}\'',
+                                "name": "user-blocker",
+                            }
+                        ]
+                    }
+                ]
+            }
+        },
+    )
+    case = {
+        "event": "BeforeAgent",
+        "input": {"prompt": "hi"},
+        "expect": {"decision": "allow", "hooksRun": ["ctx"]},
+    }
     proj.write(proj.project / "a.hooktest.json", json.dumps(case))
     assert main(["--project", str(proj.project), "test"]) == 0
     proj.write(proj.project / "a.hooktest.json", json.dumps({"isolated": False, "cases": [case]}))
@@ -150,9 +211,24 @@ def test_isolated_from_user_hooks(proj: Sandbox, capsys: pytest.CaptureFixture[s
 
 def test_project_key_is_relative_to_file(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     elsewhere = proj.root / "ci"
-    proj.write(elsewhere / "g.hooktest.json", json.dumps({"project": "../project", "cases": [
-        {"event": "BeforeTool", "input": {"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf x"}},
-         "expect": {"blocked": True}}]}))
+    proj.write(
+        elsewhere / "g.hooktest.json",
+        json.dumps(
+            {
+                "project": "../project",
+                "cases": [
+                    {
+                        "event": "BeforeTool",
+                        "input": {
+                            "tool_name": "run_shell_command",
+                            "tool_input": {"command": "rm -rf x"},
+                        },
+                        "expect": {"blocked": True},
+                    }
+                ],
+            }
+        ),
+    )
     # run from an unrelated --project: the file's own project wins
     other = proj.root / "other"
     other.mkdir()
@@ -171,23 +247,31 @@ def test_cli_subprocess(proj: Sandbox) -> None:
 
 def test_hook_tester_api(tmp_path: Path) -> None:
     t = HookTester(tmp_path)
-    cmd = t.script("deny_writes.py", "import json, sys\njson.load(sys.stdin)\n"
-                   "print(json.dumps({'decision': 'deny', 'reason': 'read-only'}))\n")
+    cmd = t.script(
+        "deny_writes.py",
+        "import json, sys\njson.load(sys.stdin)\n"
+        "print(json.dumps({'decision': 'deny', 'reason': 'read-only'}))\n",
+    )
     t.add("BeforeTool", cmd, matcher="write_file", name="ro")
     r = t.fire("BeforeTool", tool="write_file", tool_input={"file_path": "a", "content": "b"})
     assert r.blocked and r.effective_reason == "read-only"
     assert not t.fire("BeforeTool", tool="read_file", tool_input={"file_path": "a"}).blocked
     t.disable("ro")
-    assert not t.fire("BeforeTool", tool="write_file", tool_input={"file_path": "a", "content": "b"}).blocked
+    assert not t.fire(
+        "BeforeTool", tool="write_file", tool_input={"file_path": "a", "content": "b"}
+    ).blocked
     t.register("BeforeAgent", lambda inp: {"decision": "block", "reason": "py"}, name="py-hook")
     assert t.fire("BeforeAgent", prompt="x").blocked
-    t.add("AfterAgent", "true", layer="user", name="user-hook")  # settings change keeps runtime hooks
+    t.add(
+        "AfterAgent", "true", layer="user", name="user-hook"
+    )  # settings change keeps runtime hooks
     assert t.fire("BeforeAgent", prompt="x").blocked
     assert {e.display_name: e.source for e in t.entries}["user-hook"] == "user"
 
 
 def test_pytest_fixture_in_a_real_pytest_run(tmp_path: Path) -> None:
-    (tmp_path / "test_user_project.py").write_text(textwrap.dedent("""
+    (tmp_path / "test_user_project.py").write_text(
+        textwrap.dedent("""
         def test_guard(hooks):
             cmd = hooks.script("g.py", "import json, sys\\nd = json.load(sys.stdin)\\n"
                                "bad = 'rm' in d['tool_input']['command']\\n"
@@ -198,9 +282,15 @@ def test_pytest_fixture_in_a_real_pytest_run(tmp_path: Path) -> None:
 
         def test_unrelated():
             assert True
-    """))
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
-                       capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    """)
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=str(tmp_path),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "2 passed" in r.stdout
 
@@ -213,7 +303,9 @@ def test_trace_option(proj: Sandbox) -> None:
     assert {r["hook_name"] for r in records} == {"shell-guard", "ctx"}
 
 
-def test_case_file_runs_against_its_enclosing_project(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+def test_case_file_runs_against_its_enclosing_project(
+    proj: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
     proj.write(proj.project / "tests" / "hooks" / "guard.hooktest.json", CASES)
     # run from the parent directory (no .gemini there): the file's own project is used
     assert main(["--project", str(proj.root), "test"]) == 0

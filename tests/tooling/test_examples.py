@@ -15,8 +15,9 @@ from .conftest import Sandbox
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project"
 
-pytestmark = pytest.mark.skipif(not (EXAMPLE / ".gemini" / "settings.json").exists(),
-                                reason="examples/project not present")
+pytestmark = pytest.mark.skipif(
+    not (EXAMPLE / ".gemini" / "settings.json").exists(), reason="examples/project not present"
+)
 
 
 def test_case_files_pass_through_the_fixture(hooks: HookTester) -> None:
@@ -27,8 +28,12 @@ def test_case_files_pass_through_the_fixture(hooks: HookTester) -> None:
 
 def test_fixture_one_liners(hooks: HookTester) -> None:
     hooks.copy_project(EXAMPLE)
-    assert hooks.fire("BeforeTool", tool="run_shell_command", tool_input={"command": "rm -rf ~"}).blocked
-    r = hooks.fire("BeforeTool", tool="run_shell_command", tool_input={"command": "git push -f origin dev"})
+    assert hooks.fire(
+        "BeforeTool", tool="run_shell_command", tool_input={"command": "rm -rf ~"}
+    ).blocked
+    r = hooks.fire(
+        "BeforeTool", tool="run_shell_command", tool_input={"command": "git push -f origin dev"}
+    )
     assert not r.blocked
     safer = {"command": "git push --force-with-lease origin dev"}
     assert r.tool_input_for({"command": "git push -f origin dev"}) == safer

@@ -44,8 +44,14 @@ def _related(a: str, b: str) -> bool:
 H = {"type": "command", "command": "./x.sh"}
 
 CASES: list[tuple[str, Any]] = [
-    ("valid", {"hooks": {"BeforeTool": [{"matcher": "a|b", "sequential": True, "hooks": [H]}]},
-               "hooksConfig": {"enabled": True, "disabled": ["x"]}, "other": 1}),
+    (
+        "valid",
+        {
+            "hooks": {"BeforeTool": [{"matcher": "a|b", "sequential": True, "hooks": [H]}]},
+            "hooksConfig": {"enabled": True, "disabled": ["x"]},
+            "other": 1,
+        },
+    ),
     ("legacy key (warning)", {"hooks": {"disabled": ["x"]}}),
     ("unknown key (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timout": 5}]}]}}),
     ("seconds (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 30}]}]}}),
@@ -68,7 +74,10 @@ CASES: list[tuple[str, Any]] = [
     ("command not string", {"hooks": {"BeforeTool": [{"hooks": [{**H, "command": ["a"]}]}]}}),
     ("invalid regex (warning)", {"hooks": {"AfterTool": [{"matcher": "[a", "hooks": [H]}]}}),
     ("huge timeout (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 10**12}]}]}}),
-    ("fractional timeout (warning)", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 1500.5}]}]}}),
+    (
+        "fractional timeout (warning)",
+        {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 1500.5}]}]}},
+    ),
     ("sub-millisecond timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": 0.5}]}]}}),
     ("negative timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": -5}]}]}}),
     ("null timeout", {"hooks": {"BeforeTool": [{"hooks": [{**H, "timeout": None}]}]}}),
@@ -141,17 +150,45 @@ def test_schema_is_a_valid_draft7_schema() -> None:
 
 # ----------------------------------------------------------------------------- robustness
 
-_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2, 70000), st.sampled_from(
-    ["", "*", "[", "command", "BeforeTool", "startup", "x|y", "./a.sh"]))
-_tree = st.recursive(_leaf, lambda inner: st.one_of(
-    st.lists(inner, max_size=3),
-    st.dictionaries(st.sampled_from(["hooks", "type", "command", "matcher", "timeout", "env", "name",
-                                     "BeforeTool", "SessionStart", "PreToolUse", "disabled", "sequential"]),
-                    inner, max_size=4)), max_leaves=12)
+_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 70000),
+    st.sampled_from(["", "*", "[", "command", "BeforeTool", "startup", "x|y", "./a.sh"]),
+)
+_tree = st.recursive(
+    _leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "hooks",
+                    "type",
+                    "command",
+                    "matcher",
+                    "timeout",
+                    "env",
+                    "name",
+                    "BeforeTool",
+                    "SessionStart",
+                    "PreToolUse",
+                    "disabled",
+                    "sequential",
+                ]
+            ),
+            inner,
+            max_size=4,
+        ),
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "security"]), _tree, max_size=3))
+@given(
+    doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "security"]), _tree, max_size=3)
+)
 def test_validate_never_crashes_and_agrees_with_schema(doc: dict[str, Any]) -> None:
     checker = check_text(json.dumps(doc, indent=2), "f.json")
     assert all(p.line is not None for p in checker.problems)

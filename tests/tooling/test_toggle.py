@@ -42,8 +42,11 @@ PROJECT = """\
 
 def diff(a: str, b: str) -> list[str]:
     """Changed lines as '-old' / '+new' (ndiff's two-character prefix reduced to one)."""
-    return [ln[0] + ln[2:] for ln in difflib.ndiff(a.splitlines(keepends=True), b.splitlines(keepends=True))
-            if ln[:1] in "+-"]
+    return [
+        ln[0] + ln[2:]
+        for ln in difflib.ndiff(a.splitlines(keepends=True), b.splitlines(keepends=True))
+        if ln[:1] in "+-"
+    ]
 
 
 def run(sandbox: Sandbox, *args: str) -> int:
@@ -69,7 +72,10 @@ def test_disable_appends_one_line(proj: Sandbox, capsys: pytest.CaptureFixture[s
 
 def test_disable_by_command_when_no_name(proj: Sandbox) -> None:
     assert run(proj, "disable", "./fmt.sh") == 0
-    assert parse(proj.project_settings.read_text())["hooksConfig"]["disabled"] == ["logger", "./fmt.sh"]
+    assert parse(proj.project_settings.read_text())["hooksConfig"]["disabled"] == [
+        "logger",
+        "./fmt.sh",
+    ]
 
 
 def test_enable_removes_only_its_line(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,8 +144,16 @@ def test_broken_file_is_not_written(sandbox: Sandbox, capsys: pytest.CaptureFixt
 
 
 def test_user_scope_and_missing_files(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    sandbox.write(sandbox.user_settings, {"hooks": {"BeforeAgent": [
-        {"hooks": [{"type": "command", "command": "./ctx.sh", "name": "ctx"}]}]}})
+    sandbox.write(
+        sandbox.user_settings,
+        {
+            "hooks": {
+                "BeforeAgent": [
+                    {"hooks": [{"type": "command", "command": "./ctx.sh", "name": "ctx"}]}
+                ]
+            }
+        },
+    )
     user_before = sandbox.user_settings.read_text()
     assert not sandbox.project_settings.exists()
     # project scope (default): creates .gemini/settings.json and warns that it is a user hook
@@ -157,9 +171,19 @@ def test_user_scope_and_missing_files(sandbox: Sandbox, capsys: pytest.CaptureFi
     assert parse(sandbox.project_settings.read_text()) == {"hooksConfig": {"disabled": []}}
 
 
-def test_system_hooks_cannot_be_disabled(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    sandbox.write(sandbox.system_settings, {"hooks": {"BeforeTool": [
-        {"hooks": [{"type": "command", "command": "./audit.sh", "name": "audit"}]}]}})
+def test_system_hooks_cannot_be_disabled(
+    sandbox: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sandbox.write(
+        sandbox.system_settings,
+        {
+            "hooks": {
+                "BeforeTool": [
+                    {"hooks": [{"type": "command", "command": "./audit.sh", "name": "audit"}]}
+                ]
+            }
+        },
+    )
     assert run(sandbox, "disable", "audit") == 1
     assert "is a system hook" in capsys.readouterr().err
     assert not sandbox.project_settings.exists()

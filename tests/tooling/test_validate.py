@@ -37,7 +37,9 @@ MANY_EXPECTED = [
 ]
 
 
-def test_validate_reports_every_problem_with_position(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_reports_every_problem_with_position(
+    sandbox: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
     sandbox.write(sandbox.project_settings, (FIXTURES / "many-problems.json").read_text())
     code = main(["--project", str(sandbox.project), "validate"])
     out, err = capsys.readouterr()
@@ -61,21 +63,52 @@ def test_validate_json(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> 
     assert data["valid"] is False and data["errors"] == 10 and data["warnings"] == 8
     assert data["files"] == [str(sandbox.project_settings)]
     first = data["problems"][0]
-    assert first == {"file": str(sandbox.project_settings), "line": 5, "column": 5, "pointer": "/hooks/PreToolUse",
-                     "severity": "error", "message": first["message"], "layer": "project"}
+    assert first == {
+        "file": str(sandbox.project_settings),
+        "line": 5,
+        "column": 5,
+        "pointer": "/hooks/PreToolUse",
+        "severity": "error",
+        "message": first["message"],
+        "layer": "project",
+    }
 
 
 def test_validate_clean_project(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    sandbox.write(sandbox.project_settings, {"hooks": {"BeforeTool": [
-        {"matcher": "write_file|replace", "hooks": [{"type": "command", "command": "./x.sh", "timeout": 5000}]}]}})
+    sandbox.write(
+        sandbox.project_settings,
+        {
+            "hooks": {
+                "BeforeTool": [
+                    {
+                        "matcher": "write_file|replace",
+                        "hooks": [{"type": "command", "command": "./x.sh", "timeout": 5000}],
+                    }
+                ]
+            }
+        },
+    )
     assert main(["--project", str(sandbox.project), "validate"]) == 0
     out, err = capsys.readouterr()
     assert out == "" and "no problems" in err
 
 
-def test_validate_warnings_only_exit_zero(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
-    sandbox.write(sandbox.project_settings, {"hooks": {"BeforeAgent": [
-        {"matcher": "x", "hooks": [{"type": "command", "command": "./x.sh", "timeout": 30}]}]}})
+def test_validate_warnings_only_exit_zero(
+    sandbox: Sandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sandbox.write(
+        sandbox.project_settings,
+        {
+            "hooks": {
+                "BeforeAgent": [
+                    {
+                        "matcher": "x",
+                        "hooks": [{"type": "command", "command": "./x.sh", "timeout": 30}],
+                    }
+                ]
+            }
+        },
+    )
     assert main(["--project", str(sandbox.project), "validate"]) == 0
     out = capsys.readouterr().out
     assert out.count(": warning: ") == 2
@@ -93,18 +126,38 @@ def test_parse_error_and_other_layers(sandbox: Sandbox, capsys: pytest.CaptureFi
 
 def test_cross_layer_rules(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     hook = {"type": "command", "command": "./g.sh"}
-    sandbox.write(sandbox.user_settings, {"hooks": {"BeforeTool": [{"hooks": [{**hook, "name": "user-guard"}]}]}})
-    sandbox.write(sandbox.system_settings, {"hooks": {"BeforeTool": [{"hooks": [{**hook, "name": "sys-guard"}]}]}})
-    sandbox.write(sandbox.project_settings, {
-        "hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "./log.sh", "name": "logger"}]}]},
-        "hooksConfig": {"disabled": ["user-guard", "sys-guard", "./log.sh", "loger"]}})
+    sandbox.write(
+        sandbox.user_settings,
+        {"hooks": {"BeforeTool": [{"hooks": [{**hook, "name": "user-guard"}]}]}},
+    )
+    sandbox.write(
+        sandbox.system_settings,
+        {"hooks": {"BeforeTool": [{"hooks": [{**hook, "name": "sys-guard"}]}]}},
+    )
+    sandbox.write(
+        sandbox.project_settings,
+        {
+            "hooks": {
+                "AfterTool": [
+                    {"hooks": [{"type": "command", "command": "./log.sh", "name": "logger"}]}
+                ]
+            },
+            "hooksConfig": {"disabled": ["user-guard", "sys-guard", "./log.sh", "loger"]},
+        },
+    )
     assert main(["--project", str(sandbox.project), "validate"]) == 0
     out = capsys.readouterr().out
-    assert "/hooksConfig/disabled/0: warning: the project settings disable your user hook 'user-guard'" in out
+    assert (
+        "/hooksConfig/disabled/0: warning: the project settings disable your user hook 'user-guard'"
+        in out
+    )
     assert "/hooksConfig/disabled/1: warning: 'sys-guard' is a system hook" in out
     assert "/hooksConfig/disabled/2: warning: no hook has the display name './log.sh'" in out
     assert "'logger'" in out
-    assert "/hooksConfig/disabled/3: warning: no configured hook is named 'loger' (did you mean 'logger'?)" in out
+    assert (
+        "/hooksConfig/disabled/3: warning: no configured hook is named 'loger' (did you mean 'logger'?)"
+        in out
+    )
 
 
 def test_extension_file_is_checked(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,14 +165,15 @@ def test_extension_file_is_checked(sandbox: Sandbox, capsys: pytest.CaptureFixtu
     sandbox.write(ext, {"hooks": {"BeforeTool": [{"hooks": [{"type": "command"}]}]}})
     assert main(["--project", str(sandbox.project), "validate"]) == 1
     out = capsys.readouterr().out
-    assert f"{ext}:6:11: /hooks/BeforeTool/0/hooks/0: error: missing \"command\"" in out
+    assert f'{ext}:6:11: /hooks/BeforeTool/0/hooks/0: error: missing "command"' in out
 
 
 def test_duplicate_keys_warn() -> None:
     c = check_text('{"hooks": {}, "hooks": {"BeforeTool": []}}', "s.json")
     assert [str(p) for p in c.problems] == [
         "s.json:1:2: /hooks: warning: this key appears again later in the same object; this occurrence is "
-        "ignored (the last one counts)"]
+        "ignored (the last one counts)"
+    ]
 
 
 def test_subprocess_cli(sandbox: Sandbox) -> None:

@@ -43,8 +43,10 @@ def require(adapter: str) -> None:
     try:
         importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"hookwise.adapters.{adapter} needs the {dist} package: "
-                          f'pip install "hookwise[{extra}]" (Python 3.11 or newer)') from exc
+        raise ImportError(
+            f"hookwise.adapters.{adapter} needs the {dist} package: "
+            f'pip install "hookwise[{extra}]" (Python 3.11 or newer)'
+        ) from exc
 
 
 def __getattr__(name: str) -> Any:

@@ -48,18 +48,33 @@ SeamPolicy = Literal["configured", "all"]
 
 #: events whose hooks need a run's state (the prompt, its context, the answer texts, a stop, tool verdicts):
 #: a hook for any of them makes an adapter register the seam that starts a run
-RUN_EVENTS: frozenset[HookEvent] = frozenset({
-    HookEvent.SESSION_START, HookEvent.BEFORE_AGENT, HookEvent.AFTER_AGENT, HookEvent.BEFORE_MODEL,
-    HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL, HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL})
+RUN_EVENTS: frozenset[HookEvent] = frozenset(
+    {
+        HookEvent.SESSION_START,
+        HookEvent.BEFORE_AGENT,
+        HookEvent.AFTER_AGENT,
+        HookEvent.BEFORE_MODEL,
+        HookEvent.BEFORE_TOOL_SELECTION,
+        HookEvent.AFTER_MODEL,
+        HookEvent.BEFORE_TOOL,
+        HookEvent.AFTER_TOOL,
+    }
+)
 #: the events :meth:`HookBridge.check_served` looks at (PreCompress: only ADK fires it, and ADK chooses per run)
-_CHECKED: tuple[HookEvent, ...] = (*sorted(RUN_EVENTS), HookEvent.NOTIFICATION, HookEvent.SESSION_END)
+_CHECKED: tuple[HookEvent, ...] = (
+    *sorted(RUN_EVENTS),
+    HookEvent.NOTIFICATION,
+    HookEvent.SESSION_END,
+)
 #: events served around each model call
-MODEL_EVENTS: frozenset[HookEvent] = frozenset({
-    HookEvent.BEFORE_MODEL, HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL})
+MODEL_EVENTS: frozenset[HookEvent] = frozenset(
+    {HookEvent.BEFORE_MODEL, HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL}
+)
 #: events served around each tool call (BeforeToolSelection too: a call to a tool it removed is refused
 #: there). Notification fires only when a BeforeTool hook asks, so it needs no seam of its own.
-TOOL_EVENTS: frozenset[HookEvent] = frozenset({
-    HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL, HookEvent.BEFORE_TOOL_SELECTION})
+TOOL_EVENTS: frozenset[HookEvent] = frozenset(
+    {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL, HookEvent.BEFORE_TOOL_SELECTION}
+)
 
 #: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the call
 NATIVE = "native"
@@ -80,7 +95,12 @@ class Fire:
 #: with a FireResult) or any other operation (answered by the framework's ``call`` / ``acall``).
 Steps = Generator[Any, Any, T]
 
-_LOG_LEVEL = {"stop": logging.WARNING, "block": logging.WARNING, "warning": logging.WARNING, "system": logging.INFO}
+_LOG_LEVEL = {
+    "stop": logging.WARNING,
+    "block": logging.WARNING,
+    "warning": logging.WARNING,
+    "system": logging.INFO,
+}
 
 
 @dataclass
@@ -95,12 +115,16 @@ class TurnState:
     retries: int = 0
     stop_hook_active: bool = False
     tool_config: dict[str, Any] | None = None  # live SDK toolConfig from BeforeToolSelection
-    verdicts: dict[str, verdicts.ToolVerdict] = field(default_factory=dict)  # BeforeTool verdicts by call id
+    verdicts: dict[str, verdicts.ToolVerdict] = field(
+        default_factory=dict
+    )  # BeforeTool verdicts by call id
     notified: set[str] = field(default_factory=set)  # call ids whose Notification was fired
     extra: dict[str, Any] = field(default_factory=dict)  # framework-specific per-run data
 
 
-def build_hooks(hooks: HookSystem | str | os.PathLike[str], session_id: str | None = None) -> HookSystem:
+def build_hooks(
+    hooks: HookSystem | str | os.PathLike[str], session_id: str | None = None
+) -> HookSystem:
     """``hooks`` itself, or a :class:`HookSystem` for the project directory ``hooks``."""
     if isinstance(hooks, (str, os.PathLike)):
         from hookwise.engine import HookSystem
@@ -109,7 +133,9 @@ def build_hooks(hooks: HookSystem | str | os.PathLike[str], session_id: str | No
     elif callable(getattr(hooks, "fire", None)):
         system = hooks
     else:
-        raise TypeError(f"hooks must be a HookSystem or a project directory, got {type(hooks).__name__}")
+        raise TypeError(
+            f"hooks must be a HookSystem or a project directory, got {type(hooks).__name__}"
+        )
     if session_id is not None:
         system.session_id = session_id
     return system
@@ -118,16 +144,25 @@ def build_hooks(hooks: HookSystem | str | os.PathLike[str], session_id: str | No
 class HookBridge:
     """One adapter instance's hooks, reporting and options (see the module docstring)."""
 
-    def __init__(self, hooks: HookSystem | str | os.PathLike[str], *, framework: str,
-                 ask: AskPolicy = "deny", on_message: OnMessage | None = None,
-                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-                 seams: SeamPolicy = "configured") -> None:
+    def __init__(
+        self,
+        hooks: HookSystem | str | os.PathLike[str],
+        *,
+        framework: str,
+        ask: AskPolicy = "deny",
+        on_message: OnMessage | None = None,
+        tool_aliases: dict[str, str] | None = None,
+        session_id: str | None = None,
+        max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+        seams: SeamPolicy = "configured",
+    ) -> None:
         if seams not in ("configured", "all"):
             raise ValueError(f'seams must be "configured" or "all", got {seams!r}')
         if not (ask in ("deny", "native") or callable(ask)):
-            raise ValueError('ask must be "deny", "native" or a callable approve(tool_name, args, reason), '
-                             f"got {ask!r}")
+            raise ValueError(
+                'ask must be "deny", "native" or a callable approve(tool_name, args, reason), '
+                f"got {ask!r}"
+            )
         if on_message is not None and not callable(on_message):
             raise TypeError("on_message must be a callable on_message(kind, text)")
         self.hooks = build_hooks(hooks, session_id)
@@ -138,14 +173,18 @@ class HookBridge:
         self._native = {v: k for k, v in self.aliases.items()}
         self.max_agent_retries = max_agent_retries
         self.seam_policy: SeamPolicy = seams
-        self._has_hooks: Callable[[HookEvent, str | None], bool] | None = getattr(self.hooks, "has_hooks", None)
+        self._has_hooks: Callable[[HookEvent, str | None], bool] | None = getattr(
+            self.hooks, "has_hooks", None
+        )
         self._untrusted_reported: set[str] = set()
         self._unsupported_reported: set[tuple[str, str]] = set()
         self._served: frozenset[HookEvent] | None = None  # set by choose_seams
         self._served_hint = ""
         self._unserved_reported: set[HookEvent] = set()
         self.session_started = False
-        for w in getattr(self.hooks, "warnings", None) or ():  # settings problems, as `hookwise agent` shows them
+        for w in (
+            getattr(self.hooks, "warnings", None) or ()
+        ):  # settings problems, as `hookwise agent` shows them
             self.warn(w)
 
     # ---- reporting ---------------------------------------------------------------------------
@@ -171,7 +210,9 @@ class HookBridge:
     def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
         """Report a firing's warnings and system message (as the reference host does); returns it."""
         # also when no hook matched: a firing carries the reports of ``async`` hooks that finished since the last one
-        for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per adapter
+        for w in verdicts.warnings_to_show(
+            result, self._untrusted_reported, seen
+        ):  # untrusted: once per adapter
             self.warn(w)
         msg = verdicts.system_message_to_show(result)
         if msg is not None:
@@ -184,8 +225,15 @@ class HookBridge:
             return
         hso = result.hook_specific
         for name, why in fields.items():
-            present = name in hso if name not in ("continue", "decision") else (
-                result.stopped if name == "continue" else result.output.get("decision") is not None)
+            present = (
+                name in hso
+                if name not in ("continue", "decision")
+                else (
+                    result.stopped
+                    if name == "continue"
+                    else result.output.get("decision") is not None
+                )
+            )
             if present:
                 self.warn_unsupported(result.event, name, why)
 
@@ -193,8 +241,10 @@ class HookBridge:
         """Warn once per adapter that a hook's output field ``name`` cannot be honoured here."""
         if (event.value, name) not in self._unsupported_reported:
             self._unsupported_reported.add((event.value, name))
-            self.warn(f"{event.value} hook output {name!r} is not supported by the {self.framework} "
-                      f"adapter ({why}); it was ignored")
+            self.warn(
+                f"{event.value} hook output {name!r} is not supported by the {self.framework} "
+                f"adapter ({why}); it was ignored"
+            )
 
     # ---- firing ------------------------------------------------------------------------------
     def wants(self, event: HookEvent, value: str | None = None) -> bool:
@@ -212,11 +262,18 @@ class HookBridge:
         """The seams of ``table`` ({seam: the events it serves}) to register now (:meth:`listens`)."""
         if self.seam_policy == "all":
             return frozenset(table)
-        live = {e for e in frozenset().union(*table.values()) if self.wants(e)}  # each event asked once
+        live = {
+            e for e in frozenset().union(*table.values()) if self.wants(e)
+        }  # each event asked once
         return frozenset(name for name, events in table.items() if not live.isdisjoint(events))
 
-    def choose_seams(self, table: Mapping[str, Collection[HookEvent]], *, always: Collection[HookEvent] = (),
-                     hint: str = "") -> frozenset[str]:
+    def choose_seams(
+        self,
+        table: Mapping[str, Collection[HookEvent]],
+        *,
+        always: Collection[HookEvent] = (),
+        hint: str = "",
+    ) -> frozenset[str]:
         """:meth:`seams`, for an adapter that registers them once: remembers which events they serve (with
         ``always``, the events served without a seam) so :meth:`check_served` can name hooks added later
         for the others; ``hint`` says how to serve those."""
@@ -237,13 +294,17 @@ class HookBridge:
         for event in _CHECKED:
             if event not in served and event not in self._unserved_reported and self.wants(event):
                 self._unserved_reported.add(event)
-                self.warn(f"{event.value} hooks were configured after the {self.framework} adapter chose which of "
-                          f"its seams to register, so they do not fire here; {self._served_hint}")
+                self.warn(
+                    f"{event.value} hooks were configured after the {self.framework} adapter chose which of "
+                    f"its seams to register, so they do not fire here; {self._served_hint}"
+                )
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         return self.report(self.hooks.fire(event, **fields), seen)
 
-    async def afire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
+    async def afire(
+        self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any
+    ) -> FireResult:
         return self.report(await self.hooks.fire_async(event, **fields), seen)
 
     def drive(self, steps: Steps[T], call: Callable[[Any], Any] | None = None) -> T:
@@ -260,7 +321,9 @@ class HookBridge:
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
 
-    async def adrive(self, steps: Steps[T], acall: Callable[[Any], Awaitable[Any]] | None = None) -> T:
+    async def adrive(
+        self, steps: Steps[T], acall: Callable[[Any], Awaitable[Any]] | None = None
+    ) -> T:
         """Run seam logic on an async seam: fires with :meth:`afire`, other operations with ``acall``."""
         try:
             op = next(steps)
@@ -317,28 +380,38 @@ class HookBridge:
             await self.afire(HookEvent.SESSION_END, reason=reason)
 
     # ---- ask ---------------------------------------------------------------------------------
-    def notification_fields(self, name: str, args: dict[str, Any], hook_text: str | None) -> dict[str, Any]:
+    def notification_fields(
+        self, name: str, args: dict[str, Any], hook_text: str | None
+    ) -> dict[str, Any]:
         """Notification input before an approval (docs/contract.md §11: fired before every confirmation)."""
-        return {"notification_type": "ToolPermission",
-                "message": f"Tool {name} requires confirmation" + (f": {hook_text}" if hook_text else ""),
-                "details": {"type": "hook", "title": name, "tool_name": name, "tool_input": args}}
+        return {
+            "notification_type": "ToolPermission",
+            "message": f"Tool {name} requires confirmation"
+            + (f": {hook_text}" if hook_text else ""),
+            "details": {"type": "hook", "title": name, "tool_name": name, "tool_input": args},
+        }
 
     def ask_mode(self) -> str:
         return self.ask if isinstance(self.ask, str) else "approve"
 
-    def decide_after_notification(self, name: str, args: dict[str, Any], hook_text: str | None) -> str | None:
+    def decide_after_notification(
+        self, name: str, args: dict[str, Any], hook_text: str | None
+    ) -> str | None:
         """``ask`` as a callable: call it. Returns the refusal text, or None when the call may run."""
         approve = self.ask
         assert callable(approve)
         try:
             ok = bool(approve(name, args, hook_text or ""))
         except Exception as exc:  # an approve callback that fails refuses (never an allow)
-            self.warn(f"the approve callback raised {type(exc).__name__}: {exc}; the call was refused")
+            self.warn(
+                f"the approve callback raised {type(exc).__name__}: {exc}; the call was refused"
+            )
             return verdicts.CANCELLED
         return None if ok else verdicts.CANCELLED
 
-    def confirm_steps(self, name: str, args: dict[str, Any], hook_text: str | None,
-                      notify: bool = True) -> Steps[str | None]:
+    def confirm_steps(
+        self, name: str, args: dict[str, Any], hook_text: str | None, notify: bool = True
+    ) -> Steps[str | None]:
         """A hook asked to confirm ``name``: the refusal text, None to run, or :data:`NATIVE` (the framework's
         own approval must surface the call). Fires Notification first unless ``ask="deny"`` (or ``notify``
         is False: already fired for this call)."""
@@ -386,10 +459,15 @@ class HookBridge:
         return v
 
     def after_agent_fields(self, turn: TurnState) -> dict[str, Any]:
-        return {"prompt": turn.prompt, "prompt_response": verdicts.answer_text(turn.texts),
-                "stop_hook_active": turn.stop_hook_active}
+        return {
+            "prompt": turn.prompt,
+            "prompt_response": verdicts.answer_text(turn.texts),
+            "stop_hook_active": turn.stop_hook_active,
+        }
 
-    def before_model(self, turn: TurnState, result: FireResult, request: dict[str, Any]) -> verdicts.ModelVerdict:
+    def before_model(
+        self, turn: TurnState, result: FireResult, request: dict[str, Any]
+    ) -> verdicts.ModelVerdict:
         v = verdicts.before_model(result, request, self.warn)
         if v.kind == "stop":
             turn.stop = v.reason
@@ -403,7 +481,9 @@ class HookBridge:
         turn.tool_config = cfg  # per model call, like the reference host's per-request toolConfig
         return cfg
 
-    def after_model(self, turn: TurnState, result: FireResult, chunk: dict[str, Any]) -> verdicts.ResponseVerdict:
+    def after_model(
+        self, turn: TurnState, result: FireResult, chunk: dict[str, Any]
+    ) -> verdicts.ResponseVerdict:
         v = verdicts.after_model(result, chunk, self.warn)
         if v.kind == "stop":
             turn.stop = v.reason
@@ -419,7 +499,10 @@ class HookBridge:
 
         if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
             return True
-        return native != self.hook_name(native) and fmt.function_call_allowed(sdk_tool_config, native) is None
+        return (
+            native != self.hook_name(native)
+            and fmt.function_call_allowed(sdk_tool_config, native) is None
+        )
 
     def refused_by_selection(self, turn: TurnState, native: str) -> str | None:
         """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
@@ -432,8 +515,9 @@ class HookBridge:
         why = fmt.function_call_allowed(turn.tool_config, self.hook_name(native))
         return verdicts.tool_refused_by_selection(why or "not allowed")
 
-    def before_tool(self, turn: TurnState, result: FireResult, args: dict[str, Any],
-                    call_id: str | None = None) -> verdicts.ToolVerdict:
+    def before_tool(
+        self, turn: TurnState, result: FireResult, args: dict[str, Any], call_id: str | None = None
+    ) -> verdicts.ToolVerdict:
         v = verdicts.before_tool(result, args, self.warn)
         if v.kind == "stop":
             turn.stop = v.reason

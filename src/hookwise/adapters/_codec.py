@@ -39,7 +39,9 @@ class Edited:
     changed: bool
 
 
-def request_dict(model: str, entries: list[Entry], config: dict[str, Any] | None = None) -> dict[str, Any]:
+def request_dict(
+    model: str, entries: list[Entry], config: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A google-genai-shaped request for ``entries`` (``config``: stable generation keys set on the request)."""
     contents = []
     for e in entries:
@@ -49,7 +51,9 @@ def request_dict(model: str, entries: list[Entry], config: dict[str, Any] | None
     return {"model": model, "contents": contents, "config": cfg}
 
 
-def llm_request(model: str, entries: list[Entry], config: dict[str, Any] | None = None) -> dict[str, Any]:
+def llm_request(
+    model: str, entries: list[Entry], config: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``llm_request`` hooks receive (stable format, docs/contract.md §12)."""
     return fmt.to_llm_request(request_dict(model, entries, config))
 
@@ -58,7 +62,9 @@ def _text(entry: dict[str, Any]) -> str | None:
     parts = entry.get("parts") if isinstance(entry, dict) else None
     if not isinstance(parts, list):
         return None
-    text = "".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+    text = "".join(
+        p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+    )
     return text or None
 
 
@@ -87,8 +93,12 @@ def config_changes(original: dict[str, Any], rewritten: dict[str, Any]) -> dict[
     return {k: b.get(k) for k in GENERATION_KEYS if a.get(k) != b.get(k)}
 
 
-def settings_after(settings: Mapping[str, Any], names: Mapping[str, str], original: dict[str, Any],
-                   rewritten: dict[str, Any]) -> dict[str, Any]:
+def settings_after(
+    settings: Mapping[str, Any],
+    names: Mapping[str, str],
+    original: dict[str, Any],
+    rewritten: dict[str, Any],
+) -> dict[str, Any]:
     """A framework's model-settings dict after a rewrite: every generation key the rewrite changed set under its
     framework name ``names[key]``, or removed when the rewrite removed it."""
     out = dict(settings)
@@ -105,8 +115,13 @@ def model_changed(original: dict[str, Any], rewritten: dict[str, Any]) -> str | 
     return m if isinstance(m, str) and m and m != original.get("model") else None
 
 
-def response_chunk(text: str, calls: list[tuple[str, dict[str, Any]]] | None = None, *,
-                   finish_reason: str | None = "STOP", usage: dict[str, int] | None = None) -> dict[str, Any]:
+def response_chunk(
+    text: str,
+    calls: list[tuple[str, dict[str, Any]]] | None = None,
+    *,
+    finish_reason: str | None = "STOP",
+    usage: dict[str, int] | None = None,
+) -> dict[str, Any]:
     """A google-genai-shaped response chunk: ``text`` then one ``functionCall`` part per call."""
     parts: list[dict[str, Any]] = [{"text": text}] if text else []
     parts += [{"functionCall": {"name": n, "args": a}} for n, a in (calls or [])]
@@ -121,7 +136,9 @@ def response_chunk(text: str, calls: list[tuple[str, dict[str, Any]]] | None = N
 
 def parts_text(parts: list[dict[str, Any]]) -> str:
     """The answer text of response parts (thoughts excluded)."""
-    return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+    return "".join(
+        p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought")
+    )
 
 
 def usage(prompt: int | None, candidates: int | None) -> dict[str, int] | None:

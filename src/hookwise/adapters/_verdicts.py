@@ -62,14 +62,20 @@ def tool_refused_by_selection(why: str) -> str:
 def ask_refused(name: str, hook_text: str | None) -> str:
     """The result of a call a hook asked to confirm, in a run that cannot ask (headless / ``ask="deny"``)."""
     why = f" ({hook_text})" if hook_text else ""
-    return (f'Tool "{name}" needs confirmation because a hook asked for it{why}; '
-            "a headless run cannot ask, so the call was refused")
+    return (
+        f'Tool "{name}" needs confirmation because a hook asked for it{why}; '
+        "a headless run cannot ask, so the call was refused"
+    )
 
 
-def retry_cap_reached(retries: int, max_retries: int, reason: str, setting: str = "--max-agent-retries") -> str:
+def retry_cap_reached(
+    retries: int, max_retries: int, reason: str, setting: str = "--max-agent-retries"
+) -> str:
     """The stop reason when AfterAgent hooks blocked more often than the retry cap allows."""
-    return (f"AfterAgent hooks blocked the answer {retries} times; giving up after {max_retries} retries "
-            f"({setting}). Last reason: {reason}")
+    return (
+        f"AfterAgent hooks blocked the answer {retries} times; giving up after {max_retries} retries "
+        f"({setting}). Last reason: {reason}"
+    )
 
 
 def tail_too_deep(name: str) -> str:
@@ -86,7 +92,9 @@ def model_facing_text(content: str, hook_context: str | None, modified: bool) ->
 
 
 # ---- what a host shows of a firing ---------------------------------------------------------------
-def warnings_to_show(result: FireResult, untrusted_reported: set[str], seen: set[str] | None = None) -> list[str]:
+def warnings_to_show(
+    result: FireResult, untrusted_reported: set[str], seen: set[str] | None = None
+) -> list[str]:
     """The warnings of a firing a host shows, in order. An untrusted (skipped) hook is reported once per host:
     ``untrusted_reported`` holds the names already reported and is updated. ``seen``: warnings already shown
     for the firings that share it (AfterModel fires per chunk: a failing hook is shown once per response);
@@ -115,9 +123,13 @@ def system_message_to_show(result: FireResult) -> str | None:
 
 # ---- malformed values ----------------------------------------------------------------------------
 def bad_hook_value(result: FireResult, key: str, message: str, warn: Warn) -> None:
-    names = [h.name for h in result.hooks if isinstance(h.output, dict)
-             and isinstance(h.output.get("hookSpecificOutput"), dict)
-             and key in h.output["hookSpecificOutput"]]
+    names = [
+        h.name
+        for h in result.hooks
+        if isinstance(h.output, dict)
+        and isinstance(h.output.get("hookSpecificOutput"), dict)
+        and key in h.output["hookSpecificOutput"]
+    ]
     who = ", ".join(names) or "a hook"
     warn(f"{result.event.value} hook {who} returned an unusable {key}: {message}; it was ignored")
 
@@ -129,8 +141,10 @@ def check_each(result: FireResult, key: str, ok: Callable[[Any], bool], warn: Wa
         hso = h.output.get("hookSpecificOutput") if isinstance(h.output, dict) else None
         if isinstance(hso, dict) and key in hso and not ok(hso[key]):
             bad = True
-            warn(f"{result.event.value} hook {h.name} returned an unusable {key} "
-                 f"({json.dumps(hso[key])[:200]}); it was ignored")
+            warn(
+                f"{result.event.value} hook {h.name} returned an unusable {key} "
+                f"({json.dumps(hso[key])[:200]}); it was ignored"
+            )
     return bad
 
 
@@ -164,17 +178,24 @@ class AnswerVerdict:
     stop_message: str = ""
 
 
-def after_agent(result: FireResult, retries_done: int, max_retries: int,
-                setting: str = "--max-agent-retries") -> AnswerVerdict:
+def after_agent(
+    result: FireResult, retries_done: int, max_retries: int, setting: str = "--max-agent-retries"
+) -> AnswerVerdict:
     """``retries_done``: retries already made for this prompt (0 at the first answer)."""
     if result.stopped:
-        return AnswerVerdict("stop", result.effective_reason, result.clear_context, result.effective_reason)
+        return AnswerVerdict(
+            "stop", result.effective_reason, result.clear_context, result.effective_reason
+        )
     if not result.blocked:
         return AnswerVerdict("done")
     reason = result.effective_reason
     if retries_done + 1 > max_retries:
-        return AnswerVerdict("capped", reason, result.clear_context,
-                             retry_cap_reached(retries_done + 1, max_retries, reason, setting))
+        return AnswerVerdict(
+            "capped",
+            reason,
+            result.clear_context,
+            retry_cap_reached(retries_done + 1, max_retries, reason, setting),
+        )
     return AnswerVerdict("retry", reason, result.clear_context)
 
 
@@ -262,14 +283,20 @@ def after_model(result: FireResult, chunk: dict[str, Any], warn: Warn) -> Respon
     parts = fmt.chunk_parts(chunk)
     hso = result.hook_specific
     replacement = hso.get("llm_response") if "llm_response" in hso else None
-    if replacement is not None and fmt.modified_response(replacement) and replacement != fmt.to_llm_response(chunk):
+    if (
+        replacement is not None
+        and fmt.modified_response(replacement)
+        and replacement != fmt.to_llm_response(chunk)
+    ):
         try:
             new_parts = fmt.chunk_parts(fmt.from_llm_response(replacement))
         except LlmFormatError as exc:
             bad_hook_value(result, "llm_response", str(exc), warn)
         else:
             # the stable format is text-only: keep the chunk's function calls (and other non-text parts)
-            return ResponseVerdict("replace", new_parts + [p for p in parts if not isinstance(p.get("text"), str)])
+            return ResponseVerdict(
+                "replace", new_parts + [p for p in parts if not isinstance(p.get("text"), str)]
+            )
     return ResponseVerdict("keep", parts)
 
 
@@ -299,7 +326,9 @@ def before_tool(result: FireResult, args: dict[str, Any], warn: Warn) -> ToolVer
     run_args = result.tool_input_for(args) if result.tool_input is not None else args
     modified = run_args != args
     if result.asked:
-        return ToolVerdict("ask", run_args, modified, hook_text=result.system_message or result.reason)
+        return ToolVerdict(
+            "ask", run_args, modified, hook_text=result.system_message or result.reason
+        )
     return ToolVerdict("run", run_args, modified)
 
 
@@ -307,8 +336,12 @@ def tail_request(result: FireResult, warn: Warn) -> tuple[str, dict[str, Any]] |
     """AfterTool ``tailToolCallRequest`` as ``(name, args)``, or None (absent or malformed)."""
 
     def ok(v: Any) -> bool:
-        return isinstance(v, dict) and isinstance(v.get("name"), str) and bool(v["name"]) and \
-            isinstance(v.get("args", {}), dict)
+        return (
+            isinstance(v, dict)
+            and isinstance(v.get("name"), str)
+            and bool(v["name"])
+            and isinstance(v.get("args", {}), dict)
+        )
 
     check_each(result, "tailToolCallRequest", ok, warn)
     tail = result.hook_specific.get("tailToolCallRequest")

@@ -92,7 +92,15 @@ from google.genai import types  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
 from hookwise.adapters import _verdicts as verdicts  # noqa: E402
-from hookwise.adapters._bridge import NATIVE, RUN_EVENTS, AskPolicy, HookBridge, OnMessage, SeamPolicy, TurnState  # noqa: E402
+from hookwise.adapters._bridge import (  # noqa: E402
+    NATIVE,
+    RUN_EVENTS,
+    AskPolicy,
+    HookBridge,
+    OnMessage,
+    SeamPolicy,
+    TurnState,
+)
 from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
@@ -120,7 +128,11 @@ def _tool_response(result: Any) -> dict[str, Any]:
     if isinstance(result, dict) and set(result) == {"result"} and isinstance(result["result"], str):
         text = result["result"]
     else:
-        text = result if isinstance(result, str) else json.dumps(_json_safe(result), ensure_ascii=False)
+        text = (
+            result
+            if isinstance(result, str)
+            else json.dumps(_json_safe(result), ensure_ascii=False)
+        )
     out: dict[str, Any] = {"llmContent": text, "returnDisplay": text}
     if isinstance(result, dict) and result.get("error") is not None:
         out["error"] = {"message": str(result["error"])}
@@ -156,7 +168,9 @@ def _empty_response() -> LlmResponse:
     return LlmResponse(content=types.Content(role="model", parts=[]))
 
 
-def _response_from_parts(parts: list[dict[str, Any]], like: LlmResponse | None = None) -> LlmResponse:
+def _response_from_parts(
+    parts: list[dict[str, Any]], like: LlmResponse | None = None
+) -> LlmResponse:
     content = types.Content.model_validate({"role": "model", "parts": parts})
     if like is None:
         return LlmResponse(content=content, finish_reason=types.FinishReason.STOP)
@@ -176,7 +190,9 @@ def _chunk(resp: LlmResponse) -> dict[str, Any]:
         cand["finishReason"] = getattr(resp.finish_reason, "value", str(resp.finish_reason))
     chunk: dict[str, Any] = {"candidates": [cand]}
     if resp.usage_metadata is not None:
-        chunk["usageMetadata"] = resp.usage_metadata.model_dump(mode="json", by_alias=True, exclude_none=True)
+        chunk["usageMetadata"] = resp.usage_metadata.model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
     return chunk
 
 
@@ -185,8 +201,10 @@ def _has_text(content: types.Content) -> bool:
 
 
 def _is_retry_response(content: types.Content) -> bool:
-    return any(p.function_response is not None and p.function_response.name == RETRY_TOOL
-               for p in content.parts or [])
+    return any(
+        p.function_response is not None and p.function_response.name == RETRY_TOOL
+        for p in content.parts or []
+    )
 
 
 @dataclass
@@ -243,15 +261,33 @@ class _PreCompressSummarizer(BaseEventsSummarizer):  # type: ignore[misc]
 class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     """A Runner plugin that fires a project's hooks at every ADK seam (see the module docstring)."""
 
-    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
-                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
-                 session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-                 name: str = "hookwise", seams: SeamPolicy = "configured") -> None:
+    def __init__(
+        self,
+        hooks: HookSystem | str | os.PathLike[str] = ".",
+        *,
+        ask: AskPolicy = "deny",
+        on_message: OnMessage | None = None,
+        tool_aliases: dict[str, str] | None = None,
+        session_id: str | None = None,
+        max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+        name: str = "hookwise",
+        seams: SeamPolicy = "configured",
+    ) -> None:
         super().__init__(name)
-        self.bridge = HookBridge(hooks, framework="adk", ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                                 session_id=session_id, max_agent_retries=max_agent_retries, seams=seams)
+        self.bridge = HookBridge(
+            hooks,
+            framework="adk",
+            ask=ask,
+            on_message=on_message,
+            tool_aliases=tool_aliases,
+            session_id=session_id,
+            max_agent_retries=max_agent_retries,
+            seams=seams,
+        )
         self._own_session_id = session_id is None
-        self._idle: set[str] = set()  # invocations with no hook to serve: every callback returns at once
+        self._idle: set[str] = (
+            set()
+        )  # invocations with no hook to serve: every callback returns at once
         self._invocations: dict[str, _Invocation] = {}
         self._sessions: dict[str, _Session] = {}
         self._retry_tool = FunctionTool(_retry_tool_body)
@@ -277,8 +313,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return inv
 
     # ---- lifecycle, BeforeAgent --------------------------------------------------------------------
-    async def on_user_message_callback(self, *, invocation_context: Any,
-                                       user_message: types.Content) -> types.Content | None:
+    async def on_user_message_callback(
+        self, *, invocation_context: Any, user_message: types.Content
+    ) -> types.Content | None:
         ic = invocation_context
         if not self.bridge.listens(SERVED) and not self._awaiting_confirmation(ic.session.id):
             self._idle.add(ic.invocation_id)
@@ -296,11 +333,17 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             sess.started = True
             if self.bridge.wants(HookEvent.SESSION_START):
                 source = "resume" if ic.session.events else "startup"
-                start = await self.bridge.afire(HookEvent.SESSION_START, **self.bridge.session_start_fields(source))
+                start = await self.bridge.afire(
+                    HookEvent.SESSION_START, **self.bridge.session_start_fields(source)
+                )
                 if start.hook_context:
-                    message = types.Content(role=user_message.role or "user",
-                                            parts=[types.Part.from_text(text=start.hook_context),
-                                                   *(user_message.parts or [])])
+                    message = types.Content(
+                        role=user_message.role or "user",
+                        parts=[
+                            types.Part.from_text(text=start.hook_context),
+                            *(user_message.parts or []),
+                        ],
+                    )
         prompt = "".join(p.text for p in user_message.parts or [] if p.text and not p.thought)
         turn = TurnState(prompt=prompt)
         sess.turn = turn
@@ -371,8 +414,11 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 break
         if sess.clear_next and prompt_at >= 0:
             sess.floor, sess.clear_next = prompt_at, False
-        retry_seen = any(p.function_call is not None and p.function_call.name == RETRY_TOOL
-                         for c in contents for p in c.parts or [])
+        retry_seen = any(
+            p.function_call is not None and p.function_call.name == RETRY_TOOL
+            for c in contents
+            for p in c.parts or []
+        )
         if not (retry_seen or sess.floor or inv.turn.context):
             return
         out: list[types.Content] = []
@@ -380,13 +426,28 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             if i < sess.floor:
                 continue
             parts = list(c.parts or [])
-            if any(p.function_call is not None and p.function_call.name == RETRY_TOOL for p in parts):
-                parts = [p for p in parts if not (p.function_call is not None and p.function_call.name == RETRY_TOOL)]
+            if any(
+                p.function_call is not None and p.function_call.name == RETRY_TOOL for p in parts
+            ):
+                parts = [
+                    p
+                    for p in parts
+                    if not (p.function_call is not None and p.function_call.name == RETRY_TOOL)
+                ]
             if _is_retry_response(c):
-                ours = [p for p in parts if p.function_response is not None and p.function_response.name == RETRY_TOOL]
-                reasons = [str((p.function_response.response or {}).get("reason", "")) for p in ours
-                           if p.function_response is not None]
-                parts = [types.Part.from_text(text=r) for r in reasons] + [p for p in parts if p not in ours]
+                ours = [
+                    p
+                    for p in parts
+                    if p.function_response is not None and p.function_response.name == RETRY_TOOL
+                ]
+                reasons = [
+                    str((p.function_response.response or {}).get("reason", ""))
+                    for p in ours
+                    if p.function_response is not None
+                ]
+                parts = [types.Part.from_text(text=r) for r in reasons] + [
+                    p for p in parts if p not in ours
+                ]
             if i == prompt_at and inv.turn.context:
                 parts = parts + [types.Part.from_text(text=inv.turn.context)]
             if parts:
@@ -397,15 +458,26 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         cfg = llm_request.config
         config: dict[str, Any] = {}
         if cfg is not None:
-            for key, attr in (("temperature", "temperature"), ("maxOutputTokens", "max_output_tokens"),
-                              ("topP", "top_p"), ("topK", "top_k")):
+            for key, attr in (
+                ("temperature", "temperature"),
+                ("maxOutputTokens", "max_output_tokens"),
+                ("topP", "top_p"),
+                ("topK", "top_k"),
+            ):
                 if getattr(cfg, attr, None) is not None:
                     config[key] = getattr(cfg, attr)
-        return {"model": llm_request.model or "", "config": config,
-                "contents": [c.model_dump(mode="json", by_alias=True, exclude_none=True)
-                             for c in llm_request.contents or []]}
+        return {
+            "model": llm_request.model or "",
+            "config": config,
+            "contents": [
+                c.model_dump(mode="json", by_alias=True, exclude_none=True)
+                for c in llm_request.contents or []
+            ],
+        }
 
-    def _apply_request(self, llm_request: LlmRequest, original: dict[str, Any], rewritten: dict[str, Any]) -> None:
+    def _apply_request(
+        self, llm_request: LlmRequest, original: dict[str, Any], rewritten: dict[str, Any]
+    ) -> None:
         old = list(llm_request.contents or [])
         new: list[types.Content] = []
         for e in codec.edited_entries(original, rewritten):
@@ -420,8 +492,12 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 new.append(types.Content(role=role, parts=[types.Part.from_text(text=e.text)]))
         llm_request.contents = new
         for key, value in codec.config_changes(original, rewritten).items():
-            attr = {"temperature": "temperature", "maxOutputTokens": "max_output_tokens", "topP": "top_p",
-                    "topK": "top_k"}[key]
+            attr = {
+                "temperature": "temperature",
+                "maxOutputTokens": "max_output_tokens",
+                "topP": "top_p",
+                "topK": "top_k",
+            }[key]
             setattr(llm_request.config, attr, value)
         model = codec.model_changed(original, rewritten)
         if model is not None:
@@ -434,10 +510,15 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             decls = getattr(tool, "function_declarations", None)
             if decls and isinstance(tool, types.Tool):
                 tool.function_declarations = [
-                    d for d in decls if self.bridge.selection_allows(sdk_cfg, d.name or "")
-                    or fmt.tool_config_to_hook(sdk_cfg).get("mode") == "NONE"]
+                    d
+                    for d in decls
+                    if self.bridge.selection_allows(sdk_cfg, d.name or "")
+                    or fmt.tool_config_to_hook(sdk_cfg).get("mode") == "NONE"
+                ]
 
-    async def before_model_callback(self, *, callback_context: Any, llm_request: LlmRequest) -> LlmResponse | None:
+    async def before_model_callback(
+        self, *, callback_context: Any, llm_request: LlmRequest
+    ) -> LlmResponse | None:
         if callback_context.invocation_id in self._idle:
             return None
         inv = self._inv(callback_context)
@@ -453,7 +534,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         inv.llm_request = None
         if self.bridge.wants(HookEvent.BEFORE_MODEL):
             request = self._request_dict(llm_request)
-            result = await self.bridge.afire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request))
+            result = await self.bridge.afire(
+                HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)
+            )
             v = self.bridge.before_model(turn, result, request)
             if v.kind == "stop":
                 _end(callback_context)
@@ -461,8 +544,12 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             if v.kind in ("synthetic", "skip"):  # ADK runs no after_model callback for this answer
                 parts = fmt.chunk_parts(v.synthetic) if v.synthetic is not None else []
                 turn.texts.append(codec.parts_text(parts))
-                retry = await self._after_agent(callback_context, inv, parts) \
-                    if callback_context.agent_name == (inv.session.root or callback_context.agent_name) else None
+                retry = (
+                    await self._after_agent(callback_context, inv, parts)
+                    if callback_context.agent_name
+                    == (inv.session.root or callback_context.agent_name)
+                    else None
+                )
                 return retry if retry is not None else _response_from_parts(parts)
             if v.request is not request:
                 self._apply_request(llm_request, request, v.request)
@@ -476,8 +563,12 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             inv.llm_request = fmt.to_llm_request(self._request_dict(llm_request))
         return None
 
-    async def after_model_callback(self, *, callback_context: Any, llm_response: LlmResponse) -> LlmResponse | None:
-        if llm_response.partial or callback_context.invocation_id in self._idle:  # SSE deltas: AfterModel fires
+    async def after_model_callback(
+        self, *, callback_context: Any, llm_response: LlmResponse
+    ) -> LlmResponse | None:
+        if (
+            llm_response.partial or callback_context.invocation_id in self._idle
+        ):  # SSE deltas: AfterModel fires
             return None  # once, on the complete response
         inv = self._inv(callback_context)
         turn = inv.turn
@@ -491,32 +582,44 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         if want_after:
             chunk = _chunk(llm_response)
             stable = inv.llm_request or fmt.to_llm_request({"model": "", "contents": []})
-            result = await self.bridge.afire(HookEvent.AFTER_MODEL, seen=inv.seen, llm_request=stable,
-                                             llm_response=fmt.to_llm_response(chunk))
+            result = await self.bridge.afire(
+                HookEvent.AFTER_MODEL,
+                seen=inv.seen,
+                llm_request=stable,
+                llm_response=fmt.to_llm_response(chunk),
+            )
             v = self.bridge.after_model(turn, result, chunk)
             if v.kind == "stop":
                 _end(callback_context)
                 return _empty_response()
             if v.kind == "deny":
                 parts = []
-                replaced = llm_response.model_copy(update={"content": types.Content(role="model", parts=[])})
+                replaced = llm_response.model_copy(
+                    update={"content": types.Content(role="model", parts=[])}
+                )
             elif v.kind == "replace":
                 parts = v.parts
                 replaced = _response_from_parts(parts, llm_response)
         turn.texts.append(codec.parts_text(parts))
         final = not any(isinstance(p.get("functionCall"), dict) for p in parts)
-        if final and callback_context.agent_name == (inv.session.root or callback_context.agent_name):
+        if final and callback_context.agent_name == (
+            inv.session.root or callback_context.agent_name
+        ):
             retry = await self._after_agent(callback_context, inv, parts)
             if retry is not None:
                 return retry
         return replaced
 
-    async def _after_agent(self, ctx: Any, inv: _Invocation, parts: list[dict[str, Any]]) -> LlmResponse | None:
+    async def _after_agent(
+        self, ctx: Any, inv: _Invocation, parts: list[dict[str, Any]]
+    ) -> LlmResponse | None:
         """AfterAgent on the root agent's final answer; a retry returns the answer plus the hidden retry call."""
         if not self.bridge.wants(HookEvent.AFTER_AGENT):
             return None
         turn = inv.turn
-        result = await self.bridge.afire(HookEvent.AFTER_AGENT, **self.bridge.after_agent_fields(turn))
+        result = await self.bridge.afire(
+            HookEvent.AFTER_AGENT, **self.bridge.after_agent_fields(turn)
+        )
         v = self.bridge.after_agent(turn, result)
         if v.clear_context:
             inv.session.clear_next = True
@@ -546,8 +649,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             c = inv.session.calls[key] = _Call()
         return c
 
-    async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
-                                   tool_context: Any) -> dict[str, Any] | None:
+    async def before_tool_callback(
+        self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any
+    ) -> dict[str, Any] | None:
         if tool.name == RETRY_TOOL or tool_context.invocation_id in self._idle:
             return None
         inv = self._inv(tool_context)
@@ -564,8 +668,11 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         if v is None:
             if not self.bridge.wants(HookEvent.BEFORE_TOOL, self.bridge.hook_name(tool.name)):
                 return None
-            result = await self.bridge.afire(HookEvent.BEFORE_TOOL, **self.bridge.tool_fields(tool.name),
-                                             tool_input=_json_safe(dict(tool_args)))
+            result = await self.bridge.afire(
+                HookEvent.BEFORE_TOOL,
+                **self.bridge.tool_fields(tool.name),
+                tool_input=_json_safe(dict(tool_args)),
+            )
             v = call.verdict = self.bridge.before_tool(turn, result, dict(tool_args))
             if v.kind == "stop":
                 _end(tool_context)
@@ -582,9 +689,13 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 call.pending = False
                 call.after = bool(confirmation.confirmed)
                 return None if confirmation.confirmed else {"error": verdicts.CANCELLED}
-            refusal = await self.bridge.aconfirm(self.bridge.hook_name(tool.name), v.args, v.hook_text)
+            refusal = await self.bridge.aconfirm(
+                self.bridge.hook_name(tool.name), v.args, v.hook_text
+            )
             if refusal == NATIVE:
-                tool_context.request_confirmation(hint=v.hook_text or f"A hook asked to confirm {tool.name}")
+                tool_context.request_confirmation(
+                    hint=v.hook_text or f"A hook asked to confirm {tool.name}"
+                )
                 tool_context.actions.skip_summarization = True
                 call.after, call.pending = False, True
                 return {"error": _PENDING}
@@ -593,8 +704,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 return {"error": refusal}
         return None
 
-    async def after_tool_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any,
-                                  result: dict[str, Any]) -> dict[str, Any] | None:
+    async def after_tool_callback(
+        self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any, result: dict[str, Any]
+    ) -> dict[str, Any] | None:
         if tool.name == RETRY_TOOL or tool_context.invocation_id in self._idle:
             return None
         inv = self._inv(tool_context)
@@ -603,32 +715,55 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             inv.session.calls.pop(tool_context.function_call_id or "", None)
         if not call.after:
             return None
-        out = await self._after_tool(inv, tool.name, dict(tool_args), result, tool_context, call.modified, None, 0)
+        out = await self._after_tool(
+            inv, tool.name, dict(tool_args), result, tool_context, call.modified, None, 0
+        )
         return None if out is result else out
 
-    async def on_tool_error_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any,
-                                     error: Exception) -> dict[str, Any] | None:
+    async def on_tool_error_callback(
+        self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any, error: Exception
+    ) -> dict[str, Any] | None:
         """A tool that raised: AfterTool still fires (with the error); its block / stop / context apply,
         otherwise ADK handles the error as it would without the plugin."""
-        if tool.name == RETRY_TOOL or isinstance(error, asyncio.CancelledError) \
-                or tool_context.invocation_id in self._idle:
+        if (
+            tool.name == RETRY_TOOL
+            or isinstance(error, asyncio.CancelledError)
+            or tool_context.invocation_id in self._idle
+        ):
             return None
         inv = self._inv(tool_context)
         call = self._call(inv, tool_context.function_call_id)
         inv.session.calls.pop(tool_context.function_call_id or "", None)
-        if not call.after or not self.bridge.wants(HookEvent.AFTER_TOOL, self.bridge.hook_name(tool.name)):
+        if not call.after or not self.bridge.wants(
+            HookEvent.AFTER_TOOL, self.bridge.hook_name(tool.name)
+        ):
             return None
         result = {"error": f"{type(error).__name__}: {error}"}
-        out = await self._after_tool(inv, tool.name, dict(tool_args), result, tool_context, False, None, 0)
+        out = await self._after_tool(
+            inv, tool.name, dict(tool_args), result, tool_context, False, None, 0
+        )
         return None if out == result else out
 
-    async def _after_tool(self, inv: _Invocation, name: str, args: dict[str, Any], result: Any, tool_context: Any,
-                          modified: bool, original: str | None, depth: int) -> Any:
+    async def _after_tool(
+        self,
+        inv: _Invocation,
+        name: str,
+        args: dict[str, Any],
+        result: Any,
+        tool_context: Any,
+        modified: bool,
+        original: str | None,
+        depth: int,
+    ) -> Any:
         note = verdicts.MODIFIED_NOTE if modified else ""
         if not self.bridge.wants(HookEvent.AFTER_TOOL, self.bridge.hook_name(name)):
             return _with_text(result, note)
-        fired = await self.bridge.afire(HookEvent.AFTER_TOOL, **self.bridge.tool_fields(name, original),
-                                        tool_input=_json_safe(args), tool_response=_tool_response(result))
+        fired = await self.bridge.afire(
+            HookEvent.AFTER_TOOL,
+            **self.bridge.tool_fields(name, original),
+            tool_input=_json_safe(args),
+            tool_response=_tool_response(result),
+        )
         v = self.bridge.after_tool(inv.turn, fired)
         if v.kind == "stop":
             _end(tool_context)
@@ -642,23 +777,37 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         if depth >= verdicts.MAX_TAIL_CALLS:
             self.bridge.warn(verdicts.tail_too_deep(v.tail[0]))
             return response
-        return await self._run_tail(inv, v.tail[0], v.tail[1], tool_context, original or name, depth + 1)
+        return await self._run_tail(
+            inv, v.tail[0], v.tail[1], tool_context, original or name, depth + 1
+        )
 
-    async def _run_tail(self, inv: _Invocation, hook_name: str, args: dict[str, Any], tool_context: Any,
-                        original: str, depth: int) -> Any:
+    async def _run_tail(
+        self,
+        inv: _Invocation,
+        hook_name: str,
+        args: dict[str, Any],
+        tool_context: Any,
+        original: str,
+        depth: int,
+    ) -> Any:
         """AfterTool ``tailToolCallRequest``: run another tool (its own hooks included) to answer the call."""
         native = self.bridge.native_name(hook_name)
         tool = inv.tools.get(native)
         if tool is None or native == RETRY_TOOL:
-            return {"error": f"Tool {hook_name!r} not found (requested by an AfterTool tailToolCallRequest)"}
+            return {
+                "error": f"Tool {hook_name!r} not found (requested by an AfterTool tailToolCallRequest)"
+            }
         refused = self.bridge.refused_by_selection(inv.turn, native)
         if refused is not None:
             return {"error": refused}
         run_args = args
         modified = False
         if self.bridge.wants(HookEvent.BEFORE_TOOL, hook_name):
-            fired = await self.bridge.afire(HookEvent.BEFORE_TOOL, **self.bridge.tool_fields(native, original),
-                                            tool_input=_json_safe(args))
+            fired = await self.bridge.afire(
+                HookEvent.BEFORE_TOOL,
+                **self.bridge.tool_fields(native, original),
+                tool_input=_json_safe(args),
+            )
             v = self.bridge.before_tool(inv.turn, fired, args)
             if v.kind == "stop":
                 _end(tool_context)
@@ -678,4 +827,6 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             result = {"error": f"{type(exc).__name__}: {exc}"}
         if not isinstance(result, dict):
             result = {"result": result}
-        return await self._after_tool(inv, native, run_args, result, tool_context, modified, original, depth)
+        return await self._after_tool(
+            inv, native, run_args, result, tool_context, modified, original, depth
+        )

@@ -127,7 +127,12 @@ from hookwise.events import HookEvent  # noqa: E402
 __all__ = ["HookwiseMiddleware", "HookwiseState"]
 
 #: stable ``config`` key -> LangChain ``model_settings`` key
-SETTINGS = {"temperature": "temperature", "maxOutputTokens": "max_tokens", "topP": "top_p", "topK": "top_k"}
+SETTINGS = {
+    "temperature": "temperature",
+    "maxOutputTokens": "max_tokens",
+    "topP": "top_p",
+    "topK": "top_k",
+}
 _MAX_OPEN_RUNS = 1024
 
 #: seam -> the events it serves. "run": the agent nodes and the model-call wrapper, which carry the run's
@@ -136,7 +141,14 @@ _MAX_OPEN_RUNS = 1024
 SEAMS: dict[str, frozenset[HookEvent]] = {"run": RUN_EVENTS, "tool": TOOL_EVENTS}
 #: seam -> the middleware methods whose override makes ``create_agent`` register it
 _METHODS: dict[str, tuple[str, ...]] = {
-    "run": ("before_agent", "abefore_agent", "after_agent", "aafter_agent", "wrap_model_call", "awrap_model_call"),
+    "run": (
+        "before_agent",
+        "abefore_agent",
+        "after_agent",
+        "aafter_agent",
+        "wrap_model_call",
+        "awrap_model_call",
+    ),
     "tool": ("wrap_tool_call", "awrap_tool_call"),
 }
 _HINT = 'build a new HookwiseMiddleware and agent, or pass seams="all"'
@@ -169,17 +181,25 @@ def _text(message: BaseMessage) -> str:
     for block in content:
         if isinstance(block, str):
             out.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+        elif (
+            isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
+        ):
             out.append(block["text"])
     return "".join(out)
 
 
 def _entry(message: BaseMessage) -> codec.Entry:
     if isinstance(message, (HumanMessage, SystemMessage)):
-        return codec.Entry("system" if isinstance(message, SystemMessage) else "user", _text(message) or None)
+        return codec.Entry(
+            "system" if isinstance(message, SystemMessage) else "user", _text(message) or None
+        )
     if isinstance(message, AIMessage):
         return codec.Entry("model", _text(message) or None)
-    return codec.Entry("user", None)  # tool results carry no text for hooks (docs/contract.md §13.1)
+    return codec.Entry(
+        "user", None
+    )  # tool results carry no text for hooks (docs/contract.md §13.1)
 
 
 def _tool_name(tool: Any) -> str:
@@ -213,15 +233,28 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
 
     state_schema = HookwiseState
 
-    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
-                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
-                 session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-                 seams: SeamPolicy = "configured") -> None:
+    def __init__(
+        self,
+        hooks: HookSystem | str | os.PathLike[str] = ".",
+        *,
+        ask: AskPolicy = "deny",
+        on_message: OnMessage | None = None,
+        tool_aliases: dict[str, str] | None = None,
+        session_id: str | None = None,
+        max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+        seams: SeamPolicy = "configured",
+    ) -> None:
         super().__init__()
-        self.bridge = HookBridge(hooks, framework="LangChain", ask=ask, on_message=on_message,
-                                 tool_aliases=tool_aliases, session_id=session_id,
-                                 max_agent_retries=max_agent_retries, seams=seams)
+        self.bridge = HookBridge(
+            hooks,
+            framework="LangChain",
+            ask=ask,
+            on_message=on_message,
+            tool_aliases=tool_aliases,
+            session_id=session_id,
+            max_agent_retries=max_agent_retries,
+            seams=seams,
+        )
         self.hooks = self.bridge.hooks
         self._turns: OrderedDict[str, TurnState] = OrderedDict()
         #: the seams this middleware registers with ``create_agent`` ("run", "tool"; see the module docstring)
@@ -231,7 +264,11 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
 
     # ---- per-run state ------------------------------------------------------------------------
     def _turn(self, state: Any) -> TurnState:
-        run = state.get("hookwise_run") if isinstance(state, dict) else getattr(state, "hookwise_run", None)
+        run = (
+            state.get("hookwise_run")
+            if isinstance(state, dict)
+            else getattr(state, "hookwise_run", None)
+        )
         turn = self._turns.get(run) if isinstance(run, str) else None
         return turn if turn is not None else TurnState()
 
@@ -304,7 +341,9 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         # the reason is the next prompt: BeforeAgent fires for it as for any prompt (docs/contract.md §11)
         context: str | None = None
         if bridge.wants(HookEvent.BEFORE_AGENT):
-            again = bridge.before_agent(turn, (yield Fire(HookEvent.BEFORE_AGENT, {"prompt": v.reason})))
+            again = bridge.before_agent(
+                turn, (yield Fire(HookEvent.BEFORE_AGENT, {"prompt": v.reason}))
+            )
             if again.kind != "run":
                 self._finish(state)
                 if again.kind == "stop":
@@ -336,14 +375,24 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         out: list[AnyMessage] = []
         for m in messages:
             if isinstance(m, HumanMessage) and m.id == entry:
-                blocks: list[Any] = [{"type": "text", "text": m.content}] if isinstance(m.content, str) else \
-                    list(m.content)
-                m = m.model_copy(update={"content": [*blocks, {"type": "text", "text": turn.context}]})
+                blocks: list[Any] = (
+                    [{"type": "text", "text": m.content}]
+                    if isinstance(m.content, str)
+                    else list(m.content)
+                )
+                m = m.model_copy(
+                    update={"content": [*blocks, {"type": "text", "text": turn.context}]}
+                )
             out.append(m)
         return out
 
-    def _apply_request(self, request: ModelRequest[Any], messages: list[AnyMessage], base: dict[str, Any],
-                       rewritten: dict[str, Any]) -> ModelRequest[Any]:
+    def _apply_request(
+        self,
+        request: ModelRequest[Any],
+        messages: list[AnyMessage],
+        base: dict[str, Any],
+        rewritten: dict[str, Any],
+    ) -> ModelRequest[Any]:
         new_messages: list[AnyMessage] = []
         for e in codec.edited_entries(base, rewritten):
             if e.source is not None:
@@ -361,12 +410,20 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
                         m = HumanMessage(e.text)
                 new_messages.append(m)
             elif e.text is not None:
-                new_messages.append(AIMessage(e.text) if e.role == "model" else
-                                    SystemMessage(e.text) if e.role == "system" else HumanMessage(e.text))
+                new_messages.append(
+                    AIMessage(e.text)
+                    if e.role == "model"
+                    else SystemMessage(e.text)
+                    if e.role == "system"
+                    else HumanMessage(e.text)
+                )
         settings = codec.settings_after(request.model_settings, SETTINGS, base, rewritten)
         if codec.model_changed(base, rewritten):
-            self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, "llm_request.model",
-                                         "LangChain cannot build a chat model from a name portably")
+            self.bridge.warn_unsupported(
+                HookEvent.BEFORE_MODEL,
+                "llm_request.model",
+                "LangChain cannot build a chat model from a name portably",
+            )
         return request.override(messages=new_messages, model_settings=settings)
 
     def _select_tools(self, request: ModelRequest[Any], cfg: dict[str, Any]) -> ModelRequest[Any]:
@@ -395,10 +452,15 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         live: dict[str, Any] = {}
         if want_before or want_select or want_after:
             config = {k: request.model_settings.get(v) for k, v in SETTINGS.items()}
-            live = codec.request_dict(_model_name(request.model), [_entry(m) for m in messages], config)
+            live = codec.request_dict(
+                _model_name(request.model), [_entry(m) for m in messages], config
+            )
         if want_before:
-            v = bridge.before_model(turn, (yield Fire(HookEvent.BEFORE_MODEL,
-                                                      {"llm_request": fmt.to_llm_request(live)})), live)
+            v = bridge.before_model(
+                turn,
+                (yield Fire(HookEvent.BEFORE_MODEL, {"llm_request": fmt.to_llm_request(live)})),
+                live,
+            )
             if v.kind in ("stop", "skip"):
                 return AIMessage("")
             if v.kind == "synthetic":
@@ -411,39 +473,71 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
                 live = v.request
         turn.tool_config = None
         if want_select:
-            cfg = bridge.tool_selection(turn, (yield Fire(HookEvent.BEFORE_TOOL_SELECTION,
-                                                          {"llm_request": fmt.to_llm_request(live)})))
+            cfg = bridge.tool_selection(
+                turn,
+                (
+                    yield Fire(
+                        HookEvent.BEFORE_TOOL_SELECTION, {"llm_request": fmt.to_llm_request(live)}
+                    )
+                ),
+            )
             if cfg is not None:
                 request = self._select_tools(request, cfg)
         response = yield _Call(request)
         result = list(response.result) if isinstance(response, ModelResponse) else [response]
-        idx = next((i for i in range(len(result) - 1, -1, -1) if isinstance(result[i], AIMessage)), None)
+        idx = next(
+            (i for i in range(len(result) - 1, -1, -1) if isinstance(result[i], AIMessage)), None
+        )
         if idx is None:
             return response
         ai = cast(AIMessage, result[idx])
         if want_after:
             usage: dict[str, Any] = dict(ai.usage_metadata or {})
-            finish = ai.response_metadata.get("finish_reason") if isinstance(ai.response_metadata, dict) else None
-            chunk = codec.response_chunk(_text(ai), [(tc["name"], tc["args"]) for tc in ai.tool_calls],
-                                         finish_reason=str(finish).upper() if finish else "STOP",
-                                         usage=codec.usage(usage.get("input_tokens"), usage.get("output_tokens")))
-            after = bridge.after_model(turn, (yield Fire(HookEvent.AFTER_MODEL, {
-                "llm_request": fmt.to_llm_request(live), "llm_response": fmt.to_llm_response(chunk)})), chunk)
+            finish = (
+                ai.response_metadata.get("finish_reason")
+                if isinstance(ai.response_metadata, dict)
+                else None
+            )
+            chunk = codec.response_chunk(
+                _text(ai),
+                [(tc["name"], tc["args"]) for tc in ai.tool_calls],
+                finish_reason=str(finish).upper() if finish else "STOP",
+                usage=codec.usage(usage.get("input_tokens"), usage.get("output_tokens")),
+            )
+            after = bridge.after_model(
+                turn,
+                (
+                    yield Fire(
+                        HookEvent.AFTER_MODEL,
+                        {
+                            "llm_request": fmt.to_llm_request(live),
+                            "llm_response": fmt.to_llm_response(chunk),
+                        },
+                    )
+                ),
+                chunk,
+            )
             if after.kind in ("stop", "deny"):
                 return AIMessage("")
             if after.kind == "replace":
                 ai = ai.model_copy(update={"content": codec.parts_text(after.parts)})
                 result[idx] = ai
-                response = ModelResponse(result=result, structured_response=response.structured_response) \
-                    if isinstance(response, ModelResponse) else ai
+                response = (
+                    ModelResponse(result=result, structured_response=response.structured_response)
+                    if isinstance(response, ModelResponse)
+                    else ai
+                )
         turn.texts.append(_text(ai))
         return response
 
-    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
+    def wrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]
+    ) -> Any:
         return self.bridge.drive(self._model(request), lambda op: handler(op.request))
 
-    async def awrap_model_call(self, request: ModelRequest[Any],
-                               handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]
+    ) -> Any:
         async def call(op: Any) -> Any:
             return await handler(op.request)
 
@@ -452,7 +546,9 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
     # ---- tool calls -----------------------------------------------------------------------------
     @staticmethod
     def _error(call: Any, text: str) -> ToolMessage:
-        return ToolMessage(content=text, tool_call_id=call.get("id") or "", name=call.get("name"), status="error")
+        return ToolMessage(
+            content=text, tool_call_id=call.get("id") or "", name=call.get("name"), status="error"
+        )
 
     def _tool(self, request: Any, original: str | None = None, depth: int = 0) -> Steps[Any]:
         bridge = self.bridge
@@ -480,13 +576,20 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         if v.kind in ("deny", "stop"):
             return self._error(call, v.message)
         if v.kind == "ask":
-            refusal = yield from bridge.confirm_steps(hook_name, v.args, v.hook_text,
-                                                      notify=key is None or key not in turn.notified)
+            refusal = yield from bridge.confirm_steps(
+                hook_name, v.args, v.hook_text, notify=key is None or key not in turn.notified
+            )
             if key is not None:
                 turn.notified.add(key)
             if refusal == NATIVE:
-                answer = yield _Interrupt({"hookwise": "ask", "tool": hook_name, "args": v.args,
-                                           "reason": v.hook_text or ""})
+                answer = yield _Interrupt(
+                    {
+                        "hookwise": "ask",
+                        "tool": hook_name,
+                        "args": v.args,
+                        "reason": v.hook_text or "",
+                    }
+                )
                 refusal = None if _approved(answer) else verdicts.CANCELLED
             if refusal is not None:
                 return self._error(call, refusal)
@@ -494,7 +597,9 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             request = request.override(tool_call={**call, "args": v.args})
         out = yield _Call(request)
         if not isinstance(out, ToolMessage):  # a Command: the tool updates state itself
-            bridge.warn_unsupported(HookEvent.AFTER_TOOL, "tool_response", f"tool {native!r} returned a Command")
+            bridge.warn_unsupported(
+                HookEvent.AFTER_TOOL, "tool_response", f"tool {native!r} returned a Command"
+            )
             return out
         text = _text(out)
         failed = out.status == "error"
@@ -505,21 +610,37 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         response: dict[str, Any] = {"llmContent": text, "returnDisplay": text}
         if failed:
             response["error"] = {"type": "execution_failed", "message": text}
-        after = bridge.after_tool(turn, (yield Fire(HookEvent.AFTER_TOOL, {
-            **names, "tool_input": v.args, "tool_response": response})))
+        after = bridge.after_tool(
+            turn,
+            (
+                yield Fire(
+                    HookEvent.AFTER_TOOL, {**names, "tool_input": v.args, "tool_response": response}
+                )
+            ),
+        )
         if after.kind in ("hide", "stop"):
             return self._error(call, after.reason)
         if not failed:
-            out = out.model_copy(update={"content": verdicts.model_facing_text(text, after.context, v.modified)})
+            out = out.model_copy(
+                update={"content": verdicts.model_facing_text(text, after.context, v.modified)}
+            )
         if after.tail is None:
             return out
         if depth >= verdicts.MAX_TAIL_CALLS:
             bridge.warn(verdicts.tail_too_deep(after.tail[0]))
             return out
         tail_native = bridge.native_name(after.tail[0])
-        tool = next((t for t in turn.extra.get("tools") or () if isinstance(t, BaseTool) and t.name == tail_native),
-                    None)
-        tail_request = request.override(tool_call={**call, "name": tail_native, "args": after.tail[1]}, tool=tool)
+        tool = next(
+            (
+                t
+                for t in turn.extra.get("tools") or ()
+                if isinstance(t, BaseTool) and t.name == tail_native
+            ),
+            None,
+        )
+        tail_request = request.override(
+            tool_call={**call, "name": tail_native, "args": after.tail[1]}, tool=tool
+        )
         return (yield from self._tool(tail_request, original or hook_name, depth + 1))
 
     def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
@@ -546,11 +667,27 @@ def _registering(cls: type[HookwiseMiddleware], seams: frozenset[str]) -> type[H
     key = (cls, seams)
     variant = _VARIANTS.get(key)
     if variant is None:
-        unregistered = {name: getattr(AgentMiddleware, name)
-                        for seam, names in _METHODS.items() if seam not in seams
-                        for name in names if getattr(cls, name) is getattr(HookwiseMiddleware, name)}
-        variant = cls if not unregistered else type(cls.__name__, (cls,), {
-            "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
-            "_hookwise_full": cls, **unregistered})
+        unregistered = {
+            name: getattr(AgentMiddleware, name)
+            for seam, names in _METHODS.items()
+            if seam not in seams
+            for name in names
+            if getattr(cls, name) is getattr(HookwiseMiddleware, name)
+        }
+        variant = (
+            cls
+            if not unregistered
+            else type(
+                cls.__name__,
+                (cls,),
+                {
+                    "__module__": cls.__module__,
+                    "__qualname__": cls.__qualname__,
+                    "__doc__": cls.__doc__,
+                    "_hookwise_full": cls,
+                    **unregistered,
+                },
+            )
+        )
         _VARIANTS[key] = variant
     return variant

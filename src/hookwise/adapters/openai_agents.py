@@ -141,16 +141,24 @@ _GOVERNOR = "_hookwise_governor"
 _NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
 #: seam -> the events it serves (see the module docstring)
 SEAMS: dict[str, frozenset[HookEvent]] = {
-    "run": RUN_EVENTS | {HookEvent.SESSION_END},  # input guardrail: SessionStart, BeforeAgent, each run's state
+    "run": RUN_EVENTS
+    | {HookEvent.SESSION_END},  # input guardrail: SessionStart, BeforeAgent, each run's state
     "answer": frozenset({HookEvent.AFTER_AGENT}),  # output guardrail
-    "model": MODEL_EVENTS | {HookEvent.AFTER_AGENT},  # model wrapper (AfterAgent: the answer's text)
-    "context": frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGENT}),  # call_model_input_filter
-    "tool_guard": frozenset({HookEvent.BEFORE_TOOL, HookEvent.BEFORE_TOOL_SELECTION}),  # + needs_approval, formatter
+    "model": MODEL_EVENTS
+    | {HookEvent.AFTER_AGENT},  # model wrapper (AfterAgent: the answer's text)
+    "context": frozenset(
+        {HookEvent.SESSION_START, HookEvent.BEFORE_AGENT}
+    ),  # call_model_input_filter
+    "tool_guard": frozenset(
+        {HookEvent.BEFORE_TOOL, HookEvent.BEFORE_TOOL_SELECTION}
+    ),  # + needs_approval, formatter
     "tool_call": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),  # on_invoke_tool wrapper
 }
 _HINT = 'call govern() again (run() governs each call afresh), or pass seams="all"'
-_UNSUPPORTED = {"llm_request.config.topK": "the SDK's ModelSettings has no top_k",
-                "llm_request.model": "the adapter cannot turn a model name into a Model instance"}
+_UNSUPPORTED = {
+    "llm_request.config.topK": "the SDK's ModelSettings has no top_k",
+    "llm_request.model": "the adapter cannot turn a model name into a Model instance",
+}
 
 
 class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
@@ -162,8 +170,13 @@ class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
 
 
 def _message(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(id="hookwise", type="message", role="assistant", status="completed",
-                                 content=[ResponseOutputText(type="output_text", text=text, annotations=[])])
+    return ResponseOutputMessage(
+        id="hookwise",
+        type="message",
+        role="assistant",
+        status="completed",
+        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+    )
 
 
 def _item(item: Any) -> dict[str, Any]:
@@ -186,10 +199,19 @@ def _entry(item: Any) -> codec.Entry:
     """One SDK input item as hooks see it (tool calls and results carry no text)."""
     d = _item(item)
     role = d.get("role")
-    if d.get("type", "message") == "message" and role in ("user", "system", "developer", "assistant"):
+    if d.get("type", "message") == "message" and role in (
+        "user",
+        "system",
+        "developer",
+        "assistant",
+    ):
         text = _content_text(d.get("content"))
-        return codec.Entry("model" if role == "assistant" else ("system" if role in ("system", "developer")
-                                                                 else "user"), text)
+        return codec.Entry(
+            "model"
+            if role == "assistant"
+            else ("system" if role in ("system", "developer") else "user"),
+            text,
+        )
     return codec.Entry("user" if d.get("type") == "function_call_output" else "model", None)
 
 
@@ -217,9 +239,13 @@ def _output_chunk(response: ModelResponse) -> dict[str, Any]:
                 args = {}
             calls.append((str(d.get("name")), args if isinstance(args, dict) else {}))
     usage = response.usage
-    return codec.response_chunk(_output_text(response.output), calls,
-                                usage=codec.usage(usage.input_tokens if usage else None,
-                                                  usage.output_tokens if usage else None))
+    return codec.response_chunk(
+        _output_text(response.output),
+        calls,
+        usage=codec.usage(
+            usage.input_tokens if usage else None, usage.output_tokens if usage else None
+        ),
+    )
 
 
 def _text_response(text: str) -> ModelResponse:
@@ -230,9 +256,17 @@ def _response_event(response: ModelResponse) -> Any:
     """A stream consisting of one ``response.completed`` event carrying ``response`` (what the runner reads)."""
     from openai.types.responses import Response, ResponseCompletedEvent
 
-    resp = Response(id=response.response_id or "hookwise", created_at=0, model="hookwise", object="response",
-                    output=list(response.output), tool_choice="auto", tools=[], parallel_tool_calls=True,
-                    status="completed")
+    resp = Response(
+        id=response.response_id or "hookwise",
+        created_at=0,
+        model="hookwise",
+        object="response",
+        output=list(response.output),
+        tool_choice="auto",
+        tools=[],
+        parallel_tool_calls=True,
+        status="completed",
+    )
     return ResponseCompletedEvent(type="response.completed", response=resp, sequence_number=0)
 
 
@@ -247,8 +281,12 @@ class _Governor:
         self.retry_pending = False  # the next run is run()'s AfterAgent retry of the current prompt
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
-        self.asked: set[str] = set()  # call ids a hook asked about (their approval rejections read CANCELLED)
-        self.seams: frozenset[str] = bridge.choose_seams(SEAMS, hint=_HINT)  # the parts govern() adds
+        self.asked: set[str] = (
+            set()
+        )  # call ids a hook asked about (their approval rejections read CANCELLED)
+        self.seams: frozenset[str] = bridge.choose_seams(
+            SEAMS, hint=_HINT
+        )  # the parts govern() adds
 
     def unsupported(self, name: str) -> None:
         """Warn once that a hook set ``name``, which the SDK cannot express."""
@@ -269,13 +307,19 @@ class _Governor:
                 break
         retry = self.turn if self.retry_pending else None
         self.retry_pending = False
-        self.turn = TurnState(prompt=retry.prompt if retry else prompt, texts=retry.texts if retry else [],
-                              retries=retry.retries if retry else 0, stop_hook_active=retry is not None)
+        self.turn = TurnState(
+            prompt=retry.prompt if retry else prompt,
+            texts=retry.texts if retry else [],
+            retries=retry.retries if retry else 0,
+            stop_hook_active=retry is not None,
+        )
         self.after = None
         context = self.pending_context
         self.pending_context = None
         if bridge.wants(HookEvent.BEFORE_AGENT):
-            v = bridge.before_agent(self.turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=prompt))
+            v = bridge.before_agent(
+                self.turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=prompt)
+            )
             if v.kind == "stop":
                 raise Stopped(v.reason)
             if v.kind == "block":
@@ -292,8 +336,10 @@ class _Governor:
         result = await bridge.afire(HookEvent.AFTER_AGENT, **bridge.after_agent_fields(turn))
         v = self.after = bridge.after_agent(turn, result)
         if v.kind == "retry" and not self.driven:
-            bridge.warn("an AfterAgent hook asked for another try; plain Runner.run cannot retry "
-                        "(use hookwise.adapters.openai_agents.run), so the answer stands")
+            bridge.warn(
+                "an AfterAgent hook asked for another try; plain Runner.run cannot retry "
+                "(use hookwise.adapters.openai_agents.run), so the answer stands"
+            )
         if v.clear_context and not self.driven:
             bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
@@ -314,28 +360,39 @@ class _Governor:
         return ModelInputData(input=items, instructions=md.instructions)
 
     # ---- tools -------------------------------------------------------------------------------------
-    async def _before_tool(self, name: str, args: dict[str, Any], call_id: str) -> verdicts.ToolVerdict:
+    async def _before_tool(
+        self, name: str, args: dict[str, Any], call_id: str
+    ) -> verdicts.ToolVerdict:
         cached = self.turn.verdicts.get(call_id)
         if cached is not None:
             return cached
         bridge = self.bridge
         if not bridge.wants(HookEvent.BEFORE_TOOL, bridge.hook_name(name)):
             return verdicts.ToolVerdict("run", args)
-        result = await bridge.afire(HookEvent.BEFORE_TOOL, **bridge.tool_fields(name), tool_input=args)
+        result = await bridge.afire(
+            HookEvent.BEFORE_TOOL, **bridge.tool_fields(name), tool_input=args
+        )
         return bridge.before_tool(self.turn, result, args, call_id)
 
-    def needs_approval(self, tool: FunctionTool) -> Callable[[Any, dict[str, Any], str], Awaitable[bool]]:
+    def needs_approval(
+        self, tool: FunctionTool
+    ) -> Callable[[Any, dict[str, Any], str], Awaitable[bool]]:
         own = tool.needs_approval
 
         async def check(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
             if own is True or (callable(own) and await own(ctx, params, call_id)):
                 return True
-            if self.turn.stop is not None or self.bridge.refused_by_selection(self.turn, tool.name) is not None:
+            if (
+                self.turn.stop is not None
+                or self.bridge.refused_by_selection(self.turn, tool.name) is not None
+            ):
                 return False  # the guardrail refuses it
             v = await self._before_tool(tool.name, dict(params), call_id)
             if v.kind != "ask":
                 return False
-            refusal = await self.bridge.aconfirm(self.bridge.hook_name(tool.name), v.args, v.hook_text)
+            refusal = await self.bridge.aconfirm(
+                self.bridge.hook_name(tool.name), v.args, v.hook_text
+            )
             self.asked.add(call_id)
             return refusal == NATIVE
 
@@ -360,10 +417,14 @@ class _Governor:
             raise Stopped(v.reason)
         if v.kind == "deny":
             return ToolGuardrailFunctionOutput.reject_content(v.message)
-        if v.kind == "ask" and call_id not in self.asked:  # not already approved through needs_approval
+        if (
+            v.kind == "ask" and call_id not in self.asked
+        ):  # not already approved through needs_approval
             self.asked.add(call_id)
             refusal = await self.bridge.aconfirm(self.bridge.hook_name(name), v.args, v.hook_text)
-            if refusal == NATIVE:  # e.g. a tail call or a tool without needs_approval: cannot pause here
+            if (
+                refusal == NATIVE
+            ):  # e.g. a tail call or a tool without needs_approval: cannot pause here
                 refusal = verdicts.ask_refused(self.bridge.hook_name(name), v.hook_text)
             if refusal is not None:
                 return ToolGuardrailFunctionOutput.reject_content(refusal)
@@ -381,19 +442,37 @@ class _Governor:
                 args = json.loads(input_json or "{}")
             except ValueError:
                 args = {}
-            return await self._after_tool(tool.name, args, output, ctx, bool(v and v.modified), None, 0)
+            return await self._after_tool(
+                tool.name, args, output, ctx, bool(v and v.modified), None, 0
+            )
 
         return invoke
 
-    async def _after_tool(self, name: str, args: dict[str, Any], output: Any, ctx: Any, modified: bool,
-                          original: str | None, depth: int) -> Any:
+    async def _after_tool(
+        self,
+        name: str,
+        args: dict[str, Any],
+        output: Any,
+        ctx: Any,
+        modified: bool,
+        original: str | None,
+        depth: int,
+    ) -> Any:
         bridge = self.bridge
         note = verdicts.MODIFIED_NOTE if modified else ""
         if not bridge.wants(HookEvent.AFTER_TOOL, bridge.hook_name(name)):
             return f"{output}{note}" if note else output
-        text = output if isinstance(output, str) else json.dumps(output, default=str, ensure_ascii=False)
-        fired = await bridge.afire(HookEvent.AFTER_TOOL, **bridge.tool_fields(name, original), tool_input=args,
-                                   tool_response={"llmContent": text, "returnDisplay": text})
+        text = (
+            output
+            if isinstance(output, str)
+            else json.dumps(output, default=str, ensure_ascii=False)
+        )
+        fired = await bridge.afire(
+            HookEvent.AFTER_TOOL,
+            **bridge.tool_fields(name, original),
+            tool_input=args,
+            tool_response={"llmContent": text, "returnDisplay": text},
+        )
         v = bridge.after_tool(self.turn, fired)
         if v.kind == "stop":
             raise Stopped(v.reason)
@@ -407,7 +486,9 @@ class _Governor:
             return response
         return await self._tail(v.tail[0], v.tail[1], ctx, original or name, depth + 1)
 
-    async def _tail(self, hook_name: str, args: dict[str, Any], ctx: Any, original: str, depth: int) -> Any:
+    async def _tail(
+        self, hook_name: str, args: dict[str, Any], ctx: Any, original: str, depth: int
+    ) -> Any:
         bridge = self.bridge
         native = bridge.native_name(hook_name)
         tool = self.tools.get(native)
@@ -418,7 +499,9 @@ class _Governor:
             return refused
         run_args, modified = args, False
         if bridge.wants(HookEvent.BEFORE_TOOL, hook_name):
-            fired = await bridge.afire(HookEvent.BEFORE_TOOL, **bridge.tool_fields(native, original), tool_input=args)
+            fired = await bridge.afire(
+                HookEvent.BEFORE_TOOL, **bridge.tool_fields(native, original), tool_input=args
+            )
             v = bridge.before_tool(self.turn, fired, args)
             if v.kind == "stop":
                 raise Stopped(v.reason)
@@ -453,8 +536,13 @@ class HookwiseModel(Model):  # type: ignore[misc]
         self.inner = inner
         self.gov = governor
 
-    async def _before(self, system_instructions: str | None, inp: Any, model_settings: ModelSettings,
-                      tools: list[Any]) -> tuple[Any, ModelSettings, list[Any], ModelResponse | None]:
+    async def _before(
+        self,
+        system_instructions: str | None,
+        inp: Any,
+        model_settings: ModelSettings,
+        tools: list[Any],
+    ) -> tuple[Any, ModelSettings, list[Any], ModelResponse | None]:
         gov, bridge = self.gov, self.gov.bridge
         turn = gov.turn
         turn.tool_config = None
@@ -463,10 +551,15 @@ class HookwiseModel(Model):  # type: ignore[misc]
         if bridge.wants(HookEvent.BEFORE_MODEL):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
             entries = [_entry(i) for i in items]
-            config = {"temperature": model_settings.temperature, "maxOutputTokens": model_settings.max_tokens,
-                      "topP": model_settings.top_p}
+            config = {
+                "temperature": model_settings.temperature,
+                "maxOutputTokens": model_settings.max_tokens,
+                "topP": model_settings.top_p,
+            }
             request = codec.request_dict(self._name(), entries, config)
-            result = await bridge.afire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request))
+            result = await bridge.afire(
+                HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)
+            )
             v = bridge.before_model(turn, result, request)
             if v.kind == "stop":
                 raise Stopped(v.reason)
@@ -492,16 +585,28 @@ class HookwiseModel(Model):  # type: ignore[misc]
                         out.append(items[e.source])
                 inp = out
                 changes = codec.config_changes(request, v.request)
-                attrs = {"temperature": "temperature", "maxOutputTokens": "max_tokens", "topP": "top_p"}
+                attrs = {
+                    "temperature": "temperature",
+                    "maxOutputTokens": "max_tokens",
+                    "topP": "top_p",
+                }
                 upd = {attrs[k]: val for k, val in changes.items() if k in attrs}
                 if upd:
                     model_settings = dataclasses.replace(model_settings, **upd)
         if bridge.wants(HookEvent.BEFORE_TOOL_SELECTION):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
-            request = codec.request_dict(self._name(), [_entry(i) for i in items],
-                                         {"temperature": model_settings.temperature,
-                                          "maxOutputTokens": model_settings.max_tokens, "topP": model_settings.top_p})
-            selection = await bridge.afire(HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request))
+            request = codec.request_dict(
+                self._name(),
+                [_entry(i) for i in items],
+                {
+                    "temperature": model_settings.temperature,
+                    "maxOutputTokens": model_settings.max_tokens,
+                    "topP": model_settings.top_p,
+                },
+            )
+            selection = await bridge.afire(
+                HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request)
+            )
             cfg = bridge.tool_selection(turn, selection)
             if cfg is not None:
                 mode = verdicts.selection_mode(cfg)
@@ -509,7 +614,11 @@ class HookwiseModel(Model):  # type: ignore[misc]
                     tools = []
                     model_settings = dataclasses.replace(model_settings, tool_choice=None)
                 else:
-                    tools = [t for t in tools if bridge.selection_allows(cfg, str(getattr(t, "name", "")))]
+                    tools = [
+                        t
+                        for t in tools
+                        if bridge.selection_allows(cfg, str(getattr(t, "name", "")))
+                    ]
                     choice = "required" if mode == "ANY" else ("auto" if mode == "AUTO" else None)
                     if choice is not None:
                         model_settings = dataclasses.replace(model_settings, tool_choice=choice)
@@ -524,9 +633,12 @@ class HookwiseModel(Model):  # type: ignore[misc]
         if bridge.wants(HookEvent.AFTER_MODEL):
             chunk = _output_chunk(response)
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
-            stable = fmt.to_llm_request(codec.request_dict(self._name(), [_entry(i) for i in items]))
-            result = await bridge.afire(HookEvent.AFTER_MODEL, llm_request=stable,
-                                        llm_response=fmt.to_llm_response(chunk))
+            stable = fmt.to_llm_request(
+                codec.request_dict(self._name(), [_entry(i) for i in items])
+            )
+            result = await bridge.afire(
+                HookEvent.AFTER_MODEL, llm_request=stable, llm_response=fmt.to_llm_response(chunk)
+            )
             v = bridge.after_model(turn, result, chunk)
             if v.kind == "stop":
                 raise Stopped(v.reason)
@@ -534,38 +646,64 @@ class HookwiseModel(Model):  # type: ignore[misc]
                 response = dataclasses.replace(response, output=[_message("")])
             elif v.kind == "replace":
                 others = [o for o in response.output if _item(o).get("type") != "message"]
-                response = dataclasses.replace(response, output=[_message(codec.parts_text(v.parts)), *others])
+                response = dataclasses.replace(
+                    response, output=[_message(codec.parts_text(v.parts)), *others]
+                )
         turn.texts.append(_output_text(response.output))
         return response
 
-    async def get_response(self, system_instructions: str | None, input: Any, model_settings: ModelSettings,
-                           tools: list[Any], output_schema: Any, handoffs: list[Any], tracing: Any,
-                           **kwargs: Any) -> ModelResponse:
-        inp, settings, tools, early = await self._before(system_instructions, input, model_settings, tools)
+    async def get_response(
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: ModelSettings,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        **kwargs: Any,
+    ) -> ModelResponse:
+        inp, settings, tools, early = await self._before(
+            system_instructions, input, model_settings, tools
+        )
         if early is not None:
             self.gov.turn.texts.append(_output_text(early.output))
             return early
-        response = await self.inner.get_response(system_instructions, inp, settings, tools, output_schema, handoffs,
-                                                 tracing, **kwargs)
+        response = await self.inner.get_response(
+            system_instructions, inp, settings, tools, output_schema, handoffs, tracing, **kwargs
+        )
         return await self._after(response, inp)
 
-    async def stream_response(self, system_instructions: str | None, input: Any, model_settings: ModelSettings,
-                              tools: list[Any], output_schema: Any, handoffs: list[Any], tracing: Any,
-                              **kwargs: Any) -> AsyncIterator[Any]:
-        inp, settings, tools, early = await self._before(system_instructions, input, model_settings, tools)
+    async def stream_response(
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: ModelSettings,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        inp, settings, tools, early = await self._before(
+            system_instructions, input, model_settings, tools
+        )
         if early is not None:
             self.gov.turn.texts.append(_output_text(early.output))
             yield _response_event(early)
             return
-        stream = self.inner.stream_response(system_instructions, inp, settings, tools, output_schema, handoffs,
-                                            tracing, **kwargs)
+        stream = self.inner.stream_response(
+            system_instructions, inp, settings, tools, output_schema, handoffs, tracing, **kwargs
+        )
         buffer = self.gov.bridge.wants(HookEvent.AFTER_MODEL)
         held: list[Any] = []
         async for item in stream:
             event: Any = item
             if getattr(event, "type", "") == "response.completed":
                 resp = event.response
-                model_resp = ModelResponse(output=list(resp.output), usage=Usage(), response_id=resp.id)
+                model_resp = ModelResponse(
+                    output=list(resp.output), usage=Usage(), response_id=resp.id
+                )
                 after = await self._after(model_resp, inp)
                 if after is model_resp:
                     for e in held:
@@ -595,33 +733,45 @@ class _Provider(ModelProvider):  # type: ignore[misc]
 def _wrap_tool(tool: Any, gov: _Governor) -> Any:
     if not isinstance(tool, FunctionTool):
         if "tool_call" in gov.seams:  # without tool hooks there is nothing its calls would escape
-            gov.bridge.warn(f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
-                            "hook seam in the OpenAI Agents SDK; hooks do not see its calls")
+            gov.bridge.warn(
+                f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
+                "hook seam in the OpenAI Agents SDK; hooks do not see its calls"
+            )
         return tool
     gov.tools[tool.name] = tool
     changes: dict[str, Any] = {}
     if "tool_call" in gov.seams:
         changes["on_invoke_tool"] = gov.invoker(tool)
     if "tool_guard" in gov.seams:
-        guard: ToolInputGuardrail[Any] = ToolInputGuardrail(guardrail_function=gov.tool_guardrail,
-                                                            name="hookwise-before-tool")
+        guard: ToolInputGuardrail[Any] = ToolInputGuardrail(
+            guardrail_function=gov.tool_guardrail, name="hookwise-before-tool"
+        )
         changes["tool_input_guardrails"] = [guard, *(tool.tool_input_guardrails or [])]
         if gov.bridge.ask == "native":
             changes["needs_approval"] = gov.needs_approval(tool)
     return dataclasses.replace(tool, **changes) if changes else tool
 
 
-def _wrap_agent(agent: Agent[Any], gov: _Governor, memo: dict[int, Agent[Any]], starting: bool) -> Agent[Any]:
+def _wrap_agent(
+    agent: Agent[Any], gov: _Governor, memo: dict[int, Agent[Any]], starting: bool
+) -> Agent[Any]:
     if id(agent) in memo:
         return memo[id(agent)]
     changes: dict[str, Any] = {"tools": [_wrap_tool(t, gov) for t in agent.tools]}
     if "answer" in gov.seams:
         changes["output_guardrails"] = [
-            OutputGuardrail(guardrail_function=gov.after_agent, name="hookwise-after-agent"), *agent.output_guardrails]
+            OutputGuardrail(guardrail_function=gov.after_agent, name="hookwise-after-agent"),
+            *agent.output_guardrails,
+        ]
     if starting and "run" in gov.seams:
-        changes["input_guardrails"] = [InputGuardrail(guardrail_function=gov.before_agent,
-                                                      name="hookwise-before-agent", run_in_parallel=False),
-                                       *agent.input_guardrails]
+        changes["input_guardrails"] = [
+            InputGuardrail(
+                guardrail_function=gov.before_agent,
+                name="hookwise-before-agent",
+                run_in_parallel=False,
+            ),
+            *agent.input_guardrails,
+        ]
     if "model" in gov.seams and isinstance(agent.model, Model):
         changes["model"] = HookwiseModel(agent.model, gov)
     clone = agent.clone(**changes)
@@ -631,21 +781,39 @@ def _wrap_agent(agent: Agent[Any], gov: _Governor, memo: dict[int, Agent[Any]], 
         if isinstance(h, Agent):
             handoffs.append(_wrap_agent(h, gov, memo, False))
         else:
-            gov.bridge.warn(f"handoff {getattr(h, 'agent_name', h)!r} is a Handoff object; its agent is not governed "
-                            "(pass the Agent itself to govern it)")
+            gov.bridge.warn(
+                f"handoff {getattr(h, 'agent_name', h)!r} is a Handoff object; its agent is not governed "
+                "(pass the Agent itself to govern it)"
+            )
             handoffs.append(h)
     clone.handoffs = handoffs
     return clone
 
 
-def govern(agent: Agent[Any], hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
-           on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
-           session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-           run_config: RunConfig | None = None, seams: SeamPolicy = "configured") -> tuple[Agent[Any], RunConfig]:
+def govern(
+    agent: Agent[Any],
+    hooks: HookSystem | str | os.PathLike[str] = ".",
+    *,
+    ask: AskPolicy = "deny",
+    on_message: OnMessage | None = None,
+    tool_aliases: dict[str, str] | None = None,
+    session_id: str | None = None,
+    max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+    run_config: RunConfig | None = None,
+    seams: SeamPolicy = "configured",
+) -> tuple[Agent[Any], RunConfig]:
     """A governed copy of ``agent`` and the ``RunConfig`` to run it with (see the module docstring); with no hook
     configured, ``agent`` itself (there is nothing to add to it)."""
-    bridge = HookBridge(hooks, framework="openai-agents", ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                        session_id=session_id, max_agent_retries=max_agent_retries, seams=seams)
+    bridge = HookBridge(
+        hooks,
+        framework="openai-agents",
+        ask=ask,
+        on_message=on_message,
+        tool_aliases=tool_aliases,
+        session_id=session_id,
+        max_agent_retries=max_agent_retries,
+        seams=seams,
+    )
     gov = _Governor(bridge)
     governed = _wrap_agent(agent, gov, {}, True) if gov.seams else agent
     base = run_config or RunConfig()
@@ -693,11 +861,21 @@ async def end_session(run_config: RunConfig, reason: str = "exit") -> None:
     gov.bridge.session_started = False
 
 
-async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".", *,
-              ask: AskPolicy = "deny", on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
-              session_id: str | None = None, max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-              run_config: RunConfig | None = None, session: Any = None, seams: SeamPolicy = "configured",
-              **runner_kwargs: Any) -> Any:
+async def run(
+    agent: Agent[Any],
+    prompt: Any,
+    hooks: HookSystem | str | os.PathLike[str] = ".",
+    *,
+    ask: AskPolicy = "deny",
+    on_message: OnMessage | None = None,
+    tool_aliases: dict[str, str] | None = None,
+    session_id: str | None = None,
+    max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+    run_config: RunConfig | None = None,
+    session: Any = None,
+    seams: SeamPolicy = "configured",
+    **runner_kwargs: Any,
+) -> Any:
     """Run ``agent`` on ``prompt`` under the project's hooks and return the SDK's ``RunResult``.
 
     ``prompt`` is a string or a list of input items (e.g. ``previous.to_input_list() + [new message]``).
@@ -710,15 +888,25 @@ async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathL
     gov = getattr(run_config, _GOVERNOR, None) if run_config is not None else None
     own = not isinstance(gov, _Governor)
     if own:
-        agent, run_config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                                   session_id=session_id, max_agent_retries=max_agent_retries, run_config=run_config,
-                                   seams=seams)
+        agent, run_config = govern(
+            agent,
+            hooks,
+            ask=ask,
+            on_message=on_message,
+            tool_aliases=tool_aliases,
+            session_id=session_id,
+            max_agent_retries=max_agent_retries,
+            run_config=run_config,
+            seams=seams,
+        )
         gov = _governor(run_config)
     assert isinstance(gov, _Governor) and run_config is not None
     gov.driven = True
     if session is not None and not gov.bridge.session_started:
         items = await session.get_items()
-        gov.pending_context = await gov.bridge.adrive(gov.bridge.session_start_steps("resume" if items else "startup"))
+        gov.pending_context = await gov.bridge.adrive(
+            gov.bridge.session_start_steps("resume" if items else "startup")
+        )
     try:
         return await _run_with_retries(gov, agent, prompt, run_config, session, runner_kwargs)
     finally:
@@ -726,8 +914,14 @@ async def run(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathL
             await end_session(run_config)
 
 
-async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, config: RunConfig, session: Any,
-                            runner_kwargs: dict[str, Any]) -> Any:
+async def _run_with_retries(
+    gov: _Governor,
+    agent: Agent[Any],
+    prompt: Any,
+    config: RunConfig,
+    session: Any,
+    runner_kwargs: dict[str, Any],
+) -> Any:
     inp: Any = prompt
     while True:
         result = await Runner.run(agent, inp, run_config=config, session=session, **runner_kwargs)
@@ -744,13 +938,16 @@ async def _run_with_retries(gov: _Governor, agent: Agent[Any], prompt: Any, conf
                 gov.bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         if v.kind != "retry":
             return result
-        history = [] if v.clear_context or session is not None else copy.copy(result.to_input_list())
+        history = (
+            [] if v.clear_context or session is not None else copy.copy(result.to_input_list())
+        )
         inp = [*history, {"role": "user", "content": v.reason}]
         gov.retry_pending = True
 
 
-def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".",
-             **kwargs: Any) -> Any:
+def run_sync(
+    agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".", **kwargs: Any
+) -> Any:
     """:func:`run` for synchronous code (like ``Runner.run_sync``: not inside a running event loop).
 
     Like ``Runner.run_sync``, it runs on the thread's default event loop and leaves it open, so SDK sessions
@@ -762,14 +959,18 @@ def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLi
     except RuntimeError:
         pass
     else:
-        raise RuntimeError("openai_agents.run_sync() cannot be called while an event loop is running; "
-                           "await openai_agents.run() instead")
+        raise RuntimeError(
+            "openai_agents.run_sync() cannot be called while an event loop is running; "
+            "await openai_agents.run() instead"
+        )
     loop = _default_loop()
     task = loop.create_task(run(agent, prompt, hooks, **kwargs))
     try:
         return loop.run_until_complete(task)
     except BaseException:
-        if not task.done():  # e.g. KeyboardInterrupt: do not leave the run behind on the shared loop
+        if (
+            not task.done()
+        ):  # e.g. KeyboardInterrupt: do not leave the run behind on the shared loop
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 loop.run_until_complete(task)
@@ -782,7 +983,9 @@ def run_sync(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLi
 def _default_loop() -> asyncio.AbstractEventLoop:
     """This thread's default event loop (the one ``Runner.run_sync`` uses), made when there is none or it closed."""
     loop: asyncio.AbstractEventLoop | None
-    with warnings.catch_warnings():  # the policy API is deprecated in newer Pythons; the SDK still uses it
+    with (
+        warnings.catch_warnings()
+    ):  # the policy API is deprecated in newer Pythons; the SDK still uses it
         warnings.simplefilter("ignore", DeprecationWarning)
         policy = asyncio.get_event_loop_policy()
         try:
@@ -795,11 +998,28 @@ def _default_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-def run_streamed(agent: Agent[Any], prompt: Any, hooks: HookSystem | str | os.PathLike[str] = ".", *,
-                 ask: AskPolicy = "deny", on_message: OnMessage | None = None,
-                 tool_aliases: dict[str, str] | None = None, session_id: str | None = None,
-                 run_config: RunConfig | None = None, seams: SeamPolicy = "configured", **runner_kwargs: Any) -> Any:
+def run_streamed(
+    agent: Agent[Any],
+    prompt: Any,
+    hooks: HookSystem | str | os.PathLike[str] = ".",
+    *,
+    ask: AskPolicy = "deny",
+    on_message: OnMessage | None = None,
+    tool_aliases: dict[str, str] | None = None,
+    session_id: str | None = None,
+    run_config: RunConfig | None = None,
+    seams: SeamPolicy = "configured",
+    **runner_kwargs: Any,
+) -> Any:
     """``Runner.run_streamed`` under the hooks (AfterAgent cannot retry a stream: a warning says so)."""
-    governed, config = govern(agent, hooks, ask=ask, on_message=on_message, tool_aliases=tool_aliases,
-                              session_id=session_id, run_config=run_config, seams=seams)
+    governed, config = govern(
+        agent,
+        hooks,
+        ask=ask,
+        on_message=on_message,
+        tool_aliases=tool_aliases,
+        session_id=session_id,
+        run_config=run_config,
+        seams=seams,
+    )
     return Runner.run_streamed(governed, prompt, run_config=config, **runner_kwargs)

@@ -110,13 +110,23 @@ from hookwise.events import HookEvent  # noqa: E402
 __all__ = ["HookwiseCapability"]
 
 #: stable ``config`` key -> pydantic-ai ``ModelSettings`` key
-SETTINGS = {"temperature": "temperature", "maxOutputTokens": "max_tokens", "topP": "top_p", "topK": "top_k"}
+SETTINGS = {
+    "temperature": "temperature",
+    "maxOutputTokens": "max_tokens",
+    "topP": "top_p",
+    "topK": "top_k",
+}
 
 #: seam -> the events it serves. "run": ``wrap_run`` and ``wrap_model_request`` (the prompt, its context, the
 #: answer texts, the model hooks, AfterAgent); "tool": ``wrap_tool_execute`` (a tool hook's stop raises there)
 SEAMS: dict[str, frozenset[HookEvent]] = {
-    "run": RUN_EVENTS - {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}, "tool": TOOL_EVENTS}
-_METHODS: dict[str, tuple[str, ...]] = {"run": ("wrap_run", "wrap_model_request"), "tool": ("wrap_tool_execute",)}
+    "run": RUN_EVENTS - {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL},
+    "tool": TOOL_EVENTS,
+}
+_METHODS: dict[str, tuple[str, ...]] = {
+    "run": ("wrap_run", "wrap_model_request"),
+    "tool": ("wrap_tool_execute",),
+}
 
 
 def _prompt_text(prompt: Any) -> str:
@@ -137,10 +147,19 @@ def _entries(messages: list[ModelMessage]) -> list[codec.Entry]:
     entries: list[codec.Entry] = []
     for m in messages:
         if isinstance(m, ModelResponse):
-            entries.append(codec.Entry("model", "".join(p.content for p in m.parts if isinstance(p, TextPart)) or None))
+            entries.append(
+                codec.Entry(
+                    "model", "".join(p.content for p in m.parts if isinstance(p, TextPart)) or None
+                )
+            )
         else:
-            entries.append(codec.Entry("user", "".join(_user_text(p) for p in m.parts
-                                                       if isinstance(p, UserPromptPart)) or None))
+            entries.append(
+                codec.Entry(
+                    "user",
+                    "".join(_user_text(p) for p in m.parts if isinstance(p, UserPromptPart))
+                    or None,
+                )
+            )
     return entries
 
 
@@ -181,25 +200,44 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
     its hooks need, or none.
     """
 
-    def __init__(self, hooks: HookSystem | str | os.PathLike[str] = ".", *, ask: AskPolicy = "deny",
-                 on_message: OnMessage | None = None, tool_aliases: dict[str, str] | None = None,
-                 session_id: str | None = None,
-                 max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-                 seams: SeamPolicy = "configured") -> None:
-        self.bridge = HookBridge(hooks, framework="pydantic-ai", ask=ask, on_message=on_message,
-                                 tool_aliases=tool_aliases, session_id=session_id,
-                                 max_agent_retries=max_agent_retries, seams=seams)
+    def __init__(
+        self,
+        hooks: HookSystem | str | os.PathLike[str] = ".",
+        *,
+        ask: AskPolicy = "deny",
+        on_message: OnMessage | None = None,
+        tool_aliases: dict[str, str] | None = None,
+        session_id: str | None = None,
+        max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+        seams: SeamPolicy = "configured",
+    ) -> None:
+        self.bridge = HookBridge(
+            hooks,
+            framework="pydantic-ai",
+            ask=ask,
+            on_message=on_message,
+            tool_aliases=tool_aliases,
+            session_id=session_id,
+            max_agent_retries=max_agent_retries,
+            seams=seams,
+        )
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
-        self._approved: dict[str, verdicts.ToolVerdict] = {}  # BeforeTool verdicts of calls awaiting approval
-        self._prompts: dict[str, str] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
+        self._approved: dict[
+            str, verdicts.ToolVerdict
+        ] = {}  # BeforeTool verdicts of calls awaiting approval
+        self._prompts: dict[
+            str, str
+        ] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
     async def for_run(self, ctx: Any) -> AbstractCapability[Any]:
         """This run's capability: the seams its hooks need (sharing the bridge, so the session and the warnings
         reported once, and the pending approvals), with its own state; with none needed, an empty
         combination, which pydantic-ai flattens away (the run is as without the capability)."""
         seams = self.bridge.seams(SEAMS)
-        if self._approved:  # calls approved through DeferredToolResults keep their BeforeTool verdict
+        if (
+            self._approved
+        ):  # calls approved through DeferredToolResults keep their BeforeTool verdict
             seams |= {"tool"}
         if not seams:
             return CombinedCapability([])
@@ -209,7 +247,9 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
 class _Run(HookwiseCapability):
     """One run of a :class:`HookwiseCapability`: its seams and the run's state."""
 
-    def __init__(self, owner: HookwiseCapability) -> None:  # shares the owner's bridge, approvals and prompts
+    def __init__(
+        self, owner: HookwiseCapability
+    ) -> None:  # shares the owner's bridge, approvals and prompts
         self.bridge = owner.bridge
         self.hooks = owner.hooks
         self._approved = owner._approved
@@ -219,7 +259,9 @@ class _Run(HookwiseCapability):
     # ---- the run: SessionStart, BeforeAgent, stops ----------------------------------------------
     async def wrap_run(self, ctx: Any, *, handler: Any) -> Any:
         bridge, turn = self.bridge, self.turn
-        if ctx.prompt is None:  # a run resuming the last prompt (e.g. with approvals): AfterAgent names it
+        if (
+            ctx.prompt is None
+        ):  # a run resuming the last prompt (e.g. with approvals): AfterAgent names it
             turn.prompt = self._prompts.get("last", "")
         else:
             turn.prompt = self._prompts["last"] = _prompt_text(ctx.prompt)
@@ -228,9 +270,14 @@ class _Run(HookwiseCapability):
         if start_context:
             contexts.append(start_context)
         if bridge.wants(HookEvent.BEFORE_AGENT) and ctx.prompt is not None:
-            v = bridge.before_agent(turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=turn.prompt))
+            v = bridge.before_agent(
+                turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=turn.prompt)
+            )
             if v.kind == "stop":  # the prompt stays in the conversation (docs/contract.md §11)
-                raise AgentStopped(v.reason, messages=[*ctx.messages, ModelRequest(parts=[UserPromptPart(ctx.prompt)])])
+                raise AgentStopped(
+                    v.reason,
+                    messages=[*ctx.messages, ModelRequest(parts=[UserPromptPart(ctx.prompt)])],
+                )
             if v.kind == "block":
                 turn.extra["block_reason"] = v.reason
             if v.context:
@@ -254,8 +301,9 @@ class _Run(HookwiseCapability):
         if pending is None:
             return
         for m in reversed(messages):
-            if isinstance(m, ModelRequest) and any(isinstance(p, UserPromptPart) and _user_text(p) == pending
-                                                   for p in m.parts):
+            if isinstance(m, ModelRequest) and any(
+                isinstance(p, UserPromptPart) and _user_text(p) == pending for p in m.parts
+            ):
                 self.turn.extra["entry"] = id(m)
                 return
 
@@ -263,23 +311,34 @@ class _Run(HookwiseCapability):
         entry, context = self.turn.extra.get("entry"), self.turn.context
         if not context or entry is None:
             return messages
-        return [replace(m, parts=[*m.parts, UserPromptPart(context)])  # type: ignore[arg-type]
-                if id(m) == entry else m for m in messages]
+        return [
+            replace(m, parts=[*m.parts, UserPromptPart(context)])  # type: ignore[arg-type]
+            if id(m) == entry
+            else m
+            for m in messages
+        ]
 
-    def _apply_request(self, rc: Any, messages: list[ModelMessage], base: dict[str, Any],
-                       rewritten: dict[str, Any]) -> Any:
+    def _apply_request(
+        self, rc: Any, messages: list[ModelMessage], base: dict[str, Any], rewritten: dict[str, Any]
+    ) -> Any:
         out: list[ModelMessage] = []
         for e in codec.edited_entries(base, rewritten):
             if e.source is not None:
                 m = messages[e.source]
                 out.append(_with_text(m, e.text) if e.changed and e.text is not None else m)
             elif e.text is not None:
-                out.append(ModelResponse(parts=[TextPart(e.text)]) if e.role == "model" else
-                           ModelRequest(parts=[UserPromptPart(e.text)]))
+                out.append(
+                    ModelResponse(parts=[TextPart(e.text)])
+                    if e.role == "model"
+                    else ModelRequest(parts=[UserPromptPart(e.text)])
+                )
         settings = codec.settings_after(rc.model_settings or {}, SETTINGS, base, rewritten)
         if codec.model_changed(base, rewritten):
-            self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, "llm_request.model",
-                                         "pydantic-ai models are not swapped by name here")
+            self.bridge.warn_unsupported(
+                HookEvent.BEFORE_MODEL,
+                "llm_request.model",
+                "pydantic-ai models are not swapped by name here",
+            )
         return replace(rc, messages=out, model_settings=settings)
 
     def _select_tools(self, rc: Any, cfg: dict[str, Any]) -> Any:
@@ -291,23 +350,39 @@ class _Run(HookwiseCapability):
             tools = []
             settings["tool_choice"] = "none"
         elif mode == "ANY":
-            settings["tool_choice"] = "required" if len(tools) == len(params.function_tools) else \
-                [t.name for t in tools]
-        return replace(rc, model_request_parameters=replace(params, function_tools=tools), model_settings=settings)
+            settings["tool_choice"] = (
+                "required" if len(tools) == len(params.function_tools) else [t.name for t in tools]
+            )
+        return replace(
+            rc,
+            model_request_parameters=replace(params, function_tools=tools),
+            model_settings=settings,
+        )
 
     def _clear_history(self, ctx: Any, rc: Any) -> Any:
         """AfterAgent clearContext: keep only the retry prompt's request."""
         keep = [m for m in ctx.messages if id(m) == self.turn.extra.get("entry")]
         ctx.messages[:] = keep
-        return replace(rc, messages=[m for m in rc.messages if id(m) == self.turn.extra.get("entry")])
+        return replace(
+            rc, messages=[m for m in rc.messages if id(m) == self.turn.extra.get("entry")]
+        )
 
     async def wrap_model_request(self, ctx: Any, *, request_context: Any, handler: Any) -> Any:
         bridge, turn = self.bridge, self.turn
         rc = request_context
         self._track_prompt(ctx, list(ctx.messages))
         if turn.blocked:  # BeforeAgent blocked the prompt: drop it, do not call the model
-            ctx.messages[:] = [m for m in ctx.messages if not (isinstance(m, ModelRequest) and any(
-                isinstance(p, UserPromptPart) and _user_text(p) == turn.prompt for p in m.parts))]
+            ctx.messages[:] = [
+                m
+                for m in ctx.messages
+                if not (
+                    isinstance(m, ModelRequest)
+                    and any(
+                        isinstance(p, UserPromptPart) and _user_text(p) == turn.prompt
+                        for p in m.parts
+                    )
+                )
+            ]
             return self._blocked_answer(turn.extra.get("block_reason", ""))
         if turn.stop is not None:
             self._stop(ctx)
@@ -321,28 +396,40 @@ class _Run(HookwiseCapability):
         live: dict[str, Any] = {}
         if want_before or want_select or want_after:
             settings = rc.model_settings or {}
-            live = codec.request_dict(rc.model.model_name, _entries(messages),
-                                      {k: settings.get(v) for k, v in SETTINGS.items()})
+            live = codec.request_dict(
+                rc.model.model_name,
+                _entries(messages),
+                {k: settings.get(v) for k, v in SETTINGS.items()},
+            )
         turn.tool_config = None
         response: ModelResponse | None = None
         if want_before:
-            v = bridge.before_model(turn, await bridge.afire(HookEvent.BEFORE_MODEL,
-                                                             llm_request=fmt.to_llm_request(live)), live)
+            v = bridge.before_model(
+                turn,
+                await bridge.afire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(live)),
+                live,
+            )
             if v.kind == "stop":
                 self._stop(ctx)
             if v.kind == "skip":
                 response = self._blocked_answer(v.reason)
             elif v.kind == "synthetic":
                 assert v.synthetic is not None
-                response = ModelResponse(parts=[TextPart(codec.parts_text(fmt.chunk_parts(v.synthetic)))])
+                response = ModelResponse(
+                    parts=[TextPart(codec.parts_text(fmt.chunk_parts(v.synthetic)))]
+                )
                 turn.texts.append(_response_text(response))
             elif v.request is not live:
                 rc = self._apply_request(rc, messages, live, v.request)
                 live = v.request
         if response is None:
             if want_select:
-                cfg = bridge.tool_selection(turn, await bridge.afire(HookEvent.BEFORE_TOOL_SELECTION,
-                                                                     llm_request=fmt.to_llm_request(live)))
+                cfg = bridge.tool_selection(
+                    turn,
+                    await bridge.afire(
+                        HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(live)
+                    ),
+                )
                 if cfg is not None:
                     rc = self._select_tools(rc, cfg)
             response = await handler(rc)
@@ -352,15 +439,29 @@ class _Run(HookwiseCapability):
         await self._maybe_after_agent(ctx, response, bool(getattr(rc, "streaming", False)))
         return response
 
-    async def _after_model(self, ctx: Any, response: ModelResponse, live: dict[str, Any]) -> ModelResponse:
+    async def _after_model(
+        self, ctx: Any, response: ModelResponse, live: dict[str, Any]
+    ) -> ModelResponse:
         bridge, turn = self.bridge, self.turn
-        calls = [(p.tool_name, p.args_as_dict()) for p in response.parts if isinstance(p, ToolCallPart)]
+        calls = [
+            (p.tool_name, p.args_as_dict()) for p in response.parts if isinstance(p, ToolCallPart)
+        ]
         usage = response.usage
-        chunk = codec.response_chunk(_response_text(response), calls,
-                                     finish_reason=str(response.finish_reason or "stop").upper(),
-                                     usage=codec.usage(usage.input_tokens, usage.output_tokens) if usage else None)
-        after = bridge.after_model(turn, await bridge.afire(HookEvent.AFTER_MODEL, llm_request=fmt.to_llm_request(
-            live), llm_response=fmt.to_llm_response(chunk)), chunk)
+        chunk = codec.response_chunk(
+            _response_text(response),
+            calls,
+            finish_reason=str(response.finish_reason or "stop").upper(),
+            usage=codec.usage(usage.input_tokens, usage.output_tokens) if usage else None,
+        )
+        after = bridge.after_model(
+            turn,
+            await bridge.afire(
+                HookEvent.AFTER_MODEL,
+                llm_request=fmt.to_llm_request(live),
+                llm_response=fmt.to_llm_response(chunk),
+            ),
+            chunk,
+        )
         if after.kind == "stop":
             self._stop(ctx)
         if after.kind == "deny":
@@ -370,14 +471,18 @@ class _Run(HookwiseCapability):
             return replace(response, parts=[TextPart(codec.parts_text(after.parts)), *keep])
         return response
 
-    async def _maybe_after_agent(self, ctx: Any, response: ModelResponse, streaming: bool = False) -> None:
+    async def _maybe_after_agent(
+        self, ctx: Any, response: ModelResponse, streaming: bool = False
+    ) -> None:
         """AfterAgent on a final answer (no tool calls); a block enqueues the reason as the next prompt."""
         bridge, turn = self.bridge, self.turn
         if turn.stop is not None or any(isinstance(p, ToolCallPart) for p in response.parts):
             return
         if not bridge.wants(HookEvent.AFTER_AGENT):
             return
-        v = bridge.after_agent(turn, await bridge.afire(HookEvent.AFTER_AGENT, **bridge.after_agent_fields(turn)))
+        v = bridge.after_agent(
+            turn, await bridge.afire(HookEvent.AFTER_AGENT, **bridge.after_agent_fields(turn))
+        )
         if v.kind in ("stop", "capped"):
             if v.clear_context:
                 ctx.messages.clear()
@@ -385,12 +490,17 @@ class _Run(HookwiseCapability):
         if v.kind != "retry":
             return
         if streaming:  # run_stream ends when its answer streams: nothing can follow it
-            bridge.warn_unsupported(HookEvent.AFTER_AGENT, "decision",
-                                    "a streamed run has ended once its answer streams, so it cannot retry; use run()")
+            bridge.warn_unsupported(
+                HookEvent.AFTER_AGENT,
+                "decision",
+                "a streamed run has ended once its answer streams, so it cannot retry; use run()",
+            )
             return
         context: str | None = None
         if bridge.wants(HookEvent.BEFORE_AGENT):
-            again = bridge.before_agent(turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=v.reason))
+            again = bridge.before_agent(
+                turn, await bridge.afire(HookEvent.BEFORE_AGENT, prompt=v.reason)
+            )
             if again.kind == "stop":
                 self._stop(ctx)
             if again.kind == "block":
@@ -405,7 +515,9 @@ class _Run(HookwiseCapability):
         ctx.enqueue(v.reason, priority="when_idle")
 
     # ---- tool calls -----------------------------------------------------------------------------
-    async def wrap_tool_execute(self, ctx: Any, *, call: Any, tool_def: Any, args: Any, handler: Any) -> Any:
+    async def wrap_tool_execute(
+        self, ctx: Any, *, call: Any, tool_def: Any, args: Any, handler: Any
+    ) -> Any:
         bridge, turn = self.bridge, self.turn
         key = call.tool_call_id
         original, depth = turn.extra.setdefault("tails", {}).pop(key, (None, 0))
@@ -422,8 +534,12 @@ class _Run(HookwiseCapability):
         v = self._approved.pop(key, None) if approved else None
         if v is None:
             if bridge.wants(HookEvent.BEFORE_TOOL, hook_name):
-                v = bridge.before_tool(turn, await bridge.afire(HookEvent.BEFORE_TOOL, **names, tool_input=args),
-                                       args, key)
+                v = bridge.before_tool(
+                    turn,
+                    await bridge.afire(HookEvent.BEFORE_TOOL, **names, tool_input=args),
+                    args,
+                    key,
+                )
             else:
                 v = verdicts.ToolVerdict("run", args)
         if v.kind == "stop":
@@ -434,16 +550,29 @@ class _Run(HookwiseCapability):
             refusal = await bridge.aconfirm(hook_name, v.args, v.hook_text)
             if refusal == NATIVE:
                 self._approved[key] = verdicts.ToolVerdict("run", v.args, v.modified)
-                raise ApprovalRequired(metadata={"hookwise": "ask", "tool": hook_name, "args": v.args,
-                                                 "reason": v.hook_text or ""})
+                raise ApprovalRequired(
+                    metadata={
+                        "hookwise": "ask",
+                        "tool": hook_name,
+                        "args": v.args,
+                        "reason": v.hook_text or "",
+                    }
+                )
             if refusal is not None:
                 return refusal
         result = await handler(v.args)
         if not bridge.wants(HookEvent.AFTER_TOOL, hook_name):
             return _as_text(result) + verdicts.MODIFIED_NOTE if v.modified else result
         text = _as_text(result)
-        after = bridge.after_tool(turn, await bridge.afire(HookEvent.AFTER_TOOL, **names, tool_input=v.args,
-                                                           tool_response={"llmContent": text, "returnDisplay": text}))
+        after = bridge.after_tool(
+            turn,
+            await bridge.afire(
+                HookEvent.AFTER_TOOL,
+                **names,
+                tool_input=v.args,
+                tool_response={"llmContent": text, "returnDisplay": text},
+            ),
+        )
         if after.kind == "stop":
             self._stop(ctx)
         if after.kind == "hide":
@@ -457,9 +586,10 @@ class _Run(HookwiseCapability):
             bridge.warn(verdicts.tail_too_deep(after.tail[0]))
             return out
         turn.extra["tails"][key] = (original or hook_name, depth + 1)
-        tail = ToolCallPart(tool_name=bridge.native_name(after.tail[0]), args=after.tail[1], tool_call_id=key)
+        tail = ToolCallPart(
+            tool_name=bridge.native_name(after.tail[0]), args=after.tail[1], tool_call_id=key
+        )
         return await ctx.tool_manager.handle_call(tail)
-
 
 
 _VARIANTS: dict[frozenset[str], type[_Run]] = {}
@@ -471,9 +601,25 @@ def _run_class(seams: frozenset[str]) -> type[_Run]:
     override, and skips some hooks altogether)."""
     cls = _VARIANTS.get(seams)
     if cls is None:
-        unregistered = {name: getattr(AbstractCapability, name)
-                        for seam, names in _METHODS.items() if seam not in seams for name in names}
-        cls = _Run if not unregistered else type(_Run.__name__, (_Run,), {
-            "__module__": __name__, "__qualname__": _Run.__qualname__, "__doc__": _Run.__doc__, **unregistered})
+        unregistered = {
+            name: getattr(AbstractCapability, name)
+            for seam, names in _METHODS.items()
+            if seam not in seams
+            for name in names
+        }
+        cls = (
+            _Run
+            if not unregistered
+            else type(
+                _Run.__name__,
+                (_Run,),
+                {
+                    "__module__": __name__,
+                    "__qualname__": _Run.__qualname__,
+                    "__doc__": _Run.__doc__,
+                    **unregistered,
+                },
+            )
+        )
         _VARIANTS[seams] = cls
     return cls

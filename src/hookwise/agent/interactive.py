@@ -88,8 +88,9 @@ class TerminalUI(AgentUI):
     def tool_error(self, name: str, message: str) -> None:
         self.line(f"Error executing tool {name}: {message}")
 
-    def confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
-                hook_message: str | None) -> bool:
+    def confirm(
+        self, name: str, args: dict[str, Any], confirmation: Confirmation, hook_message: str | None
+    ) -> bool:
         d = confirmation.details
         self.line(f"? {confirmation.title}")
         if confirmation.kind == "exec":
@@ -117,7 +118,9 @@ def list_hooks(session: AgentSession) -> list[str]:
         state = "enabled" if e.enabled else "disabled"
         trusted = "" if hs.is_trusted(e) else ", untrusted (run `hookwise trust`)"
         matcher = f" matcher={e.matcher!r}" if e.matcher not in (None, "") else ""
-        lines.append(f"  {e.event.value:<20} {e.display_name} [{state}{trusted}] source={e.source}{matcher}")
+        lines.append(
+            f"  {e.event.value:<20} {e.display_name} [{state}{trusted}] source={e.source}{matcher}"
+        )
     return [f"{len(entries)} hook(s):"] + lines
 
 

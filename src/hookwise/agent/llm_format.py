@@ -86,8 +86,11 @@ def to_llm_request(request: dict[str, Any]) -> dict[str, Any]:
             if cfg.get(key) is not None:
                 config[key] = cfg[key]
     model = request.get("model")
-    return {"model": model if isinstance(model, str) and model else DEFAULT_MODEL,
-            "messages": messages, "config": config}
+    return {
+        "model": model if isinstance(model, str) and model else DEFAULT_MODEL,
+        "messages": messages,
+        "config": config,
+    }
 
 
 def _check_number(value: Any, where: str) -> None:
@@ -167,7 +170,9 @@ def merge_messages(base: list[Any], messages: list[dict[str, Any]]) -> list[Any]
             i += 1
             new = copy.deepcopy(entry)
             new["role"] = _message_role(m)
-            new["parts"] = [{"text": _message_text(m)}] + [copy.deepcopy(p) for p in parts if not _is_text_part(p)]
+            new["parts"] = [{"text": _message_text(m)}] + [
+                copy.deepcopy(p) for p in parts if not _is_text_part(p)
+            ]
             out.append(new)
         else:
             out.append(copy.deepcopy(entry))
@@ -226,15 +231,21 @@ def to_llm_response(chunk: dict[str, Any]) -> dict[str, Any]:
         if isinstance(content, dict) and isinstance(content.get("parts"), list):
             first_parts = content["parts"]
     if first_parts:
-        out["text"] = "".join(p["text"] for p in first_parts if _is_text_part(p) and not p.get("thought"))
+        out["text"] = "".join(
+            p["text"] for p in first_parts if _is_text_part(p) and not p.get("thought")
+        )
     candidates: list[dict[str, Any]] = []
     for cand in cands:
         if not isinstance(cand, dict):
             continue
         content = cand.get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
-        c: dict[str, Any] = {"content": {"role": "model",
-                                         "parts": [p["text"] for p in (parts or []) if _is_text_part(p)]}}
+        c: dict[str, Any] = {
+            "content": {
+                "role": "model",
+                "parts": [p["text"] for p in (parts or []) if _is_text_part(p)],
+            }
+        }
         if cand.get("finishReason") is not None:
             c["finishReason"] = cand["finishReason"]
         if cand.get("index") is not None:
@@ -242,15 +253,22 @@ def to_llm_response(chunk: dict[str, Any]) -> dict[str, Any]:
         ratings = cand.get("safetyRatings")
         if isinstance(ratings, list):
             c["safetyRatings"] = [
-                {"category": str(r.get("category", "")), "probability": str(r.get("probability", ""))}
-                for r in ratings if isinstance(r, dict)
+                {
+                    "category": str(r.get("category", "")),
+                    "probability": str(r.get("probability", "")),
+                }
+                for r in ratings
+                if isinstance(r, dict)
             ]
         candidates.append(c)
     out["candidates"] = candidates
     usage = chunk.get("usageMetadata")
     if isinstance(usage, dict):
-        out["usageMetadata"] = {k: usage[k] for k in ("promptTokenCount", "candidatesTokenCount", "totalTokenCount")
-                                if usage.get(k) is not None}
+        out["usageMetadata"] = {
+            k: usage[k]
+            for k in ("promptTokenCount", "candidatesTokenCount", "totalTokenCount")
+            if usage.get(k) is not None
+        }
     return out
 
 
@@ -276,7 +294,9 @@ def from_llm_response(response: Any) -> dict[str, Any]:
         for j, p in enumerate(content["parts"]):
             if not isinstance(p, str):
                 raise LlmFormatError(f"{where}.content.parts[{j}] must be a string")
-        c: dict[str, Any] = {"content": {"role": "model", "parts": [{"text": s} for s in content["parts"]]}}
+        c: dict[str, Any] = {
+            "content": {"role": "model", "parts": [{"text": s} for s in content["parts"]]}
+        }
         for key in ("finishReason", "index", "safetyRatings"):
             if cand.get(key) is not None:
                 c[key] = copy.deepcopy(cand[key])
@@ -327,8 +347,12 @@ def tool_config_from_hook(tool_config: Any) -> dict[str, Any] | None:
     mode = tool_config.get("mode")
     names = tool_config.get("allowedFunctionNames")
     if mode is not None and mode not in TOOL_MODES:
-        raise LlmFormatError(f"toolConfig.mode must be one of {', '.join(TOOL_MODES)}, got {mode!r}")
-    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+        raise LlmFormatError(
+            f"toolConfig.mode must be one of {', '.join(TOOL_MODES)}, got {mode!r}"
+        )
+    if names is not None and (
+        not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+    ):
         raise LlmFormatError("toolConfig.allowedFunctionNames must be a list of strings")
     if not mode and not names:
         return None

@@ -117,21 +117,29 @@ def parse_responses(text: str, path: str = "<responses>") -> list[ScriptLine]:
         try:
             obj = json.loads(raw, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
-            raise ResponsesFileError(path, number, f"invalid JSON at column {exc.colno}: {exc.msg}") from None
+            raise ResponsesFileError(
+                path, number, f"invalid JSON at column {exc.colno}: {exc.msg}"
+            ) from None
         except ValueError as exc:
             raise ResponsesFileError(path, number, f"invalid JSON: {exc}") from None
         if not isinstance(obj, dict):
-            raise ResponsesFileError(path, number, "each line must be a JSON object with \"method\" and \"response\"")
+            raise ResponsesFileError(
+                path, number, 'each line must be a JSON object with "method" and "response"'
+            )
         method = obj.get("method")
         if method in UNUSED_METHODS:
             raise ResponsesFileError(
-                path, number, f"method {method!r} is never called by hookwise agent "
-                f"(it makes only {STREAM} and {GENERATE} calls); remove this line")
+                path,
+                number,
+                f"method {method!r} is never called by hookwise agent "
+                f"(it makes only {STREAM} and {GENERATE} calls); remove this line",
+            )
         if method not in (STREAM, GENERATE):
             raise ResponsesFileError(
-                path, number, f"unknown method {method!r} (expected {STREAM!r} or {GENERATE!r})")
+                path, number, f"unknown method {method!r} (expected {STREAM!r} or {GENERATE!r})"
+            )
         if "response" not in obj:
-            raise ResponsesFileError(path, number, "missing \"response\"")
+            raise ResponsesFileError(path, number, 'missing "response"')
         response = obj["response"]
         try:
             if method == STREAM:
@@ -154,7 +162,9 @@ def parse_responses(text: str, path: str = "<responses>") -> list[ScriptLine]:
 class ScriptedModel:
     """Replays a responses file in strict order: the N-th model call takes the N-th line."""
 
-    def __init__(self, lines: list[ScriptLine], *, path: str = "<responses>", name: str = "scripted") -> None:
+    def __init__(
+        self, lines: list[ScriptLine], *, path: str = "<responses>", name: str = "scripted"
+    ) -> None:
         self.lines = lines
         self.path = path
         self.name = name
@@ -182,12 +192,14 @@ class ScriptedModel:
         if self.calls >= len(self.lines):
             raise ModelError(
                 f"responses file {self.path} ran out: model call {n} ({method}) has no line "
-                f"(the file has {len(self.lines)} call{'s' if len(self.lines) != 1 else ''})")
+                f"(the file has {len(self.lines)} call{'s' if len(self.lines) != 1 else ''})"
+            )
         line = self.lines[self.calls]
         if line.method != method:
             raise ModelError(
                 f"responses file {self.path}, line {line.line}: model call {n} is a {method} call "
-                f"but this line is for {line.method}")
+                f"but this line is for {line.method}"
+            )
         self.calls += 1
         return line
 
@@ -221,8 +233,10 @@ def to_sdk_request(request: dict[str, Any]) -> tuple[Any, Any]:
     types = _sdk_types()
     if types is None:
         return contents, config
-    return ([types.Content.model_validate(c) for c in contents],
-            types.GenerateContentConfig.model_validate(config))
+    return (
+        [types.Content.model_validate(c) for c in contents],
+        types.GenerateContentConfig.model_validate(config),
+    )
 
 
 def from_sdk_response(response: Any) -> dict[str, Any]:
@@ -234,7 +248,9 @@ def from_sdk_response(response: Any) -> dict[str, Any]:
         out = dump(mode="json", by_alias=True, exclude_none=True)
         if isinstance(out, dict):
             return out
-    raise ModelError(f"the Gemini SDK returned an unexpected response object: {type(response).__name__}")
+    raise ModelError(
+        f"the Gemini SDK returned an unexpected response object: {type(response).__name__}"
+    )
 
 
 class GeminiModel:
@@ -261,7 +277,8 @@ class GeminiModel:
         contents, config = to_sdk_request(request)
         try:
             it = self._client.models.generate_content_stream(
-                model=request.get("model") or self.name, contents=contents, config=config)
+                model=request.get("model") or self.name, contents=contents, config=config
+            )
             for chunk in it:
                 yield from_sdk_response(chunk)
         except ModelError:
@@ -273,7 +290,8 @@ class GeminiModel:
         contents, config = to_sdk_request(request)
         try:
             resp = self._client.models.generate_content(
-                model=request.get("model") or self.name, contents=contents, config=config)
+                model=request.get("model") or self.name, contents=contents, config=config
+            )
         except Exception as exc:
             raise self._call_failed(exc) from exc
         return from_sdk_response(resp)

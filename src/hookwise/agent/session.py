@@ -48,7 +48,13 @@ from typing import TYPE_CHECKING, Any
 from hookwise.adapters import _verdicts as verdicts
 from hookwise.agent import llm_format as fmt
 from hookwise.agent.models import Model
-from hookwise.agent.tools import Confirmation, ToolContext, ToolRegistry, ToolResult, needs_confirmation
+from hookwise.agent.tools import (
+    Confirmation,
+    ToolContext,
+    ToolRegistry,
+    ToolResult,
+    needs_confirmation,
+)
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import AgentUI, Stats
 from hookwise.core.registry import HookEntry
@@ -92,7 +98,9 @@ class AgentOptions:
 
 
 def _text_of(parts: Iterable[dict[str, Any]]) -> str:
-    return "".join(p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought"))
+    return "".join(
+        p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought")
+    )
 
 
 def _user(text: str) -> dict[str, Any]:
@@ -106,8 +114,11 @@ def _merge_parts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         simple = set(p) <= {"text", "thought"} and isinstance(p.get("text"), str)
         if out and simple:
             last = out[-1]
-            if set(last) <= {"text", "thought"} and isinstance(last.get("text"), str) and \
-                    bool(last.get("thought")) == bool(p.get("thought")):
+            if (
+                set(last) <= {"text", "thought"}
+                and isinstance(last.get("text"), str)
+                and bool(last.get("thought")) == bool(p.get("thought"))
+            ):
                 out[-1] = {**last, "text": last["text"] + p["text"]}
                 continue
         out.append(copy.deepcopy(p))
@@ -126,8 +137,13 @@ def _whole_response(stream: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]
         last = chunk
     if not last:
         return
-    cand = dict(last["candidates"][0]) if isinstance(last.get("candidates"), list) and last["candidates"] and \
-        isinstance(last["candidates"][0], dict) else {}
+    cand = (
+        dict(last["candidates"][0])
+        if isinstance(last.get("candidates"), list)
+        and last["candidates"]
+        and isinstance(last["candidates"][0], dict)
+        else {}
+    )
     cand["content"] = {"role": "model", "parts": _merge_parts(parts)}
     yield {**last, "candidates": [cand]}
 
@@ -150,8 +166,16 @@ class _TurnState:
 class AgentSession:
     """A conversation between a person (or a script), a model, the tools and the hooks."""
 
-    def __init__(self, hooks: HookSystem, model: Model, ui: AgentUI | None = None, options: AgentOptions | None = None,
-                 *, tools: ToolRegistry | None = None, transcripts: TranscriptStore | None = None) -> None:
+    def __init__(
+        self,
+        hooks: HookSystem,
+        model: Model,
+        ui: AgentUI | None = None,
+        options: AgentOptions | None = None,
+        *,
+        tools: ToolRegistry | None = None,
+        transcripts: TranscriptStore | None = None,
+    ) -> None:
         self.hooks = hooks
         self.model = model
         self.ui = ui or AgentUI()
@@ -162,7 +186,9 @@ class AgentSession:
         self.history: list[dict[str, Any]] = []
         self.stats = Stats()
         self._turn = _TurnState()
-        self._snapshot_len = 0  # history[:n] is a compression snapshot (nothing new to compress there)
+        self._snapshot_len = (
+            0  # history[:n] is a compression snapshot (nothing new to compress there)
+        )
         self._untrusted_reported: set[str] = set()
         if transcripts is not None:
             hooks.transcript_path = transcripts.path(hooks.session_id)
@@ -179,17 +205,27 @@ class AgentSession:
         now; without it (headless) this one up-front notice replaces the per-firing
         warnings. Returns the hooks that stay untrusted (they are skipped when they match).
         """
-        pending: list[HookEntry] = [e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)]
+        pending: list[HookEntry] = [
+            e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)
+        ]
         if not pending:
             return []
-        lines = [f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
-                 "skipped:"]
+        lines = [
+            f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
+            "skipped:"
+        ]
         for e in pending:
-            origin = e.extra.get("plugin") or (e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1])
+            origin = e.extra.get("plugin") or (
+                e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1]
+            )
             where = f"{e.source} {origin!r}" if origin else e.source
             matcher = f", matcher {e.matcher!r}" if e.matcher else ""
-            lines.append(f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}")
-        self._untrusted_reported.update(e.display_name for e in pending)  # said once here, not at every firing
+            lines.append(
+                f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}"
+            )
+        self._untrusted_reported.update(
+            e.display_name for e in pending
+        )  # said once here, not at every firing
         if ask is None:
             self.ui.warning("\n".join([*lines, "  review and approve them with `hookwise trust`"]))
             return pending
@@ -200,7 +236,9 @@ class AgentSession:
             self.hooks.trust(pending)
             self.ui.info(f"trusted {len(pending)} hook(s)")
             return []
-        self.ui.info("they stay untrusted and are skipped; `hookwise trust` reviews them one by one")
+        self.ui.info(
+            "they stay untrusted and are skipped; `hookwise trust` reviews them one by one"
+        )
         return pending
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
@@ -210,7 +248,9 @@ class AgentSession:
         a failing hook is reported once per response, not once per chunk)."""
         result: FireResult = self.hooks.fire(event, **fields)
         self.stats.hook_calls += sum(1 for h in result.hooks if h.outcome is not Outcome.SKIPPED)
-        for w in verdicts.warnings_to_show(result, self._untrusted_reported, seen):  # untrusted: once per session
+        for w in verdicts.warnings_to_show(
+            result, self._untrusted_reported, seen
+        ):  # untrusted: once per session
             self.ui.warning(w)
         msg = verdicts.system_message_to_show(result)
         if msg is not None:
@@ -271,15 +311,22 @@ class AgentSession:
             return False
         self.fire(HookEvent.PRE_COMPRESS, trigger=trigger)
         before = self.estimated_tokens()
-        request = {"model": self.options.model_name,
-                   "contents": copy.deepcopy(self.history[:k]) + [_user(SUMMARY_PROMPT)], "config": {}}
+        request = {
+            "model": self.options.model_name,
+            "contents": copy.deepcopy(self.history[:k]) + [_user(SUMMARY_PROMPT)],
+            "config": {},
+        }
         self._trace_model_call(request)
         response = self.model.generate(request)
         summary = _text_of(fmt.chunk_parts(response)).strip() or "(the model returned no summary)"
-        self.history = [_user(f"<state_snapshot>\n{summary}\n</state_snapshot>"),
-                        {"role": "model", "parts": [{"text": SNAPSHOT_ACK}]}] + self.history[k:]
+        self.history = [
+            _user(f"<state_snapshot>\n{summary}\n</state_snapshot>"),
+            {"role": "model", "parts": [{"text": SNAPSHOT_ACK}]},
+        ] + self.history[k:]
         self._snapshot_len = 2
-        self.ui.info(f"Chat history compressed from ~{before} to ~{self.estimated_tokens()} tokens ({trigger}).")
+        self.ui.info(
+            f"Chat history compressed from ~{before} to ~{self.estimated_tokens()} tokens ({trigger})."
+        )
         return True
 
     def _maybe_compress(self) -> None:
@@ -291,14 +338,21 @@ class AgentSession:
         tel = getattr(self.hooks, "telemetry", None)
         if tel is None:
             return contextlib.nullcontext(None)
-        return tel.span(name, {"gen_ai.conversation.id": self.session_id, **attributes}, client=client)
+        return tel.span(
+            name, {"gen_ai.conversation.id": self.session_id, **attributes}, client=client
+        )
 
     # ---- a user prompt -----------------------------------------------------------------------
     def run_prompt(self, prompt: str) -> TurnStatus:
         """Run one user prompt to its end: BeforeAgent, the model/tool loop, AfterAgent (with retries)."""
-        with self._span(f"invoke_agent {AGENT_NAME}", {"gen_ai.operation.name": "invoke_agent",
-                                                       "gen_ai.agent.name": AGENT_NAME,
-                                                       "gen_ai.provider.name": PROVIDER_NAME}) as span:
+        with self._span(
+            f"invoke_agent {AGENT_NAME}",
+            {
+                "gen_ai.operation.name": "invoke_agent",
+                "gen_ai.agent.name": AGENT_NAME,
+                "gen_ai.provider.name": PROVIDER_NAME,
+            },
+        ) as span:
             status = self._run_prompt(prompt)
             if span is not None:
                 span.set_attribute("hookwise.turn_status", status.value)
@@ -328,8 +382,12 @@ class AgentSession:
                 texts.extend(self._turn.texts)
                 if status is TurnStatus.STOPPED:
                     return status
-                after = self.fire(HookEvent.AFTER_AGENT, prompt=prompt, prompt_response=verdicts.answer_text(texts),
-                                  stop_hook_active=stop_hook_active)
+                after = self.fire(
+                    HookEvent.AFTER_AGENT,
+                    prompt=prompt,
+                    prompt_response=verdicts.answer_text(texts),
+                    stop_hook_active=stop_hook_active,
+                )
                 answer = verdicts.after_agent(after, retries, self.options.max_agent_retries)
                 if answer.kind == "done":
                     return TurnStatus.COMPLETED
@@ -371,15 +429,22 @@ class AgentSession:
 
     def _trace_model_call(self, request: dict[str, Any]) -> None:
         self.stats.model_calls += 1
-        self.hooks.trace_record({"type": "model_call", "model": request.get("model") or self.model.name,
-                                 "request_text": json.dumps(request.get("contents", []), ensure_ascii=False)})
+        self.hooks.trace_record(
+            {
+                "type": "model_call",
+                "model": request.get("model") or self.model.name,
+                "request_text": json.dumps(request.get("contents", []), ensure_ascii=False),
+            }
+        )
 
     def _agentic_loop(self) -> TurnStatus:
         turns = 0
         while True:
             turns += 1
             if turns > self.options.max_turns:
-                self.ui.stopped(f"the model made {self.options.max_turns} calls for this prompt (--max-turns)")
+                self.ui.stopped(
+                    f"the model made {self.options.max_turns} calls for this prompt (--max-turns)"
+                )
                 return TurnStatus.STOPPED
             self._maybe_compress()
             step = self._model_turn()
@@ -400,15 +465,25 @@ class AgentSession:
 
         A blocked turn returns no parts (the loop then ends normally and AfterAgent runs)."""
         model = str(getattr(self.model, "name", "") or "")
-        with self._span(f"chat {model}".strip(), {"gen_ai.operation.name": "chat", "gen_ai.request.model": model,
-                                                  "gen_ai.provider.name": PROVIDER_NAME}, client=True):
+        with self._span(
+            f"chat {model}".strip(),
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": model,
+                "gen_ai.provider.name": PROVIDER_NAME,
+            },
+            client=True,
+        ):
             return self._model_turn_inner()
 
     def _model_turn_inner(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         request = self.build_request()
         warn = self.ui.warning
-        before = verdicts.before_model(self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)),
-                                       request, warn)
+        before = verdicts.before_model(
+            self.fire(HookEvent.BEFORE_MODEL, llm_request=fmt.to_llm_request(request)),
+            request,
+            warn,
+        )
         if before.kind == "stop":
             self.ui.stopped(before.reason)
             return None
@@ -422,7 +497,9 @@ class AgentSession:
             self._show(parts)
             return self._record_turn(parts), request
 
-        selection = self.fire(HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request))
+        selection = self.fire(
+            HookEvent.BEFORE_TOOL_SELECTION, llm_request=fmt.to_llm_request(request)
+        )
         sdk_cfg = verdicts.tool_selection(selection, warn)
         if sdk_cfg is not None:
             request["config"]["toolConfig"] = sdk_cfg
@@ -432,11 +509,21 @@ class AgentSession:
         collected: list[dict[str, Any]] = []
         seen: set[str] = set()
         stream = self.model.stream(request)
-        if getattr(self.hooks, "after_model_per_response", False):  # hooksConfig.afterModel: "response"
+        if getattr(
+            self.hooks, "after_model_per_response", False
+        ):  # hooksConfig.afterModel: "response"
             stream = _whole_response(stream)
         for chunk in stream:
-            after = verdicts.after_model(self.fire(HookEvent.AFTER_MODEL, seen=seen, llm_request=llm_request,
-                                                   llm_response=fmt.to_llm_response(chunk)), chunk, warn)
+            after = verdicts.after_model(
+                self.fire(
+                    HookEvent.AFTER_MODEL,
+                    seen=seen,
+                    llm_request=llm_request,
+                    llm_response=fmt.to_llm_response(chunk),
+                ),
+                chunk,
+                warn,
+            )
             if after.kind in ("stop", "deny"):
                 close = getattr(stream, "close", None)
                 if callable(close):
@@ -469,8 +556,9 @@ class AgentSession:
         return parts
 
     # ---- tool calls --------------------------------------------------------------------------
-    def _run_calls(self, calls: list[dict[str, Any]],
-                   request: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+    def _run_calls(
+        self, calls: list[dict[str, Any]], request: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], str | None]:
         responses: list[dict[str, Any]] = []
         stop: str | None = None
         for call in calls:
@@ -480,7 +568,9 @@ class AgentSession:
                 args = {}
             if stop is not None:  # requested but never run: still recorded
                 self.stats.tool_calls += 1
-                out = self._finish_call(name, args, {"error": verdicts.NOT_RUN_AFTER_STOP}, report=False)
+                out = self._finish_call(
+                    name, args, {"error": verdicts.NOT_RUN_AFTER_STOP}, report=False
+                )
             else:
                 out = self._run_call(name, args, request.get("config", {}).get("toolConfig"))
                 stop = out.stop
@@ -490,24 +580,43 @@ class AgentSession:
             responses.append({"functionResponse": fr})
         return responses, stop
 
-    def _finish_call(self, name: str, args: Any, response: dict[str, Any], *, error: str | None = None,
-                     stop: str | None = None, display: str = "", report: bool = True) -> _CallOutcome:
+    def _finish_call(
+        self,
+        name: str,
+        args: Any,
+        response: dict[str, Any],
+        *,
+        error: str | None = None,
+        stop: str | None = None,
+        display: str = "",
+        report: bool = True,
+    ) -> _CallOutcome:
         success = error is None and "error" not in response
         err = error if error is not None else response.get("error")
-        self.hooks.trace_record({"type": "tool_call", "name": name, "args": args, "success": success,
-                                 "error": err})
+        self.hooks.trace_record(
+            {"type": "tool_call", "name": name, "args": args, "success": success, "error": err}
+        )
         if not success and report:
             self.ui.tool_error(name, str(err))
-        self.ui.tool_done(name, args if isinstance(args, dict) else {}, success, display or str(err or ""))
+        self.ui.tool_done(
+            name, args if isinstance(args, dict) else {}, success, display or str(err or "")
+        )
         return _CallOutcome(response, stop)
 
     def _fail(self, name: str, args: Any, message: str) -> _CallOutcome:
         return self._finish_call(name, args, {"error": message}, error=message)
 
-    def _run_call(self, name: str, args: Any, tool_config: Any, *, original: str | None = None,
-                  depth: int = 0) -> _CallOutcome:
-        with self._span(f"execute_tool {name}", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
-                                                 "gen_ai.tool.type": "function"}) as span:
+    def _run_call(
+        self, name: str, args: Any, tool_config: Any, *, original: str | None = None, depth: int = 0
+    ) -> _CallOutcome:
+        with self._span(
+            f"execute_tool {name}",
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": name,
+                "gen_ai.tool.type": "function",
+            },
+        ) as span:
             out = self._run_call_inner(name, args, tool_config, original=original, depth=depth)
             if span is not None and "error" in out.response:
                 span.set_attribute("error.type", "tool_error")
@@ -516,8 +625,9 @@ class AgentSession:
                 span.set_status(Status(StatusCode.ERROR, str(out.response["error"])[:500]))
             return out
 
-    def _run_call_inner(self, name: str, args: Any, tool_config: Any, *, original: str | None = None,
-                        depth: int = 0) -> _CallOutcome:
+    def _run_call_inner(
+        self, name: str, args: Any, tool_config: Any, *, original: str | None = None, depth: int = 0
+    ) -> _CallOutcome:
         self.stats.tool_calls += 1
         self.ui.tool_call(name, args if isinstance(args, dict) else {})
         tool = self.tools.get(name)
@@ -531,37 +641,75 @@ class AgentSession:
             return self._fail(name, args, f"Invalid parameters for {name}: {invalid}")
 
         before = verdicts.before_tool(
-            self.fire(HookEvent.BEFORE_TOOL, tool_name=name, tool_input=args, original_request_name=original),
-            args, self.ui.warning)
+            self.fire(
+                HookEvent.BEFORE_TOOL,
+                tool_name=name,
+                tool_input=args,
+                original_request_name=original,
+            ),
+            args,
+            self.ui.warning,
+        )
         if before.kind == "stop":
-            return self._finish_call(name, args, {"error": before.message}, error=before.message, stop=before.reason,
-                                     report=False)
+            return self._finish_call(
+                name,
+                args,
+                {"error": before.message},
+                error=before.message,
+                stop=before.reason,
+                report=False,
+            )
         if before.kind == "deny":
             return self._fail(name, args, before.message)
         run_args: dict[str, Any] = before.args
         if run_args is not args:
             invalid = tool.validate(run_args)
             if invalid is not None:
-                return self._fail(name, run_args, f"Tool parameter modification by hook failed validation: {invalid}")
+                return self._fail(
+                    name,
+                    run_args,
+                    f"Tool parameter modification by hook failed validation: {invalid}",
+                )
         modified = before.modified
 
         if before.kind == "ask" or needs_confirmation(tool, self.options.approval_mode):
-            refused = self._confirm(tool.name, run_args, tool.confirmation(self.tool_ctx, run_args), before)
+            refused = self._confirm(
+                tool.name, run_args, tool.confirmation(self.tool_ctx, run_args), before
+            )
             if refused is not None:
                 return self._fail(name, run_args, refused)
 
         result = tool.execute(self.tool_ctx, run_args)
-        after = verdicts.after_tool(self.fire(HookEvent.AFTER_TOOL, tool_name=name, tool_input=run_args,
-                                              tool_response=result.to_hook(), original_request_name=original),
-                                    self.ui.warning)
+        after = verdicts.after_tool(
+            self.fire(
+                HookEvent.AFTER_TOOL,
+                tool_name=name,
+                tool_input=run_args,
+                tool_response=result.to_hook(),
+                original_request_name=original,
+            ),
+            self.ui.warning,
+        )
         if after.kind == "stop":
             reason = after.reason
-            return self._finish_call(name, run_args, {"error": reason}, error=reason, stop=reason, report=False,
-                                     display=verdicts.tool_stopped(reason))
+            return self._finish_call(
+                name,
+                run_args,
+                {"error": reason},
+                error=reason,
+                stop=reason,
+                report=False,
+                display=verdicts.tool_stopped(reason),
+            )
         if after.kind == "hide":
             reason = after.reason
-            return self._finish_call(name, run_args, {"error": reason}, error=reason,
-                                     display=f"Tool result blocked: {reason}")
+            return self._finish_call(
+                name,
+                run_args,
+                {"error": reason},
+                error=reason,
+                display=f"Tool result blocked: {reason}",
+            )
         response = self._model_facing(result, after.context, modified)
         tail = after.tail
         if tail is None:
@@ -571,26 +719,42 @@ class AgentSession:
         if depth >= verdicts.MAX_TAIL_CALLS:
             self.ui.warning(verdicts.tail_too_deep(tail[0]))
             return _CallOutcome(response)
-        return self._run_call(tail[0], tail[1], tool_config, original=original or name, depth=depth + 1)
+        return self._run_call(
+            tail[0], tail[1], tool_config, original=original or name, depth=depth + 1
+        )
 
-    def _model_facing(self, result: ToolResult, context: str | None, modified: bool) -> dict[str, Any]:
+    def _model_facing(
+        self, result: ToolResult, context: str | None, modified: bool
+    ) -> dict[str, Any]:
         if result.error is not None:  # a failed tool answers with its error message only
             return {"error": result.error.get("message", result.llm_content)}
         return {"output": verdicts.model_facing_text(result.llm_content, context, modified)}
 
-    def _confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
-                 before: verdicts.ToolVerdict) -> str | None:
+    def _confirm(
+        self,
+        name: str,
+        args: dict[str, Any],
+        confirmation: Confirmation,
+        before: verdicts.ToolVerdict,
+    ) -> str | None:
         """Ask for confirmation; returns the refusal message, or None when the call may run."""
         asked = before.kind == "ask"
         hook_text = before.hook_text
         if not self.ui.interactive:
             if asked:
                 return verdicts.ask_refused(name, hook_text)
-            return (f'Tool "{name}" needs confirmation in approval mode {self.options.approval_mode}; '
-                    "a headless run cannot ask, so the call was refused (use --approval-mode "
-                    + ("auto_edit or yolo" if confirmation.kind == "edit" else "yolo") + " to allow it)")
-        self.fire(HookEvent.NOTIFICATION, notification_type="ToolPermission", message=confirmation.message,
-                  details=confirmation.details)
+            return (
+                f'Tool "{name}" needs confirmation in approval mode {self.options.approval_mode}; '
+                "a headless run cannot ask, so the call was refused (use --approval-mode "
+                + ("auto_edit or yolo" if confirmation.kind == "edit" else "yolo")
+                + " to allow it)"
+            )
+        self.fire(
+            HookEvent.NOTIFICATION,
+            notification_type="ToolPermission",
+            message=confirmation.message,
+            details=confirmation.details,
+        )
         if self.ui.confirm(name, args, confirmation, hook_text if asked else None):
             return None
         return verdicts.CANCELLED

@@ -36,7 +36,9 @@ MAX_OUTPUT_CHARS = 64_000
 #: bytes of shell output kept: enough for MAX_OUTPUT_CHARS characters of any UTF-8 text, and one more
 SHELL_OUTPUT_CAP = 4 * MAX_OUTPUT_CHARS + 4
 MAX_GREP_MATCHES = 100
-SKIP_DIRS = frozenset({".git", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+SKIP_DIRS = frozenset(
+    {".git", "__pycache__", "node_modules", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+)
 
 
 @dataclass
@@ -52,7 +54,9 @@ class ToolResult:
 
     @classmethod
     def failure(cls, kind: str, message: str) -> ToolResult:
-        return cls(llm_content=message, return_display=message, error={"type": kind, "message": message})
+        return cls(
+            llm_content=message, return_display=message, error={"type": kind, "message": message}
+        )
 
     def to_hook(self) -> dict[str, Any]:
         """The ``tool_response`` AfterTool hooks receive (``error`` omitted when there is none)."""
@@ -73,7 +77,9 @@ class Confirmation:
     @property
     def message(self) -> str:
         """The Notification ``message`` (Gemini CLI's wording)."""
-        verb = {"edit": "editing", "exec": "execution", "info": "information", "mcp": "MCP"}.get(self.kind)
+        verb = {"edit": "editing", "exec": "execution", "info": "information", "mcp": "MCP"}.get(
+            self.kind
+        )
         return f"Tool {self.title} requires {verb}" if verb else "Tool requires confirmation"
 
 
@@ -131,8 +137,11 @@ def validate_args(schema: dict[str, Any], args: Any) -> str | None:
         kind = spec.get("type")
         if kind and not _JSON_TYPES[kind](value):
             return f"params/{name} must be {kind}"
-        if kind == "array" and spec.get("items", {}).get("type") == "string" and \
-                not all(isinstance(x, str) for x in value):
+        if (
+            kind == "array"
+            and spec.get("items", {}).get("type") == "string"
+            and not all(isinstance(x, str) for x in value)
+        ):
             return f"params/{name} must be an array of strings"
     return None
 
@@ -153,7 +162,7 @@ def glob_to_regex(pattern: str, case_sensitive: bool = True) -> re.Pattern[str]:
     while i < n:
         c = pattern[i]
         if c == "*":
-            if pattern[i:i + 2] == "**":
+            if pattern[i : i + 2] == "**":
                 i += 2
                 if i < n and pattern[i] == "/":
                     out += "(?:.*/)?"
@@ -169,7 +178,7 @@ def glob_to_regex(pattern: str, case_sensitive: bool = True) -> re.Pattern[str]:
             if j == -1:
                 out += re.escape(c)
             else:
-                body = pattern[i + 1:j]
+                body = pattern[i + 1 : j]
                 if body.startswith("!"):
                     body = "^" + body[1:]
                 out += "[" + body.replace("\\", "\\\\") + "]"
@@ -213,10 +222,16 @@ class Tool:
     schema: dict[str, Any]
     kind: str  # read | edit | exec
     run: Callable[[ToolContext, dict[str, Any]], ToolResult] = field(repr=False)
-    confirm: Callable[[ToolContext, dict[str, Any]], Confirmation] | None = field(default=None, repr=False)
+    confirm: Callable[[ToolContext, dict[str, Any]], Confirmation] | None = field(
+        default=None, repr=False
+    )
 
     def declaration(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "parametersJsonSchema": self.schema}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parametersJsonSchema": self.schema,
+        }
 
     def validate(self, args: Any) -> str | None:
         return validate_args(self.schema, args)
@@ -228,9 +243,16 @@ class Tool:
             except (OSError, ValueError):
                 pass
         text = ", ".join(f"{k}={v!r}" for k, v in args.items())
-        return Confirmation("info", f"Confirm {self.name}",
-                            {"type": "info", "title": f"Confirm {self.name}", "prompt": f"{self.name}({text})",
-                             "urls": []})
+        return Confirmation(
+            "info",
+            f"Confirm {self.name}",
+            {
+                "type": "info",
+                "title": f"Confirm {self.name}",
+                "prompt": f"{self.name}({text})",
+                "urls": [],
+            },
+        )
 
     def execute(self, ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         try:
@@ -238,7 +260,9 @@ class Tool:
         except ValueError as exc:  # path outside the project, bad pattern...
             return ToolResult.failure("invalid_tool_params", str(exc))
         except OSError as exc:
-            return ToolResult.failure("execution_failed", f"{self.name} failed: {exc.strerror or exc}")
+            return ToolResult.failure(
+                "execution_failed", f"{self.name} failed: {exc.strerror or exc}"
+            )
 
 
 def _read_text(path: str) -> str:
@@ -253,41 +277,69 @@ def _read_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if not os.path.exists(path):
         return ToolResult.failure("file_not_found", f"File not found: {args['file_path']}")
     if os.path.isdir(path):
-        return ToolResult.failure("target_is_directory", f"Path is a directory, not a file: {args['file_path']}")
+        return ToolResult.failure(
+            "target_is_directory", f"Path is a directory, not a file: {args['file_path']}"
+        )
     with open(path, "rb") as fh:
         data = fh.read()
     if _is_binary(data):
-        return ToolResult(f"Cannot display content of binary file: {ctx.rel(path)}",
-                          f"Skipped binary file: {ctx.rel(path)}")
+        return ToolResult(
+            f"Cannot display content of binary file: {ctx.rel(path)}",
+            f"Skipped binary file: {ctx.rel(path)}",
+        )
     lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
     offset = int(args.get("offset") or 0)
     limit = int(args["limit"]) if args.get("limit") else MAX_READ_LINES
     if offset < 0 or limit <= 0:
         return ToolResult.failure("invalid_tool_params", "offset must be >= 0 and limit > 0")
-    chosen = lines[offset:offset + limit]
-    chosen = [ln if len(ln) <= MAX_LINE_CHARS else ln[:MAX_LINE_CHARS] + "... [truncated]\n" for ln in chosen]
+    chosen = lines[offset : offset + limit]
+    chosen = [
+        ln if len(ln) <= MAX_LINE_CHARS else ln[:MAX_LINE_CHARS] + "... [truncated]\n"
+        for ln in chosen
+    ]
     body = "".join(chosen)
     if offset > 0 or offset + limit < len(lines):
         first, last = offset + 1, offset + len(chosen)
-        header = (f"[File content truncated: showing lines {first}-{last} of {len(lines)} total lines. "
-                  f"Use offset and limit to read more.]\n")
-        return ToolResult(header + body, f"Read lines {first}-{last} of {len(lines)} from {ctx.rel(path)}")
+        header = (
+            f"[File content truncated: showing lines {first}-{last} of {len(lines)} total lines. "
+            f"Use offset and limit to read more.]\n"
+        )
+        return ToolResult(
+            header + body, f"Read lines {first}-{last} of {len(lines)} from {ctx.rel(path)}"
+        )
     return ToolResult(body, f"Read {len(lines)} line(s) from {ctx.rel(path)}")
 
 
 # -- write_file / replace ---------------------------------------------------------------------
 def _diff(rel: str, old: str, new: str) -> str:
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"{rel} (current)", tofile=f"{rel} (proposed)"))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"{rel} (current)",
+            tofile=f"{rel} (proposed)",
+        )
+    )
 
 
-def _edit_confirmation(title: str, ctx: ToolContext, path: str, old: str | None, new: str) -> Confirmation:
+def _edit_confirmation(
+    title: str, ctx: ToolContext, path: str, old: str | None, new: str
+) -> Confirmation:
     rel = ctx.rel(path)
-    return Confirmation("edit", title, {
-        "type": "edit", "title": title, "fileName": os.path.basename(path), "filePath": path,
-        "fileDiff": _diff(rel, old or "", new), "originalContent": old, "newContent": new,
-        "isModifying": False,
-    })
+    return Confirmation(
+        "edit",
+        title,
+        {
+            "type": "edit",
+            "title": title,
+            "fileName": os.path.basename(path),
+            "filePath": path,
+            "fileDiff": _diff(rel, old or "", new),
+            "originalContent": old,
+            "newContent": new,
+            "isModifying": False,
+        },
+    )
 
 
 def _write_confirm(ctx: ToolContext, args: dict[str, Any]) -> Confirmation:
@@ -299,17 +351,23 @@ def _write_confirm(ctx: ToolContext, args: dict[str, Any]) -> Confirmation:
 def _write_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     path = ctx.resolve(args["file_path"])
     if os.path.isdir(path):
-        return ToolResult.failure("target_is_directory", f"Path is a directory, not a file: {args['file_path']}")
+        return ToolResult.failure(
+            "target_is_directory", f"Path is a directory, not a file: {args['file_path']}"
+        )
     existed = os.path.exists(path)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(args["content"])
     if existed:
         return ToolResult(f"Successfully overwrote file: {path}.", f"Wrote {ctx.rel(path)}")
-    return ToolResult(f"Successfully created and wrote to new file: {path}.", f"Created {ctx.rel(path)}")
+    return ToolResult(
+        f"Successfully created and wrote to new file: {path}.", f"Created {ctx.rel(path)}"
+    )
 
 
-def _plan_replace(ctx: ToolContext, args: dict[str, Any]) -> tuple[str, str | None, str] | ToolResult:
+def _plan_replace(
+    ctx: ToolContext, args: dict[str, Any]
+) -> tuple[str, str | None, str] | ToolResult:
     """(path, old content or None, new content) or a failure."""
     path = ctx.resolve(args["file_path"])
     old_s, new_s = args["old_string"], args["new_string"]
@@ -318,22 +376,29 @@ def _plan_replace(ctx: ToolContext, args: dict[str, Any]) -> tuple[str, str | No
             return path, None, new_s
         return ToolResult.failure("file_not_found", f"File not found: {args['file_path']}")
     if os.path.isdir(path):
-        return ToolResult.failure("target_is_directory", f"Path is a directory, not a file: {args['file_path']}")
+        return ToolResult.failure(
+            "target_is_directory", f"Path is a directory, not a file: {args['file_path']}"
+        )
     current = _read_text(path)
     if old_s == "":
-        return ToolResult.failure("attempt_to_create_existing_file",
-                                  f"Failed to edit: old_string is empty but {args['file_path']} already exists.")
+        return ToolResult.failure(
+            "attempt_to_create_existing_file",
+            f"Failed to edit: old_string is empty but {args['file_path']} already exists.",
+        )
     count = current.count(old_s)
     if count == 0:
-        return ToolResult.failure("edit_no_occurrence_found",
-                                  f"Failed to edit, could not find the string to replace in {args['file_path']}.")
+        return ToolResult.failure(
+            "edit_no_occurrence_found",
+            f"Failed to edit, could not find the string to replace in {args['file_path']}.",
+        )
     expected = args.get("expected_replacements")
     if expected is None:
         expected = count if args.get("allow_multiple") else 1
     if count != expected:
         return ToolResult.failure(
             "edit_expected_occurrence_mismatch",
-            f"Failed to edit, expected {expected} occurrence(s) but found {count} in {args['file_path']}.")
+            f"Failed to edit, expected {expected} occurrence(s) but found {count} in {args['file_path']}.",
+        )
     return path, current, current.replace(old_s, new_s)
 
 
@@ -354,10 +419,14 @@ def _replace(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(new)
     if old is None:
-        return ToolResult(f"Created new file: {path} with provided content.", f"Created {ctx.rel(path)}")
+        return ToolResult(
+            f"Created new file: {path} with provided content.", f"Created {ctx.rel(path)}"
+        )
     n = old.count(args["old_string"])
-    return ToolResult(f"Successfully modified file: {path} ({n} replacement{'s' if n != 1 else ''}).",
-                      f"Edited {ctx.rel(path)}")
+    return ToolResult(
+        f"Successfully modified file: {path} ({n} replacement{'s' if n != 1 else ''}).",
+        f"Edited {ctx.rel(path)}",
+    )
 
 
 # -- list_directory / glob / grep_search ------------------------------------------------------
@@ -375,8 +444,9 @@ def _list_directory(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     lines = [f"[DIR] {d}" for d in dirs] + files
     if not lines:
         return ToolResult(f"Directory {ctx.rel(path)} is empty.", "Directory is empty.")
-    return ToolResult(f"Directory listing for {path}:\n" + "\n".join(lines),
-                      f"Listed {len(lines)} item(s).")
+    return ToolResult(
+        f"Directory listing for {path}:\n" + "\n".join(lines), f"Listed {len(lines)} item(s)."
+    )
 
 
 def _search_root(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -396,10 +466,14 @@ def _glob(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     found = [p for p in walk_files(root) if rx.match(os.path.relpath(p, root).replace(os.sep, "/"))]
     where = ctx.rel(root)
     if not found:
-        return ToolResult(f'No files found matching pattern "{args["pattern"]}" within {where}',
-                          "No files found")
-    return ToolResult(f'Found {len(found)} file(s) matching "{args["pattern"]}" within {where}, '
-                      f"sorted by path:\n" + "\n".join(found), f"Found {len(found)} matching file(s)")
+        return ToolResult(
+            f'No files found matching pattern "{args["pattern"]}" within {where}', "No files found"
+        )
+    return ToolResult(
+        f'Found {len(found)} file(s) matching "{args["pattern"]}" within {where}, '
+        f"sorted by path:\n" + "\n".join(found),
+        f"Found {len(found)} matching file(s)",
+    )
 
 
 def _grep_search(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -407,7 +481,9 @@ def _grep_search(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     try:
         rx = re.compile(args["pattern"])
     except re.error as exc:
-        return ToolResult.failure("invalid_tool_params", f"Invalid regular expression {args['pattern']!r}: {exc}")
+        return ToolResult.failure(
+            "invalid_tool_params", f"Invalid regular expression {args['pattern']!r}: {exc}"
+        )
     include = args.get("include")
     inc = glob_to_regex(include) if include else None
     matches: dict[str, list[tuple[int, str]]] = {}
@@ -438,10 +514,17 @@ def _grep_search(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     where = ctx.rel(root)
     filt = f' (filter: "{include}")' if include else ""
     if not total:
-        return ToolResult(f'No matches found for pattern "{args["pattern"]}" in path "{where}"{filt}.',
-                          "No matches found")
-    out = [f'Found {total} match{"es" if total != 1 else ""} for pattern "{args["pattern"]}" '
-           f'in path "{where}"{filt}' + (f" (limited to {MAX_GREP_MATCHES})" if truncated else "") + ":", "---"]
+        return ToolResult(
+            f'No matches found for pattern "{args["pattern"]}" in path "{where}"{filt}.',
+            "No matches found",
+        )
+    out = [
+        f'Found {total} match{"es" if total != 1 else ""} for pattern "{args["pattern"]}" '
+        f'in path "{where}"{filt}'
+        + (f" (limited to {MAX_GREP_MATCHES})" if truncated else "")
+        + ":",
+        "---",
+    ]
     for rel, hits in matches.items():
         out.append(f"File: {rel}")
         out.extend(f"L{n}: {text}" for n, text in hits)
@@ -456,10 +539,16 @@ def _root_command(command: str) -> str:
 
 
 def _shell_confirm(ctx: ToolContext, args: dict[str, Any]) -> Confirmation:
-    return Confirmation("exec", "Confirm Shell Command", {
-        "type": "exec", "title": "Confirm Shell Command", "command": args["command"],
-        "rootCommand": _root_command(args["command"]),
-    })
+    return Confirmation(
+        "exec",
+        "Confirm Shell Command",
+        {
+            "type": "exec",
+            "title": "Confirm Shell Command",
+            "command": args["command"],
+            "rootCommand": _root_command(args["command"]),
+        },
+    )
 
 
 def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
@@ -472,14 +561,27 @@ def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     # the hooks' process driver: own process group, TERM then KILL of the group at the timeout, no leftovers
     from hookwise.runners._process import Spawn, run_one
 
-    done = run_one(Spawn(["bash", "-c", command], cwd, env, b"", ctx.shell_timeout_s, SHELL_OUTPUT_CAP,
-                         merge_stderr=True))
+    done = run_one(
+        Spawn(
+            ["bash", "-c", command],
+            cwd,
+            env,
+            b"",
+            ctx.shell_timeout_s,
+            SHELL_OUTPUT_CAP,
+            merge_stderr=True,
+        )
+    )
     if done.spawn_error is not None:
-        return ToolResult.failure("execution_failed", f"Command could not be started: {done.spawn_error}")
+        return ToolResult.failure(
+            "execution_failed", f"Command could not be started: {done.spawn_error}"
+        )
     timed_out = done.timed_out
     output = done.stdout.decode("utf-8", errors="replace").rstrip("\n")
     if len(output) > MAX_OUTPUT_CHARS:
-        output = output[:MAX_OUTPUT_CHARS] + f"\n... [output truncated at {MAX_OUTPUT_CHARS} characters]"
+        output = (
+            output[:MAX_OUTPUT_CHARS] + f"\n... [output truncated at {MAX_OUTPUT_CHARS} characters]"
+        )
     code = done.returncode
     signal_name = None
     if done.signal is not None:
@@ -487,16 +589,25 @@ def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             signal_name = signal.Signals(done.signal).name
         except ValueError:
             signal_name = str(done.signal)
-    error = f"Command timed out after {ctx.shell_timeout_s:g} s and was killed" if timed_out else "(none)"
-    lines = [f"Command: {command}", f"Directory: {ctx.rel(cwd) if cwd != ctx.root else '(root)'}",
-             f"Output: {output or '(empty)'}", f"Error: {error}",
-             f"Exit Code: {code if code is not None and code >= 0 else '(none)'}"]
+    error = (
+        f"Command timed out after {ctx.shell_timeout_s:g} s and was killed"
+        if timed_out
+        else "(none)"
+    )
+    lines = [
+        f"Command: {command}",
+        f"Directory: {ctx.rel(cwd) if cwd != ctx.root else '(root)'}",
+        f"Output: {output or '(empty)'}",
+        f"Error: {error}",
+        f"Exit Code: {code if code is not None and code >= 0 else '(none)'}",
+    ]
     if signal_name:
         lines.append(f"Signal: {signal_name}")
-    display = output or (f"Command exited with code {code}" if code else "Command completed with no output")
+    display = output or (
+        f"Command exited with code {code}" if code else "Command completed with no output"
+    )
     if timed_out:
-        return ToolResult("\n".join(lines), display,
-                          {"type": "shell_timeout", "message": error})
+        return ToolResult("\n".join(lines), display, {"type": "shell_timeout", "message": error})
     return ToolResult("\n".join(lines), display)
 
 
@@ -506,57 +617,141 @@ def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def builtin_tools() -> list[Tool]:
     """The seven built-in tools, in declaration order."""
     return [
-        Tool("read_file", "Reads a text file in the project and returns its content. Use offset and limit "
-             "(line numbers) to read part of a large file.",
-             {"type": "object", "properties": {
-                 "file_path": _s("The path of the file to read (relative to the project or absolute)."),
-                 "offset": {"type": "number", "description": "Optional: the 0-based line to start from."},
-                 "limit": {"type": "number", "description": "Optional: the maximum number of lines to read."}},
-              "required": ["file_path"]}, "read", _read_file),
-        Tool("write_file", "Writes content to a file in the project, creating it (and its directories) "
-             "or overwriting it.",
-             {"type": "object", "properties": {
-                 "file_path": _s("The path of the file to write."),
-                 "content": _s("The full content to write.")},
-              "required": ["file_path", "content"]}, "edit", _write_file, _write_confirm),
-        Tool("replace", "Replaces text in a file. old_string must match exactly (whitespace included) and, "
-             "unless allow_multiple is true, exactly once. An empty old_string creates a new file.",
-             {"type": "object", "properties": {
-                 "file_path": _s("The path of the file to modify."),
-                 "instruction": _s("Optional: what the change is for."),
-                 "old_string": _s("The exact text to replace."),
-                 "new_string": _s("The text to put in its place."),
-                 "allow_multiple": {"type": "boolean",
-                                    "description": "Optional: replace every occurrence."},
-                 "expected_replacements": {"type": "number",
-                                           "description": "Optional: the number of occurrences expected."}},
-              "required": ["file_path", "old_string", "new_string"]}, "edit", _replace, _replace_confirm),
-        Tool("list_directory", "Lists the files and subdirectories of a directory in the project.",
-             {"type": "object", "properties": {
-                 "dir_path": _s("The directory to list."),
-                 "ignore": {"type": "array", "items": {"type": "string"},
-                            "description": "Optional: glob patterns of names to leave out."}},
-              "required": ["dir_path"]}, "read", _list_directory),
-        Tool("glob", "Finds files whose path matches a glob pattern (e.g. 'src/**/*.py').",
-             {"type": "object", "properties": {
-                 "pattern": _s("The glob pattern."),
-                 "dir_path": _s("Optional: the directory to search in (default: the project)."),
-                 "case_sensitive": {"type": "boolean", "description": "Optional: match case (default false)."}},
-              "required": ["pattern"]}, "read", _glob),
-        Tool("grep_search", "Searches file contents for a regular expression; returns matching lines "
-             "with file names and line numbers.",
-             {"type": "object", "properties": {
-                 "pattern": _s("The regular expression to search for."),
-                 "dir_path": _s("Optional: the directory to search in (default: the project)."),
-                 "include": _s("Optional: a glob of the files to search (e.g. '*.py').")},
-              "required": ["pattern"]}, "read", _grep_search),
-        Tool("run_shell_command", "Runs a command with bash -c in the project directory and returns its "
-             "output and exit code.",
-             {"type": "object", "properties": {
-                 "command": _s("The exact bash command to run."),
-                 "description": _s("Optional: a short description of what the command does."),
-                 "dir_path": _s("Optional: the directory to run it in (default: the project).")},
-              "required": ["command"]}, "exec", _run_shell_command, _shell_confirm),
+        Tool(
+            "read_file",
+            "Reads a text file in the project and returns its content. Use offset and limit "
+            "(line numbers) to read part of a large file.",
+            {
+                "type": "object",
+                "properties": {
+                    "file_path": _s(
+                        "The path of the file to read (relative to the project or absolute)."
+                    ),
+                    "offset": {
+                        "type": "number",
+                        "description": "Optional: the 0-based line to start from.",
+                    },
+                    "limit": {
+                        "type": "number",
+                        "description": "Optional: the maximum number of lines to read.",
+                    },
+                },
+                "required": ["file_path"],
+            },
+            "read",
+            _read_file,
+        ),
+        Tool(
+            "write_file",
+            "Writes content to a file in the project, creating it (and its directories) "
+            "or overwriting it.",
+            {
+                "type": "object",
+                "properties": {
+                    "file_path": _s("The path of the file to write."),
+                    "content": _s("The full content to write."),
+                },
+                "required": ["file_path", "content"],
+            },
+            "edit",
+            _write_file,
+            _write_confirm,
+        ),
+        Tool(
+            "replace",
+            "Replaces text in a file. old_string must match exactly (whitespace included) and, "
+            "unless allow_multiple is true, exactly once. An empty old_string creates a new file.",
+            {
+                "type": "object",
+                "properties": {
+                    "file_path": _s("The path of the file to modify."),
+                    "instruction": _s("Optional: what the change is for."),
+                    "old_string": _s("The exact text to replace."),
+                    "new_string": _s("The text to put in its place."),
+                    "allow_multiple": {
+                        "type": "boolean",
+                        "description": "Optional: replace every occurrence.",
+                    },
+                    "expected_replacements": {
+                        "type": "number",
+                        "description": "Optional: the number of occurrences expected.",
+                    },
+                },
+                "required": ["file_path", "old_string", "new_string"],
+            },
+            "edit",
+            _replace,
+            _replace_confirm,
+        ),
+        Tool(
+            "list_directory",
+            "Lists the files and subdirectories of a directory in the project.",
+            {
+                "type": "object",
+                "properties": {
+                    "dir_path": _s("The directory to list."),
+                    "ignore": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "Optional: glob patterns of names to leave out.",
+                    },
+                },
+                "required": ["dir_path"],
+            },
+            "read",
+            _list_directory,
+        ),
+        Tool(
+            "glob",
+            "Finds files whose path matches a glob pattern (e.g. 'src/**/*.py').",
+            {
+                "type": "object",
+                "properties": {
+                    "pattern": _s("The glob pattern."),
+                    "dir_path": _s("Optional: the directory to search in (default: the project)."),
+                    "case_sensitive": {
+                        "type": "boolean",
+                        "description": "Optional: match case (default false).",
+                    },
+                },
+                "required": ["pattern"],
+            },
+            "read",
+            _glob,
+        ),
+        Tool(
+            "grep_search",
+            "Searches file contents for a regular expression; returns matching lines "
+            "with file names and line numbers.",
+            {
+                "type": "object",
+                "properties": {
+                    "pattern": _s("The regular expression to search for."),
+                    "dir_path": _s("Optional: the directory to search in (default: the project)."),
+                    "include": _s("Optional: a glob of the files to search (e.g. '*.py')."),
+                },
+                "required": ["pattern"],
+            },
+            "read",
+            _grep_search,
+        ),
+        Tool(
+            "run_shell_command",
+            "Runs a command with bash -c in the project directory and returns its "
+            "output and exit code.",
+            {
+                "type": "object",
+                "properties": {
+                    "command": _s("The exact bash command to run."),
+                    "description": _s("Optional: a short description of what the command does."),
+                    "dir_path": _s("Optional: the directory to run it in (default: the project)."),
+                },
+                "required": ["command"],
+            },
+            "exec",
+            _run_shell_command,
+            _shell_confirm,
+        ),
     ]
 
 
@@ -577,7 +772,7 @@ class ToolRegistry:
 
     def not_found(self, name: str) -> str:
         close = difflib.get_close_matches(name, self.names(), n=3, cutoff=0.5)
-        hint = f' Did you mean one of: {", ".join(repr(c) for c in close)}?' if close else ""
+        hint = f" Did you mean one of: {', '.join(repr(c) for c in close)}?" if close else ""
         return f'Tool "{name}" not found in registry. Available tools: {", ".join(self.names())}.{hint}'
 
 

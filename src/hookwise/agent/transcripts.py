@@ -27,13 +27,15 @@ class TranscriptStore:
 
     def latest(self) -> str | None:
         try:
-            names = [n for n in os.listdir(self.dir) if n.startswith("session-") and n.endswith(".json")]
+            names = [
+                n for n in os.listdir(self.dir) if n.startswith("session-") and n.endswith(".json")
+            ]
         except FileNotFoundError:
             return None
         if not names:
             return None
         best = max(names, key=lambda n: os.path.getmtime(os.path.join(self.dir, n)))
-        return best[len("session-"):-len(".json")]
+        return best[len("session-") : -len(".json")]
 
     def load(self, session_id: str) -> list[dict[str, Any]]:
         """The saved history of ``session_id``; ``ValueError`` with a clear message when unusable."""
@@ -42,12 +44,14 @@ class TranscriptStore:
             with open(path, encoding="utf-8") as fh:
                 doc = json.load(fh)
         except FileNotFoundError:
-            raise ValueError(f"no saved session {session_id!r} for this project (looked for {path})") from None
+            raise ValueError(
+                f"no saved session {session_id!r} for this project (looked for {path})"
+            ) from None
         except (OSError, ValueError) as exc:
             raise ValueError(f"cannot read saved session {path}: {exc}") from None
         messages = doc.get("messages") if isinstance(doc, dict) else None
         if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
-            raise ValueError(f"saved session {path} has no valid \"messages\" list")
+            raise ValueError(f'saved session {path} has no valid "messages" list')
         return messages
 
 

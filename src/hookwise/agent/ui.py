@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import IO, Any
 
-from hookwise.adapters import _verdicts as verdicts  # the wording shared with the framework adapters
+from hookwise.adapters import (
+    _verdicts as verdicts,
+)  # the wording shared with the framework adapters
 from hookwise.agent.tools import Confirmation
 
 
@@ -16,7 +18,11 @@ class Stats:
     hook_calls: int = 0
 
     def to_json(self) -> dict[str, int]:
-        return {"modelCalls": self.model_calls, "toolCalls": self.tool_calls, "hookCalls": self.hook_calls}
+        return {
+            "modelCalls": self.model_calls,
+            "toolCalls": self.tool_calls,
+            "hookCalls": self.hook_calls,
+        }
 
 
 class AgentUI:
@@ -67,8 +73,9 @@ class AgentUI:
     def tool_error(self, name: str, message: str) -> None:
         """A tool call failed, was refused or blocked: ``Error executing tool <name>: <message>``."""
 
-    def confirm(self, name: str, args: dict[str, Any], confirmation: Confirmation,
-                hook_message: str | None) -> bool:
+    def confirm(
+        self, name: str, args: dict[str, Any], confirmation: Confirmation, hook_message: str | None
+    ) -> bool:
         """Ask the person whether the call may run. Non-interactive UIs never get asked."""
         return False
 
@@ -79,7 +86,9 @@ class HeadlessUI(AgentUI):
     def __init__(self, stdout: IO[str], stderr: IO[str], *, collect: bool = False) -> None:
         self.out = stdout
         self.err = stderr
-        self.collect = collect  # json output: keep the answer for the final object instead of printing
+        self.collect = (
+            collect  # json output: keep the answer for the final object instead of printing
+        )
         self.answer: list[str] = []
         self.messages: list[str] = []
         self._at_line_start = True

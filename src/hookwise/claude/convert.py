@@ -62,7 +62,11 @@ def plugin_root_candidates(settings_path: str, project_dir: str | None) -> list[
     if project_dir is not None:
         proj = os.path.abspath(project_dir)
         rel = os.path.relpath(settings_dir, proj)
-        inner = "${GEMINI_PROJECT_DIR}" if rel == "." else "${GEMINI_PROJECT_DIR}/" + rel.replace(os.sep, "/")
+        inner = (
+            "${GEMINI_PROJECT_DIR}"
+            if rel == "."
+            else "${GEMINI_PROJECT_DIR}/" + rel.replace(os.sep, "/")
+        )
         return [PluginRoot(settings_dir, inner), PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
     return [PluginRoot(settings_dir, None), PluginRoot(os.path.dirname(settings_dir), None)]
 
@@ -77,8 +81,11 @@ def runtime_plugin_root(project_dir: str, env: Mapping[str, str]) -> list[Plugin
     """
     proj = os.path.abspath(project_dir)
     inherited = env.get("CLAUDE_PLUGIN_ROOT")
-    first = (PluginRoot(os.path.abspath(inherited), None) if inherited
-             else PluginRoot(os.path.join(proj, ".claude"), "${GEMINI_PROJECT_DIR}/.claude"))
+    first = (
+        PluginRoot(os.path.abspath(inherited), None)
+        if inherited
+        else PluginRoot(os.path.join(proj, ".claude"), "${GEMINI_PROJECT_DIR}/.claude")
+    )
     return [first, PluginRoot(proj, "${GEMINI_PROJECT_DIR}")]
 
 
@@ -118,7 +125,9 @@ def script_reads_plugin_root(paths: Iterable[str]) -> bool:
     return False
 
 
-_CLAUDE_DIR_VARS = re.compile(r"\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}?")
+_CLAUDE_DIR_VARS = re.compile(
+    r"\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}?"
+)
 
 
 def scripts_mention(command: str, roots: Sequence[PluginRoot], needles: Sequence[bytes]) -> bool:
@@ -161,8 +170,10 @@ def exec_form_to_shell(command: str, args: Sequence[str]) -> str:
     """
     words = [command, *args]
     out = []
-    placeholder = re.compile(r"\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)"
-                             r"(?![A-Za-z0-9_])")
+    placeholder = re.compile(
+        r"\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)"
+        r"(?![A-Za-z0-9_])"
+    )
     for w in words:
         if _SAFE_WORD.match(w):
             out.append(w)
@@ -229,13 +240,24 @@ class HookReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "file": self.file, "pointer": self.pointer, "line": self.line, "column": self.column,
-            "sourceEvent": self.source_event, "targetEvent": self.target_event, "status": self.status,
-            "reason": self.reason, "command": self.command, "commandTo": self.command_to,
-            "matcherFrom": self.matcher_from, "matcherTo": self.matcher_to,
-            "fields": [{**f.to_json(), "pointer": f"{self.pointer}/{jsonc.escape_pointer_token(f.field)}"}
-                       for f in self.fields],
-            "notes": list(self.notes), "warnings": list(self.warnings),
+            "file": self.file,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "sourceEvent": self.source_event,
+            "targetEvent": self.target_event,
+            "status": self.status,
+            "reason": self.reason,
+            "command": self.command,
+            "commandTo": self.command_to,
+            "matcherFrom": self.matcher_from,
+            "matcherTo": self.matcher_to,
+            "fields": [
+                {**f.to_json(), "pointer": f"{self.pointer}/{jsonc.escape_pointer_token(f.field)}"}
+                for f in self.fields
+            ],
+            "notes": list(self.notes),
+            "warnings": list(self.warnings),
         }
 
 
@@ -260,14 +282,28 @@ class ConvertedHook:
 
 
 def _timeout_ms(seconds: Any) -> int | None:
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0 or seconds != seconds:
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or seconds <= 0
+        or seconds != seconds
+    ):
         return None
     return int(round(seconds * 1000))
 
 
 def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt, the only function over the cap)
-        raw: Any, *, claude_event: str, matcher: MatcherResult, matcher_raw: Any, file: str, text: str, pointer: str,
-        plugin_roots: Sequence[PluginRoot], native: bool = False) -> ConvertedHook:
+    raw: Any,
+    *,
+    claude_event: str,
+    matcher: MatcherResult,
+    matcher_raw: Any,
+    file: str,
+    text: str,
+    pointer: str,
+    plugin_roots: Sequence[PluginRoot],
+    native: bool = False,
+) -> ConvertedHook:
     """Translate one Claude hook object (``hooks.<event>[i].hooks[j]``).
 
     ``native`` selects native loading: ``${CLAUDE_PLUGIN_ROOT}`` is resolved to
@@ -277,13 +313,22 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     """
     line, col = jsonc.locate(text, pointer) if text else (None, None)
     target = CLAUDE_TO_GEMINI_EVENT.get(claude_event)
-    rep = HookReport(file=file, pointer=pointer, line=line, column=col, source_event=claude_event,
-                     target_event=target, status="migrated",
-                     matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
-                     matcher_to=matcher.value)
+    rep = HookReport(
+        file=file,
+        pointer=pointer,
+        line=line,
+        column=col,
+        source_event=claude_event,
+        target_event=target,
+        status="migrated",
+        matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
+        matcher_to=matcher.value,
+    )
     rep.notes.extend(matcher.notes)
     rep.warnings.extend(matcher.warnings)
-    conv = ConvertedHook(claude_event=claude_event, event=target, matcher=matcher.value, hook=None, report=rep)
+    conv = ConvertedHook(
+        claude_event=claude_event, event=target, matcher=matcher.value, hook=None, report=rep
+    )
 
     def skip(reason: str) -> ConvertedHook:
         rep.status = "skipped"
@@ -300,18 +345,27 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     if htype == "http" and not matcher.matches_nothing:
         return _convert_http(raw, conv, claude_event)
     if htype != "command":
-        what = {"http": "HTTP hooks", "prompt": "prompt (LLM) hooks", "agent": "agent (LLM) hooks",
-                "mcp_tool": "MCP-tool hooks"}.get(str(htype), f"hook type {htype!r}")
+        what = {
+            "http": "HTTP hooks",
+            "prompt": "prompt (LLM) hooks",
+            "agent": "agent (LLM) hooks",
+            "mcp_tool": "MCP-tool hooks",
+        }.get(str(htype), f"hook type {htype!r}")
         return skip(f"{what} cannot run in hookwise (only command hooks)")
     if matcher.matches_nothing:
         rep.warnings.clear()
-        return skip("its matcher can never match, so the hook could never fire: " + "; ".join(matcher.warnings))
+        return skip(
+            "its matcher can never match, so the hook could never fire: "
+            + "; ".join(matcher.warnings)
+        )
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
         return skip('a command hook needs a non-empty "command" string')
     if "if" in raw and claude_event not in CLAUDE_IF_EVENTS:
-        return skip(f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} (`if` is "
-                    "evaluated on tool events only); hookwise does the same")
+        return skip(
+            f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} (`if` is "
+            "evaluated on tool events only); hookwise does the same"
+        )
 
     fields = rep.fields
     fields.append(FieldNote("type", "carried"))
@@ -321,23 +375,43 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     if "args" in raw:
         if isinstance(args, list) and all(isinstance(a, str) for a in args):
             cmd = exec_form_to_shell(command, args)
-            fields.append(FieldNote("args", "converted", "exec form written as one quoted shell command"))
+            fields.append(
+                FieldNote("args", "converted", "exec form written as one quoted shell command")
+            )
         else:
-            fields.append(FieldNote("args", "dropped", f"must be an array of strings, got {kind_of(args)}"))
+            fields.append(
+                FieldNote("args", "dropped", f"must be an array of strings, got {kind_of(args)}")
+            )
 
     shell = raw.get("shell")
     if "shell" in raw:
         if "args" in raw:
-            fields.append(FieldNote("shell", "dropped", "ignored when `args` is set (exec form), as in Claude Code"))
+            fields.append(
+                FieldNote(
+                    "shell", "dropped", "ignored when `args` is set (exec form), as in Claude Code"
+                )
+            )
         elif shell in ("bash", "sh"):
             fields.append(FieldNote("shell", "carried", "hookwise runs commands with bash"))
         elif shell in ("powershell", "pwsh"):
             hook["shell"] = "powershell"
-            fields.append(FieldNote("shell", "carried", '"powershell": hookwise runs the command with '
-                                                        "`pwsh -NoProfile -Command` (needs PowerShell 7 on PATH)"))
+            fields.append(
+                FieldNote(
+                    "shell",
+                    "carried",
+                    '"powershell": hookwise runs the command with '
+                    "`pwsh -NoProfile -Command` (needs PowerShell 7 on PATH)",
+                )
+            )
         else:
-            fields.append(FieldNote("shell", "dropped", f'unknown shell {shell!r} (Claude Code accepts "bash" or '
-                                                        '"powershell"); bash is used'))
+            fields.append(
+                FieldNote(
+                    "shell",
+                    "dropped",
+                    f'unknown shell {shell!r} (Claude Code accepts "bash" or '
+                    '"powershell"); bash is used',
+                )
+            )
 
     # ${CLAUDE_PLUGIN_ROOT}
     if _PLUGIN_ROOT_REF.search(cmd):
@@ -348,36 +422,71 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
         if native:
             from hookwise.core.expand import expand_command
 
-            cmd = expand_command(_PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd), {"CLAUDE_PLUGIN_ROOT": root.path})
+            cmd = expand_command(
+                _PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
+                {"CLAUDE_PLUGIN_ROOT": root.path},
+            )
             conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
-            fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
+            fields.append(
+                FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}")
+            )
         else:
             # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
             # the variable when the hook runs, to the inherited value, else to <project>/.claude
-            where = (f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)" if root.expr is None
-                     else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)")
-            fields.append(FieldNote("command", "carried", f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
-                                                          f"runs it resolves to {where}"))
-            rep.notes.append(f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
-                             + ("; the script reads it from its environment too, where it is set to the same value"
-                                if reads_env else ""))
+            where = (
+                f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)"
+                if root.expr is None
+                else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)"
+            )
+            fields.append(
+                FieldNote(
+                    "command",
+                    "carried",
+                    f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
+                    f"runs it resolves to {where}",
+                )
+            )
+            rep.notes.append(
+                f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
+                + (
+                    "; the script reads it from its environment too, where it is set to the same value"
+                    if reads_env
+                    else ""
+                )
+            )
         if not found:
-            where = (root.path if len(plugin_roots) == 1 or not native
-                     else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}")
-            rep.warnings.append(f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
-                                "command will fail (exit 127, reported as not-run) until the plugin's files are there "
-                                "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)")
+            where = (
+                root.path
+                if len(plugin_roots) == 1 or not native
+                else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}"
+            )
+            rep.warnings.append(
+                f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
+                "command will fail (exit 127, reported as not-run) until the plugin's files are there "
+                "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)"
+            )
     if not native and _PROJECT_DIR_REF.search(cmd):
-        cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
-                                   else "$GEMINI_PROJECT_DIR", cmd)
-        fields.append(FieldNote("command", "converted", "$CLAUDE_PROJECT_DIR → $GEMINI_PROJECT_DIR"))
-    for var in sorted(set(_OTHER_CLAUDE_VAR.findall(cmd)) - {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}):
+        cmd = _PROJECT_DIR_REF.sub(
+            lambda mt: (
+                "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{") else "$GEMINI_PROJECT_DIR"
+            ),
+            cmd,
+        )
+        fields.append(
+            FieldNote("command", "converted", "$CLAUDE_PROJECT_DIR → $GEMINI_PROJECT_DIR")
+        )
+    for var in sorted(
+        set(_OTHER_CLAUDE_VAR.findall(cmd)) - {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}
+    ):
         rep.warnings.append(f"the command uses ${var}, which hookwise does not set")
-    if claude_event == "PostToolUse" and scripts_mention(command, plugin_roots, (b"updatedToolOutput",
-                                                                                 b"updatedMCPToolOutput")):
-        rep.warnings.append("its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
-                            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
-                            "warning and the model gets the original result")
+    if claude_event == "PostToolUse" and scripts_mention(
+        command, plugin_roots, (b"updatedToolOutput", b"updatedMCPToolOutput")
+    ):
+        rep.warnings.append(
+            "its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
+            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
+            "warning and the model gets the original result"
+        )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
     hook["command"] = cmd
@@ -388,16 +497,27 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
         ms = _timeout_ms(timeout)
         if ms is None:
             hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
-            fields.append(FieldNote("timeout", "converted", f"invalid value {timeout!r}; Claude Code's default "
-                                                            f"{CLAUDE_DEFAULT_TIMEOUT_S} s used"))
+            fields.append(
+                FieldNote(
+                    "timeout",
+                    "converted",
+                    f"invalid value {timeout!r}; Claude Code's default "
+                    f"{CLAUDE_DEFAULT_TIMEOUT_S} s used",
+                )
+            )
         else:
             hook["timeout"] = ms
             fields.append(FieldNote("timeout", "converted", f"{timeout} s → {ms} ms"))
     else:
         default_s = claude_default_timeout_s(claude_event)
         hook["timeout"] = default_s * 1000
-        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {default_s} s "
-                                                    f"kept as {default_s * 1000} ms"))
+        fields.append(
+            FieldNote(
+                "timeout",
+                "added",
+                f"not set: Claude Code's default {default_s} s kept as {default_s * 1000} ms",
+            )
+        )
 
     name = raw.get("name")
     if "name" in raw:
@@ -405,15 +525,23 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
             hook["name"] = name
             fields.append(FieldNote("name", "carried"))
         else:
-            fields.append(FieldNote("name", "dropped", f"must be a non-empty string, got {kind_of(name)}"))
+            fields.append(
+                FieldNote("name", "dropped", f"must be a non-empty string, got {kind_of(name)}")
+            )
 
     status = raw.get("statusMessage")
     if "statusMessage" in raw:
         if isinstance(status, str) and status:
             hook["description"] = status
-            fields.append(FieldNote("statusMessage", "converted", "kept as description (hookwise shows no spinner)"))
+            fields.append(
+                FieldNote(
+                    "statusMessage", "converted", "kept as description (hookwise shows no spinner)"
+                )
+            )
         else:
-            fields.append(FieldNote("statusMessage", "dropped", f"must be a string, got {kind_of(status)}"))
+            fields.append(
+                FieldNote("statusMessage", "dropped", f"must be a string, got {kind_of(status)}")
+            )
 
     env_raw = raw.get("env")
     if "env" in raw:
@@ -429,7 +557,9 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     for key in raw:
         if key in _CARRIED_HOOK_FIELDS:
             continue
-        fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field")))
+        fields.append(
+            FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field"))
+        )
 
     return _claude_dialect(conv, hook, claude_event)
 
@@ -454,9 +584,12 @@ def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -
         if key not in raw:
             continue
         v = raw[key]
-        ok = {"url": isinstance(v, str), "name": isinstance(v, str) and bool(v),
-              "headers": isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
-              "allowedEnvVars": isinstance(v, list) and all(isinstance(x, str) for x in v)}[key]
+        ok = {
+            "url": isinstance(v, str),
+            "name": isinstance(v, str) and bool(v),
+            "headers": isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+            "allowedEnvVars": isinstance(v, list) and all(isinstance(x, str) for x in v),
+        }[key]
         if ok:
             hook[key] = v
             fields.append(FieldNote(key, "carried"))
@@ -466,33 +599,67 @@ def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -
     ms = _timeout_ms(raw.get("timeout"))
     hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
     if "timeout" in raw:
-        fields.append(FieldNote("timeout", "converted", f"{raw['timeout']} s → {hook['timeout']} ms" if ms else
-                                f"invalid value {raw['timeout']!r}; Claude Code's default used"))
+        fields.append(
+            FieldNote(
+                "timeout",
+                "converted",
+                f"{raw['timeout']} s → {hook['timeout']} ms"
+                if ms
+                else f"invalid value {raw['timeout']!r}; Claude Code's default used",
+            )
+        )
     else:
-        fields.append(FieldNote("timeout", "added", f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
-                                                    f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms"))
+        fields.append(
+            FieldNote(
+                "timeout",
+                "added",
+                f"not set: Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s "
+                f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms",
+            )
+        )
     status = raw.get("statusMessage")
     if isinstance(status, str) and status:
         hook["description"] = status
-        fields.append(FieldNote("statusMessage", "converted", "kept as description (hookwise shows no spinner)"))
-    _convert_claude_flags(raw, claude_event, hook, rep)  # if, async, onFailure ("block" = failClosed), once
+        fields.append(
+            FieldNote(
+                "statusMessage", "converted", "kept as description (hookwise shows no spinner)"
+            )
+        )
+    _convert_claude_flags(
+        raw, claude_event, hook, rep
+    )  # if, async, onFailure ("block" = failClosed), once
     for key in raw:
-        if key not in (*_HTTP_CARRIED, "type", "timeout", "statusMessage", "if", "async", "onFailure", "once"):
-            fields.append(FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise http hook field")))
+        if key not in (
+            *_HTTP_CARRIED,
+            "type",
+            "timeout",
+            "statusMessage",
+            "if",
+            "async",
+            "onFailure",
+            "once",
+        ):
+            fields.append(
+                FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise http hook field"))
+            )
     return _claude_dialect(conv, hook, claude_event)
 
 
 def _claude_dialect(conv: ConvertedHook, hook: dict[str, Any], claude_event: str) -> ConvertedHook:
     """The last step of every converted hook: it keeps receiving Claude-shaped input; the event's note."""
     hook["dialect"] = "claude"
-    conv.report.fields.append(FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input'))
+    conv.report.fields.append(
+        FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input')
+    )
     if claude_event in EVENT_NOTES:
         conv.report.notes.append(EVENT_NOTES[claude_event])
     conv.hook = hook
     return conv
 
 
-def _convert_claude_flags(raw: dict[str, Any], claude_event: str, hook: dict[str, Any], rep: HookReport) -> None:
+def _convert_claude_flags(
+    raw: dict[str, Any], claude_event: str, hook: dict[str, Any], rep: HookReport
+) -> None:
     """``if``, ``async``, ``onFailure`` and ``once`` of one Claude hook (see docs/claude.md, "Handlers and fields")."""
     fields = rep.fields
     if "if" in raw:
@@ -500,49 +667,100 @@ def _convert_claude_flags(raw: dict[str, Any], claude_event: str, hook: dict[str
         err = rule_error(rule)
         if err is None:
             hook["if"] = rule
-            fields.append(FieldNote("if", "carried", "evaluated by hookwise with Claude Code's permission-rule "
-                                                     "syntax: the hook runs only for calls the rule matches"))
+            fields.append(
+                FieldNote(
+                    "if",
+                    "carried",
+                    "evaluated by hookwise with Claude Code's permission-rule "
+                    "syntax: the hook runs only for calls the rule matches",
+                )
+            )
         else:
-            shown = json.dumps(rule, ensure_ascii=False) if not isinstance(rule, str) else repr(rule)
+            shown = (
+                json.dumps(rule, ensure_ascii=False) if not isinstance(rule, str) else repr(rule)
+            )
             if isinstance(rule, str):
                 hook["if"] = rule
-            rep.warnings.append(f"`if` rule {shown} {err}; hookwise skips this hook (never runs it for every call "
-                                "instead) until the rule is fixed")
-            fields.append(FieldNote("if", "carried" if isinstance(rule, str) else "dropped",
-                                    f"does not parse: {err}; the hook is skipped until it is fixed"))
+            rep.warnings.append(
+                f"`if` rule {shown} {err}; hookwise skips this hook (never runs it for every call "
+                "instead) until the rule is fixed"
+            )
+            fields.append(
+                FieldNote(
+                    "if",
+                    "carried" if isinstance(rule, str) else "dropped",
+                    f"does not parse: {err}; the hook is skipped until it is fixed",
+                )
+            )
     is_async = raw.get("async")
     if "async" in raw:
         if is_async is True:
             hook["async"] = True
-            fields.append(FieldNote("async", "carried", "runs in the background; the firing does not wait, and its "
-                                                        "answer cannot block (a warning says so if it tries)"))
+            fields.append(
+                FieldNote(
+                    "async",
+                    "carried",
+                    "runs in the background; the firing does not wait, and its "
+                    "answer cannot block (a warning says so if it tries)",
+                )
+            )
         elif is_async is False:
             fields.append(FieldNote("async", "carried", "false: runs synchronously (the default)"))
         else:
-            fields.append(FieldNote("async", "dropped", f"must be true or false, got {kind_of(is_async)}; the hook "
-                                                        "runs synchronously"))
+            fields.append(
+                FieldNote(
+                    "async",
+                    "dropped",
+                    f"must be true or false, got {kind_of(is_async)}; the hook runs synchronously",
+                )
+            )
     if "onFailure" in raw:
         value = raw.get("onFailure")
         if value != "block":
-            fields.append(FieldNote("onFailure", "dropped", f'unknown value {value!r} (Claude Code knows only '
-                                                            '"block"); the hook fails open'))
+            fields.append(
+                FieldNote(
+                    "onFailure",
+                    "dropped",
+                    f"unknown value {value!r} (Claude Code knows only "
+                    '"block"); the hook fails open',
+                )
+            )
         elif is_async is True:
-            fields.append(FieldNote("onFailure", "dropped", "Claude Code ignores onFailure on async hooks; so does "
-                                                            "hookwise (a background hook cannot block)"))
+            fields.append(
+                FieldNote(
+                    "onFailure",
+                    "dropped",
+                    "Claude Code ignores onFailure on async hooks; so does "
+                    "hookwise (a background hook cannot block)",
+                )
+            )
         elif claude_event in CLAUDE_ON_FAILURE_IGNORED:
-            fields.append(FieldNote("onFailure", "dropped", f'Claude Code ignores onFailure: "block" on '
-                                                            f"{claude_event}; the hook fails open, as in Claude Code"))
+            fields.append(
+                FieldNote(
+                    "onFailure",
+                    "dropped",
+                    f'Claude Code ignores onFailure: "block" on '
+                    f"{claude_event}; the hook fails open, as in Claude Code",
+                )
+            )
         else:
             hook["failClosed"] = True
-            fields.append(FieldNote("onFailure", "converted", '"block" → failClosed: true (a hook that cannot '
-                                                              "start, times out, exits with another code than 0 or "
-                                                              "2, or prints JSON that does not parse blocks)"))
+            fields.append(
+                FieldNote(
+                    "onFailure",
+                    "converted",
+                    '"block" → failClosed: true (a hook that cannot '
+                    "start, times out, exits with another code than 0 or "
+                    "2, or prints JSON that does not parse blocks)",
+                )
+            )
     if "once" in raw:
         fields.append(FieldNote("once", "dropped", ONCE_IN_SETTINGS))
 
 
-def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Sequence[PluginRoot],
-                            native: bool = False) -> tuple[list[ConvertedHook], list[str]]:
+def convert_claude_document(
+    doc: Any, *, file: str, text: str, plugin_roots: Sequence[PluginRoot], native: bool = False
+) -> tuple[list[ConvertedHook], list[str]]:
     """Every hook of a Claude settings document, converted, plus file-level findings.
 
     Findings are messages ``location: message`` about things that are not a
@@ -561,20 +779,30 @@ def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Seq
         at("", f"expected a JSON object at the top level, got {kind_of(doc)}")
         return out, findings
     if doc.get("disableAllHooks") is True:
-        at("/disableAllHooks", "disableAllHooks is true: Claude Code runs none of these hooks "
-                               "(hookwise's equivalent is hooksConfig.enabled: false)")
+        at(
+            "/disableAllHooks",
+            "disableAllHooks is true: Claude Code runs none of these hooks "
+            "(hookwise's equivalent is hooksConfig.enabled: false)",
+        )
     hooks = doc.get("hooks")
     if hooks is None:
         return out, findings
     if not isinstance(hooks, dict):
-        at("/hooks", f'"hooks" must be an object keyed by event name, got {kind_of(hooks)}; ignored')
+        at(
+            "/hooks",
+            f'"hooks" must be an object keyed by event name, got {kind_of(hooks)}; ignored',
+        )
         return out, findings
     for event, defs in hooks.items():
         eptr = jsonc.pointer("hooks", event)
         if event not in CLAUDE_TO_GEMINI_EVENT:
             if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
                 why = f"Claude Code event {event!r} has no hookwise equivalent"
-            elif event in GEMINI_TO_CLAUDE_EVENT or event in ("BeforeModel", "AfterModel", "BeforeToolSelection"):
+            elif event in GEMINI_TO_CLAUDE_EVENT or event in (
+                "BeforeModel",
+                "AfterModel",
+                "BeforeToolSelection",
+            ):
                 why = f"{event!r} is a hookwise event name, not a Claude Code one"
             else:
                 why = f"unknown Claude Code event {event!r}"
@@ -583,7 +811,10 @@ def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Seq
                 at(eptr, why + "; nothing to migrate")
             # hooks of such events are reported one by one below (status skipped)
         if not isinstance(defs, list):
-            at(eptr, f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped")
+            at(
+                eptr,
+                f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped",
+            )
             continue
         for i, d in enumerate(defs):
             dptr = f"{eptr}/{i}"
@@ -591,26 +822,47 @@ def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Seq
                 at(dptr, f"a definition must be an object, got {kind_of(d)}; skipped")
                 continue
             mraw = d.get("matcher")
-            mres = translate_matcher_from_claude(event, mraw) if event in CLAUDE_TO_GEMINI_EVENT else MatcherResult(
-                mraw if isinstance(mraw, str) else None)
+            mres = (
+                translate_matcher_from_claude(event, mraw)
+                if event in CLAUDE_TO_GEMINI_EVENT
+                else MatcherResult(mraw if isinstance(mraw, str) else None)
+            )
             for key in d:
                 if key not in ("matcher", "hooks", "sequential"):
-                    at(f"{dptr}/{jsonc.escape_pointer_token(key)}",
-                       f"definition field {key!r} is not a hookwise field; dropped")
+                    at(
+                        f"{dptr}/{jsonc.escape_pointer_token(key)}",
+                        f"definition field {key!r} is not a hookwise field; dropped",
+                    )
             hl = d.get("hooks")
             if not isinstance(hl, list):
-                at(dptr + ("/hooks" if "hooks" in d else ""), 'a definition needs a "hooks" array; skipped')
+                at(
+                    dptr + ("/hooks" if "hooks" in d else ""),
+                    'a definition needs a "hooks" array; skipped',
+                )
                 continue
             for j, h in enumerate(hl):
-                c = convert_claude_hook(h, claude_event=event, matcher=mres, matcher_raw=mraw, file=file,
-                                        text=text, pointer=f"{dptr}/hooks/{j}", plugin_roots=plugin_roots,
-                                        native=native)
+                c = convert_claude_hook(
+                    h,
+                    claude_event=event,
+                    matcher=mres,
+                    matcher_raw=mraw,
+                    file=file,
+                    text=text,
+                    pointer=f"{dptr}/hooks/{j}",
+                    plugin_roots=plugin_roots,
+                    native=native,
+                )
                 if event not in CLAUDE_TO_GEMINI_EVENT and c.report.status == "skipped":
                     if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
                         c.report.reason = f"Claude Code event {event!r} has no hookwise equivalent"
-                    elif event in GEMINI_TO_CLAUDE_EVENT or event in ("BeforeModel", "AfterModel",
-                                                                      "BeforeToolSelection"):
-                        c.report.reason = f"{event!r} is a hookwise event name, not a Claude Code one"
+                    elif event in GEMINI_TO_CLAUDE_EVENT or event in (
+                        "BeforeModel",
+                        "AfterModel",
+                        "BeforeToolSelection",
+                    ):
+                        c.report.reason = (
+                            f"{event!r} is a hookwise event name, not a Claude Code one"
+                        )
                     else:
                         c.report.reason = f"unknown Claude Code event {event!r}"
                 c.definition_index = i
@@ -622,20 +874,38 @@ def convert_claude_document(doc: Any, *, file: str, text: str, plugin_roots: Seq
 def _count_hooks(defs: Any) -> int:
     if not isinstance(defs, list):
         return 0
-    return sum(len(d["hooks"]) for d in defs if isinstance(d, dict) and isinstance(d.get("hooks"), list))
+    return sum(
+        len(d["hooks"]) for d in defs if isinstance(d, dict) and isinstance(d.get("hooks"), list)
+    )
 
 
 # --------------------------------------------------------------------------- one hook, hookwise -> Claude
 
 
-def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher_raw: Any, file: str, text: str,
-                        pointer: str) -> tuple[dict[str, Any] | None, HookReport]:
+def convert_gemini_hook(
+    raw: Any,
+    *,
+    event: str,
+    matcher: MatcherResult,
+    matcher_raw: Any,
+    file: str,
+    text: str,
+    pointer: str,
+) -> tuple[dict[str, Any] | None, HookReport]:
     """Translate one hookwise hook object into a Claude Code hook object (or None + reason)."""
     line, col = jsonc.locate(text, pointer) if text else (None, None)
     target = GEMINI_TO_CLAUDE_EVENT.get(event)
-    rep = HookReport(file=file, pointer=pointer, line=line, column=col, source_event=event, target_event=target,
-                     status="migrated", matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
-                     matcher_to=matcher.value)
+    rep = HookReport(
+        file=file,
+        pointer=pointer,
+        line=line,
+        column=col,
+        source_event=event,
+        target_event=target,
+        status="migrated",
+        matcher_from=matcher_raw if isinstance(matcher_raw, str) else None,
+        matcher_to=matcher.value,
+    )
     rep.notes.extend(matcher.notes)
     rep.warnings.extend(matcher.warnings)
     if not isinstance(raw, dict):
@@ -644,13 +914,25 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
     if target is None:
-        rep.status, rep.reason = "skipped", f"hookwise event {event!r} has no Claude Code equivalent"
+        rep.status, rep.reason = (
+            "skipped",
+            f"hookwise event {event!r} has no Claude Code equivalent",
+        )
         return None, rep
-    htype = HOOK_TYPES.get(raw.get("type", "command")) if isinstance(raw.get("type", "command"), str) else None
-    if htype is not None and htype.name == "http":  # Claude Code has http hooks too (docs/hook-types.md)
+    htype = (
+        HOOK_TYPES.get(raw.get("type", "command"))
+        if isinstance(raw.get("type", "command"), str)
+        else None
+    )
+    if (
+        htype is not None and htype.name == "http"
+    ):  # Claude Code has http hooks too (docs/hook-types.md)
         return _gemini_http_to_claude(raw, rep)
     if htype is None or (htype.runs_as or htype.name) != "command":
-        rep.status, rep.reason = "skipped", f"hook type {raw.get('type')!r} cannot be written for Claude Code"
+        rep.status, rep.reason = (
+            "skipped",
+            f"hook type {raw.get('type')!r} cannot be written for Claude Code",
+        )
         return None, rep
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
@@ -661,9 +943,15 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     fields.append(FieldNote("type", "carried"))
     cmd = command
     if _GEMINI_DIR_REF.search(cmd):
-        cmd = _GEMINI_DIR_REF.sub(lambda mt: "${CLAUDE_PROJECT_DIR}" if mt.group(1).startswith("{")
-                                  else "$CLAUDE_PROJECT_DIR", cmd)
-        fields.append(FieldNote("command", "converted", "$GEMINI_PROJECT_DIR → $CLAUDE_PROJECT_DIR"))
+        cmd = _GEMINI_DIR_REF.sub(
+            lambda mt: (
+                "${CLAUDE_PROJECT_DIR}" if mt.group(1).startswith("{") else "$CLAUDE_PROJECT_DIR"
+            ),
+            cmd,
+        )
+        fields.append(
+            FieldNote("command", "converted", "$GEMINI_PROJECT_DIR → $CLAUDE_PROJECT_DIR")
+        )
     else:
         fields.append(FieldNote("command", "carried"))
     rep.command_to = cmd
@@ -674,7 +962,9 @@ def convert_gemini_hook(raw: Any, *, event: str, matcher: MatcherResult, matcher
     return out, rep
 
 
-def _gemini_http_to_claude(raw: dict[str, Any], rep: HookReport) -> tuple[dict[str, Any] | None, HookReport]:
+def _gemini_http_to_claude(
+    raw: dict[str, Any], rep: HookReport
+) -> tuple[dict[str, Any] | None, HookReport]:
     """An ``http`` hook keeps its shape under Claude Code (``url``, ``headers``, ``allowedEnvVars``; seconds)."""
     from hookwise.core.hook_kinds import check_url
 
@@ -688,23 +978,34 @@ def _gemini_http_to_claude(raw: dict[str, Any], rep: HookReport) -> tuple[dict[s
     for key in ("headers", "allowedEnvVars"):
         if key in raw:
             v = raw[key]
-            values = v.values() if isinstance(v, dict) and key == "headers" else v if isinstance(v, list) and \
-                key == "allowedEnvVars" else None
+            values = (
+                v.values()
+                if isinstance(v, dict) and key == "headers"
+                else v
+                if isinstance(v, list) and key == "allowedEnvVars"
+                else None
+            )
             if values is not None and all(isinstance(x, str) for x in values):
                 out[key] = raw[key]
                 rep.fields.append(FieldNote(key, "carried"))
             else:
                 rep.fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(raw[key])})"))
-    _gemini_common_to_claude(raw, out, rep, ("type", "url", "headers", "allowedEnvVars", "timeout", "description"))
+    _gemini_common_to_claude(
+        raw, out, rep, ("type", "url", "headers", "allowedEnvVars", "timeout", "description")
+    )
     return out, rep
 
 
-def _gemini_common_to_claude(raw: dict[str, Any], out: dict[str, Any], rep: HookReport, done: tuple[str, ...]) -> None:
+def _gemini_common_to_claude(
+    raw: dict[str, Any], out: dict[str, Any], rep: HookReport, done: tuple[str, ...]
+) -> None:
     """``timeout`` (ms → s), ``description`` (→ ``statusMessage``), every other key reported as dropped."""
     fields = rep.fields
     if "timeout" in raw:
         t = raw["timeout"]
-        ms, notes = HOOK_KEYS["timeout"].kind.read("timeout", t)  # the loader's rule (settings/schema.py)
+        ms, notes = HOOK_KEYS["timeout"].kind.read(
+            "timeout", t
+        )  # the loader's rule (settings/schema.py)
         if not any(n.severity == "error" for n in notes):
             secs: float = ms / 1000
             out["timeout"] = int(secs) if secs == int(secs) else round(secs, 3)
@@ -722,14 +1023,22 @@ def _gemini_common_to_claude(raw: dict[str, Any], out: dict[str, Any], rep: Hook
         row = HOOK_KEYS.get(key)
         if key in done or key in handled:
             continue
-        fields.append(FieldNote(key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"))
+        fields.append(
+            FieldNote(
+                key, "dropped", row.claude if row and row.claude else "not a Claude Code hook field"
+            )
+        )
     if raw.get("dialect") != "claude":
-        rep.warnings.append("written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
-                         "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
-                         "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)")
+        rep.warnings.append(
+            "written for hookwise/Gemini CLI input: under Claude Code it receives Claude's event, "
+            "tool and parameter names (PreToolUse, Bash, ...) and Claude reads its answer "
+            "(decision deny/allow and hookSpecificOutput.tool_input are not Claude fields)"
+        )
 
 
-def _convert_gemini_flags(raw: dict[str, Any], target: str, out: dict[str, Any], rep: HookReport) -> set[str]:
+def _convert_gemini_flags(
+    raw: dict[str, Any], target: str, out: dict[str, Any], rep: HookReport
+) -> set[str]:
     """``if``, ``async``, ``shell`` and ``failClosed`` of a hookwise hook written for Claude Code; the keys handled."""
     fields = rep.fields
     handled: set[str] = set()
@@ -741,14 +1050,18 @@ def _convert_gemini_flags(raw: dict[str, Any], target: str, out: dict[str, Any],
             fields.append(FieldNote("if", "carried"))
         else:
             fields.append(FieldNote("if", "dropped", f"does not parse: {err}"))
-            rep.warnings.append("its `if` rule does not parse, so hookwise skips this hook; under Claude Code it "
-                                "would be written without a filter, so it is left out of the Claude hook too")
+            rep.warnings.append(
+                "its `if` rule does not parse, so hookwise skips this hook; under Claude Code it "
+                "would be written without a filter, so it is left out of the Claude hook too"
+            )
     is_async = raw.get("async") is True
     if "async" in raw:
         handled.add("async")
         if is_async:
             out["async"] = True
-        fields.append(FieldNote("async", "carried" if isinstance(raw["async"], bool) else "dropped"))
+        fields.append(
+            FieldNote("async", "carried" if isinstance(raw["async"], bool) else "dropped")
+        )
     if "shell" in raw:
         handled.add("shell")
         if raw["shell"] in ("bash", "powershell"):
@@ -759,19 +1072,33 @@ def _convert_gemini_flags(raw: dict[str, Any], target: str, out: dict[str, Any],
     if "failClosed" in raw:
         handled.add("failClosed")
         if raw["failClosed"] is not True:
-            fields.append(FieldNote("failClosed", "dropped", "false: the default (fail open) in both"))
+            fields.append(
+                FieldNote("failClosed", "dropped", "false: the default (fail open) in both")
+            )
         elif is_async:
-            fields.append(FieldNote("failClosed", "dropped", "Claude Code ignores onFailure on async hooks"))
+            fields.append(
+                FieldNote("failClosed", "dropped", "Claude Code ignores onFailure on async hooks")
+            )
         elif target in CLAUDE_ON_FAILURE_IGNORED:
-            fields.append(FieldNote("failClosed", "dropped", f'Claude Code ignores onFailure: "block" on {target}: '
-                                                             "a failed hook there does not block"))
+            fields.append(
+                FieldNote(
+                    "failClosed",
+                    "dropped",
+                    f'Claude Code ignores onFailure: "block" on {target}: '
+                    "a failed hook there does not block",
+                )
+            )
         else:
             out["onFailure"] = "block"
-            fields.append(FieldNote("failClosed", "converted", 'onFailure: "block" (honoured by Claude Code 2.1.295 '
-                                                               "and later; older versions ignore it and fail open)"))
+            fields.append(
+                FieldNote(
+                    "failClosed",
+                    "converted",
+                    'onFailure: "block" (honoured by Claude Code 2.1.295 '
+                    "and later; older versions ignore it and fail open)",
+                )
+            )
     return handled
 
 
 # --------------------------------------------------------------------------- planning a migration
-
-

@@ -35,7 +35,14 @@ from hookwise.events import HookEvent
 from hookwise.result import Outcome
 
 #: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
-_PERMISSION = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny", "ask": "ask", "defer": "ask"}
+_PERMISSION = {
+    "allow": "allow",
+    "approve": "allow",
+    "deny": "deny",
+    "block": "deny",
+    "ask": "ask",
+    "defer": "ask",
+}
 _RANK = {"allow": 0, "approve": 0, "ask": 1, "deny": 2, "block": 2}
 
 #: events whose plain-text stdout Claude Code adds to the model's context
@@ -74,7 +81,9 @@ def _tool_error(payload: Mapping[str, Any]) -> str | None:
     return str(err)
 
 
-def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str | None = None) -> dict[str, Any]:
+def to_claude_input(
+    event: HookEvent, payload: dict[str, Any], claude_event: str | None = None
+) -> dict[str, Any]:
     """The stdin a ``"dialect": "claude"`` hook receives for ``payload``.
 
     Base fields are kept; ``hook_event_name`` is Claude's name (or
@@ -87,7 +96,9 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
     out = dict(payload)
     for key, events in CLAUDE_ONLY_ON.items():
         if key in out and event not in events:
-            del out[key]  # Claude Code sends it only there; a host-provided value elsewhere is dropped
+            del out[
+                key
+            ]  # Claude Code sends it only there; a host-provided value elsewhere is dropped
     name = claude_event_name(event, payload)
     if claude_event and claude_event not in ("PostToolUse", "PostToolUseFailure"):
         name = claude_event  # e.g. SubagentStop; for tool events success/failure decides
@@ -133,8 +144,9 @@ def to_claude_input(event: HookEvent, payload: dict[str, Any], claude_event: str
 # --------------------------------------------------------------------------- output
 
 
-def claude_interpretation(it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str,
-                          name: str) -> Interpretation:
+def claude_interpretation(
+    it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
+) -> Interpretation:
     """Adjust the contract's reading of a finished command hook (docs/contract.md §6) for a Claude-dialect hook.
 
     Two rules of Claude Code's hooks reference differ from the contract's table:
@@ -147,18 +159,30 @@ def claude_interpretation(it: Interpretation, *, exit_code: int | None, stdout: 
       when it makes one, and with stderr otherwise.
     """
     out = stdout.strip()
-    if exit_code == 0 and it.outcome is Outcome.OK and not it.is_json and out.startswith("{") \
-            and out.endswith("}"):
-        return Interpretation(Outcome.FAILED, None, "its output starts with { and ends with } but is not valid "
-                                                    "JSON (Claude Code reports this as a hook error); ignored")
+    if (
+        exit_code == 0
+        and it.outcome is Outcome.OK
+        and not it.is_json
+        and out.startswith("{")
+        and out.endswith("}")
+    ):
+        return Interpretation(
+            Outcome.FAILED,
+            None,
+            "its output starts with { and ends with } but is not valid "
+            "JSON (Claude Code reports this as a hook error); ignored",
+        )
     if exit_code == 2 and it.is_json and it.output is not None:
         own = parse_object(out) or {}
         reason: Any = None
         if own.get("decision") in ("block", "deny"):
             reason = own.get("reason")
         hso = own.get("hookSpecificOutput")
-        if not (isinstance(reason, str) and reason) and isinstance(hso, dict) \
-                and hso.get("permissionDecision") == "deny":
+        if (
+            not (isinstance(reason, str) and reason)
+            and isinstance(hso, dict)
+            and hso.get("permissionDecision") == "deny"
+        ):
             reason = hso.get("permissionDecisionReason")
         if not (isinstance(reason, str) and reason):
             reason = stderr.strip() or f"Blocked by hook {name}"
@@ -168,7 +192,9 @@ def claude_interpretation(it: Interpretation, *, exit_code: int | None, stdout: 
     return it
 
 
-def answer_notes(event: HookEvent, output: Mapping[str, Any] | None, dialect: str | None) -> list[str]:
+def answer_notes(
+    event: HookEvent, output: Mapping[str, Any] | None, dialect: str | None
+) -> list[str]:
     """Warnings for Claude Code answers that hookwise cannot carry out (never dropped silently).
 
     - PostToolUse ``updatedToolOutput`` / ``updatedMCPToolOutput``: an AfterTool hook
@@ -184,16 +210,28 @@ def answer_notes(event: HookEvent, output: Mapping[str, Any] | None, dialect: st
     if event is HookEvent.AFTER_TOOL and isinstance(hso, dict):
         for key in ("updatedToolOutput", "updatedMCPToolOutput"):
             if key in hso:
-                notes.append(f"its answer has hookSpecificOutput.{key}, which hookwise ignores: an AfterTool "
-                             "hook cannot replace a tool's result, so the model gets the original result")
-    if event is HookEvent.PRE_COMPRESS and dialect == "claude" and output.get("decision") in ("block", "deny"):
-        notes.append("it asked to block compaction, which hookwise cannot do (PreCompress is informational); "
-                     "compression goes ahead")
+                notes.append(
+                    f"its answer has hookSpecificOutput.{key}, which hookwise ignores: an AfterTool "
+                    "hook cannot replace a tool's result, so the model gets the original result"
+                )
+    if (
+        event is HookEvent.PRE_COMPRESS
+        and dialect == "claude"
+        and output.get("decision") in ("block", "deny")
+    ):
+        notes.append(
+            "it asked to block compaction, which hookwise cannot do (PreCompress is informational); "
+            "compression goes ahead"
+        )
     return notes
 
 
-def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | None,
-                     payload: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def normalize_output(
+    event: HookEvent,
+    output: dict[str, Any],
+    dialect: str | None,
+    payload: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """Map Claude-style answer fields onto the contract's (applied to every hook's JSON answer).
 
     - ``hookSpecificOutput.permissionDecision``: allow → ``decision: allow``,
@@ -250,7 +288,9 @@ def normalize_output(event: HookEvent, output: dict[str, Any], dialect: str | No
             if isinstance(reason, str) and reason:
                 if not (isinstance(out.get("reason"), str) and out["reason"]):
                     out["reason"] = reason
-                if mapped == "ask" and not (isinstance(out.get("systemMessage"), str) and out["systemMessage"]):
+                if mapped == "ask" and not (
+                    isinstance(out.get("systemMessage"), str) and out["systemMessage"]
+                ):
                     out["systemMessage"] = reason
     upd = h.get("updatedInput")
     if isinstance(upd, dict) and "tool_input" not in h:
@@ -274,8 +314,12 @@ def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, A
     text = text.strip()
     if not text:
         return None
-    return {"hookSpecificOutput": {"hookEventName": GEMINI_TO_CLAUDE_EVENT.get(event.value, event.value),
-                                   "additionalContext": text}}
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": GEMINI_TO_CLAUDE_EVENT.get(event.value, event.value),
+            "additionalContext": text,
+        }
+    }
 
 
 # --------------------------------------------------------------------------- the strategy the runners use
@@ -295,12 +339,17 @@ class ClaudeDialect:
         """Entries with the same key get the same encoded input within a firing."""
         return entry.extra.get("claude_event")
 
-    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]:
+    def encode_input(
+        self, event: HookEvent, inp: dict[str, Any], entry: HookEntry
+    ) -> dict[str, Any]:
         claude_event = entry.extra.get("claude_event")
-        return to_claude_input(event, inp, claude_event=claude_event if isinstance(claude_event, str) else None)
+        return to_claude_input(
+            event, inp, claude_event=claude_event if isinstance(claude_event, str) else None
+        )
 
-    def normalize_output(self, event: HookEvent, output: dict[str, Any],
-                         inp: Mapping[str, Any] | None) -> dict[str, Any]:
+    def normalize_output(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
         return normalize_output(event, output, self.name, payload=inp)
 
     def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None:

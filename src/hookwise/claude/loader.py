@@ -6,7 +6,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from hookwise.claude.convert import ConvertedHook, PluginRoot, convert_claude_document, plugin_root_candidates
+from hookwise.claude.convert import (
+    ConvertedHook,
+    PluginRoot,
+    convert_claude_document,
+    plugin_root_candidates,
+)
 from hookwise.claude.names import (
     CLAUDE_DEFAULT_TIMEOUT_S,
 )
@@ -26,8 +31,9 @@ def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list
     return files
 
 
-def load_claude_entries(project_dir: str, user_dir_claude: str,
-                        env: Mapping[str, str] | None = None) -> tuple[list[HookEntry], list[str]]:
+def load_claude_entries(
+    project_dir: str, user_dir_claude: str, env: Mapping[str, str] | None = None
+) -> tuple[list[HookEntry], list[str]]:
     """Hook entries (``dialect="claude"``) from the ``.claude/`` settings files, plus warnings.
 
     Events and matchers are translated as by ``hookwise migrate --from-claude``;
@@ -53,22 +59,36 @@ def load_claude_entries(project_dir: str, user_dir_claude: str,
     for _label, path, text, doc in loaded:
         if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
             line, col = jsonc.locate(text, "/disableAllHooks")
-            warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so no Claude Code hooks are loaded")
+            warnings.append(
+                f"{path}:{line}:{col}: /disableAllHooks: true, so no Claude Code hooks are loaded"
+            )
             return [], warnings
     for label, path, text, doc in loaded:
         inherited = (env or {}).get("CLAUDE_PLUGIN_ROOT")
         # an inherited CLAUDE_PLUGIN_ROOT names the plugin's real root and wins over the default search
-        roots = ([PluginRoot(os.path.abspath(inherited), None)] if inherited
-                 else plugin_root_candidates(path, project_dir if label == "project" else None))
-        converted, findings = convert_claude_document(doc, file=path, text=text, plugin_roots=roots, native=True)
+        roots = (
+            [PluginRoot(os.path.abspath(inherited), None)]
+            if inherited
+            else plugin_root_candidates(path, project_dir if label == "project" else None)
+        )
+        converted, findings = convert_claude_document(
+            doc, file=path, text=text, plugin_roots=roots, native=True
+        )
         warnings.extend(findings)
         entries.extend(converted_entries(converted, label, path, warnings))
     return entries, warnings
 
 
-def converted_entries(converted: list[ConvertedHook], label: str, path: str, warnings: list[str], *,
-                      extension_dir: str | None = None, env: Mapping[str, str] | None = None,
-                      extra: Mapping[str, Any] | None = None) -> list[HookEntry]:
+def converted_entries(
+    converted: list[ConvertedHook],
+    label: str,
+    path: str,
+    warnings: list[str],
+    *,
+    extension_dir: str | None = None,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> list[HookEntry]:
     """Hook entries (``dialect="claude"``) for converted Claude hooks; what could not be carried is a warning.
 
     ``env`` is added to every hook's environment (a plugin's ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``);
@@ -92,28 +112,37 @@ def converted_entries(converted: list[ConvertedHook], label: str, path: str, war
         htype = hook.get("type", "command")
         more: dict[str, Any] = {}
         if htype == "http":  # docs/hook-types.md
-            more = {"url": hook["url"], "headers": hook.get("headers", {}),
-                    "allowedEnvVars": hook.get("allowedEnvVars", [])}
-        entries.append(HookEntry(
-            event=HookEvent(c.event),
-            command=hook["url"] if htype == "http" else hook["command"],
-            name=hook.get("name", ""),
-            type=htype,
-            description=hook.get("description", ""),
-            matcher=c.matcher,
-            sequential=c.sequential,
-            timeout_ms=int(timeout),
-            source=label,
-            file=path,
-            pointer=rep.pointer,
-            env=env_map,
-            dialect="claude",
-            fail_closed=hook.get("failClosed") is True,
-            condition=hook.get("if") if isinstance(hook.get("if"), str) else None,
-            run_async=hook.get("async") is True,
-            shell=hook.get("shell") if isinstance(hook.get("shell"), str) else None,
-            extension_dir=extension_dir,
-            extra={"claude_event": c.claude_event,
-                   "claude_matcher": rep.matcher_from, **more, **(extra or {})},
-        ))
+            more = {
+                "url": hook["url"],
+                "headers": hook.get("headers", {}),
+                "allowedEnvVars": hook.get("allowedEnvVars", []),
+            }
+        entries.append(
+            HookEntry(
+                event=HookEvent(c.event),
+                command=hook["url"] if htype == "http" else hook["command"],
+                name=hook.get("name", ""),
+                type=htype,
+                description=hook.get("description", ""),
+                matcher=c.matcher,
+                sequential=c.sequential,
+                timeout_ms=int(timeout),
+                source=label,
+                file=path,
+                pointer=rep.pointer,
+                env=env_map,
+                dialect="claude",
+                fail_closed=hook.get("failClosed") is True,
+                condition=hook.get("if") if isinstance(hook.get("if"), str) else None,
+                run_async=hook.get("async") is True,
+                shell=hook.get("shell") if isinstance(hook.get("shell"), str) else None,
+                extension_dir=extension_dir,
+                extra={
+                    "claude_event": c.claude_event,
+                    "claude_matcher": rep.matcher_from,
+                    **more,
+                    **(extra or {}),
+                },
+            )
+        )
     return entries

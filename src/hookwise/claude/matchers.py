@@ -84,8 +84,12 @@ def translate_matcher_from_claude(claude_event: str, matcher: Any) -> MatcherRes
     if matcher is None:
         return MatcherResult(None)
     if not isinstance(matcher, str):
-        return MatcherResult(None, warnings=[f"matcher must be a string, got {kind_of(matcher)}; ignored "
-                                             "(matches everything)"])
+        return MatcherResult(
+            None,
+            warnings=[
+                f"matcher must be a string, got {kind_of(matcher)}; ignored (matches everything)"
+            ],
+        )
     m = matcher.strip()
     if m in ("", "*"):
         return MatcherResult(matcher)
@@ -93,8 +97,13 @@ def translate_matcher_from_claude(claude_event: str, matcher: Any) -> MatcherRes
         return _tool_matcher_from_claude(m)
     if claude_event in LIFECYCLE_VALUES:
         return _lifecycle_matcher_from_claude(claude_event, m)
-    return MatcherResult(None, [f"matcher {matcher!r} dropped: {claude_event} hooks have no matcher "
-                                "(neither Claude Code nor hookwise tests it)"])
+    return MatcherResult(
+        None,
+        [
+            f"matcher {matcher!r} dropped: {claude_event} hooks have no matcher "
+            "(neither Claude Code nor hookwise tests it)"
+        ],
+    )
 
 
 def _tool_matcher_from_claude(m: str) -> MatcherResult:
@@ -105,9 +114,11 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
         for name in _split_simple(m):
             if name.startswith("mcp__"):
                 if name.count("__") < 2:
-                    warns.append(f"{name!r} names a whole MCP server but Claude Code compares it exactly, so it "
-                                 f"matches no tool there; left out (write {name + '__.*'!r} to match the "
-                                 "server's tools)")
+                    warns.append(
+                        f"{name!r} names a whole MCP server but Claude Code compares it exactly, so it "
+                        f"matches no tool there; left out (write {name + '__.*'!r} to match the "
+                        "server's tools)"
+                    )
                     continue
                 g = mcp_to_gemini(name)
                 if g not in names:
@@ -115,7 +126,9 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
             elif name in CLAUDE_TO_GEMINI_TOOL:
                 gt = CLAUDE_TO_GEMINI_TOOL[name]
                 if gt is None:
-                    warns.append(f"tool {name!r} has no Gemini CLI equivalent; left out of the matcher")
+                    warns.append(
+                        f"tool {name!r} has no Gemini CLI equivalent; left out of the matcher"
+                    )
                 elif gt not in names:
                     names.append(gt)
             else:
@@ -132,7 +145,9 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
         if word in CLAUDE_TO_GEMINI_TOOL:
             gt = CLAUDE_TO_GEMINI_TOOL[word]
             if gt is None:
-                warns.append(f"tool {word!r} has no Gemini CLI equivalent; kept in the regex, where it matches nothing")
+                warns.append(
+                    f"tool {word!r} has no Gemini CLI equivalent; kept in the regex, where it matches nothing"
+                )
                 return word
             return gt
         return word
@@ -141,7 +156,9 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
     try:
         rx = re.compile(value)
     except re.error as exc:
-        warns.append(f"matcher {m!r} is not a valid regular expression ({exc}); hookwise compares it exactly")
+        warns.append(
+            f"matcher {m!r} is not a valid regular expression ({exc}); hookwise compares it exactly"
+        )
         return MatcherResult(value, notes, warns)
     from hookwise.core.safe_regex import safe_search
 
@@ -149,7 +166,11 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
     if risk is not None:
         warns.append(risk)
     search = bounded or (None if risk else lambda t: rx.search(t) is not None)
-    if search is not None and "mcp" not in value and not any(search(t) for t in GEMINI_BUILTIN_TOOLS):
+    if (
+        search is not None
+        and "mcp" not in value
+        and not any(search(t) for t in GEMINI_BUILTIN_TOOLS)
+    ):
         warns.append(f"matcher {value!r} matches none of Gemini CLI's built-in tools")
     return MatcherResult(value, notes, warns)
 
@@ -157,8 +178,13 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
 def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
     table = LIFECYCLE_VALUES[claude_event]
     if not _SIMPLE_MATCHER.match(m):
-        return MatcherResult(m, warnings=[f"matcher {m!r} is a regex; hookwise compares {claude_event} matchers "
-                                          f"exactly (values: {', '.join(sorted(table))})"])
+        return MatcherResult(
+            m,
+            warnings=[
+                f"matcher {m!r} is a regex; hookwise compares {claude_event} matchers "
+                f"exactly (values: {', '.join(sorted(table))})"
+            ],
+        )
     notes: list[str] = []
     warns: list[str] = []
     values: list[str] = []
@@ -166,7 +192,9 @@ def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
         if name in table:
             mapped = table[name]
             if not mapped:
-                warns.append(f"{claude_event} value {name!r} does not occur in hookwise; left out of the matcher")
+                warns.append(
+                    f"{claude_event} value {name!r} does not occur in hookwise; left out of the matcher"
+                )
             for v in mapped:
                 if v not in values:
                     values.append(v)
@@ -187,7 +215,9 @@ def translate_matcher_to_claude(event: str, matcher: Any) -> MatcherResult:
     if matcher is None:
         return MatcherResult(None)
     if not isinstance(matcher, str):
-        return MatcherResult(None, warnings=[f"matcher must be a string, got {kind_of(matcher)}; ignored"])
+        return MatcherResult(
+            None, warnings=[f"matcher must be a string, got {kind_of(matcher)}; ignored"]
+        )
     m = matcher.strip()
     if m in ("", "*"):
         return MatcherResult(matcher)
@@ -203,8 +233,10 @@ def translate_matcher_to_claude(event: str, matcher: Any) -> MatcherResult:
                 if name.startswith("mcp_"):
                     c = mcp_to_claude(name)
                     if not name.startswith("mcp__") and name.count("_") > 2:
-                        notes.append(f"{name!r} split as server {c.split('__')[1]!r}, tool {c.split('__', 2)[2]!r}; "
-                                     "check it")
+                        notes.append(
+                            f"{name!r} split as server {c.split('__')[1]!r}, tool {c.split('__', 2)[2]!r}; "
+                            "check it"
+                        )
                 else:
                     c = GEMINI_TO_CLAUDE_TOOL.get(name, name)
                     if name not in GEMINI_TO_CLAUDE_TOOL:
@@ -239,5 +271,3 @@ def normalize_matcher(m: Any) -> str:
 
 
 # --------------------------------------------------------------------------- commands
-
-

@@ -8,8 +8,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.claude.convert import HookReport, PluginRoot, convert_claude_document, convert_gemini_hook
-from hookwise.claude.matchers import normalize_matcher, translate_matcher_from_claude, translate_matcher_to_claude
+from hookwise.claude.convert import (
+    HookReport,
+    PluginRoot,
+    convert_claude_document,
+    convert_gemini_hook,
+)
+from hookwise.claude.matchers import (
+    normalize_matcher,
+    translate_matcher_from_claude,
+    translate_matcher_to_claude,
+)
 from hookwise.claude.names import _PROJECT_DIR_REF, CLAUDE_TO_GEMINI_EVENT
 from hookwise.jsonc import parse as jsonc
 
@@ -41,15 +50,22 @@ class MigrationPlan:
         return c
 
     def to_json(self) -> dict[str, Any]:
-        return {"direction": self.direction, "target": self.target, "sources": list(self.sources),
-                "counts": self.counts, "hooks": [h.to_json() for h in self.hooks],
-                "findings": list(self.findings),
-                "additions": [{"event": a.event, "definition": a.definition} for a in self.additions]}
+        return {
+            "direction": self.direction,
+            "target": self.target,
+            "sources": list(self.sources),
+            "counts": self.counts,
+            "hooks": [h.to_json() for h in self.hooks],
+            "findings": list(self.findings),
+            "additions": [{"event": a.event, "definition": a.definition} for a in self.additions],
+        }
 
 
 def _identity(h: Mapping[str, Any]) -> str:
     name = h.get("name", "")
-    cmd = h.get("command") or h.get("url") or h.get("callable") or ""  # an http/python hook: its URL/callable
+    cmd = (
+        h.get("command") or h.get("url") or h.get("callable") or ""
+    )  # an http/python hook: its URL/callable
     return f"{name if isinstance(name, str) else ''}:{cmd if isinstance(cmd, str) else ''}"
 
 
@@ -72,8 +88,12 @@ def existing_keys(doc: Any) -> set[tuple[str, str, str]]:
     return keys
 
 
-def plan_from_claude(sources: Sequence[tuple[str, str, Any]], target_path: str, target_doc: Any,
-                     roots_for: Callable[[str], Sequence[PluginRoot]]) -> MigrationPlan:
+def plan_from_claude(
+    sources: Sequence[tuple[str, str, Any]],
+    target_path: str,
+    target_doc: Any,
+    roots_for: Callable[[str], Sequence[PluginRoot]],
+) -> MigrationPlan:
     """Plan a migration of Claude settings into a hookwise settings document.
 
     ``sources`` are ``(path, text, parsed document)`` in reading order (later
@@ -85,12 +105,16 @@ def plan_from_claude(sources: Sequence[tuple[str, str, Any]], target_path: str, 
     plan = MigrationPlan("from-claude", target_path, [s[0] for s in sources])
     seen = existing_keys(target_doc)
     for path, text, doc in sources:
-        converted, findings = convert_claude_document(doc, file=path, text=text, plugin_roots=roots_for(path))
+        converted, findings = convert_claude_document(
+            doc, file=path, text=text, plugin_roots=roots_for(path)
+        )
         plan.findings.extend(findings)
         if isinstance(doc, dict) and "allowedHttpHookUrls" in doc:
-            plan.findings.append(f"{path}: /allowedHttpHookUrls: not migrated; the http hooks' URL allow-list is "
-                                 "hooksConfig.allowedHttpHookUrls in hookwise settings (docs/hook-types.md); set it "
-                                 "in your user settings so a project cannot widen it")
+            plan.findings.append(
+                f"{path}: /allowedHttpHookUrls: not migrated; the http hooks' URL allow-list is "
+                "hooksConfig.allowedHttpHookUrls in hookwise settings (docs/hook-types.md); set it "
+                "in your user settings so a project cannot widen it"
+            )
         groups: dict[tuple[str, str, int], Addition] = {}
         for c in converted:
             plan.hooks.append(c.report)
@@ -99,7 +123,9 @@ def plan_from_claude(sources: Sequence[tuple[str, str, Any]], target_path: str, 
             key = (c.event, normalize_matcher(c.matcher), _identity(c.hook))
             if key in seen:
                 c.report.status = "duplicate"
-                c.report.reason = f"already in {os.path.basename(target_path)} (same event, matcher and command)"
+                c.report.reason = (
+                    f"already in {os.path.basename(target_path)} (same event, matcher and command)"
+                )
                 continue
             seen.add(key)
             gkey = (c.event, c.claude_event, c.definition_index)
@@ -117,9 +143,14 @@ def plan_from_claude(sources: Sequence[tuple[str, str, Any]], target_path: str, 
     return plan
 
 
-def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_path: str,
-                   existing_claude: Sequence[tuple[str, str, Any]],
-                   roots_for: Callable[[str], Sequence[PluginRoot]]) -> MigrationPlan:
+def plan_to_claude(
+    source_path: str,
+    source_text: str,
+    source_doc: Any,
+    target_path: str,
+    existing_claude: Sequence[tuple[str, str, Any]],
+    roots_for: Callable[[str], Sequence[PluginRoot]],
+) -> MigrationPlan:
     """Plan writing a hookwise settings document's hooks into a Claude settings file.
 
     Duplicates are detected against every hook already in ``existing_claude``
@@ -132,12 +163,16 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
         conv, _ = convert_claude_document(doc, file=path, text=text, plugin_roots=roots_for(path))
         for c in conv:
             if c.hook is not None and c.event is not None:
-                what = c.hook.get("command") or c.hook.get("url", "")  # an http hook is known by its URL
+                what = c.hook.get("command") or c.hook.get(
+                    "url", ""
+                )  # an http hook is known by its URL
                 seen.add((c.event, normalize_matcher(c.matcher), ":" + str(what)))
     cfg = source_doc.get("hooksConfig") if isinstance(source_doc, dict) else None
     if isinstance(cfg, dict) and "allowedHttpHookUrls" in cfg:
-        plan.findings.append(f"{source_path}: /hooksConfig/allowedHttpHookUrls: not migrated; Claude Code reads "
-                             "allowedHttpHookUrls from its own (managed or user) settings")
+        plan.findings.append(
+            f"{source_path}: /hooksConfig/allowedHttpHookUrls: not migrated; Claude Code reads "
+            "allowedHttpHookUrls from its own (managed or user) settings"
+        )
     hooks = source_doc.get("hooks") if isinstance(source_doc, dict) else None
     if hooks is None:
         return plan
@@ -157,23 +192,44 @@ def plan_to_claude(source_path: str, source_text: str, source_doc: Any, target_p
             mraw = d.get("matcher")
             mres = translate_matcher_to_claude(event, mraw)
             if d.get("sequential") is True:
-                plan.findings.append(f"{source_path}: {dptr}/sequential: Claude Code always runs hooks in "
-                                     "parallel; sequential dropped")
+                plan.findings.append(
+                    f"{source_path}: {dptr}/sequential: Claude Code always runs hooks in "
+                    "parallel; sequential dropped"
+                )
             definition: dict[str, Any] | None = None
             for j, h in enumerate(d["hooks"]):
-                out, rep = convert_gemini_hook(h, event=event, matcher=mres, matcher_raw=mraw, file=source_path,
-                                               text=source_text, pointer=f"{dptr}/hooks/{j}")
+                out, rep = convert_gemini_hook(
+                    h,
+                    event=event,
+                    matcher=mres,
+                    matcher_raw=mraw,
+                    file=source_path,
+                    text=source_text,
+                    pointer=f"{dptr}/hooks/{j}",
+                )
                 plan.hooks.append(rep)
                 if out is None or rep.target_event is None:
                     continue
                 # compare in hookwise form: translate the candidate back the way existing files were
                 back = translate_matcher_from_claude(rep.target_event, mres.value)
-                back_cmd = _PROJECT_DIR_REF.sub(lambda mt: "${GEMINI_PROJECT_DIR}" if mt.group(1).startswith("{")
-                                                else "$GEMINI_PROJECT_DIR", out.get("command") or out["url"])
-                key = (CLAUDE_TO_GEMINI_EVENT[rep.target_event], normalize_matcher(back.value), ":" + back_cmd)
+                back_cmd = _PROJECT_DIR_REF.sub(
+                    lambda mt: (
+                        "${GEMINI_PROJECT_DIR}"
+                        if mt.group(1).startswith("{")
+                        else "$GEMINI_PROJECT_DIR"
+                    ),
+                    out.get("command") or out["url"],
+                )
+                key = (
+                    CLAUDE_TO_GEMINI_EVENT[rep.target_event],
+                    normalize_matcher(back.value),
+                    ":" + back_cmd,
+                )
                 if key in seen:
                     rep.status = "duplicate"
-                    rep.reason = "already in the Claude Code settings (same event, matcher and command)"
+                    rep.reason = (
+                        "already in the Claude Code settings (same event, matcher and command)"
+                    )
                     continue
                 seen.add(key)
                 if definition is None:
@@ -212,7 +268,9 @@ def format_report(plan: MigrationPlan, *, relative_to: str | None = None) -> str
         return p
 
     lines: list[str] = []
-    arrow = "Claude Code → hookwise" if plan.direction == "from-claude" else "hookwise → Claude Code"
+    arrow = (
+        "Claude Code → hookwise" if plan.direction == "from-claude" else "hookwise → Claude Code"
+    )
     lines.append(f"Migrating hooks ({arrow}) into {rel(plan.target)}")
     current = None
     for h in plan.hooks:
@@ -236,17 +294,21 @@ def format_report(plan: MigrationPlan, *, relative_to: str | None = None) -> str
             for f in h.fields:
                 if f.field == "type" and f.action == "carried":
                     continue
-                lines.append(f"      {f.field}: {f.action}" + (f" — {f.detail}" if f.detail else ""))
+                lines.append(
+                    f"      {f.field}: {f.action}" + (f" — {f.detail}" if f.detail else "")
+                )
         for n in h.warnings:
             lines.append(f"      warning: {n}")
         for n in h.notes:
             lines.append(f"      note: {n}")
     for finding in plan.findings:
         if relative_to and finding.startswith(relative_to.rstrip(os.sep) + os.sep):
-            finding = finding[len(relative_to.rstrip(os.sep)) + 1:]
+            finding = finding[len(relative_to.rstrip(os.sep)) + 1 :]
         lines.append(f"  ! {finding}")
     c = plan.counts
-    lines.append(f"{c['migrated']} migrated, {c['duplicate']} already present, {c['skipped']} not migrated.")
+    lines.append(
+        f"{c['migrated']} migrated, {c['duplicate']} already present, {c['skipped']} not migrated."
+    )
     return "\n".join(lines)
 
 

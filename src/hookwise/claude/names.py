@@ -29,17 +29,36 @@ GEMINI_TO_CLAUDE_EVENT: dict[str, str] = {
 
 #: Claude Code events that exist but have no hookwise equivalent (reported, not written)
 CLAUDE_EVENTS_WITHOUT_EQUIVALENT: tuple[str, ...] = (
-    "Setup", "UserPromptExpansion", "PermissionRequest", "PermissionDenied", "PostToolBatch",
-    "MessageDisplay", "SubagentStart", "TaskCreated", "TaskCompleted", "StopFailure", "TeammateIdle",
-    "InstructionsLoaded", "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged",
-    "WorktreeCreate", "WorktreeRemove", "PostCompact", "Elicitation", "ElicitationResult",
-    "PreModelSwitch", "PostModelSwitch",
+    "Setup",
+    "UserPromptExpansion",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolBatch",
+    "MessageDisplay",
+    "SubagentStart",
+    "TaskCreated",
+    "TaskCompleted",
+    "StopFailure",
+    "TeammateIdle",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "PreModelSwitch",
+    "PostModelSwitch",
 )
 
 #: Claude Code events whose hooks may carry an ``if`` rule; on any other event Claude Code never
 #: runs a hook that has one (hooks reference, "Common fields")
-CLAUDE_IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                              "PermissionDenied"})
+CLAUDE_IF_EVENTS = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
+)
 
 #: Claude Code events on which it ignores ``onFailure: "block"`` (its hook runner logs
 #: "onFailure: block is ignored on <event>"); of these only Stop and SubagentStop have a hookwise event
@@ -48,13 +67,13 @@ CLAUDE_ON_FAILURE_IGNORED = frozenset({"Stop", "SubagentStop", "TaskCompleted", 
 #: what a migrated hook on these Claude events should know (printed once per hook)
 EVENT_NOTES: dict[str, str] = {
     "PostToolUseFailure": "AfterTool fires after every tool call; the hook's stdin says "
-                          "hook_event_name PostToolUseFailure (with an `error` field) only when the tool failed",
+    "hook_event_name PostToolUseFailure (with an `error` field) only when the tool failed",
     "PostToolUse": "AfterTool also fires after failed tool calls; the hook's stdin then says "
-                   "hook_event_name PostToolUseFailure",
+    "hook_event_name PostToolUseFailure",
     "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), "
-                    "and `decision: block` there makes the main agent continue",
+    "and `decision: block` there makes the main agent continue",
     "PreCompact": "Claude Code lets a PreCompact hook block compaction (exit 2 or `decision: block`); hookwise's "
-                  "PreCompress is informational: such a block is reported as a warning and compression goes ahead",
+    "PreCompress is informational: such a block is reported as a warning and compression goes ahead",
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
@@ -111,8 +130,18 @@ GEMINI_TO_CLAUDE_TOOL: dict[str, str] = {
 
 #: Gemini CLI's built-in tool names (to check that a translated regex matches something)
 GEMINI_BUILTIN_TOOLS: tuple[str, ...] = (
-    "run_shell_command", "read_file", "write_file", "replace", "glob", "grep_search", "list_directory",
-    "web_fetch", "google_web_search", "write_todos", "read_many_files", "save_memory",
+    "run_shell_command",
+    "read_file",
+    "write_file",
+    "replace",
+    "glob",
+    "grep_search",
+    "list_directory",
+    "web_fetch",
+    "google_web_search",
+    "write_todos",
+    "read_many_files",
+    "save_memory",
 )
 
 #: Gemini tool -> {Gemini parameter: Claude parameter} where the names differ.
@@ -131,7 +160,10 @@ PARAMS_TO_CLAUDE: dict[str, dict[str, str]] = {
 PARAMS_TO_GEMINI: dict[str, dict[str, tuple[str, ...]]] = {
     "read_file": {"file_path": ("file_path", "absolute_path", "path")},
     "write_file": {"file_path": ("file_path", "absolute_path", "path")},
-    "replace": {"file_path": ("file_path", "absolute_path", "path"), "replace_all": ("allow_multiple",)},
+    "replace": {
+        "file_path": ("file_path", "absolute_path", "path"),
+        "replace_all": ("allow_multiple",),
+    },
     "glob": {"path": ("dir_path", "path", "directory")},
     "grep_search": {"path": ("dir_path", "path", "directory"), "glob": ("include",)},
     "search_file_content": {"path": ("path", "dir_path", "directory"), "glob": ("include",)},
@@ -140,15 +172,36 @@ PARAMS_TO_GEMINI: dict[str, dict[str, tuple[str, ...]]] = {
 
 #: lifecycle matcher values: Claude value -> hookwise values ([] = no equivalent)
 LIFECYCLE_VALUES: dict[str, dict[str, list[str]]] = {
-    "SessionStart": {"startup": ["startup"], "resume": ["resume"], "clear": ["clear"], "compact": [], "fork": []},
-    "SessionEnd": {"clear": ["clear"], "logout": ["logout"], "prompt_input_exit": ["prompt_input_exit", "exit"],
-                   "other": ["other"], "resume": [], "bypass_permissions_disabled": []},
+    "SessionStart": {
+        "startup": ["startup"],
+        "resume": ["resume"],
+        "clear": ["clear"],
+        "compact": [],
+        "fork": [],
+    },
+    "SessionEnd": {
+        "clear": ["clear"],
+        "logout": ["logout"],
+        "prompt_input_exit": ["prompt_input_exit", "exit"],
+        "other": ["other"],
+        "resume": [],
+        "bypass_permissions_disabled": [],
+    },
     "PreCompact": {"manual": ["manual"], "auto": ["auto"]},
-    "Notification": {"permission_prompt": ["ToolPermission"], "idle_prompt": [], "auth_success": [],
-                     "elicitation_dialog": [], "elicitation_url_dialog": [], "elicitation_complete": [],
-                     "elicitation_response": [], "agent_needs_input": [], "agent_completed": [],
-                     "quota_auto_resume_fired": [], "quota_auto_resume_stale": [],
-                     "quota_auto_resume_disabled": []},
+    "Notification": {
+        "permission_prompt": ["ToolPermission"],
+        "idle_prompt": [],
+        "auth_success": [],
+        "elicitation_dialog": [],
+        "elicitation_url_dialog": [],
+        "elicitation_complete": [],
+        "elicitation_response": [],
+        "agent_needs_input": [],
+        "agent_completed": [],
+        "quota_auto_resume_fired": [],
+        "quota_auto_resume_stale": [],
+        "quota_auto_resume_disabled": [],
+    },
 }
 
 #: hookwise lifecycle value -> Claude value (reverse direction and Claude-shaped stdin)
@@ -170,19 +223,35 @@ def claude_default_timeout_s(claude_event: str) -> int:
 
 
 #: hook fields a migration handles itself (others are reported as dropped)
-_CARRIED_HOOK_FIELDS = frozenset({"type", "command", "timeout", "args", "statusMessage", "shell", "name", "env",
-                                  "if", "async", "onFailure", "once"})
+_CARRIED_HOOK_FIELDS = frozenset(
+    {
+        "type",
+        "command",
+        "timeout",
+        "args",
+        "statusMessage",
+        "shell",
+        "name",
+        "env",
+        "if",
+        "async",
+        "onFailure",
+        "once",
+    }
+)
 
 _DROP_REASONS: dict[str, str] = {
     "asyncRewake": "hookwise has no background hooks that wake the agent; the hook now runs synchronously and its "
-                   "exit 2 blocks at once",
+    "exit 2 blocks at once",
     "continueOnBlock": "hookwise has no equivalent; a block from this hook is handled as hookwise's block",
     "model": "only meaningful for prompt/agent handlers",
 }
 
 #: why ``once`` is not honoured for hooks from settings files (Claude Code ignores it there too)
-ONCE_IN_SETTINGS = ("Claude Code honours `once` only for hooks declared in skill frontmatter and ignores it in "
-                    "settings files, so the hook runs every time, as it does in Claude Code")
+ONCE_IN_SETTINGS = (
+    "Claude Code honours `once` only for hooks declared in skill frontmatter and ignores it in "
+    "settings files, so the hook runs every time, as it does in Claude Code"
+)
 
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_\- ,|]+$")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -190,7 +259,8 @@ _PROJECT_DIR_REF = re.compile(r"\$(\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR(?![
 _GEMINI_DIR_REF = re.compile(r"\$(\{GEMINI_PROJECT_DIR\}|GEMINI_PROJECT_DIR(?![A-Za-z0-9_]))")
 _PLUGIN_ROOT_REF = re.compile(r"\$(?:\{CLAUDE_PLUGIN_ROOT\}|CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_]))")
 _PLUGIN_ROOT_PATH = re.compile(
-    r"\$(?:\{CLAUDE_PLUGIN_ROOT\}|CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_]))([^\s\"'`;|&<>()$]*)")
+    r"\$(?:\{CLAUDE_PLUGIN_ROOT\}|CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_]))([^\s\"'`;|&<>()$]*)"
+)
 _OTHER_CLAUDE_VAR = re.compile(r"\$\{?(CLAUDE_[A-Z0-9_]+)")
 _OTHER_GEMINI_VAR = re.compile(r"\$\{?(GEMINI_(?:CWD|SESSION_ID|PLANS_DIR))\b")
 _SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=@%+,-]+$")
@@ -214,7 +284,7 @@ def mcp_to_claude(name: str, server: str | None = None) -> str:
         return name
     rest = name[4:]
     if server and rest.startswith(server + "_"):
-        return f"mcp__{server}__{rest[len(server) + 1:]}"
+        return f"mcp__{server}__{rest[len(server) + 1 :]}"
     if "_" not in rest:
         return f"mcp__{rest}" if rest else "mcp__"
     srv, tool = rest.split("_", 1)
@@ -248,7 +318,9 @@ def params_to_claude(tool: str, tool_input: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
-def params_to_gemini(tool: str, updated: Mapping[str, Any], original: Mapping[str, Any] | None) -> dict[str, Any]:
+def params_to_gemini(
+    tool: str, updated: Mapping[str, Any], original: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """Claude-named ``updatedInput`` → the parameter names the Gemini tool uses.
 
     The spelling present in the tool's original input is preferred, else the
@@ -263,11 +335,11 @@ def params_to_gemini(tool: str, updated: Mapping[str, Any], original: Mapping[st
         if spellings is None:
             out[k] = v
             continue
-        chosen = next((s for s in spellings if original is not None and s in original), spellings[0])
+        chosen = next(
+            (s for s in spellings if original is not None and s in original), spellings[0]
+        )
         out[chosen] = v
     return out
 
 
 # --------------------------------------------------------------------------- matchers
-
-

@@ -50,18 +50,32 @@ TOOL_FAMILIES: dict[str, frozenset[str]] = {
 
 #: Claude tools whose argument is a file path, and the ``tool_input`` key holding it
 PATH_FIELDS: dict[str, str] = {
-    "Read": "file_path", "Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path", "NotebookRead": "notebook_path", "Glob": "path", "Grep": "path", "LS": "path",
+    "Read": "file_path",
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "NotebookRead": "notebook_path",
+    "Glob": "path",
+    "Grep": "path",
+    "LS": "path",
 }
 
 #: other Claude tools and the ``tool_input`` key a rule's specifier is compared with
 ARGUMENT_FIELDS: dict[str, str] = {
-    "Bash": "command", "PowerShell": "command", "WebSearch": "query", "Agent": "subagent_type",
-    "Task": "subagent_type", "Skill": "skill", "WebFetch": "url",
+    "Bash": "command",
+    "PowerShell": "command",
+    "WebSearch": "query",
+    "Agent": "subagent_type",
+    "Task": "subagent_type",
+    "Skill": "skill",
+    "WebFetch": "url",
 }
 
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.*]*$")
-_ASSIGNMENT = re.compile(r"""^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"]+)*\s+)+""")
+_ASSIGNMENT = re.compile(
+    r"""^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"]+)*\s+)+"""
+)
 _DYNAMIC = re.compile(r"\$\(|`|\$\{|\$[A-Za-z_]")
 
 
@@ -73,8 +87,9 @@ class PermissionRule:
     tool: str
     specifier: str | None
 
-    def matches(self, tool: str, tool_input: Mapping[str, Any], *, cwd: str, project_dir: str,
-                home: str) -> bool:
+    def matches(
+        self, tool: str, tool_input: Mapping[str, Any], *, cwd: str, project_dir: str, home: str
+    ) -> bool:
         """Whether a call of Claude tool ``tool`` with (Claude-named) ``tool_input`` matches."""
         if not _tool_matches(self.tool, tool):
             return False
@@ -98,11 +113,13 @@ class PermissionRule:
             from urllib.parse import urlsplit
 
             host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
-            return host == spec[len("domain:"):].strip().lower()
+            return host == spec[len("domain:") :].strip().lower()
         field = ARGUMENT_FIELDS.get(tool)
         value = tool_input.get(field) if field else None
         if not isinstance(value, str):
-            return True  # hookwise does not know this tool's argument: cannot tell, so the hook runs
+            return (
+                True  # hookwise does not know this tool's argument: cannot tell, so the hook runs
+            )
         return _wildcard(spec).fullmatch(value) is not None
 
 
@@ -110,10 +127,12 @@ class PermissionRule:
 def parse_rule(text: str) -> PermissionRule:
     """Parse one rule; raises :class:`ValueError` with the reason (without the rule itself) when it does not parse."""
     if not isinstance(text, str):
-        raise ValueError(f"must be a string such as \"Bash(git push *)\", got {type(text).__name__}")
+        raise ValueError(f'must be a string such as "Bash(git push *)", got {type(text).__name__}')
     s = text.strip()
     if not s:
-        raise ValueError('is empty (expected a permission rule such as "Bash(git push *)" or "Edit(src/**)")')
+        raise ValueError(
+            'is empty (expected a permission rule such as "Bash(git push *)" or "Edit(src/**)")'
+        )
     open_at = s.find("(")
     if open_at < 0:
         if ")" in s:
@@ -122,25 +141,33 @@ def parse_rule(text: str) -> PermissionRule:
     else:
         tool = s[:open_at].strip()
         if not s.endswith(")"):
-            raise ValueError("must end with ')' (one rule, such as \"Bash(git *)\"; Claude Code has no "
-                            "&&, || or lists in `if`: write one hook per rule)")
+            raise ValueError(
+                "must end with ')' (one rule, such as \"Bash(git *)\"; Claude Code has no "
+                "&&, || or lists in `if`: write one hook per rule)"
+            )
         spec = s[open_at + 1 : -1]
         depth = 0
         for ch in spec:
             depth += 1 if ch == "(" else -1 if ch == ")" else 0
             if depth < 0:
-                raise ValueError("holds more than one rule or unbalanced parentheses (Claude Code's `if` takes "
-                                "exactly one rule; write one hook per rule)")
+                raise ValueError(
+                    "holds more than one rule or unbalanced parentheses (Claude Code's `if` takes "
+                    "exactly one rule; write one hook per rule)"
+                )
         if depth != 0:
             raise ValueError("has unbalanced parentheses")
         if not spec.strip():
-            raise ValueError(f'has an empty specifier; write "{tool}" or "{tool}(*)" for every call')
+            raise ValueError(
+                f'has an empty specifier; write "{tool}" or "{tool}(*)" for every call'
+            )
     if not tool:
         raise ValueError("has no tool name before '('")
     if not _TOOL_NAME.match(tool):
-        why = ("Claude Code's `if` takes exactly one rule, with no &&, || or lists; write one hook per rule"
-               if any(op in tool for op in ("&", "|", ",", " ")) else "expected a tool name such as Bash, Edit, "
-               "Read, WebFetch or mcp__server__tool")
+        why = (
+            "Claude Code's `if` takes exactly one rule, with no &&, || or lists; write one hook per rule"
+            if any(op in tool for op in ("&", "|", ",", " "))
+            else "expected a tool name such as Bash, Edit, Read, WebFetch or mcp__server__tool"
+        )
         raise ValueError(f"has an invalid tool name {tool!r} ({why})")
     return PermissionRule(text, tool, spec)
 
@@ -152,7 +179,7 @@ def rule_error(text: Any) -> str | None:
     except ValueError as exc:
         return str(exc)
     except TypeError:  # unhashable value (a list, an object)
-        return f"must be a string such as \"Bash(git push *)\", got {type(text).__name__}"
+        return f'must be a string such as "Bash(git push *)", got {type(text).__name__}'
     return None
 
 
@@ -397,21 +424,29 @@ def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: s
         return target == base or target.startswith(base.rstrip("/") + "/")
     directory = rest.endswith("/")
     rest = rest.rstrip("/")
-    anywhere = bare and "/" not in rest  # gitignore: a bare name without a slash matches at any depth
-    inside = rest.endswith("/**")  # dir/** : the directory's contents (and the directory, for search tools)
+    anywhere = (
+        bare and "/" not in rest
+    )  # gitignore: a bare name without a slash matches at any depth
+    inside = rest.endswith(
+        "/**"
+    )  # dir/** : the directory's contents (and the directory, for search tools)
     if inside:
         rest = rest[:-3]
     prefix = "" if base == "/" else base
     body = _glob_regex(rest).pattern
     tail = "(?:/.*)?" if inside or not directory else "/.*"
-    rx = re.compile(re.escape(prefix) + "/" + ("(?:.*/)?" if anywhere else "") + body + tail, re.DOTALL)
+    rx = re.compile(
+        re.escape(prefix) + "/" + ("(?:.*/)?" if anywhere else "") + body + tail, re.DOTALL
+    )
     return rx.fullmatch(target) is not None
 
 
 # --------------------------------------------------------------------------- hookwise inputs
 
 
-def call_matches(rule: PermissionRule, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
+def call_matches(
+    rule: PermissionRule, payload: Mapping[str, Any], *, project_dir: str, home: str
+) -> bool:
     """Evaluate ``rule`` on a hookwise BeforeTool/AfterTool input (Gemini tool and parameter names).
 
     The tool and its arguments are translated to Claude Code's names first, so the
@@ -430,5 +465,10 @@ def call_matches(rule: PermissionRule, payload: Mapping[str, Any], *, project_di
     if rule.tool in GEMINI_TO_CLAUDE_TOOL:
         rule = PermissionRule(rule.text, GEMINI_TO_CLAUDE_TOOL[rule.tool], rule.specifier)
     cwd = payload.get("cwd")
-    return rule.matches(tool, tool_input, cwd=cwd if isinstance(cwd, str) and cwd else project_dir,
-                        project_dir=project_dir, home=home)
+    return rule.matches(
+        tool,
+        tool_input,
+        cwd=cwd if isinstance(cwd, str) and cwd else project_dir,
+        project_dir=project_dir,
+        home=home,
+    )

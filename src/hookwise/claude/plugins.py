@@ -106,7 +106,9 @@ def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
     if os.path.lexists(manifest_path):
         mtext, value = _read_json(manifest_path, "the plugin manifest")
         if not isinstance(value, dict):
-            raise PluginError(f"{manifest_path}: /: the manifest must be a JSON object, got {kind_of(value)}")
+            raise PluginError(
+                f"{manifest_path}: /: the manifest must be a JSON object, got {kind_of(value)}"
+            )
         manifest = value
     elif require_manifest:
         raise PluginError(f"{root}: no plugin manifest ({MANIFEST} is missing)")
@@ -114,8 +116,10 @@ def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
     if manifest is not None:
         raw = manifest.get("name")
         if not isinstance(raw, str) or not _NAME.match(raw):
-            raise PluginError(f"{manifest_path}: /name: a plugin needs a \"name\" of letters, digits, '.', '_' or '-'"
-                              f", got {raw!r}")
+            raise PluginError(
+                f"{manifest_path}: /name: a plugin needs a \"name\" of letters, digits, '.', '_' or '-'"
+                f", got {raw!r}"
+            )
         name = raw
     plugin = Plugin(name=name, root=root, manifest=manifest_path if manifest is not None else None)
     seen: set[str] = set()
@@ -123,7 +127,9 @@ def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
     def add_file(rel: str, key: str) -> None:
         path = os.path.normpath(os.path.join(root, rel))
         if not _inside(path, root):
-            raise PluginError(f"{manifest_path}: {key}: {rel!r} points outside the plugin directory {root}")
+            raise PluginError(
+                f"{manifest_path}: {key}: {rel!r} points outside the plugin directory {root}"
+            )
         real = os.path.realpath(path)
         if real in seen:
             return  # hooks/hooks.json listed again in the manifest: loaded once
@@ -146,15 +152,24 @@ def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
             add_file(h, f"/hooks/{i}")
     elif isinstance(hooks, dict):
         inner = hooks.get("hooks") if isinstance(hooks.get("hooks"), dict) else hooks
-        plugin.hooks_files.append(HooksFile(manifest_path, mtext if inner is hooks else "", {"hooks": inner}))
+        plugin.hooks_files.append(
+            HooksFile(manifest_path, mtext if inner is hooks else "", {"hooks": inner})
+        )
     elif hooks is not None:
-        raise PluginError(f"{manifest_path}: /hooks: expected a path, a list of paths or an object of events, "
-                          f"got {kind_of(hooks)}")
+        raise PluginError(
+            f"{manifest_path}: /hooks: expected a path, a list of paths or an object of events, "
+            f"got {kind_of(hooks)}"
+        )
     return plugin
 
 
-def plugin_entries(plugin: Plugin, env: Mapping[str, str], *, label: str = SOURCE_LABEL,
-                   claude_installed: bool = False) -> tuple[list[HookEntry], list[str]]:
+def plugin_entries(
+    plugin: Plugin,
+    env: Mapping[str, str],
+    *,
+    label: str = SOURCE_LABEL,
+    claude_installed: bool = False,
+) -> tuple[list[HookEntry], list[str]]:
     """The hook entries of a plugin, with ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` set; plus warnings."""
     from hookwise.claude.convert import PluginRoot, convert_claude_document
     from hookwise.claude.loader import converted_entries
@@ -164,21 +179,35 @@ def plugin_entries(plugin: Plugin, env: Mapping[str, str], *, label: str = SOURC
     try:
         os.makedirs(data, mode=0o700, exist_ok=True)
     except OSError as exc:
-        return [], [f"{data}: cannot create the data directory of plugin {plugin.name!r}: {exc.strerror or exc}; "
-                    "its hooks were not loaded"]
+        return [], [
+            f"{data}: cannot create the data directory of plugin {plugin.name!r}: {exc.strerror or exc}; "
+            "its hooks were not loaded"
+        ]
     values = {"CLAUDE_PLUGIN_ROOT": plugin.root, "CLAUDE_PLUGIN_DATA": data}
     warnings: list[str] = []
     entries: list[HookEntry] = []
     for hf in plugin.hooks_files:
-        converted, findings = convert_claude_document(hf.doc, file=hf.path, text=hf.text,
-                                                      plugin_roots=[PluginRoot(plugin.root, None)], native=True)
+        converted, findings = convert_claude_document(
+            hf.doc,
+            file=hf.path,
+            text=hf.text,
+            plugin_roots=[PluginRoot(plugin.root, None)],
+            native=True,
+        )
         warnings.extend(findings)
         for c in converted:
             c.report.warnings = [w for w in c.report.warnings if "$CLAUDE_PLUGIN_DATA" not in w]
             if c.hook is not None:
                 c.hook["command"] = expand_command(c.hook["command"], {"CLAUDE_PLUGIN_DATA": data})
-        got = converted_entries(converted, label, hf.path, warnings, extension_dir=plugin.root, env=values,
-                                extra={"plugin": plugin.name, "origin": plugin.origin})
+        got = converted_entries(
+            converted,
+            label,
+            hf.path,
+            warnings,
+            extension_dir=plugin.root,
+            env=values,
+            extra={"plugin": plugin.name, "origin": plugin.origin},
+        )
         entries.extend(got)
     return entries, warnings
 
@@ -197,12 +226,16 @@ def _settings_doc(path: str, warnings: list[str]) -> dict[str, Any]:
     return doc if isinstance(doc, dict) else {}
 
 
-def enabled_plugin_ids(project_dir: str, env: Mapping[str, str], warnings: list[str]) -> dict[str, bool]:
+def enabled_plugin_ids(
+    project_dir: str, env: Mapping[str, str], warnings: list[str]
+) -> dict[str, bool]:
     """``enabledPlugins`` merged over Claude Code's user, project and local settings (later files win)."""
     out: dict[str, bool] = {}
-    for path in (os.path.join(claude_dir(env), "settings.json"),
-                 os.path.join(project_dir, ".claude", "settings.json"),
-                 os.path.join(project_dir, ".claude", "settings.local.json")):
+    for path in (
+        os.path.join(claude_dir(env), "settings.json"),
+        os.path.join(project_dir, ".claude", "settings.json"),
+        os.path.join(project_dir, ".claude", "settings.local.json"),
+    ):
         ep = _settings_doc(path, warnings).get("enabledPlugins")
         if isinstance(ep, dict):
             for k, v in ep.items():
@@ -211,8 +244,9 @@ def enabled_plugin_ids(project_dir: str, env: Mapping[str, str], warnings: list[
     return out
 
 
-def installed_claude_plugins(project_dir: str, env: Mapping[str, str],
-                             warnings: list[str]) -> list[tuple[str, str]]:
+def installed_claude_plugins(
+    project_dir: str, env: Mapping[str, str], warnings: list[str]
+) -> list[tuple[str, str]]:
     """``(plugin id, install path)`` of every plugin Claude Code installed for this project and enabled.
 
     Reads ``<claude dir>/plugins/installed_plugins.json`` (version 2: id -> list of
@@ -226,11 +260,15 @@ def installed_claude_plugins(project_dir: str, env: Mapping[str, str],
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, ValueError) as exc:
-        warnings.append(f"{path}: cannot read Claude Code's installed plugins ({exc}); they were not loaded")
+        warnings.append(
+            f"{path}: cannot read Claude Code's installed plugins ({exc}); they were not loaded"
+        )
         return []
     plugins = doc.get("plugins") if isinstance(doc, dict) else None
     if not isinstance(plugins, dict):
-        warnings.append(f"{path}: /plugins: expected an object of installed plugins; none were loaded")
+        warnings.append(
+            f"{path}: /plugins: expected an object of installed plugins; none were loaded"
+        )
         return []
     enabled = enabled_plugin_ids(project_dir, env, warnings)
     proj = os.path.realpath(project_dir)
@@ -256,8 +294,13 @@ def installed_claude_plugins(project_dir: str, env: Mapping[str, str],
     return out
 
 
-def load_plugins(dirs: Sequence[tuple[str, str]], project_dir: str, env: Mapping[str, str], *,
-                 claude_records: bool) -> tuple[list[HookEntry], list[str]]:
+def load_plugins(
+    dirs: Sequence[tuple[str, str]],
+    project_dir: str,
+    env: Mapping[str, str],
+    *,
+    claude_records: bool,
+) -> tuple[list[HookEntry], list[str]]:
     """Entries of every plugin: ``dirs`` are ``(directory, where it was named)``; plus Claude's own records."""
     warnings: list[str] = []
     entries: list[HookEntry] = []
@@ -276,8 +319,10 @@ def load_plugins(dirs: Sequence[tuple[str, str]], project_dir: str, env: Mapping
             warnings.append(f"{exc}; plugin named by {origin} not loaded")
             continue
         if plugin.name in seen.values():
-            warnings.append(f"{plugin.root}: plugin name {plugin.name!r} (from {origin}) is already loaded from "
-                            "another directory; this one was skipped")
+            warnings.append(
+                f"{plugin.root}: plugin name {plugin.name!r} (from {origin}) is already loaded from "
+                "another directory; this one was skipped"
+            )
             continue
         seen[real] = plugin.name
         plugin.origin = origin

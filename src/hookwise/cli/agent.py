@@ -34,31 +34,79 @@ SYSTEM_INSTRUCTION = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-p", "--prompt", metavar="PROMPT",
-                        help="run headless with this prompt (piped stdin is added before it)")
-    parser.add_argument("--responses", metavar="FILE",
-                        help="replay scripted model answers (Gemini CLI fake-responses JSON Lines)")
-    parser.add_argument("--model", metavar="NAME", default=fmt.DEFAULT_MODEL,
-                        help=f"model name (default {fmt.DEFAULT_MODEL})")
-    parser.add_argument("--approval-mode", choices=APPROVAL_MODES, default="default",
-                        help="default: ask before edits and shell commands; auto_edit: ask before shell "
-                             "commands; yolo: ask for nothing (a hook's ask still applies)")
-    parser.add_argument("--trace", dest="agent_trace", metavar="FILE",
-                        help="append hook_call, tool_call and model_call records to FILE (JSON Lines)")
-    parser.add_argument("--output-format", choices=("text", "json"), default="text",
-                        help="json: print one object with the answer and statistics (headless only)")
-    parser.add_argument("--max-agent-retries", type=int, default=8, metavar="N",
-                        help="AfterAgent retries before the agent is stopped (default 8)")
-    parser.add_argument("--compress-threshold", type=int, default=100_000, metavar="TOKENS",
-                        help="compress the history when its estimated tokens (characters/4) pass this "
-                             "(default 100000)")
-    parser.add_argument("--max-turns", type=int, default=100, metavar="N",
-                        help="model calls allowed for one prompt (default 100)")
-    parser.add_argument("--shell-timeout", type=float, default=120.0, metavar="SECONDS",
-                        help="timeout of one run_shell_command call (default 120)")
-    parser.add_argument("--resume", nargs="?", const="latest", metavar="SESSION_ID",
-                        help="continue a saved session (default: the latest of this project); "
-                             "fires SessionStart with source resume")
+    parser.add_argument(
+        "-p",
+        "--prompt",
+        metavar="PROMPT",
+        help="run headless with this prompt (piped stdin is added before it)",
+    )
+    parser.add_argument(
+        "--responses",
+        metavar="FILE",
+        help="replay scripted model answers (Gemini CLI fake-responses JSON Lines)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        default=fmt.DEFAULT_MODEL,
+        help=f"model name (default {fmt.DEFAULT_MODEL})",
+    )
+    parser.add_argument(
+        "--approval-mode",
+        choices=APPROVAL_MODES,
+        default="default",
+        help="default: ask before edits and shell commands; auto_edit: ask before shell "
+        "commands; yolo: ask for nothing (a hook's ask still applies)",
+    )
+    parser.add_argument(
+        "--trace",
+        dest="agent_trace",
+        metavar="FILE",
+        help="append hook_call, tool_call and model_call records to FILE (JSON Lines)",
+    )
+    parser.add_argument(
+        "--output-format",
+        choices=("text", "json"),
+        default="text",
+        help="json: print one object with the answer and statistics (headless only)",
+    )
+    parser.add_argument(
+        "--max-agent-retries",
+        type=int,
+        default=8,
+        metavar="N",
+        help="AfterAgent retries before the agent is stopped (default 8)",
+    )
+    parser.add_argument(
+        "--compress-threshold",
+        type=int,
+        default=100_000,
+        metavar="TOKENS",
+        help="compress the history when its estimated tokens (characters/4) pass this "
+        "(default 100000)",
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=100,
+        metavar="N",
+        help="model calls allowed for one prompt (default 100)",
+    )
+    parser.add_argument(
+        "--shell-timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="timeout of one run_shell_command call (default 120)",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="latest",
+        metavar="SESSION_ID",
+        help="continue a saved session (default: the latest of this project); "
+        "fires SessionStart with source resume",
+    )
 
 
 def build_model(args: argparse.Namespace, env: dict[str, str] | os._Environ[str]) -> Model:
@@ -68,18 +116,24 @@ def build_model(args: argparse.Namespace, env: dict[str, str] | os._Environ[str]
     key = env.get("GEMINI_API_KEY")
     if key:
         return GeminiModel(args.model, api_key=key)
-    raise UsageError("no model configured: pass --responses FILE to replay a scripted session, or set "
-                     f"GEMINI_API_KEY to use the live Gemini API ({GEMINI_EXTRA_HINT})")
+    raise UsageError(
+        "no model configured: pass --responses FILE to replay a scripted session, or set "
+        f"GEMINI_API_KEY to use the live Gemini API ({GEMINI_EXTRA_HINT})"
+    )
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    for flag, value, low in (("--max-agent-retries", args.max_agent_retries, 0),
-                             ("--compress-threshold", args.compress_threshold, 0),
-                             ("--max-turns", args.max_turns, 1)):
+    for flag, value, low in (
+        ("--max-agent-retries", args.max_agent_retries, 0),
+        ("--compress-threshold", args.compress_threshold, 0),
+        ("--max-turns", args.max_turns, 1),
+    ):
         if value < low:
             raise UsageError(f"{flag} must be at least {low}, got {value}")
     if not args.shell_timeout > 0:
-        raise UsageError(f"--shell-timeout must be a positive number of seconds, got {args.shell_timeout}")
+        raise UsageError(
+            f"--shell-timeout must be a positive number of seconds, got {args.shell_timeout}"
+        )
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -90,7 +144,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     interactive = args.prompt is None and stdin_tty
     if args.output_format == "json" and interactive:
         raise UsageError("--output-format json needs a headless run (-p PROMPT or a piped prompt)")
-    model = build_model(args, os.environ)  # the responses file is checked whole before anything fires
+    model = build_model(
+        args, os.environ
+    )  # the responses file is checked whole before anything fires
 
     piped = "" if stdin_tty else ctx.stdin.read()
     hs = ctx.hook_system()
@@ -109,10 +165,16 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             raise UsageError(f"--resume: {exc}") from None
         hs.session_id = sid
         source = "resume"
-    options = AgentOptions(model_name=args.model, approval_mode=args.approval_mode, interactive=interactive,
-                           max_agent_retries=args.max_agent_retries, compress_threshold=args.compress_threshold,
-                           max_turns=args.max_turns, shell_timeout_s=args.shell_timeout,
-                           system_instruction=SYSTEM_INSTRUCTION.format(project=hs.project_dir))
+    options = AgentOptions(
+        model_name=args.model,
+        approval_mode=args.approval_mode,
+        interactive=interactive,
+        max_agent_retries=args.max_agent_retries,
+        compress_threshold=args.compress_threshold,
+        max_turns=args.max_turns,
+        shell_timeout_s=args.shell_timeout,
+        system_instruction=SYSTEM_INSTRUCTION.format(project=hs.project_dir),
+    )
 
     if interactive:
         from hookwise.agent.interactive import TerminalUI, run_interactive
@@ -152,9 +214,13 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     finally:
         session.end("exit")
     if args.output_format == "json":
-        out: dict[str, Any] = {"session_id": session.session_id, "response": "".join(hui.answer),
-                               "status": status.value if status is not None else "error",
-                               "stats": session.stats.to_json(), "messages": hui.messages}
+        out: dict[str, Any] = {
+            "session_id": session.session_id,
+            "response": "".join(hui.answer),
+            "status": status.value if status is not None else "error",
+            "stats": session.stats.to_json(),
+            "messages": hui.messages,
+        }
         if error is not None:
             out["error"] = error
         print(json.dumps(out, ensure_ascii=False, indent=2), file=ctx.stdout)

@@ -32,7 +32,9 @@ from hookwise.cli.main import CliContext, UsageError
 from hookwise.errors import ModelError
 from hookwise.events import BLOCKING_DECISIONS
 
-PROMPT = "Clean out the old build, then write release notes for the current version and publish them."
+PROMPT = (
+    "Clean out the old build, then write release notes for the current version and publish them."
+)
 NOTES = "notes/RELEASE-1.4.2.md"
 SECRET = "3f9c2a7be41d8c06a5e2"
 HOOKS = {  # name -> (event, matcher, script)
@@ -44,8 +46,11 @@ HOOKS = {  # name -> (event, matcher, script)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dir", metavar="DIR",
-                        help="set the demo up in DIR (new or empty) and keep it, to look at or replay")
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="set the demo up in DIR (new or empty) and keep it, to look at or replay",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary demo directory")
 
 
@@ -53,10 +58,14 @@ def settings_document(python: str) -> dict[str, Any]:
     """The demo project's ``.gemini/settings.json``."""
     groups: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
     for name, (event, matcher, script) in HOOKS.items():
-        groups.setdefault((event, matcher), []).append({
-            "type": "command", "name": name, "timeout": 10000,
-            "command": f'{python} "$GEMINI_PROJECT_DIR/.gemini/hooks/{script}"',
-        })
+        groups.setdefault((event, matcher), []).append(
+            {
+                "type": "command",
+                "name": name,
+                "timeout": 10000,
+                "command": f'{python} "$GEMINI_PROJECT_DIR/.gemini/hooks/{script}"',
+            }
+        )
     hooks: dict[str, list[dict[str, Any]]] = {}
     for (event, matcher), entries in groups.items():
         definition: dict[str, Any] = {"hooks": entries}
@@ -135,8 +144,10 @@ class DemoUI(AgentUI):
             return
         outcome = record.get("outcome")
         mark = "" if outcome in ("ok", "blocked") else f" [{outcome}: {record.get('error')}]"
-        self._print(f"   hook  {record.get('hook_event_name')} {record.get('hook_name')}: "
-                    f"{describe_hook_output(record.get('hook_output'))}{mark}")
+        self._print(
+            f"   hook  {record.get('hook_event_name')} {record.get('hook_name')}: "
+            f"{describe_hook_output(record.get('hook_output'))}{mark}"
+        )
 
     def text(self, text: str) -> None:
         if not self._line_open:
@@ -197,7 +208,9 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
     env["GEMINI_CLI_HOME"] = home
     env["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = os.path.join(base, "no-system-defaults.json")
     env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = os.path.join(base, "no-system-settings.json")
-    hs = HookSystem(project, trace=ctx.trace, trust_all=True, env=env)  # the demo wrote these hooks itself
+    hs = HookSystem(
+        project, trace=ctx.trace, trust_all=True, env=env
+    )  # the demo wrote these hooks itself
     ui = DemoUI(out)
     records: list[dict[str, Any]] = []
     hs.add_monitor(records.append)
@@ -205,13 +218,18 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
     model = ScriptedModel.from_file(responses)
     session = AgentSession(hs, model, ui, AgentOptions(approval_mode="yolo"))
 
-    print("hookwise demo: a scripted agent session with four command hooks (no model key, no network)", file=out)
+    print(
+        "hookwise demo: a scripted agent session with four command hooks (no model key, no network)",
+        file=out,
+    )
     print(f"  project  {project}", file=out)
     print("  hooks    in .gemini/settings.json, scripts in .gemini/hooks/:", file=out)
     for name, (event, matcher, script) in HOOKS.items():
         print(f"             {name:<16} {event:<12} {matcher or '':<20} {script}", file=out)
-    print("  model    scripted replay of session.responses.jsonl; approval mode yolo, so only hooks say no",
-          file=out)
+    print(
+        "  model    scripted replay of session.responses.jsonl; approval mode yolo, so only hooks say no",
+        file=out,
+    )
     for w in hs.warnings:
         ui.warning(w)
     print(f"\n  user   {PROMPT}", file=out)
@@ -231,18 +249,29 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
         print(f"  [{'ok' if ok else 'FAILED'}] {text}", file=out)
     if keep:
         print(f"\nThe demo project is kept in {base}. Replay the session yourself:", file=out)
-        print(f"  cd {shlex.quote(project)} && HOOKWISE_TRUST_ALL=1 GEMINI_CLI_HOME={shlex.quote(home)} "
-              f"hookwise agent -p {shlex.quote(PROMPT)} --responses {shlex.quote(responses)} "
-              "--approval-mode yolo", file=out)
+        print(
+            f"  cd {shlex.quote(project)} && HOOKWISE_TRUST_ALL=1 GEMINI_CLI_HOME={shlex.quote(home)} "
+            f"hookwise agent -p {shlex.quote(PROMPT)} --responses {shlex.quote(responses)} "
+            "--approval-mode yolo",
+            file=out,
+        )
     else:
-        print("\nRun `hookwise demo --dir DIR` to keep the project, its hooks and the script.", file=out)
+        print(
+            "\nRun `hookwise demo --dir DIR` to keep the project, its hooks and the script.",
+            file=out,
+        )
     return 0 if all(ok for ok, _ in checks) else 1
 
 
-def _checks(project: str, records: list[dict[str, Any]], status: TurnStatus) -> list[tuple[bool, str]]:
+def _checks(
+    project: str, records: list[dict[str, Any]], status: TurnStatus
+) -> list[tuple[bool, str]]:
     def output_of(name: str) -> list[dict[str, Any]]:
-        return [r.get("hook_output") or {} for r in records
-                if r.get("type") == "hook_call" and r.get("hook_name") == name]
+        return [
+            r.get("hook_output") or {}
+            for r in records
+            if r.get("type") == "hook_call" and r.get("hook_name") == name
+        ]
 
     denied = any(o.get("decision") == "deny" for o in output_of("shell-guard"))
     notes_path = os.path.join(project, NOTES)
@@ -252,12 +281,26 @@ def _checks(project: str, records: list[dict[str, Any]], status: TurnStatus) -> 
     except OSError:
         notes = ""
     redacted = "[REDACTED]" in notes and SECRET not in notes
-    context_sent = any(r.get("type") == "model_call" and "<hook_context>Project facts" in str(r.get("request_text"))
-                       for r in records)
-    stopped = status is TurnStatus.STOPPED and any(o.get("continue") is False for o in output_of("release-gate"))
+    context_sent = any(
+        r.get("type") == "model_call"
+        and "<hook_context>Project facts" in str(r.get("request_text"))
+        for r in records
+    )
+    stopped = status is TurnStatus.STOPPED and any(
+        o.get("continue") is False for o in output_of("release-gate")
+    )
     return [
-        (context_sent, "project-context added the project's facts to every model request of the prompt"),
-        (denied, "shell-guard blocked `curl ... | sh`; the model got the reason as the tool's error"),
-        (redacted, f"secret-redactor rewrote write_file's content: {NOTES} has [REDACTED], not the token"),
+        (
+            context_sent,
+            "project-context added the project's facts to every model request of the prompt",
+        ),
+        (
+            denied,
+            "shell-guard blocked `curl ... | sh`; the model got the reason as the tool's error",
+        ),
+        (
+            redacted,
+            f"secret-redactor rewrote write_file's content: {NOTES} has [REDACTED], not the token",
+        ),
         (stopped, "release-gate stopped the agent before `git push`"),
     ]

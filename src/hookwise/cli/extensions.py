@@ -37,8 +37,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     for verb in ("enable", "disable"):
         sp = sub.add_parser(verb, help=f"{verb} an extension (user-wide or for this project)")
         sp.add_argument("name", metavar="NAME")
-        sp.add_argument("--scope", choices=ext.SCOPES, default="user",
-                        help="user: everywhere (default); project: only for --project")
+        sp.add_argument(
+            "--scope",
+            choices=ext.SCOPES,
+            default="user",
+            help="user: everywhere (default); project: only for --project",
+        )
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -53,11 +57,16 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                 info = ext.link(args.source, root)
             kind = "Claude Code plugin" if info.kind == "claude-plugin" else "extension"
             how = f"linked to {info.link}" if info.link else f"from {info.source}"
-            print(f"installed {kind} {info.name!r} {info.version or ''}".rstrip() + f" ({how}) in {info.path}",
-                  file=ctx.stdout)
+            print(
+                f"installed {kind} {info.name!r} {info.version or ''}".rstrip()
+                + f" ({how}) in {info.path}",
+                file=ctx.stdout,
+            )
             return _offer_trust(ctx, info.path, consent=args.consent)
         if args.verb == "uninstall":
-            for name in args.names:  # like `gemini extensions uninstall <names..>`: each one atomically
+            for (
+                name
+            ) in args.names:  # like `gemini extensions uninstall <names..>`: each one atomically
                 path = ext.uninstall(name, root)
                 print(f"uninstalled {name!r} ({path})", file=ctx.stdout)
             return 0
@@ -73,10 +82,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 def _list(args: argparse.Namespace, ctx: CliContext, root: str) -> int:
     infos = ext.installed(root)
     enabled = ext.enabled_here(root, ctx.project_dir)
-    rows: list[dict[str, Any]] = [{
-        "name": i.name, "kind": i.kind, "version": i.version, "path": i.path, "enabled": enabled.get(i.name, True),
-        "source": i.link or i.source, "linked": i.link is not None, **({"error": i.error} if i.error else {}),
-    } for i in infos]
+    rows: list[dict[str, Any]] = [
+        {
+            "name": i.name,
+            "kind": i.kind,
+            "version": i.version,
+            "path": i.path,
+            "enabled": enabled.get(i.name, True),
+            "source": i.link or i.source,
+            "linked": i.link is not None,
+            **({"error": i.error} if i.error else {}),
+        }
+        for i in infos
+    ]
     if args.json:
         print(json.dumps({"extensions": rows}, indent=2), file=ctx.stdout)
         return 0
@@ -85,8 +103,16 @@ def _list(args: argparse.Namespace, ctx: CliContext, root: str) -> int:
         return 0
     from hookwise.cli.render import table
 
-    body = [[r["name"], r["kind"], r["version"] or "-", "yes" if r["enabled"] else "no",
-             ("link → " if r["linked"] else "") + (r["source"] or "-")] for r in rows]
+    body = [
+        [
+            r["name"],
+            r["kind"],
+            r["version"] or "-",
+            "yes" if r["enabled"] else "no",
+            ("link → " if r["linked"] else "") + (r["source"] or "-"),
+        ]
+        for r in rows
+    ]
     print(table(body, ["NAME", "KIND", "VERSION", "ENABLED HERE", "SOURCE"]), file=ctx.stdout)
     for i in infos:
         if i.error:
@@ -116,11 +142,16 @@ def _offer_trust(ctx: CliContext, path: str, *, consent: bool) -> int:
         return 0
     interactive = ctx.stdin.isatty() if hasattr(ctx.stdin, "isatty") else False
     if interactive:
-        print(f"trust these {len(pending)} hook(s) now? [y/N] ", end="", file=ctx.stdout, flush=True)
+        print(
+            f"trust these {len(pending)} hook(s) now? [y/N] ", end="", file=ctx.stdout, flush=True
+        )
         if ctx.stdin.readline().strip().lower() in ("y", "yes"):
             hs.trust(pending)
             print(f"trusted {len(pending)} hook(s)", file=ctx.stdout)
             return 0
-    print(f"{len(pending)} hook(s) are untrusted and will be skipped until you approve them: run "
-          "`hookwise trust` to review them", file=ctx.stdout)
+    print(
+        f"{len(pending)} hook(s) are untrusted and will be skipped until you approve them: run "
+        "`hookwise trust` to review them",
+        file=ctx.stdout,
+    )
     return 0

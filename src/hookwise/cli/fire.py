@@ -23,27 +23,46 @@ from hookwise.events import (
 )
 
 JSON_FLAGS = {
-    "tool_input": "--tool-input", "tool_response": "--tool-response",
-    "llm_request": "--llm-request", "llm_response": "--llm-response", "details": "--details",
+    "tool_input": "--tool-input",
+    "tool_response": "--tool-response",
+    "llm_request": "--llm-request",
+    "llm_response": "--llm-response",
+    "details": "--details",
 }
 
 DEFAULTS: dict[HookEvent, dict[str, Any]] = {
     HookEvent.BEFORE_TOOL: {"tool_input": {}},
-    HookEvent.AFTER_TOOL: {"tool_input": {}, "tool_response": {"llmContent": "", "returnDisplay": ""}},
+    HookEvent.AFTER_TOOL: {
+        "tool_input": {},
+        "tool_response": {"llmContent": "", "returnDisplay": ""},
+    },
     HookEvent.BEFORE_AGENT: {"prompt": ""},
     HookEvent.AFTER_AGENT: {"prompt": "", "prompt_response": "", "stop_hook_active": False},
-    HookEvent.BEFORE_MODEL: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}},
-    HookEvent.AFTER_MODEL: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}},
-                            "llm_response": {"text": "", "candidates": []}},
-    HookEvent.BEFORE_TOOL_SELECTION: {"llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}},
+    HookEvent.BEFORE_MODEL: {
+        "llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}
+    },
+    HookEvent.AFTER_MODEL: {
+        "llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}},
+        "llm_response": {"text": "", "candidates": []},
+    },
+    HookEvent.BEFORE_TOOL_SELECTION: {
+        "llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}
+    },
     HookEvent.SESSION_START: {"source": "startup"},
     HookEvent.SESSION_END: {"reason": "exit"},
     HookEvent.PRE_COMPRESS: {"trigger": "manual"},
-    HookEvent.NOTIFICATION: {"notification_type": "ToolPermission", "message": "Tool requires confirmation",
-                             "details": {}},
+    HookEvent.NOTIFICATION: {
+        "notification_type": "ToolPermission",
+        "message": "Tool requires confirmation",
+        "details": {},
+    },
 }
 
-CHOICES = {"source": SESSION_START_SOURCES, "reason": SESSION_END_REASONS, "trigger": PRE_COMPRESS_TRIGGERS}
+CHOICES = {
+    "source": SESSION_START_SOURCES,
+    "reason": SESSION_END_REASONS,
+    "trigger": PRE_COMPRESS_TRIGGERS,
+}
 
 
 #: every flag of ``fire`` after the event: (flag, metavar or None for a switch, help); argparse's dest is the
@@ -75,7 +94,9 @@ def _dest(flag: str) -> str:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("event", metavar="EVENT", help="one of: " + ", ".join(e.value for e in HookEvent))
+    p.add_argument(
+        "event", metavar="EVENT", help="one of: " + ", ".join(e.value for e in HookEvent)
+    )
     for flag, metavar, help_text in FLAGS:
         if metavar is None:
             p.add_argument(flag, action="store_true", help=help_text)
@@ -91,7 +112,9 @@ def parse_fast(argv: Sequence[str]) -> dict[str, Any] | None:
     looks like an option, a missing or second event) returns None, and argparse
     parses the line and reports what is wrong, exactly as before.
     """
-    out: dict[str, Any] = {_dest(flag): (None if takes else False) for flag, takes in _FLAG_TABLE.items()}
+    out: dict[str, Any] = {
+        _dest(flag): (None if takes else False) for flag, takes in _FLAG_TABLE.items()
+    }
     event: str | None = None
     i = 0
     while i < len(argv):
@@ -159,12 +182,22 @@ def build_payload(event: HookEvent, args: argparse.Namespace, stdin: Any) -> dic
     if args.input:
         given = read_input(args.input, stdin)
         if "hook_event_name" in given and given["hook_event_name"] != event.value:
-            raise UsageError(f"--input: hook_event_name is {given['hook_event_name']!r} but the event fired is "
-                             f"{event.value!r}")
+            raise UsageError(
+                f"--input: hook_event_name is {given['hook_event_name']!r} but the event fired is "
+                f"{event.value!r}"
+            )
         data.update(given)
-    simple = {"tool_name": args.tool, "prompt": args.prompt, "prompt_response": args.prompt_response,
-              "source": args.source, "reason": args.reason, "trigger": args.trigger,
-              "notification_type": args.notification_type, "message": args.message, "session_id": args.session_id}
+    simple = {
+        "tool_name": args.tool,
+        "prompt": args.prompt,
+        "prompt_response": args.prompt_response,
+        "source": args.source,
+        "reason": args.reason,
+        "trigger": args.trigger,
+        "notification_type": args.notification_type,
+        "message": args.message,
+        "session_id": args.session_id,
+    }
     for key, value in simple.items():
         if value is not None:
             data[key] = value
@@ -175,10 +208,20 @@ def build_payload(event: HookEvent, args: argparse.Namespace, stdin: Any) -> dic
     if args.stop_hook_active:
         data["stop_hook_active"] = True
     fields = EVENT_SPECS[event].fields
-    for key, flag in (("tool_name", "--tool"), ("prompt_response", "--prompt-response"), ("source", "--source"),
-                      ("reason", "--reason"), ("trigger", "--trigger"), ("tool_response", "--tool-response"),
-                      ("llm_response", "--llm-response"), ("notification_type", "--notification-type")):
-        if getattr(args, key if key != "tool_name" else "tool", None) is not None and key not in fields:
+    for key, flag in (
+        ("tool_name", "--tool"),
+        ("prompt_response", "--prompt-response"),
+        ("source", "--source"),
+        ("reason", "--reason"),
+        ("trigger", "--trigger"),
+        ("tool_response", "--tool-response"),
+        ("llm_response", "--llm-response"),
+        ("notification_type", "--notification-type"),
+    ):
+        if (
+            getattr(args, key if key != "tool_name" else "tool", None) is not None
+            and key not in fields
+        ):
             raise UsageError(f"{flag} does not apply to {event.value}")
     for key, allowed in CHOICES.items():
         if key in fields and key in data and data[key] not in allowed:
@@ -201,7 +244,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         result = hs.fire(event, payload)
     except PayloadError as exc:
         raise UsageError(str(exc)) from None
-    result.warnings.extend(hs.wait_background())  # `async` hooks: reported once they finish (docs/claude.md)
+    result.warnings.extend(
+        hs.wait_background()
+    )  # `async` hooks: reported once they finish (docs/claude.md)
     if args.json:
         print(dumps_indented(result.to_json(), ensure_ascii=False), file=ctx.stdout)
     else:

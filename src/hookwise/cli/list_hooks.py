@@ -19,23 +19,27 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     hs = ctx.hook_system()
     rows: list[dict[str, Any]] = []
     for e in hs.entries:
-        rows.append({
-            "event": e.event.value,
-            "name": e.display_name,
-            "command": e.command,
-            "matcher": e.matcher,
-            "sequential": e.sequential,
-            "timeout": e.timeout_ms,
-            "source": e.source,
-            "file": e.file,
-            "enabled": e.enabled,
-            "trusted": hs.is_trusted(e),
-            "if": e.condition,
-            "async": e.run_async,
-            "once": e.once,
-            "type": e.type,  # command, http, python (docs/hook-types.md)
-            "package": e.extra.get("package"),  # the distribution of a hook package's hook, else null
-        })
+        rows.append(
+            {
+                "event": e.event.value,
+                "name": e.display_name,
+                "command": e.command,
+                "matcher": e.matcher,
+                "sequential": e.sequential,
+                "timeout": e.timeout_ms,
+                "source": e.source,
+                "file": e.file,
+                "enabled": e.enabled,
+                "trusted": hs.is_trusted(e),
+                "if": e.condition,
+                "async": e.run_async,
+                "once": e.once,
+                "type": e.type,  # command, http, python (docs/hook-types.md)
+                "package": e.extra.get(
+                    "package"
+                ),  # the distribution of a hook package's hook, else null
+            }
+        )
         origin = _origin(e)
         if origin:  # beyond the contract's fields, only when there is something to say (plugin/extension name)
             rows[-1]["origin"] = origin
@@ -53,19 +57,42 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         return 0
     prof = hs.settings.profile
     if prof.name != "gemini":
-        print(f"profile: {prof.name} ({prof.product} settings: {prof.project_settings}, ~/{prof.user_settings})",
-              file=ctx.stdout)
-    body = [[r["event"], r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…", r["matcher"] or "*",
-             f"{r['timeout']} ms",
-             r["source"] + (f" ({r['package']})" if r["package"] else f" ({r['origin']})" if r.get("origin") else ""),
-             "yes" if r["enabled"] else "no",
-             "yes" if r["trusted"] else "NO", relpath(r["file"], ctx.project_dir)] for r in rows]
-    print(table(body, ["EVENT", "NAME", "MATCHER", "TIMEOUT", "SOURCE", "ENABLED", "TRUSTED", "FILE"]),
-          file=ctx.stdout)
+        print(
+            f"profile: {prof.name} ({prof.product} settings: {prof.project_settings}, ~/{prof.user_settings})",
+            file=ctx.stdout,
+        )
+    body = [
+        [
+            r["event"],
+            r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…",
+            r["matcher"] or "*",
+            f"{r['timeout']} ms",
+            r["source"]
+            + (
+                f" ({r['package']})"
+                if r["package"]
+                else f" ({r['origin']})"
+                if r.get("origin")
+                else ""
+            ),
+            "yes" if r["enabled"] else "no",
+            "yes" if r["trusted"] else "NO",
+            relpath(r["file"], ctx.project_dir),
+        ]
+        for r in rows
+    ]
+    print(
+        table(
+            body, ["EVENT", "NAME", "MATCHER", "TIMEOUT", "SOURCE", "ENABLED", "TRUSTED", "FILE"]
+        ),
+        file=ctx.stdout,
+    )
     untrusted = sum(1 for r in rows if not r["trusted"])
     if untrusted:
-        print(f"\n{untrusted} hook(s) are not trusted and will be skipped; review them with `hookwise trust`.",
-              file=ctx.stdout)
+        print(
+            f"\n{untrusted} hook(s) are not trusted and will be skipped; review them with `hookwise trust`.",
+            file=ctx.stdout,
+        )
     return 0
 
 

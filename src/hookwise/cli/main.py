@@ -28,8 +28,14 @@ if TYPE_CHECKING:
 
 #: command -> (module, one-line help). Order is the order of ``hookwise --help``.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "fire": ("hookwise.cli.fire", "run one event through the configured hooks and print the merged result"),
-    "list": ("hookwise.cli.list_hooks", "list every configured hook with its source, state and trust"),
+    "fire": (
+        "hookwise.cli.fire",
+        "run one event through the configured hooks and print the merged result",
+    ),
+    "list": (
+        "hookwise.cli.list_hooks",
+        "list every configured hook with its source, state and trust",
+    ),
     "trust": ("hookwise.cli.trust", "review and approve untrusted project/extension hooks"),
     "enable": ("hookwise.cli.toggle", "enable a hook by name (edits hooksConfig.disabled)"),
     "disable": ("hookwise.cli.toggle", "disable a hook by name (edits hooksConfig.disabled)"),
@@ -40,9 +46,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("hookwise.cli.run_cases", "run *.hooktest.json hook test cases"),
     "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
     "agent": ("hookwise.cli.agent", "run the reference agent host"),
-    "extensions": ("hookwise.cli.extensions", "list, install, link, uninstall, enable or disable extensions"),
-    "demo": ("hookwise.cli.demo", "run a scripted agent session against the example hooks (no key needed)"),
-    "trace": ("hookwise.cli.trace", "report on a --trace file or telemetry outfile (text, or one HTML page)"),
+    "extensions": (
+        "hookwise.cli.extensions",
+        "list, install, link, uninstall, enable or disable extensions",
+    ),
+    "demo": (
+        "hookwise.cli.demo",
+        "run a scripted agent session against the example hooks (no key needed)",
+    ),
+    "trace": (
+        "hookwise.cli.trace",
+        "report on a --trace file or telemetry outfile (text, or one HTML page)",
+    ),
 }
 
 
@@ -86,7 +101,10 @@ def _command_name(argv: Sequence[str]) -> str | None:
         if a in ("--project", "--trace", "--plugin-dir", "--profile"):
             i += 2
             continue
-        if a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile=")) or a == "--claude-settings":
+        if (
+            a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile="))
+            or a == "--claude-settings"
+        ):
             i += 1
             continue
         if a.startswith("-"):
@@ -96,16 +114,27 @@ def _command_name(argv: Sequence[str]) -> str | None:
 
 
 #: the global options: name -> takes a value
-GLOBAL_OPTIONS = {"--project": True, "--trace": True, "--claude-settings": False, "--plugin-dir": True,
-                  "--profile": True}
+GLOBAL_OPTIONS = {
+    "--project": True,
+    "--trace": True,
+    "--claude-settings": False,
+    "--plugin-dir": True,
+    "--profile": True,
+}
 
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
     from hookwise.cli import fire
 
-    values: dict[str, Any] = {"project": None, "trace": None, "claude_settings": False, "version": None,
-                              "plugin_dir": [], "profile": None}
+    values: dict[str, Any] = {
+        "project": None,
+        "trace": None,
+        "claude_settings": False,
+        "version": None,
+        "plugin_dir": [],
+        "profile": None,
+    }
     i = 0
     while i < len(argv) and argv[i] != "fire":
         name, eq, value = argv[i].partition("=")
@@ -124,10 +153,12 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         else:
             values[name[2:].replace("-", "_")] = value if takes else True
         i += 1
-    own = fire.parse_fast(argv[i + 1:])
+    own = fire.parse_fast(argv[i + 1 :])
     if own is None:
         return None
-    ns: argparse.Namespace = _Arguments(command="fire", _module="hookwise.cli.fire", **values, **own)  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(
+        command="fire", _module="hookwise.cli.fire", **values, **own
+    )  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
 
 
@@ -178,12 +209,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hookwise.settings.profiles import PROFILES
 
         if args.profile not in PROFILES:
-            print(f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
-                  f"{', '.join(PROFILES)})", file=sys.stderr)
+            print(
+                f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
+                f"{', '.join(PROFILES)})",
+                file=sys.stderr,
+            )
             return 1
-    ctx = CliContext(project_dir=os.path.abspath(project), trace=args.trace,
-                     claude_settings=bool(args.claude_settings),
-                     plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir], profile=args.profile)
+    ctx = CliContext(
+        project_dir=os.path.abspath(project),
+        trace=args.trace,
+        claude_settings=bool(args.claude_settings),
+        plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir],
+        profile=args.profile,
+    )
     __import__(args._module)  # importlib itself is not needed for this (start-up time)
     mod = sys.modules[args._module]
     try:
@@ -204,8 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         if os.environ.get("HOOKWISE_DEBUG"):
             raise
-        print(f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
-              file=sys.stderr)
+        print(
+            f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return 70
 
 
@@ -225,7 +265,9 @@ def console() -> int:
     """
     from hookwise.runners import _process
 
-    _process.SPAWN_HERE = True  # a process of our own: no other thread changes directory (see _process.SPAWN_HERE)
+    _process.SPAWN_HERE = (
+        True  # a process of our own: no other thread changes directory (see _process.SPAWN_HERE)
+    )
     status = main()
     import gc
 

@@ -30,7 +30,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from hookwise.claude.convert import PluginRoot, runtime_plugin_root
-from hookwise.claude.migrate import MigrationPlan, apply_plan, format_report, plan_from_claude, plan_to_claude
+from hookwise.claude.migrate import (
+    MigrationPlan,
+    apply_plan,
+    format_report,
+    plan_from_claude,
+    plan_to_claude,
+)
 from hookwise.cli.main import CliContext, UsageError
 from hookwise.errors import EditError, SettingsError
 from hookwise.jsonc import parse as jsonc
@@ -40,13 +46,25 @@ from hookwise.settings.layers import project_settings_path, user_dir, user_setti
 
 def configure(parser: argparse.ArgumentParser) -> None:
     way = parser.add_mutually_exclusive_group(required=True)
-    way.add_argument("--from-claude", action="store_true",
-                     help="Claude Code settings (.claude/settings.json, settings.local.json) → hookwise settings")
-    way.add_argument("--to-claude", action="store_true",
-                     help="hookwise settings → Claude Code settings (.claude/settings.json)")
-    parser.add_argument("--dry-run", action="store_true", help="print the report and the diff; write nothing")
-    parser.add_argument("--scope", choices=("project", "user"), default="project",
-                        help="project (default): the project's files; user: ~/.claude ↔ ~/.gemini")
+    way.add_argument(
+        "--from-claude",
+        action="store_true",
+        help="Claude Code settings (.claude/settings.json, settings.local.json) → hookwise settings",
+    )
+    way.add_argument(
+        "--to-claude",
+        action="store_true",
+        help="hookwise settings → Claude Code settings (.claude/settings.json)",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the report and the diff; write nothing"
+    )
+    parser.add_argument(
+        "--scope",
+        choices=("project", "user"),
+        default="project",
+        help="project (default): the project's files; user: ~/.claude ↔ ~/.gemini",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -58,15 +76,19 @@ def claude_user_dir(env: Any) -> str:
 def _check_not_symlink(path: str) -> None:
     for p in (path, os.path.dirname(path)):
         if os.path.islink(p):
-            raise UsageError(f"{p} is a symbolic link; hookwise does not edit settings through symlinks "
-                             "(edit the real file by hand)")
+            raise UsageError(
+                f"{p} is a symbolic link; hookwise does not edit settings through symlinks "
+                "(edit the real file by hand)"
+            )
 
 
 def _read_source(path: str) -> tuple[str, Any]:
     try:
         text, doc = jsonc.read_file(path)
     except SettingsError as exc:
-        raise UsageError(f"{exc}\n{path} does not parse, so nothing was migrated; fix it first") from None
+        raise UsageError(
+            f"{exc}\n{path} does not parse, so nothing was migrated; fix it first"
+        ) from None
     return text, doc
 
 
@@ -81,7 +103,9 @@ def _read_target(path: str) -> tuple[str, Any]:
     try:
         doc = jsonc.parse(text, path)
     except SettingsError as exc:
-        raise UsageError(f"{exc}\n{path} does not parse, so it was not changed; fix it first") from None
+        raise UsageError(
+            f"{exc}\n{path} does not parse, so it was not changed; fix it first"
+        ) from None
     if not isinstance(doc, dict):
         raise UsageError(f"{path}: the settings file is not a JSON object; not changed")
     hooks = doc.get("hooks")
@@ -90,7 +114,9 @@ def _read_target(path: str) -> tuple[str, Any]:
     if isinstance(hooks, dict):
         for ev, defs in hooks.items():
             if not isinstance(defs, list):
-                raise UsageError(f"{path}: /hooks/{ev} is not an array; not changed (fix it by hand)")
+                raise UsageError(
+                    f"{path}: /hooks/{ev} is not an array; not changed (fix it by hand)"
+                )
     return text, doc
 
 
@@ -99,15 +125,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     project = ctx.project_dir
     if args.from_claude:
         if args.scope == "project":
-            candidates = [os.path.join(project, ".claude", "settings.json"),
-                          os.path.join(project, ".claude", "settings.local.json")]
+            candidates = [
+                os.path.join(project, ".claude", "settings.json"),
+                os.path.join(project, ".claude", "settings.local.json"),
+            ]
             target = project_settings_path(project)
         else:
             candidates = [os.path.join(claude_user_dir(env), "settings.json")]
             target = user_settings_path(env)
         present = [p for p in candidates if os.path.exists(p)]
         if not present:
-            raise UsageError("no Claude Code settings found (looked for " + " and ".join(candidates) + ")")
+            raise UsageError(
+                "no Claude Code settings found (looked for " + " and ".join(candidates) + ")"
+            )
         sources = [(p, *_read_source(p)) for p in present]
         text, doc = _read_target(target)
 
@@ -139,15 +169,23 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     return _finish(plan, text, target, args, ctx)
 
 
-def _finish(plan: MigrationPlan, text: str, target: str, args: argparse.Namespace, ctx: CliContext) -> int:
+def _finish(
+    plan: MigrationPlan, text: str, target: str, args: argparse.Namespace, ctx: CliContext
+) -> int:
     new_text = text
     if plan.additions:
         try:
             new_text = apply_plan(text, plan, target)
         except (EditError, SettingsError) as exc:
             raise UsageError(f"{exc}; {target} was not changed") from None
-    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-                                        fromfile=target, tofile=target))
+    diff = "".join(
+        difflib.unified_diff(
+            text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
+            fromfile=target,
+            tofile=target,
+        )
+    )
     if diff and not diff.endswith("\n"):
         diff += "\n"
     written = False
@@ -168,8 +206,15 @@ def _finish(plan: MigrationPlan, text: str, target: str, args: argparse.Namespac
         summary = f"Added {n} hook(s) to {target}. Review them with `hookwise list`."
     if args.json:
         out = plan.to_json()
-        out.update({"dryRun": bool(args.dry_run), "written": written, "added": n if plan.additions else 0,
-                    "diff": diff, "summary": summary})
+        out.update(
+            {
+                "dryRun": bool(args.dry_run),
+                "written": written,
+                "added": n if plan.additions else 0,
+                "diff": diff,
+                "summary": summary,
+            }
+        )
         print(json.dumps(out, indent=2, ensure_ascii=False), file=ctx.stdout)
         return 0
     print(format_report(plan, relative_to=ctx.project_dir), file=ctx.stdout)

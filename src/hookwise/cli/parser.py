@@ -20,8 +20,13 @@ class _Parser(argparse.ArgumentParser):
 class _VersionAction(argparse.Action):
     """``--version``: read from the installed metadata only when asked (it costs start-up time)."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         from hookwise import __version__
 
         print(f"hookwise {__version__}")
@@ -30,16 +35,35 @@ class _VersionAction(argparse.Action):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; when ``only`` is given, only that command's module is imported."""
-    parser = _Parser(prog="hookwise", description="A runtime for AI-agent lifecycle hooks (Gemini CLI contract).")
-    parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: the current directory)")
-    parser.add_argument("--trace", metavar="FILE", help="append one JSON line per hook call to FILE")
-    parser.add_argument("--claude-settings", action="store_true",
-                        help="also load hooks from .claude/ settings files (Claude Code format)")
-    parser.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
-                        help="load the hooks of a Claude Code plugin directory (repeatable)")
-    parser.add_argument("--profile", metavar="NAME",
-                        help="product profile: gemini, tabnine or terminai (default: detected from the project)")
+    parser = _Parser(
+        prog="hookwise", description="A runtime for AI-agent lifecycle hooks (Gemini CLI contract)."
+    )
+    parser.add_argument(
+        "--version", action=_VersionAction, nargs=0, help="print the version and exit"
+    )
+    parser.add_argument(
+        "--project", metavar="DIR", help="project directory (default: the current directory)"
+    )
+    parser.add_argument(
+        "--trace", metavar="FILE", help="append one JSON line per hook call to FILE"
+    )
+    parser.add_argument(
+        "--claude-settings",
+        action="store_true",
+        help="also load hooks from .claude/ settings files (Claude Code format)",
+    )
+    parser.add_argument(
+        "--plugin-dir",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="load the hooks of a Claude Code plugin directory (repeatable)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="product profile: gemini, tabnine or terminai (default: detected from the project)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:

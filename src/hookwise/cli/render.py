@@ -8,8 +8,12 @@ from collections.abc import Sequence
 from hookwise.result import FireResult, Outcome
 
 MARK = {
-    Outcome.OK: "ok", Outcome.BLOCKED: "BLOCKED", Outcome.FAILED: "FAILED", Outcome.NOT_RUN: "NOT RUN",
-    Outcome.TIMEOUT: "TIMEOUT", Outcome.SKIPPED: "SKIPPED",
+    Outcome.OK: "ok",
+    Outcome.BLOCKED: "BLOCKED",
+    Outcome.FAILED: "FAILED",
+    Outcome.NOT_RUN: "NOT RUN",
+    Outcome.TIMEOUT: "TIMEOUT",
+    Outcome.SKIPPED: "SKIPPED",
 }
 
 
@@ -31,8 +35,13 @@ def _verdict(result: FireResult) -> str:
 def render_fire(result: FireResult) -> str:
     """The default (non-JSON) output of ``hookwise fire``."""
     lines = []
-    target = result.input.get("tool_name") or result.input.get("source") or result.input.get("reason") \
-        or result.input.get("trigger") or result.input.get("notification_type")
+    target = (
+        result.input.get("tool_name")
+        or result.input.get("source")
+        or result.input.get("reason")
+        or result.input.get("trigger")
+        or result.input.get("notification_type")
+    )
     head = result.event.value + (f" ({target})" if isinstance(target, str) and target else "")
     verdict = _verdict(result)
     failed = result.failed_hooks
@@ -50,7 +59,12 @@ def render_fire(result: FireResult) -> str:
         detail = ""
         if h.output:
             d = h.output.get("decision")
-            why = h.output.get("reason") or h.output.get("stopReason") or h.output.get("systemMessage") or ""
+            why = (
+                h.output.get("reason")
+                or h.output.get("stopReason")
+                or h.output.get("systemMessage")
+                or ""
+            )
             if h.output.get("continue") is False:
                 detail = "stop" + (f": {why}" if why else "")
             elif d:
@@ -59,8 +73,10 @@ def render_fire(result: FireResult) -> str:
                 detail = str(why)
         if h.error and h.outcome is not Outcome.OK:
             detail = h.error if not detail else f"{h.error}; {detail}"
-        lines.append(f"  {_short(h.name, width):<{width}}  {MARK[h.outcome]:<8} {h.duration_ms:8.1f} ms"
-                     + (f"  {_short(detail, 100)}" if detail else ""))
+        lines.append(
+            f"  {_short(h.name, width):<{width}}  {MARK[h.outcome]:<8} {h.duration_ms:8.1f} ms"
+            + (f"  {_short(detail, 100)}" if detail else "")
+        )
     if result.stopped:
         lines.append(f"stop reason: {result.effective_reason}")
     elif result.reason:
@@ -68,12 +84,21 @@ def render_fire(result: FireResult) -> str:
     if result.system_message:
         lines.append(f"system message: {result.system_message}")
     hso = result.hook_specific
-    for key in ("additionalContext", "tool_input", "toolConfig", "llm_request", "llm_response",
-                "tailToolCallRequest", "clearContext"):
+    for key in (
+        "additionalContext",
+        "tool_input",
+        "toolConfig",
+        "llm_request",
+        "llm_response",
+        "tailToolCallRequest",
+        "clearContext",
+    ):
         if key in hso:
             import json
 
-            val = hso[key] if isinstance(hso[key], str) else json.dumps(hso[key], ensure_ascii=False)
+            val = (
+                hso[key] if isinstance(hso[key], str) else json.dumps(hso[key], ensure_ascii=False)
+            )
             lines.append(f"{key}: {_short(str(val), 200)}")
     return "\n".join(lines)
 
@@ -98,5 +123,3 @@ def relpath(path: str | None, start: str) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel
-
-

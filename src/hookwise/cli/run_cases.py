@@ -17,9 +17,15 @@ from hookwise.testing.cases import CaseResult, discover, junit_xml, load_file, r
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="case files or directories (default: the project dir)")
-    parser.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML to FILE")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="case files or directories (default: the project dir)",
+    )
+    parser.add_argument(
+        "--junit", metavar="FILE", help="also write the results as JUnit XML to FILE"
+    )
 
 
 def _rel(path: str) -> str:
@@ -54,17 +60,24 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     fwidth = min(50, max((len(_rel(c.file)) for c in cases), default=10))
 
     def show(r: CaseResult) -> None:
-        print(f"{r.status:<5} {_rel(r.case.file):<{fwidth}}  {r.case.name:<{width}}  {r.duration_ms:6.0f} ms",
-              file=ctx.stdout)
-        for line in ([r.error] if r.error else r.failures):
+        print(
+            f"{r.status:<5} {_rel(r.case.file):<{fwidth}}  {r.case.name:<{width}}  {r.duration_ms:6.0f} ms",
+            file=ctx.stdout,
+        )
+        for line in [r.error] if r.error else r.failures:
             print(f"      {line}", file=ctx.stdout)
         if not r.passed and r.result is not None:
             for w in r.result.warnings:
                 print(f"      warning: {w}", file=ctx.stdout)
         ctx.stdout.flush()
 
-    results = run_cases(cases, ctx.project_dir, claude_settings=True if ctx.claude_settings else None,
-                        trace=ctx.trace, on_result=show)
+    results = run_cases(
+        cases,
+        ctx.project_dir,
+        claude_settings=True if ctx.claude_settings else None,
+        trace=ctx.trace,
+        on_result=show,
+    )
     passed = sum(r.passed for r in results)
     failed = sum(1 for r in results if r.failures and r.error is None)
     errors = sum(1 for r in results if r.error is not None) + len(broken)

@@ -26,13 +26,21 @@ from hookwise.settings.load import load_settings
 
 def configure(parser: argparse.ArgumentParser) -> None:
     if parser.prog.split()[-1] in ("enable", "disable"):
-        parser.add_argument("name", metavar="NAME", help="the hook's display name (its name, else its command)")
-    parser.add_argument("--scope", choices=edit.SCOPES, default="project",
-                        help="which settings file to edit (default: project, i.e. <project>/.gemini/settings.json)")
+        parser.add_argument(
+            "name", metavar="NAME", help="the hook's display name (its name, else its command)"
+        )
+    parser.add_argument(
+        "--scope",
+        choices=edit.SCOPES,
+        default="project",
+        help="which settings file to edit (default: project, i.e. <project>/.gemini/settings.json)",
+    )
 
 
 def _entries(ctx: CliContext) -> list[HookEntry]:
-    loaded = load_settings(ctx.project_dir, os.environ, claude_settings=True if ctx.claude_settings else None)
+    loaded = load_settings(
+        ctx.project_dir, os.environ, claude_settings=True if ctx.claude_settings else None
+    )
     return loaded.entries
 
 
@@ -42,9 +50,11 @@ def _disabled_elsewhere(name: str, target: Target, ctx: CliContext) -> list[str]
 
 def _unknown(exc: HookNotFoundError, entries: list[HookEntry]) -> UsageError:
     if any(e.name and e.command == exc.name for e in entries):
-        return UsageError(f"no hook is named {exc.name!r}: the hook that runs this command is named "
-                          + " / ".join(repr(n) for n in exc.suggestions)
-                          + " (hooks are enabled and disabled by name when they have one)")
+        return UsageError(
+            f"no hook is named {exc.name!r}: the hook that runs this command is named "
+            + " / ".join(repr(n) for n in exc.suggestions)
+            + " (hooks are enabled and disabled by name when they have one)"
+        )
     msg = str(exc)
     if not entries:
         msg += "; no hooks are configured"
@@ -80,16 +90,23 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
             raise _unknown(exc, entries) from None
         matches = []
     if matches and all(e.source == "system" for e in matches):
-        raise UsageError(f"{name!r} is a system hook ({matches[0].file}); only hooksConfig.disabled in the "
-                         "system settings can switch it off, and hookwise does not edit those")
+        raise UsageError(
+            f"{name!r} is a system hook ({matches[0].file}); only hooksConfig.disabled in the "
+            "system settings can switch it off, and hookwise does not edit those"
+        )
     if name in target.disabled:
         print(f"Hook {name!r} is already disabled in {target.label}.", file=ctx.stdout)
         return 0
     edit.write(target, edit.with_names(target, [name]))
-    print(f"Disabled hook {name!r}: added it to hooksConfig.disabled in {target.label}.", file=ctx.stdout)
+    print(
+        f"Disabled hook {name!r}: added it to hooksConfig.disabled in {target.label}.",
+        file=ctx.stdout,
+    )
     if any(e.source == "system" for e in matches):
-        ctx.warn(f"a system hook is also named {name!r}; it stays enabled (only the system settings can "
-                 "disable it)")
+        ctx.warn(
+            f"a system hook is also named {name!r}; it stays enabled (only the system settings can "
+            "disable it)"
+        )
     if target.scope == "project" and any(e.source == "user" for e in matches):
         ctx.warn(f"{name!r} is one of your user hooks; this switches it off for this project only")
     return 0
@@ -98,7 +115,10 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
 def _enable(name: str, target: Target, ctx: CliContext) -> int:
     if name in target.disabled:
         edit.write(target, edit.without_names(target, name))
-        print(f"Enabled hook {name!r}: removed it from hooksConfig.disabled in {target.label}.", file=ctx.stdout)
+        print(
+            f"Enabled hook {name!r}: removed it from hooksConfig.disabled in {target.label}.",
+            file=ctx.stdout,
+        )
         for where in _disabled_elsewhere(name, target, ctx):
             ctx.warn(f"{name!r} is still disabled by the {where}" + _hint(name, where))
         return 0
@@ -129,8 +149,11 @@ def _enable_all(target: Target, ctx: CliContext) -> int:
         return 0
     edit.write(target, edit.without_names(target))
     names = [str(n) for n in target.disabled]
-    print(f"Enabled {len(names)} hook name(s) by emptying hooksConfig.disabled in {target.label}: "
-          + ", ".join(names), file=ctx.stdout)
+    print(
+        f"Enabled {len(names)} hook name(s) by emptying hooksConfig.disabled in {target.label}: "
+        + ", ".join(names),
+        file=ctx.stdout,
+    )
     _other_lists(target, ctx)
     return 0
 
@@ -138,10 +161,16 @@ def _enable_all(target: Target, ctx: CliContext) -> int:
 def _other_lists(target: Target, ctx: CliContext) -> None:
     for layer, names in edit.other_disabled(target, ctx.project_dir, os.environ):
         if names:
-            hint = (f" (`hookwise enable-all --scope {layer.kind}`)" if layer.kind in ("user", "project")
-                    else "")
-            ctx.warn(f"the {layer.kind} settings ({layer.path}) still disable: "
-                     + ", ".join(str(n) for n in names) + hint)
+            hint = (
+                f" (`hookwise enable-all --scope {layer.kind}`)"
+                if layer.kind in ("user", "project")
+                else ""
+            )
+            ctx.warn(
+                f"the {layer.kind} settings ({layer.path}) still disable: "
+                + ", ".join(str(n) for n in names)
+                + hint
+            )
 
 
 def _disable_all(target: Target, ctx: CliContext) -> int:
@@ -159,9 +188,14 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
         print(f"All hooks are already disabled in {target.label}.", file=ctx.stdout)
     else:
         edit.write(target, edit.with_names(target, missing))
-        print(f"Disabled {len(missing)} hook(s) by adding them to hooksConfig.disabled in {target.label}: "
-              + ", ".join(missing), file=ctx.stdout)
+        print(
+            f"Disabled {len(missing)} hook(s) by adding them to hooksConfig.disabled in {target.label}: "
+            + ", ".join(missing),
+            file=ctx.stdout,
+        )
     if system:
-        ctx.warn("system hooks stay enabled (only the system settings can disable them): "
-                 + ", ".join(system))
+        ctx.warn(
+            "system hooks stay enabled (only the system settings can disable them): "
+            + ", ".join(system)
+        )
     return 0

@@ -11,13 +11,21 @@ from hookwise.cli.main import CliContext, UsageError
 
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
-    rep = verbs.add_parser("report", help="per hook: calls, outcomes, blocks, p50/p95/max duration, slowest calls",
-                           description="Summarise the hook calls of a --trace file (JSON lines) or of a "
-                                       "telemetry outfile.")
+    rep = verbs.add_parser(
+        "report",
+        help="per hook: calls, outcomes, blocks, p50/p95/max duration, slowest calls",
+        description="Summarise the hook calls of a --trace file (JSON lines) or of a "
+        "telemetry outfile.",
+    )
     rep.add_argument("file", metavar="FILE", help="a --trace file or a telemetry outfile")
-    rep.add_argument("--html", metavar="OUT", help="also write one self-contained HTML page with the table "
-                                                   "and a timeline of the session")
-    rep.add_argument("--top", type=int, default=10, metavar="N", help="how many slowest calls to list (10)")
+    rep.add_argument(
+        "--html",
+        metavar="OUT",
+        help="also write one self-contained HTML page with the table and a timeline of the session",
+    )
+    rep.add_argument(
+        "--top", type=int, default=10, metavar="N", help="how many slowest calls to list (10)"
+    )
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:

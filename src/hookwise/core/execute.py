@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from hookwise.runners.base import Firing
 
 
-def run_plan(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner]) -> list[HookOutcome]:
+def run_plan(
+    firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner]
+) -> list[HookOutcome]:
     """Run every hook of ``plan``; one outcome per hook, in plan order."""
     if plan.sequential:
         from hookwise.core.chain import next_input  # only sequential firings chain inputs
@@ -49,14 +51,24 @@ def run_plan(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[s
             cur = next_input(firing.event, cur, o)
         return outcomes
     results, groups = _split(firing, plan.entries, runners)
-    kinds = sorted(groups, key=lambda k: not runners[k].background)  # background kinds first (stable)
+    kinds = sorted(
+        groups, key=lambda k: not runners[k].background
+    )  # background kinds first (stable)
     if kinds:
         _run_kinds(firing, plan, inp, runners, kinds, groups, results, 0)
     return _complete(plan.entries, results)
 
 
-def _run_kinds(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner], kinds: list[str],
-               groups: dict[str, list[int]], results: list[HookOutcome | None], j: int) -> None:
+def _run_kinds(
+    firing: Firing,
+    plan: Plan,
+    inp: dict[str, Any],
+    runners: Mapping[str, Runner],
+    kinds: list[str],
+    groups: dict[str, list[int]],
+    results: list[HookOutcome | None],
+    j: int,
+) -> None:
     """Run kind ``j``; the kinds after it run as its ``during`` (while its background work proceeds).
 
     A module-level function, not a closure that calls itself: such a closure is a reference cycle, and every
@@ -69,8 +81,9 @@ def _run_kinds(firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping
     _place(results, idx, outs)
 
 
-async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],
-                         runners: Mapping[str, Runner]) -> list[HookOutcome]:
+async def run_plan_async(
+    firing: Firing, plan: Plan, inp: dict[str, Any], runners: Mapping[str, Runner]
+) -> list[HookOutcome]:
     """:func:`run_plan` for asyncio hosts: the same rules, the runners' ``run_async``."""
     if plan.sequential:
         from hookwise.core.chain import next_input
@@ -88,8 +101,9 @@ async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],
 
     results, groups = _split(firing, plan.entries, runners)
     kinds = list(groups)
-    outs = await asyncio.gather(*(runners[k].run_async(firing, [plan.entries[i] for i in groups[k]], inp)
-                                  for k in kinds))
+    outs = await asyncio.gather(
+        *(runners[k].run_async(firing, [plan.entries[i] for i in groups[k]], inp) for k in kinds)
+    )
     for k, out in zip(kinds, outs, strict=True):
         _place(results, groups[k], out)
     return _complete(plan.entries, results)
@@ -98,18 +112,24 @@ async def run_plan_async(firing: Firing, plan: Plan, inp: dict[str, Any],
 def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome | None:
     """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else None."""
     if not firing.host.is_trusted(entry):
-
         return skipped(entry, firing.event)
     if entry.type not in runners:
-
         known = ", ".join(sorted(runners))
-        return finish(entry, firing.event, Interpretation(
-            Outcome.NOT_RUN, None, f"hook type {entry.type!r} has no runner (known: {known})"))
+        return finish(
+            entry,
+            firing.event,
+            Interpretation(
+                Outcome.NOT_RUN, None, f"hook type {entry.type!r} has no runner (known: {known})"
+            ),
+        )
     return None
 
 
-def _split(firing: Firing, entries: Sequence[HookEntry], runners: Mapping[str, Runner],
-           ) -> tuple[list[HookOutcome | None], dict[str, list[int]]]:
+def _split(
+    firing: Firing,
+    entries: Sequence[HookEntry],
+    runners: Mapping[str, Runner],
+) -> tuple[list[HookOutcome | None], dict[str, list[int]]]:
     """Refused hooks' outcomes in place; the others' indices grouped by kind (plan order kept)."""
     results: list[HookOutcome | None] = [None] * len(entries)
     groups: dict[str, list[int]] = {}
@@ -124,14 +144,18 @@ def _split(firing: Firing, entries: Sequence[HookEntry], runners: Mapping[str, R
 
 def _place(results: list[HookOutcome | None], idx: list[int], outs: Sequence[HookOutcome]) -> None:
     if len(outs) != len(idx):
-        raise RuntimeError(f"internal error: a runner returned {len(outs)} outcomes for {len(idx)} hooks")
+        raise RuntimeError(
+            f"internal error: a runner returned {len(outs)} outcomes for {len(idx)} hooks"
+        )
     for i, o in zip(idx, outs, strict=True):
         results[i] = o
 
 
 def _single(entry: HookEntry, outs: Sequence[HookOutcome]) -> HookOutcome:
     if len(outs) != 1:
-        raise RuntimeError(f"internal error: a runner returned {len(outs)} outcomes for hook {entry.display_name}")
+        raise RuntimeError(
+            f"internal error: a runner returned {len(outs)} outcomes for hook {entry.display_name}"
+        )
     return outs[0]
 
 

@@ -34,7 +34,9 @@ def quote_in_double(value: str) -> str:
     return "".join(out)
 
 
-def expand_command(command: str, values: Mapping[str, str], *, in_single_quotes: bool = False) -> str:
+def expand_command(
+    command: str, values: Mapping[str, str], *, in_single_quotes: bool = False
+) -> str:
     """Replace ``$NAME`` / ``${NAME}`` for the names in ``values`` with shell-safe text.
 
     Follows bash's quoting rules to know the context of each reference. The
@@ -54,7 +56,9 @@ def expand_command(command: str, values: Mapping[str, str], *, in_single_quotes:
         kind = frame[0]
         c = command[i]
         if kind == "'":
-            if in_single_quotes and c == "$":  # textual placeholders (extension hydration): '\'' keeps it one word
+            if (
+                in_single_quotes and c == "$"
+            ):  # textual placeholders (extension hydration): '\'' keeps it one word
                 name, end = _reference(command, i)
                 if name is not None and name in values:
                     out.append(values[name].replace("'", "'\\''"))

@@ -44,9 +44,13 @@ def _pattern(p: str) -> re.Pattern[str]:
     if start >= 0:
         ends = [i for i in (p.find(c, start + 3) for c in "/?#") if i >= 0]
         cut = min(ends) if ends else len(p)
-    host_part = "".join("[^/?#@]*" if c == "*" else re.escape(c) for c in p[:cut]) if start >= 0 else ""
+    host_part = (
+        "".join("[^/?#@]*" if c == "*" else re.escape(c) for c in p[:cut]) if start >= 0 else ""
+    )
     rest = p[cut:] if start >= 0 else p
-    return re.compile(host_part + "".join(".*" if c == "*" else re.escape(c) for c in rest) + r"\Z", re.DOTALL)
+    return re.compile(
+        host_part + "".join(".*" if c == "*" else re.escape(c) for c in rest) + r"\Z", re.DOTALL
+    )
 
 
 def url_allowed(url: str, lists: Sequence[Sequence[str]]) -> bool:
@@ -59,7 +63,9 @@ def url_allowed(url: str, lists: Sequence[Sequence[str]]) -> bool:
     return all(any(_pattern(p).match(url) for p in lst) for lst in lists)
 
 
-def interpolate_headers(headers: Mapping[str, str], allowed: Iterable[str], env: Mapping[str, str]) -> dict[str, str]:
+def interpolate_headers(
+    headers: Mapping[str, str], allowed: Iterable[str], env: Mapping[str, str]
+) -> dict[str, str]:
     """Fill ``$VAR`` / ``${VAR}`` in header values from ``env``, for names in ``allowed`` only.
 
     Any other reference becomes the empty string: a header never carries a

@@ -74,8 +74,17 @@ def signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def interpret(name: str, *, exit_code: int | None, signal: int | None = None, stdout: str = "", stderr: str = "",
-              timed_out: bool = False, timeout_ms: int = 0, spawn_error: str | None = None) -> Interpretation:
+def interpret(
+    name: str,
+    *,
+    exit_code: int | None,
+    signal: int | None = None,
+    stdout: str = "",
+    stderr: str = "",
+    timed_out: bool = False,
+    timeout_ms: int = 0,
+    spawn_error: str | None = None,
+) -> Interpretation:
     """Apply the exit-code table to one finished command hook."""
     if spawn_error is not None:
         return Interpretation(Outcome.NOT_RUN, None, spawn_error)
@@ -88,8 +97,11 @@ def interpret(name: str, *, exit_code: int | None, signal: int | None = None, st
     out = out_s or err_s
     obj = parse_object(out) if out else None
     if obj is None and exit_code not in (2, 126, 127) and out[:1] == "{" and _too_deep(out):
-        return Interpretation(Outcome.FAILED, None, "its JSON output is nested too deeply to read; the answer was "
-                                                    "ignored")
+        return Interpretation(
+            Outcome.FAILED,
+            None,
+            "its JSON output is nested too deeply to read; the answer was ignored",
+        )
     if exit_code == 0:
         if obj is not None:
             return Interpretation(Outcome.OK, obj, None, True)
@@ -104,8 +116,11 @@ def interpret(name: str, *, exit_code: int | None, signal: int | None = None, st
             if not (isinstance(obj.get("reason"), str) and obj["reason"]):
                 obj["reason"] = (err_s if out_s and err_s else "") or f"Blocked by hook {name}"
             return Interpretation(Outcome.BLOCKED, obj, None, True)
-        return Interpretation(Outcome.BLOCKED,
-                              {"decision": "deny", "reason": err_s or out_s or f"Blocked by hook {name}"}, None)
+        return Interpretation(
+            Outcome.BLOCKED,
+            {"decision": "deny", "reason": err_s or out_s or f"Blocked by hook {name}"},
+            None,
+        )
     if exit_code in (126, 127):
         why = "command not found" if exit_code == 127 else "not executable"
         detail = last_line(stderr)
@@ -128,13 +143,18 @@ def interpret_python(name: str, value: Any) -> Interpretation:
         try:
             dumps(value, allow_nan=False)
         except (TypeError, ValueError) as exc:
-            return Interpretation(Outcome.FAILED, None, f"returned a dict that is not JSON-serialisable: {exc}")
+            return Interpretation(
+                Outcome.FAILED, None, f"returned a dict that is not JSON-serialisable: {exc}"
+            )
         return Interpretation(Outcome.OK, value, None)
-    return Interpretation(Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None")
+    return Interpretation(
+        Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None"
+    )
 
 
-def fail_closed_output(name: str, outcome: Outcome, error: str | None,
-                       output: dict[str, Any] | None) -> dict[str, Any]:
+def fail_closed_output(
+    name: str, outcome: Outcome, error: str | None, output: dict[str, Any] | None
+) -> dict[str, Any]:
     """The block a ``failClosed`` hook produces when it failed, did not run or timed out."""
     base = dict(output) if output else {}
     base["decision"] = "deny"

@@ -98,7 +98,9 @@ def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> 
             elif k == "tool_input":
                 if isinstance(v, dict):
                     if tool_input is None:
-                        tool_input = dict(base_tool_input) if isinstance(base_tool_input, dict) else {}
+                        tool_input = (
+                            dict(base_tool_input) if isinstance(base_tool_input, dict) else {}
+                        )
                     tool_input.update(v)
             else:
                 hso[k] = v
@@ -171,13 +173,19 @@ def merge_simple(outputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def merge(event: HookEvent, outputs: Sequence[dict[str, Any]], input_: dict[str, Any] | None = None) -> dict[str, Any]:
+def merge(
+    event: HookEvent, outputs: Sequence[dict[str, Any]], input_: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The merged output of one firing (``{}`` when no hook answered)."""
     if not outputs:
         return {}
     kind = EVENT_SPECS[event].merge
     if kind is MergeKind.OR:
-        base = input_.get("tool_input") if (input_ is not None and event is HookEvent.BEFORE_TOOL) else None
+        base = (
+            input_.get("tool_input")
+            if (input_ is not None and event is HookEvent.BEFORE_TOOL)
+            else None
+        )
         return merge_or(outputs, base)
     if kind is MergeKind.REPLACE:
         return merge_replace(outputs)

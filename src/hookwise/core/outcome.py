@@ -11,16 +11,34 @@ from hookwise.events import HookEvent
 from hookwise.result import HookOutcome, Outcome
 
 
-def finish(entry: HookEntry, event: HookEvent, it: Interpretation, exit_code: int | None = None,
-           duration_ms: float = 0.0, stdout: str = "", stderr: str = "", truncated: bool = False) -> HookOutcome:
+def finish(
+    entry: HookEntry,
+    event: HookEvent,
+    it: Interpretation,
+    exit_code: int | None = None,
+    duration_ms: float = 0.0,
+    stdout: str = "",
+    stderr: str = "",
+    truncated: bool = False,
+) -> HookOutcome:
     """The outcome of one hook call from its interpretation (fail-closed applied, docs/contract.md §6)."""
     output = it.output
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
     return HookOutcome(
-        name=entry.display_name, command=entry.command, source=entry.source, event=event.value,
-        outcome=it.outcome, hook_type=entry.type, exit_code=exit_code, duration_ms=duration_ms, output=output,
-        stdout=stdout, stderr=stderr, error=it.error, truncated=truncated,
+        name=entry.display_name,
+        command=entry.command,
+        source=entry.source,
+        event=event.value,
+        outcome=it.outcome,
+        hook_type=entry.type,
+        exit_code=exit_code,
+        duration_ms=duration_ms,
+        output=output,
+        stdout=stdout,
+        stderr=stderr,
+        error=it.error,
+        truncated=truncated,
     )
 
 
@@ -28,8 +46,12 @@ def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
     """The outcome of a hook that was not run because it is not trusted (docs/contract.md §7)."""
     where = entry.file or entry.source
     return HookOutcome(
-        name=entry.display_name, command=entry.command, source=entry.source, event=event.value,
-        outcome=Outcome.SKIPPED, hook_type=entry.type,
+        name=entry.display_name,
+        command=entry.command,
+        source=entry.source,
+        event=event.value,
+        outcome=Outcome.SKIPPED,
+        hook_type=entry.type,
         error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
-              + (f"; it would run: {entry.command}" if entry.type == "command" and entry.name else ""),
+        + (f"; it would run: {entry.command}" if entry.type == "command" and entry.name else ""),
     )

@@ -50,7 +50,9 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
             return lambda v: v is None or v == m
         from hookwise.core.safe_regex import safe_search
 
-        bounded, note = safe_search(m)  # a pattern that could hang the firing is never given to `re`
+        bounded, note = safe_search(
+            m
+        )  # a pattern that could hang the firing is never given to `re`
         if bounded is not None:
             return lambda v: v is None or v == "" or bounded(v)
         if note is not None:
@@ -68,7 +70,12 @@ def is_literal(matcher: str) -> bool:
 
 def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
     """The warning a loader reports for a tool matcher that could backtrack catastrophically (else None)."""
-    if matcher is None or kind is not MatcherKind.TOOL or matcher.strip() in ("", "*") or is_literal(matcher.strip()):
+    if (
+        matcher is None
+        or kind is not MatcherKind.TOOL
+        or matcher.strip() in ("", "*")
+        or is_literal(matcher.strip())
+    ):
         return None
     if not matcher_is_valid_regex(matcher.strip()):
         return None
@@ -116,7 +123,9 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
     seen: set[str] = set()
     out = []
     for e in entries:
-        key = e.identity  # docs/contract.md §2/§4: name:command (a Python hook's command part is empty)
+        key = (
+            e.identity
+        )  # docs/contract.md §2/§4: name:command (a Python hook's command part is empty)
         if key in seen:
             continue
         seen.add(key)
@@ -124,7 +133,9 @@ def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
     return out
 
 
-def make_plan(entries: Sequence[HookEntry], predicates: Sequence[Predicate], value: str | None) -> Plan:
+def make_plan(
+    entries: Sequence[HookEntry], predicates: Sequence[Predicate], value: str | None
+) -> Plan:
     """Match, de-duplicate and decide parallel vs sequential (pure)."""
     matched = [e for e, p in zip(entries, predicates, strict=True) if p(value)]
     if not matched:
@@ -176,7 +187,11 @@ def condition_error(entry: HookEntry) -> str | None:
     from hookwise.claude.permission_rules import rule_error
 
     err = rule_error(entry.condition)
-    return None if err is None else f"its `if` rule {entry.condition!r} {err}; the hook is skipped until it is fixed"
+    return (
+        None
+        if err is None
+        else f"its `if` rule {entry.condition!r} {err}; the hook is skipped until it is fixed"
+    )
 
 
 def once_key(entry: HookEntry) -> tuple[str, str, str | None, str, str]:
@@ -184,8 +199,15 @@ def once_key(entry: HookEntry) -> tuple[str, str, str | None, str, str]:
     return (entry.event.value, entry.source, entry.file, entry.pointer, entry.identity)
 
 
-def select(plan: Plan, event: HookEvent, inp: Mapping[str, Any], *, project_dir: str, home: str,
-           spent: Collection[tuple[str, str, str | None, str, str]] = ()) -> tuple[Plan, list[tuple[HookEntry, str]]]:
+def select(
+    plan: Plan,
+    event: HookEvent,
+    inp: Mapping[str, Any],
+    *,
+    project_dir: str,
+    home: str,
+    spent: Collection[tuple[str, str, str | None, str, str]] = (),
+) -> tuple[Plan, list[tuple[HookEntry, str]]]:
     """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks removed.
 
     Returns the narrowed plan and the hooks skipped visibly, with the reason (an

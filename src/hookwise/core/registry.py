@@ -19,7 +19,13 @@ DEFAULT_TIMEOUT_MS = 60_000
 
 #: source labels in merge order (docs/contract.md §1); runtime hooks run first
 SOURCE_ORDER: dict[str, int] = {
-    "runtime": 0, "system": 1, "user": 1, "project": 1, "extension": 2, "plugin": 2, "package": 2,
+    "runtime": 0,
+    "system": 1,
+    "user": 1,
+    "project": 1,
+    "extension": 2,
+    "plugin": 2,
+    "package": 2,
 }
 #: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7); package hooks
 #: run at user trust (the user installed the package)
@@ -79,7 +85,11 @@ class HookEntry:
     @property
     def display_name(self) -> str:
         """The name if set, else the command (what ``hooksConfig.disabled`` lists)."""
-        return self.name or self.command or ("unknown-hook" if self.type == "python" else "unknown-command")
+        return (
+            self.name
+            or self.command
+            or ("unknown-hook" if self.type == "python" else "unknown-command")
+        )
 
     @property
     def needs_trust(self) -> bool:

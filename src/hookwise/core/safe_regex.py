@@ -221,8 +221,14 @@ class _Compiler:
                 for s in splits:
                     self.patch(s, _SPLIT, s + 1, len(self.prog))
         elif op is _c.AT:
-            if av not in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING, _c.AT_END, _c.AT_END_STRING,
-                          _c.AT_BOUNDARY, _c.AT_NON_BOUNDARY):
+            if av not in (
+                _c.AT_BEGINNING,
+                _c.AT_BEGINNING_STRING,
+                _c.AT_END,
+                _c.AT_END_STRING,
+                _c.AT_BOUNDARY,
+                _c.AT_NON_BOUNDARY,
+            ):
                 raise Unsupported(f"anchor {av}")
             self.emit(_ASSERT, av)
         else:
@@ -312,10 +318,14 @@ def safe_search(pattern: str) -> tuple[Callable[[str], bool] | None, str | None]
     try:
         lm = LinearMatcher(pattern)
     except (Unsupported, RecursionError, OverflowError) as exc:
-        return None, (f"matcher {pattern!r} can backtrack catastrophically ({why}) and uses {exc}, which the "
-                      "bounded matcher does not support; it is refused and compared as an exact tool name")
-    return lm.search, (f"matcher {pattern!r} can backtrack catastrophically ({why}); it is matched with "
-                       "hookwise's linear-time matcher (same answers, bounded time)")
+        return None, (
+            f"matcher {pattern!r} can backtrack catastrophically ({why}) and uses {exc}, which the "
+            "bounded matcher does not support; it is refused and compared as an exact tool name"
+        )
+    return lm.search, (
+        f"matcher {pattern!r} can backtrack catastrophically ({why}); it is matched with "
+        "hookwise's linear-time matcher (same answers, bounded time)"
+    )
 
 
 def refused(pattern: str) -> bool:

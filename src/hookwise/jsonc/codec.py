@@ -34,7 +34,14 @@ _constant = _CONSTANTS.__getitem__
 class _Options:
     """What the C scanner reads from its context (the attributes of a ``json.JSONDecoder``)."""
 
-    __slots__ = ("object_hook", "object_pairs_hook", "parse_constant", "parse_float", "parse_int", "strict")
+    __slots__ = (
+        "object_hook",
+        "object_pairs_hook",
+        "parse_constant",
+        "parse_float",
+        "parse_int",
+        "strict",
+    )
 
     def __init__(self, parse_constant: Callable[[str], Any]) -> None:
         self.object_hook = None
@@ -70,13 +77,17 @@ def loads(text: str, *, parse_constant: Callable[[str], Any] | None = None) -> A
     try:
         try:
             value, end = scan(text, start)
-        except SystemError:  # Python < 3.12 reports a syntax error through json.decoder only once it is loaded
+        except (
+            SystemError
+        ):  # Python < 3.12 reports a syntax error through json.decoder only once it is loaded
             import json.decoder  # noqa: F401
 
             value, end = scan(text, start)  # raises the error now
     except StopIteration as exc:
         raise _decode_error("Expecting value", text, exc.value) from None
-    if end != len(text) and len(text.rstrip(_WS)) != end:  # a value ends with a character that is not white space
+    if (
+        end != len(text) and len(text.rstrip(_WS)) != end
+    ):  # a value ends with a character that is not white space
         rest = text[end:]
         raise _decode_error("Extra data", text, end + len(rest) - len(rest.lstrip(_WS)))
     return value
@@ -86,19 +97,41 @@ def _not_serializable(value: Any) -> Any:
     raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
 
 
-def dumps(value: Any, *, ensure_ascii: bool = True, separators: tuple[str, str] = (", ", ": "),
-          allow_nan: bool = True, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
+def dumps(
+    value: Any,
+    *,
+    ensure_ascii: bool = True,
+    separators: tuple[str, str] = (", ", ": "),
+    allow_nan: bool = True,
+    default: Callable[[Any], Any] | None = None,
+    sort_keys: bool = False,
+) -> str:
     """:func:`json.dumps` without ``indent`` (use :func:`dumps_indented`) and with the same keywords."""
     if _c is None:
         import json
 
-        return json.dumps(value, ensure_ascii=ensure_ascii, separators=separators, allow_nan=allow_nan,
-                          default=default, sort_keys=sort_keys)
+        return json.dumps(
+            value,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+            allow_nan=allow_nan,
+            default=default,
+            sort_keys=sort_keys,
+        )
     encode_str = _c.encode_basestring_ascii if ensure_ascii else _c.encode_basestring
     if type(value) is str:
         return str(encode_str(value))
-    encoder = _c.make_encoder({}, default or _not_serializable, encode_str, None, separators[1], separators[0],
-                           sort_keys, False, allow_nan)
+    encoder = _c.make_encoder(
+        {},
+        default or _not_serializable,
+        encode_str,
+        None,
+        separators[1],
+        separators[0],
+        sort_keys,
+        False,
+        allow_nan,
+    )
     return "".join(encoder(value, 0))
 
 
@@ -151,13 +184,20 @@ def _put(value: Any, out: list[str], nl: str, encode_str: Callable[[str], str]) 
     return True
 
 
-def dumps_indented(value: Any, *, ensure_ascii: bool = True, default: Callable[[Any], Any] | None = None) -> str:
+def dumps_indented(
+    value: Any, *, ensure_ascii: bool = True, default: Callable[[Any], Any] | None = None
+) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=..., default=...)``: the same text, for plain JSON values in a
     fraction of the time (the standard library has no C encoder for indented output before Python 3.14)."""
     out: list[str] = []
     if _c is not None:
         try:
-            if _put(value, out, "\n", _c.encode_basestring_ascii if ensure_ascii else _c.encode_basestring):
+            if _put(
+                value,
+                out,
+                "\n",
+                _c.encode_basestring_ascii if ensure_ascii else _c.encode_basestring,
+            ):
                 return "".join(out)
         except RecursionError:  # a cycle, or very deep nesting: json.dumps says which
             pass

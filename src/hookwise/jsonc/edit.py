@@ -212,7 +212,11 @@ def _render(value: Any, base: str, unit: str, nl: str, compact: bool) -> str:
 
 
 def _render_member(doc: _Doc, key: str, value: Any, base: str, compact: bool) -> str:
-    return json.dumps(key, ensure_ascii=False) + doc.colon + _render(value, base, doc.unit, doc.nl, compact)
+    return (
+        json.dumps(key, ensure_ascii=False)
+        + doc.colon
+        + _render(value, base, doc.unit, doc.nl, compact)
+    )
 
 
 # --------------------------------------------------------------------------- low-level text ops
@@ -274,28 +278,40 @@ def _insert_child(doc: _Doc, node: _Node, rendered: Any, key: str | None) -> str
         last = node.children[-1][2]
         inline = minified or _same_line(clean, node.start, first_start)
         if inline:
-            body = _render_member(doc, key, rendered, "", True) if key is not None else _render(
-                rendered, "", doc.unit, doc.nl, True)
+            body = (
+                _render_member(doc, key, rendered, "", True)
+                if key is not None
+                else _render(rendered, "", doc.unit, doc.nl, True)
+            )
             return _apply(text, [(last.end, last.end, ", " + body)])
         indent = _line_indent(text, last_key_start)
-        body = (_render_member(doc, key, rendered, indent, False) if key is not None
-                else _render(rendered, indent, doc.unit, doc.nl, False))
+        body = (
+            _render_member(doc, key, rendered, indent, False)
+            if key is not None
+            else _render(rendered, indent, doc.unit, doc.nl, False)
+        )
         eol = _end_of_line_after(text, last.end)
         if eol is None:  # something (the closing bracket) follows on the same line
             return _apply(text, [(last.end, last.end, "," + doc.nl + indent + body)])
         return _apply(text, [(last.end, last.end, ","), (eol, eol, doc.nl + indent + body)])
     # empty container
     if minified:
-        body = _render_member(doc, key, rendered, "", True) if key is not None else _render(
-            rendered, "", doc.unit, doc.nl, True)
+        body = (
+            _render_member(doc, key, rendered, "", True)
+            if key is not None
+            else _render(rendered, "", doc.unit, doc.nl, True)
+        )
         interior = text[node.start + 1 : close]
         if interior.strip(" \t") == "":
             return _apply(text, [(node.start + 1, close, body)])
         return _apply(text, [(close, close, " " + body + " ")])
     outer = _line_indent(text, node.start)
     inner = outer + doc.unit
-    body = (_render_member(doc, key, rendered, inner, False) if key is not None
-            else _render(rendered, inner, doc.unit, doc.nl, False))
+    body = (
+        _render_member(doc, key, rendered, inner, False)
+        if key is not None
+        else _render(rendered, inner, doc.unit, doc.nl, False)
+    )
     interior = text[node.start + 1 : close]
     if interior.strip(" \t\r\n") == "":
         return _apply(text, [(node.start + 1, close, doc.nl + inner + body + doc.nl + outer)])
@@ -420,10 +436,13 @@ def _check(doc: _Doc, result: str, expected: Any, path: str, what: str) -> str:
     try:
         got = parse(result, path)
     except SettingsError as exc:  # pragma: no cover - a bug in this module
-        raise EditError(f"{path}: internal error while {what}: result does not parse "
-                        f"({exc.message})") from None
+        raise EditError(
+            f"{path}: internal error while {what}: result does not parse ({exc.message})"
+        ) from None
     if got != expected:  # pragma: no cover - a bug in this module
-        raise EditError(f"{path}: internal error while {what}: result differs from the intended change")
+        raise EditError(
+            f"{path}: internal error while {what}: result differs from the intended change"
+        )
     return result
 
 
@@ -450,23 +469,54 @@ def set_value(text: str, pointer: str, value: Any, *, path: str = "<settings>") 
         nested: Any = value
         for tok in reversed(tokens[1:]):
             nested = {tok: nested}
-        body = "{" + doc.nl + "  " + _render_member(_Doc("", "", None, None, doc.nl, "  ", ": "), tokens[0],
-                                                     nested, "  ", False) + doc.nl + "}"
+        body = (
+            "{"
+            + doc.nl
+            + "  "
+            + _render_member(
+                _Doc("", "", None, None, doc.nl, "  ", ": "), tokens[0], nested, "  ", False
+            )
+            + doc.nl
+            + "}"
+        )
         return bom + body + doc.nl
     if not tokens:
-        return _check(doc, _apply(text, [(doc.root.start, doc.root.end, _render(value, "", doc.unit, doc.nl,
-                                                                                "\n" not in text))]),
-                      value, path, f"setting {pointer}")
+        return _check(
+            doc,
+            _apply(
+                text,
+                [
+                    (
+                        doc.root.start,
+                        doc.root.end,
+                        _render(value, "", doc.unit, doc.nl, "\n" not in text),
+                    )
+                ],
+            ),
+            value,
+            path,
+            f"setting {pointer}",
+        )
     nodes, values = _walk(doc, tokens)
     depth = len(nodes) - 1  # number of tokens resolved
     if depth == len(tokens):
         node = nodes[-1]
         base = _line_indent(text, node.start)
-        compact = "\n" not in text or (node.kind != "scalar" and "\n" not in text[node.start : node.end]
-                                       and bool(node.children))
-        new_text = _apply(text, [(node.start, node.end, _render(value, base, doc.unit, doc.nl, compact))])
-        return _check(doc, new_text, _expected(doc.value, expected_tokens, "set", value), path,
-                      f"setting {pointer}")
+        compact = "\n" not in text or (
+            node.kind != "scalar"
+            and "\n" not in text[node.start : node.end]
+            and bool(node.children)
+        )
+        new_text = _apply(
+            text, [(node.start, node.end, _render(value, base, doc.unit, doc.nl, compact))]
+        )
+        return _check(
+            doc,
+            new_text,
+            _expected(doc.value, expected_tokens, "set", value),
+            path,
+            f"setting {pointer}",
+        )
     parent_node, parent_value = nodes[-1], values[-1]
     tok = tokens[depth]
     remaining = tokens[depth + 1 :]
@@ -477,14 +527,23 @@ def set_value(text: str, pointer: str, value: Any, *, path: str = "<settings>") 
         new_text = _insert_child(doc, parent_node, nested, tok)
     elif parent_node.kind == "array" and isinstance(parent_value, list):
         if remaining or not (tok == "-" or (tok.isdigit() and int(tok) == len(parent_value))):
-            raise EditError(f"{path}: {_ptr(tokens[: depth + 1])}: no such array element "
-                            f"(the array has {len(parent_value)})")
+            raise EditError(
+                f"{path}: {_ptr(tokens[: depth + 1])}: no such array element "
+                f"(the array has {len(parent_value)})"
+            )
         new_text = _insert_child(doc, parent_node, value, None)
     else:
-        raise EditError(f"{path}: {_ptr(tokens[:depth])} is {kind_of(parent_value)}, not an object; "
-                        f"cannot set {pointer} (fix the file by hand)")
-    return _check(doc, new_text, _expected(doc.value, expected_tokens, "set", value), path,
-                  f"setting {pointer}")
+        raise EditError(
+            f"{path}: {_ptr(tokens[:depth])} is {kind_of(parent_value)}, not an object; "
+            f"cannot set {pointer} (fix the file by hand)"
+        )
+    return _check(
+        doc,
+        new_text,
+        _expected(doc.value, expected_tokens, "set", value),
+        path,
+        f"setting {pointer}",
+    )
 
 
 def append_to_array(text: str, pointer: str, value: Any, *, path: str = "<settings>") -> str:
@@ -498,12 +557,19 @@ def append_to_array(text: str, pointer: str, value: Any, *, path: str = "<settin
         return set_value(text, pointer, [value], path=path)
     node, current = nodes[-1], values[-1]
     if node.kind != "array" or not isinstance(current, list):
-        raise EditError(f"{path}: {pointer} is {kind_of(current)}, not an array; "
-                        f"cannot add {json.dumps(value)} to it (fix the file by hand)")
+        raise EditError(
+            f"{path}: {pointer} is {kind_of(current)}, not an array; "
+            f"cannot add {json.dumps(value)} to it (fix the file by hand)"
+        )
     json.dumps(value, allow_nan=False)
     new_text = _insert_child(doc, node, value, None)
-    return _check(doc, new_text, _expected(doc.value, tokens + ["-"], "set", value), path,
-                  f"appending to {pointer}")
+    return _check(
+        doc,
+        new_text,
+        _expected(doc.value, tokens + ["-"], "set", value),
+        path,
+        f"appending to {pointer}",
+    )
 
 
 def remove_value(text: str, pointer: str, *, path: str = "<settings>") -> str:
@@ -535,7 +601,9 @@ def remove_value(text: str, pointer: str, *, path: str = "<settings>") -> str:
             new_text = _remove_child(sub, sub_nodes[-1], i)
     else:
         new_text = _remove_child(doc, parent, int(tokens[-1]))
-    return _check(doc, new_text, _expected(doc.value, tokens, "remove"), path, f"removing {pointer}")
+    return _check(
+        doc, new_text, _expected(doc.value, tokens, "remove"), path, f"removing {pointer}"
+    )
 
 
 # --------------------------------------------------------------------------- files
@@ -558,5 +626,3 @@ def write_atomic(path: str, text: str) -> None:
         _write_atomic(path, text)
     except WriteError as exc:
         raise EditError(str(exc)) from None
-
-

@@ -112,11 +112,15 @@ def read_bytes(path: str) -> bytes:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(21, "Is a directory", path)
     if not stat.S_ISREG(st.st_mode):
-        raise SettingsError(path, "is not a regular file (a device, FIFO or socket); refusing to read it")
+        raise SettingsError(
+            path, "is not a regular file (a device, FIFO or socket); refusing to read it"
+        )
     with open(path, "rb") as f:
         raw = f.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
-        raise SettingsError(path, f"is larger than {MAX_FILE_BYTES >> 20} MiB; refusing to read it as settings")
+        raise SettingsError(
+            path, f"is larger than {MAX_FILE_BYTES >> 20} MiB; refusing to read it as settings"
+        )
     return raw
 
 

@@ -45,7 +45,9 @@ class Call:
         return self.decision in ("block", "deny")
 
 
-_SECONDS: dict[str, int | None] = {}  # "2025-01-31T12:34:56" -> epoch seconds (a trace repeats them a lot)
+_SECONDS: dict[
+    str, int | None
+] = {}  # "2025-01-31T12:34:56" -> epoch seconds (a trace repeats them a lot)
 
 
 def _epoch_ms(iso: Any) -> float | None:
@@ -93,12 +95,20 @@ def call_from_trace(i: int, r: Mapping[str, Any]) -> Call:
     inp = r.get("hook_input")
     outcome = str(r.get("outcome") or ("ok" if r.get("success") else "failed"))
     return Call(
-        index=i, event=str(r.get("hook_event_name") or "?"), hook=str(r.get("hook_name") or "?"),
-        source=str(r.get("source") or ""), hook_type=str(r.get("hook_type") or ""), outcome=outcome,
+        index=i,
+        event=str(r.get("hook_event_name") or "?"),
+        hook=str(r.get("hook_name") or "?"),
+        source=str(r.get("source") or ""),
+        hook_type=str(r.get("hook_type") or ""),
+        outcome=outcome,
         duration_ms=float(r.get("duration_ms") or 0.0),
         start_ms=_epoch_ms(inp.get("timestamp")) if isinstance(inp, dict) else None,
-        decision=_decision(outcome, r.get("hook_output")), exit_code=r.get("exit_code"), error=r.get("error"),
-        input=inp, output=r.get("hook_output"), stderr=str(r.get("stderr") or ""),
+        decision=_decision(outcome, r.get("hook_output")),
+        exit_code=r.get("exit_code"),
+        error=r.get("error"),
+        input=inp,
+        output=r.get("hook_output"),
+        stderr=str(r.get("stderr") or ""),
     )
 
 
@@ -115,11 +125,22 @@ def call_from_log(i: int, r: Mapping[str, Any]) -> Call | None:
     if start is None:
         end = _epoch_ms(a.get("event.timestamp") or r.get("timestamp"))
         start = end - duration if end is not None else None
-    return Call(index=i, event=str(a.get("hook_event_name") or "?"), hook=str(a.get("hook_name") or "?"),
-                source=str(a.get("source") or ""), hook_type=str(a.get("hook_type") or ""), outcome=outcome,
-                duration_ms=duration, start_ms=start, decision=_decision(outcome, out),
-                exit_code=a.get("exit_code"), error=a.get("error"), input=inp, output=out,
-                stderr=str(a.get("stderr") or ""))
+    return Call(
+        index=i,
+        event=str(a.get("hook_event_name") or "?"),
+        hook=str(a.get("hook_name") or "?"),
+        source=str(a.get("source") or ""),
+        hook_type=str(a.get("hook_type") or ""),
+        outcome=outcome,
+        duration_ms=duration,
+        start_ms=start,
+        decision=_decision(outcome, out),
+        exit_code=a.get("exit_code"),
+        error=a.get("error"),
+        input=inp,
+        output=out,
+        stderr=str(a.get("stderr") or ""),
+    )
 
 
 def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
@@ -131,8 +152,10 @@ def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
         try:
             r = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise HookwiseError(f"{path}:{lineno}: not a JSON line ({exc.msg}); is this a --trace file or a "
-                                "telemetry outfile?") from None
+            raise HookwiseError(
+                f"{path}:{lineno}: not a JSON line ({exc.msg}); is this a --trace file or a "
+                "telemetry outfile?"
+            ) from None
         if not isinstance(r, dict):
             continue
         if r.get("type") == "hook_call":
@@ -211,7 +234,9 @@ def slowest(calls: list[Call], n: int = 10) -> list[Call]:
 
 
 def _outcome_text(outcomes: Mapping[str, int]) -> str:
-    order = [o for o in OUTCOMES if o in outcomes] + sorted(o for o in outcomes if o not in OUTCOMES)
+    order = [o for o in OUTCOMES if o in outcomes] + sorted(
+        o for o in outcomes if o not in OUTCOMES
+    )
     return " ".join(f"{o}={outcomes[o]}" for o in order)
 
 
@@ -224,24 +249,50 @@ def text_report(calls: list[Call], path: str, top: int = 10) -> str:
     stats = summarise(calls)
     if not calls:
         return f"{path}: no hook calls\n"
-    rows = [("hook", "event", "source", "calls", "blocks", "p50 ms", "p95 ms", "max ms", "outcomes")]
+    rows = [
+        ("hook", "event", "source", "calls", "blocks", "p50 ms", "p95 ms", "max ms", "outcomes")
+    ]
     for s in stats:
-        rows.append((s.hook, s.event, s.source, str(s.calls), str(s.blocks), _ms(s.p50), _ms(s.p95), _ms(s.max),
-                     _outcome_text(s.outcomes)))
+        rows.append(
+            (
+                s.hook,
+                s.event,
+                s.source,
+                str(s.calls),
+                str(s.blocks),
+                _ms(s.p50),
+                _ms(s.p95),
+                _ms(s.max),
+                _outcome_text(s.outcomes),
+            )
+        )
     widths = [min(40, max(len(r[i]) for r in rows)) for i in range(len(rows[0]) - 1)]
     numeric = {3, 4, 5, 6, 7}
     lines = [f"{len(calls)} hook calls of {len(stats)} hooks in {path}", ""]
     for r in rows:
-        cells = [(r[i][:widths[i]].rjust(widths[i]) if i in numeric else r[i][:widths[i]].ljust(widths[i]))
-                 for i in range(len(widths))]
+        cells = [
+            (
+                r[i][: widths[i]].rjust(widths[i])
+                if i in numeric
+                else r[i][: widths[i]].ljust(widths[i])
+            )
+            for i in range(len(widths))
+        ]
         lines.append("  ".join(cells) + "  " + r[-1])
     lines += ["", f"slowest calls (top {min(top, len(calls))}):"]
     for c in slowest(calls, top):
         what = ""
         if isinstance(c.input, dict) and isinstance(c.input.get("tool_name"), str):
             what = f" tool={c.input['tool_name']}"
-        at = time.strftime(" %H:%M:%S", time.gmtime(c.start_ms / 1000)) if c.start_ms is not None else ""
-        lines.append(f"  {_ms(c.duration_ms):>8} ms  {c.event} {c.hook} [{c.outcome}"
-                     + (f", {c.decision}" if c.decision != "none" else "") + f"]{what}{at}"
-                     + (f"  {c.error}" if c.error and c.outcome != "ok" else ""))
+        at = (
+            time.strftime(" %H:%M:%S", time.gmtime(c.start_ms / 1000))
+            if c.start_ms is not None
+            else ""
+        )
+        lines.append(
+            f"  {_ms(c.duration_ms):>8} ms  {c.event} {c.hook} [{c.outcome}"
+            + (f", {c.decision}" if c.decision != "none" else "")
+            + f"]{what}{at}"
+            + (f"  {c.error}" if c.error and c.outcome != "ok" else "")
+        )
     return "\n".join(lines) + "\n"

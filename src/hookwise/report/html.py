@@ -17,8 +17,14 @@ from typing import Any
 from hookwise.report.calls import OUTCOMES, Call, slowest, summarise
 
 #: outcome -> bar colour (legend order = OUTCOMES)
-COLOURS = {"ok": "#2e7d32", "blocked": "#ef6c00", "failed": "#c62828", "not-run": "#6a1b9a",
-           "timeout": "#d81b60", "skipped": "#9e9e9e"}
+COLOURS = {
+    "ok": "#2e7d32",
+    "blocked": "#ef6c00",
+    "failed": "#c62828",
+    "not-run": "#6a1b9a",
+    "timeout": "#d81b60",
+    "skipped": "#9e9e9e",
+}
 _OTHER = "#455a64"
 
 _CSS = """
@@ -89,8 +95,14 @@ _LIMIT_LARGE = 600  # … when the trace has many calls (the page stays a few te
 def _cut(value: Any, limit: int) -> Any:
     if value is None:
         return None
-    text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    )
+    return (
+        text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters)"
+    )
 
 
 def _script_json(obj: Any) -> str:
@@ -109,7 +121,11 @@ def _length(ms: float) -> str:
     if ms < 60_000:
         return f"{ms / 1000:.1f} s"
     minutes = int(ms // 60_000)
-    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min {int(ms // 1000) % 60} s"
+    return (
+        f"{minutes // 60} h {minutes % 60} min"
+        if minutes >= 60
+        else f"{minutes} min {int(ms // 1000) % 60} s"
+    )
 
 
 def _clock(ms: float) -> str:
@@ -145,73 +161,115 @@ def render(calls: list[Call], source: str) -> str:
             if idx < 0:
                 idx = input_ids[text] = len(inputs)
                 inputs.append(text)
-        payload.append({"e": c.event, "h": c.hook, "o": c.outcome, "d": c.decision, "ms": round(c.duration_ms, 3),
-                        "x": c.exit_code, "s": c.source, "err": c.error, "in": idx, "out": _cut(c.output, limit),
-                        "se": _cut(c.stderr, limit) if c.stderr else ""})
+        payload.append(
+            {
+                "e": c.event,
+                "h": c.hook,
+                "o": c.outcome,
+                "d": c.decision,
+                "ms": round(c.duration_ms, 3),
+                "x": c.exit_code,
+                "s": c.source,
+                "err": c.error,
+                "in": idx,
+                "out": _cut(c.output, limit),
+                "se": _cut(c.stderr, limit) if c.stderr else "",
+            }
+        )
 
     out: list[str] = []
     w = out.append
     w("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>")
     w("<meta name='viewport' content='width=device-width,initial-scale=1'>")
     w(f"<title>hookwise trace report: {e(source)}</title><style>{_CSS}</style></head><body>")
-    w(f"<header><h1>hookwise trace report</h1><p>{e(source)} · {len(calls)} hook calls · {len(stats)} hooks")
+    w(
+        f"<header><h1>hookwise trace report</h1><p>{e(source)} · {len(calls)} hook calls · {len(stats)} hooks"
+    )
     if calls:
         w(f" · {_clock(t0)}–{_clock(t1)} UTC ({_length(span)})")
     w("</p></header><main>")
 
     legend = "".join(f"<span><i style='background:{COLOURS[o]}'></i>{o}</span>" for o in OUTCOMES)
-    w(f"<section><h2>Hooks</h2><div class='legend'>{legend}<span><i style='background:#fff;"
-      "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span><span><i style='background:#fff;"
-      "outline:2px dashed #1c2331;outline-offset:-2px'></i>stops the agent (continue: false)</span></div>")
-    w("<table id='hooks'><thead><tr><th>hook</th><th>event</th><th>source</th><th class='n'>calls</th>"
-      "<th class='n'>blocks</th><th class='n'>p50 ms</th><th class='n'>p95 ms</th><th class='n'>max ms</th>"
-      "<th>outcomes</th></tr></thead><tbody>")
+    w(
+        f"<section><h2>Hooks</h2><div class='legend'>{legend}<span><i style='background:#fff;"
+        "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span><span><i style='background:#fff;"
+        "outline:2px dashed #1c2331;outline-offset:-2px'></i>stops the agent (continue: false)</span></div>"
+    )
+    w(
+        "<table id='hooks'><thead><tr><th>hook</th><th>event</th><th>source</th><th class='n'>calls</th>"
+        "<th class='n'>blocks</th><th class='n'>p50 ms</th><th class='n'>p95 ms</th><th class='n'>max ms</th>"
+        "<th>outcomes</th></tr></thead><tbody>"
+    )
     for s in stats:
-        pills = "".join(f"<span class='pill' style='background:{COLOURS.get(o, _OTHER)}'>{e(o)} {n}</span>"
-                        for o, n in sorted(s.outcomes.items(), key=lambda kv: (OUTCOMES + (kv[0],)).index(kv[0])))
-        w(f"<tr class='hook' data-hook='{e(s.hook)}' data-event='{e(s.event)}'><td class='hook' title='{e(s.hook)}'>"
-          f"{e(s.hook)}</td><td>{e(s.event)}</td><td>{e(s.source)}</td><td class='n'>{s.calls}</td>"
-          f"<td class='n'>{s.blocks}</td><td class='n'>{_ms(s.p50)}</td><td class='n'>{_ms(s.p95)}</td>"
-          f"<td class='n'>{_ms(s.max)}</td><td>{pills}</td></tr>")
+        pills = "".join(
+            f"<span class='pill' style='background:{COLOURS.get(o, _OTHER)}'>{e(o)} {n}</span>"
+            for o, n in sorted(
+                s.outcomes.items(), key=lambda kv: (OUTCOMES + (kv[0],)).index(kv[0])
+            )
+        )
+        w(
+            f"<tr class='hook' data-hook='{e(s.hook)}' data-event='{e(s.event)}'><td class='hook' title='{e(s.hook)}'>"
+            f"{e(s.hook)}</td><td>{e(s.event)}</td><td>{e(s.source)}</td><td class='n'>{s.calls}</td>"
+            f"<td class='n'>{s.blocks}</td><td class='n'>{_ms(s.p50)}</td><td class='n'>{_ms(s.p95)}</td>"
+            f"<td class='n'>{_ms(s.max)}</td><td>{pills}</td></tr>"
+        )
     w("</tbody></table></section>")
 
-    w("<section><h2>Slowest calls</h2><table id='slowest'><thead><tr><th class='n'>ms</th><th>event</th>"
-      "<th>hook</th><th>outcome</th><th>decision</th><th>at (UTC)</th><th>error</th></tr></thead><tbody>")
+    w(
+        "<section><h2>Slowest calls</h2><table id='slowest'><thead><tr><th class='n'>ms</th><th>event</th>"
+        "<th>hook</th><th>outcome</th><th>decision</th><th>at (UTC)</th><th>error</th></tr></thead><tbody>"
+    )
     for c in slowest(calls, 10):
         at = _clock(starts[c.index]) if c.start_ms is not None else ""
-        w(f"<tr><td class='n'>{_ms(c.duration_ms)}</td><td>{e(c.event)}</td><td>{e(c.hook)}</td>"
-          f"<td><span class='pill' style='background:{COLOURS.get(c.outcome, _OTHER)}'>{e(c.outcome)}</span></td>"
-          f"<td>{e(c.decision) if c.decision != 'none' else ''}</td><td>{at}</td>"
-          f"<td>{e((c.error or '')[:160])}</td></tr>")
+        w(
+            f"<tr><td class='n'>{_ms(c.duration_ms)}</td><td>{e(c.event)}</td><td>{e(c.hook)}</td>"
+            f"<td><span class='pill' style='background:{COLOURS.get(c.outcome, _OTHER)}'>{e(c.outcome)}</span></td>"
+            f"<td>{e(c.decision) if c.decision != 'none' else ''}</td><td>{at}</td>"
+            f"<td>{e((c.error or '')[:160])}</td></tr>"
+        )
     w("</tbody></table></section>")
 
-    w("<section><h2>Timeline</h2><div class='controls'><label>zoom <input id='zoom' type='range' min='0' "
-      "max='8' step='1' value='0'></label> <span class='muted'>events are rows, each bar is one hook call "
-      "(hover for its input and answer)</span></div><div id='tl-wrap'><div id='tl'>")
-    rows: dict[str, dict[str, list[int]]] = {}  # event -> hook -> call indexes (events as rows, a track per hook)
+    w(
+        "<section><h2>Timeline</h2><div class='controls'><label>zoom <input id='zoom' type='range' min='0' "
+        "max='8' step='1' value='0'></label> <span class='muted'>events are rows, each bar is one hook call "
+        "(hover for its input and answer)</span></div><div id='tl-wrap'><div id='tl'>"
+    )
+    rows: dict[
+        str, dict[str, list[int]]
+    ] = {}  # event -> hook -> call indexes (events as rows, a track per hook)
     for c in calls:
         rows.setdefault(c.event, {}).setdefault(c.hook, []).append(c.index)
     for event, tracks in rows.items():
         n = sum(len(v) for v in tracks.values())
-        w(f"<div class='ev' data-event='{e(event)}'><div class='evh'><span class='label'>{e(event)} "
-          f"<span class='muted'>{n} call{'s' if n != 1 else ''}</span></span></div>")
+        w(
+            f"<div class='ev' data-event='{e(event)}'><div class='evh'><span class='label'>{e(event)} "
+            f"<span class='muted'>{n} call{'s' if n != 1 else ''}</span></span></div>"
+        )
         for hook, idxs in tracks.items():
-            w(f"<div class='row' data-hook='{e(hook)}'><div class='label hk' title='{e(hook)}'>{e(hook)}</div>"
-              "<div class='lane'>")
+            w(
+                f"<div class='row' data-hook='{e(hook)}'><div class='label hk' title='{e(hook)}'>{e(hook)}</div>"
+                "<div class='lane'>"
+            )
             for i in idxs:
                 c = calls[i]
                 left = (starts[i] - t0) / span * 100
                 width = c.duration_ms / span * 100
                 cls = " class='blk'" if c.blocks else " class='stp'" if c.decision == "stop" else ""
-                w(f"<i{cls} data-i='{i}' style='left:{left:.4f}%;width:{width:.4f}%;"
-                  f"background:{COLOURS.get(c.outcome, _OTHER)}'></i>")
+                w(
+                    f"<i{cls} data-i='{i}' style='left:{left:.4f}%;width:{width:.4f}%;"
+                    f"background:{COLOURS.get(c.outcome, _OTHER)}'></i>"
+                )
             w("</div></div>")
         w("</div>")
     w("</div></div>")
     if calls:
-        w(f"<div class='axis'><span>{_clock(t0)}</span><span>{_clock(t0 + span / 2)}</span>"
-          f"<span>{_clock(t1)}</span></div>")
+        w(
+            f"<div class='axis'><span>{_clock(t0)}</span><span>{_clock(t0 + span / 2)}</span>"
+            f"<span>{_clock(t1)}</span></div>"
+        )
     w("</section></main><div id='tip'></div>")
-    w(f"<script id='calls' type='application/json'>{_script_json({'calls': payload, 'inputs': inputs})}</script>")
+    w(
+        f"<script id='calls' type='application/json'>{_script_json({'calls': payload, 'inputs': inputs})}</script>"
+    )
     w(f"<script>{_JS}</script></body></html>\n")
     return "".join(out)

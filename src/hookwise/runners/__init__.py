@@ -56,11 +56,17 @@ class Runner(Protocol):
     kind: str
     background: bool
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]: ...
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]: ...
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry],
-                        inp: dict[str, Any]) -> list[HookOutcome]: ...
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]: ...
 
 
 class Deferred:
@@ -84,12 +90,18 @@ class Deferred:
             runner = self._runner = getattr(sys.modules[self.module], self.name)()
         return runner
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         return self.runner.run(firing, entries, inp, during)
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry],
-                        inp: dict[str, Any]) -> list[HookOutcome]:
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]:
         return await self.runner.run_async(firing, entries, inp)
 
     def release(self, host: Any) -> None:

@@ -66,7 +66,9 @@ BASH_ENV_NAMES = frozenset(_BASH_ENV_NAMES.split())
 DROPPED_PROMPTS = ("PS1", "PS2")
 
 
-_SPLIT: dict[str, tuple[str, ...] | None] = {}  # commands recur: each is split once (at most 256 kept)
+_SPLIT: dict[
+    str, tuple[str, ...] | None
+] = {}  # commands recur: each is split once (at most 256 kept)
 
 
 def split_simple(command: str) -> tuple[str, ...] | None:
@@ -153,7 +155,9 @@ def _prompts_as_bash(env: dict[str, str]) -> None:
     for name in DROPPED_PROMPTS:
         env.pop(name, None)
     if "PS4" in env and os.geteuid() == 0:
-        env["PS4"] = "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+        env["PS4"] = (
+            "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+        )
 
 
 def plan(command: str, env: dict[str, str], cwd: str) -> tuple[list[str], str] | None:

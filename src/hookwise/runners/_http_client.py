@@ -31,7 +31,12 @@ MAX_REDIRECTS = 3
 #: idle connections kept per origin
 MAX_IDLE_PER_ORIGIN = 4
 _READ_CHUNK = 1 << 16
-_STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
+_STALE = (
+    http.client.RemoteDisconnected,
+    ConnectionResetError,
+    BrokenPipeError,
+    ConnectionAbortedError,
+)
 
 Origin = tuple[str, str, int]
 
@@ -48,10 +53,15 @@ def interpret_response(url: str, status: int, reason: str, body: bytes) -> Inter
         obj = parse_object(text)
         if obj is not None:
             return Interpretation(Outcome.OK, obj, None, True)
-        return Interpretation(Outcome.FAILED, None, f"POST {url} answered {status} with a body that is not a JSON "
-                                                    f"object: {_snippet(text)}")
+        return Interpretation(
+            Outcome.FAILED,
+            None,
+            f"POST {url} answered {status} with a body that is not a JSON object: {_snippet(text)}",
+        )
     detail = f": {_snippet(text)}" if text else ""
-    return Interpretation(Outcome.FAILED, None, f"POST {url} answered HTTP {status} {reason}".rstrip() + detail)
+    return Interpretation(
+        Outcome.FAILED, None, f"POST {url} answered HTTP {status} {reason}".rstrip() + detail
+    )
 
 
 def _snippet(text: str) -> str:
@@ -102,7 +112,9 @@ class HttpClient:
                 import ssl  # only for https hooks: loading OpenSSL costs start-up time
 
                 self._ssl_context = ssl.create_default_context()
-            return http.client.HTTPSConnection(host, port, timeout=timeout, context=self._ssl_context)
+            return http.client.HTTPSConnection(
+                host, port, timeout=timeout, context=self._ssl_context
+            )
         return http.client.HTTPConnection(host, port, timeout=timeout)
 
     def _checkout(self, origin: Origin) -> http.client.HTTPConnection | None:
@@ -118,7 +130,9 @@ class HttpClient:
                 return
         conn.close()
 
-    def post(self, url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, cap: int) -> HttpAnswer:
+    def post(
+        self, url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, cap: int
+    ) -> HttpAnswer:
         """POST ``body`` to ``url``; every failure is an answer (``failed`` or ``timeout``), never an exception."""
         t0 = time.monotonic()
         deadline = t0 + timeout_s
@@ -126,17 +140,26 @@ class HttpClient:
             status, reason, data = self._exchange(url, body, headers, deadline, cap)
         except _Failure as exc:
             outcome = Outcome.TIMEOUT if exc.timed_out else Outcome.FAILED
-            return HttpAnswer(Interpretation(outcome, None, str(exc)), (time.monotonic() - t0) * 1000)
+            return HttpAnswer(
+                Interpretation(outcome, None, str(exc)), (time.monotonic() - t0) * 1000
+            )
         it = interpret_response(url, status, reason, data)
-        return HttpAnswer(it, (time.monotonic() - t0) * 1000, status, data.decode("utf-8", "replace"))
+        return HttpAnswer(
+            it, (time.monotonic() - t0) * 1000, status, data.decode("utf-8", "replace")
+        )
 
-    def _exchange(self, url: str, body: bytes, headers: Mapping[str, str], deadline: float,
-                  cap: int) -> tuple[int, str, bytes]:
+    def _exchange(
+        self, url: str, body: bytes, headers: Mapping[str, str], deadline: float, cap: int
+    ) -> tuple[int, str, bytes]:
         current = url
         for _hop in range(MAX_REDIRECTS + 1):
             parts = urlsplit(current)
             scheme = parts.scheme
-            origin: Origin = (scheme, parts.hostname or "", parts.port or (443 if scheme == "https" else 80))
+            origin: Origin = (
+                scheme,
+                parts.hostname or "",
+                parts.port or (443 if scheme == "https" else 80),
+            )
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
             conn, resp = self._send(url, origin, target, body, headers, deadline)
             status, reason = resp.status, resp.reason or ""
@@ -153,15 +176,26 @@ class HttpClient:
             try:
                 nport = np.port or (443 if np.scheme == "https" else 80)
             except ValueError:
-                raise _Failure(f"POST {url} was redirected to a malformed URL {location!r}") from None
+                raise _Failure(
+                    f"POST {url} was redirected to a malformed URL {location!r}"
+                ) from None
             if (np.scheme, np.hostname or "", nport) != origin:
-                raise _Failure(f"POST {url} was redirected to another host ({nxt}); redirects are followed only "
-                               "to the same scheme, host and port")
+                raise _Failure(
+                    f"POST {url} was redirected to another host ({nxt}); redirects are followed only "
+                    "to the same scheme, host and port"
+                )
             current = nxt
         raise _Failure(f"POST {url} was redirected more than {MAX_REDIRECTS} times")
 
-    def _send(self, url: str, origin: Origin, target: str, body: bytes, headers: Mapping[str, str],
-              deadline: float) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    def _send(
+        self,
+        url: str,
+        origin: Origin,
+        target: str,
+        body: bytes,
+        headers: Mapping[str, str],
+        deadline: float,
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         conn = self._checkout(origin)
         reused = conn is not None
         while True:
@@ -188,27 +222,41 @@ class HttpClient:
                 if reused:  # the server closed an idle connection: try once on a fresh one
                     conn, reused = None, False
                     continue
-                raise _Failure(f"POST {url}: the connection was closed before an answer ({exc!r})") from None
+                raise _Failure(
+                    f"POST {url}: the connection was closed before an answer ({exc!r})"
+                ) from None
             except TimeoutError:
                 conn.close()
-                raise _Failure(f"POST {url} timed out waiting for an answer", timed_out=True) from None
+                raise _Failure(
+                    f"POST {url} timed out waiting for an answer", timed_out=True
+                ) from None
             except ConnectionRefusedError:
                 conn.close()
                 raise _Failure(f"POST {url}: connection refused") from None
             except http.client.HTTPException as exc:
                 conn.close()
-                raise _Failure(f"POST {url}: invalid HTTP answer ({type(exc).__name__}: {exc})") from None
+                raise _Failure(
+                    f"POST {url}: invalid HTTP answer ({type(exc).__name__}: {exc})"
+                ) from None
             except OSError as exc:
                 conn.close()
                 raise _Failure(f"POST {url}: {_os_error(exc)}") from None
 
-    def _read_body(self, url: str, conn: http.client.HTTPConnection, resp: http.client.HTTPResponse,
-                   deadline: float, cap: int) -> bytes:
+    def _read_body(
+        self,
+        url: str,
+        conn: http.client.HTTPConnection,
+        resp: http.client.HTTPResponse,
+        deadline: float,
+        cap: int,
+    ) -> bytes:
         length = resp.getheader("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > cap:
             conn.close()
-            raise _Failure(f"POST {url}: the answer of {int(length)} bytes passes the {cap}-byte output cap; "
-                           "it was not read")
+            raise _Failure(
+                f"POST {url}: the answer of {int(length)} bytes passes the {cap}-byte output cap; "
+                "it was not read"
+            )
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -222,18 +270,24 @@ class HttpClient:
                 chunk = resp.read1(_READ_CHUNK)
             except TimeoutError:
                 conn.close()
-                raise _Failure(f"POST {url} timed out while reading the answer", timed_out=True) from None
+                raise _Failure(
+                    f"POST {url} timed out while reading the answer", timed_out=True
+                ) from None
             except (http.client.HTTPException, OSError) as exc:
                 conn.close()
-                raise _Failure(f"POST {url}: the answer was cut off ({type(exc).__name__}: {exc})") from None
+                raise _Failure(
+                    f"POST {url}: the answer was cut off ({type(exc).__name__}: {exc})"
+                ) from None
             if not chunk:
                 resp.close()  # done: the connection (not the response) stays open for the next request
                 return b"".join(chunks)
             size += len(chunk)
             if size > cap:
                 conn.close()
-                raise _Failure(f"POST {url}: the answer passed the {cap}-byte output cap and was cut off; "
-                               "the answer was ignored")
+                raise _Failure(
+                    f"POST {url}: the answer passed the {cap}-byte output cap and was cut off; "
+                    "the answer was ignored"
+                )
             chunks.append(chunk)
 
 

@@ -158,8 +158,14 @@ class Spawned:
     :class:`subprocess.TimeoutExpired` when its timeout passes.
     """
 
-    def __init__(self, pid: int, args: list[str], stdin: IO[bytes], stdout: IO[bytes],
-                 stderr: IO[bytes] | None) -> None:
+    def __init__(
+        self,
+        pid: int,
+        args: list[str],
+        stdin: IO[bytes],
+        stdout: IO[bytes],
+        stderr: IO[bytes] | None,
+    ) -> None:
         self.pid = pid
         self.args = args
         self.stdin: IO[bytes] | None = stdin
@@ -173,7 +179,9 @@ class Spawned:
             if self.returncode is None:
                 try:
                     pid, status = os.waitpid(self.pid, os.WNOHANG)
-                except ChildProcessError:  # reaped by someone else (a host's SIGCHLD handler): as Popen says
+                except (
+                    ChildProcessError
+                ):  # reaped by someone else (a host's SIGCHLD handler): as Popen says
                     self.returncode = 0
                 else:
                     if pid == self.pid:
@@ -191,7 +199,9 @@ class Spawned:
                 import subprocess
 
                 raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
-            time.sleep(delay if deadline is None else max(0.0, min(delay, deadline - time.monotonic())))
+            time.sleep(
+                delay if deadline is None else max(0.0, min(delay, deadline - time.monotonic()))
+            )
             delay = min(delay * 2, 0.05)
 
 
@@ -230,12 +240,17 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe() if not req.merge_stderr else (-1, w_out)
     ours = {r_in, w_in, r_out, w_out, r_err, w_err} - {-1}
-    if min(ours) <= 2:  # a standard descriptor of this process is closed: Popen knows how to shuffle them
+    if (
+        min(ours) <= 2
+    ):  # a standard descriptor of this process is closed: Popen knows how to shuffle them
         for fd in ours:
             os.close(fd)
         return None
-    actions: list[tuple[int, ...]] = [(os.POSIX_SPAWN_DUP2, r_in, 0), (os.POSIX_SPAWN_DUP2, w_out, 1),
-                                      (os.POSIX_SPAWN_DUP2, w_err, 2)]
+    actions: list[tuple[int, ...]] = [
+        (os.POSIX_SPAWN_DUP2, r_in, 0),
+        (os.POSIX_SPAWN_DUP2, w_out, 1),
+        (os.POSIX_SPAWN_DUP2, w_err, 2),
+    ]
     actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds()]
     first_error: OSError | None = None
     last_error: OSError | None = None
@@ -245,14 +260,18 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
             if len(candidates) > 1:
                 try:
                     os.stat(path)
-                except (FileNotFoundError, NotADirectoryError) as exc:  # what exec would say: try the next
+                except (
+                    FileNotFoundError,
+                    NotADirectoryError,
+                ) as exc:  # what exec would say: try the next
                     last_error = exc
                     continue
                 except OSError:
                     pass
             try:
-                pid = os.posix_spawn(path, argv, env, file_actions=actions, setsid=True,
-                                     setsigdef=_DEFAULT_SIGNALS)
+                pid = os.posix_spawn(
+                    path, argv, env, file_actions=actions, setsid=True, setsigdef=_DEFAULT_SIGNALS
+                )
                 break
             except (FileNotFoundError, NotADirectoryError) as exc:
                 last_error = exc
@@ -271,8 +290,13 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
             os.close(fd)
         err = first_error or last_error
         raise err if err is not None else FileNotFoundError(2, "No such file or directory", name)
-    return Spawned(pid, argv, open(w_in, "wb", buffering=0), open(r_out, "rb", buffering=0),
-                   open(r_err, "rb", buffering=0) if r_err >= 0 else None)
+    return Spawned(
+        pid,
+        argv,
+        open(w_in, "wb", buffering=0),
+        open(r_out, "rb", buffering=0),
+        open(r_err, "rb", buffering=0) if r_err >= 0 else None,
+    )
 
 
 def _inheritable_fds() -> list[int]:
@@ -308,9 +332,14 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
             import subprocess
 
             proc = subprocess.Popen(
-                list(req.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                list(req.argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
-                cwd=req.cwd, env=env, start_new_session=True, close_fds=True,
+                cwd=req.cwd,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
                 executable=req.executable,
             )
     except (OSError, ValueError, TypeError) as exc:
@@ -382,7 +411,9 @@ class Poller:
 
     def select(self, timeout: float | None) -> list[object]:
         """The data of every ready descriptor, waiting at most ``timeout`` seconds (None: no limit)."""
-        ms = None if timeout is None else int(-(-timeout * 1000.0 // 1))  # rounded up: never wake early
+        ms = (
+            None if timeout is None else int(-(-timeout * 1000.0 // 1))
+        )  # rounded up: never wake early
         return [self._data[fd] for fd, _ in self._poll.poll(ms) if fd in self._data]
 
     def close(self) -> None:
@@ -399,9 +430,13 @@ def unregister(sel: Poller, *fds: int | None) -> None:
             pass
 
 
-def drive(sel: Poller, tick: Callable[[float], float | None],
-          dispatch: Callable[[object], None], done: Callable[[], bool],
-          after: Callable[[], None] | None = None) -> None:
+def drive(
+    sel: Poller,
+    tick: Callable[[float], float | None],
+    dispatch: Callable[[object], None],
+    done: Callable[[], bool],
+    after: Callable[[], None] | None = None,
+) -> None:
     """The one event loop of every hook process: until ``done()``, handle deadlines, wait, dispatch.
 
     ``tick(now)`` acts on deadlines and returns the next time to wake up (None:
@@ -437,9 +472,14 @@ def _start(child: _Child, sel: Poller) -> None:
     for fd in (out_fd, err_fd, in_fd):
         if fd is not None:
             os.set_blocking(fd, False)
-    child.pipe_inodes = tuple(i for i in (_leftovers.pipe_inode(out_fd),
-                                          _leftovers.pipe_inode(err_fd) if err_fd is not None else None)
-                              if i is not None)
+    child.pipe_inodes = tuple(
+        i
+        for i in (
+            _leftovers.pipe_inode(out_fd),
+            _leftovers.pipe_inode(err_fd) if err_fd is not None else None,
+        )
+        if i is not None
+    )
     child.out = Stream(out_fd, req.cap)
     sel.register(out_fd, READ, (child, "out"))
     if err_fd is not None:
@@ -537,7 +577,9 @@ def _drain(child: _Child, sel: Poller) -> None:
             held = True
         _close_stream(child, which, sel)
     if held and not child.result.timed_out and child.pipe_inodes:
-        _leftovers.signal_run(child.token, child.pgid, _leftovers.SIGKILL, holding=child.pipe_inodes)
+        _leftovers.signal_run(
+            child.token, child.pgid, _leftovers.SIGKILL, holding=child.pipe_inodes
+        )
 
 
 def _reap(child: _Child, sel: Poller) -> None:
@@ -608,7 +650,9 @@ def _on_timeout(child: _Child, now: float) -> None:
             _finish(child)
 
 
-def run_many(requests: Sequence[Spawn], during: Callable[[], None] | None = None) -> list[Completed]:
+def run_many(
+    requests: Sequence[Spawn], during: Callable[[], None] | None = None
+) -> list[Completed]:
     """Run every request concurrently; return their results in the same order.
 
     ``during`` (if given) is called once every process has been started, before
@@ -655,8 +699,13 @@ def _next_wakeup(children: Sequence[_Child], now: float) -> float | None:
 
 
 def _loop(children: Sequence[_Child], sel: Poller) -> None:
-    drive(sel, lambda now: _tick(children, sel, now), lambda data: _dispatch(sel, data),
-          lambda: all(c.done for c in children), lambda: _reap_closed(children, sel))
+    drive(
+        sel,
+        lambda now: _tick(children, sel, now),
+        lambda data: _dispatch(sel, data),
+        lambda: all(c.done for c in children),
+        lambda: _reap_closed(children, sel),
+    )
 
 
 def _tick(children: Sequence[_Child], sel: Poller, now: float) -> float | None:
@@ -665,13 +714,16 @@ def _tick(children: Sequence[_Child], sel: Poller, now: float) -> float | None:
         if c.done:
             continue
         if c.exited:
-            if c.result.timed_out and (c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)):
+            if c.result.timed_out and (
+                c.kill_at is None or now >= c.kill_at or not _group_alive(c.pgid)
+            ):
                 if c.kill_at is not None and _group_alive(c.pgid):
                     _signal_group(c, _leftovers.SIGKILL)
                 _finish(c)
             continue
         if (not c.result.timed_out and now >= c.deadline) or (
-                c.result.timed_out and c.kill_at is not None and now >= c.kill_at):
+            c.result.timed_out and c.kill_at is not None and now >= c.kill_at
+        ):
             _on_timeout(c, now)
         if c.pidfd is None and c.proc is not None and c.proc.poll() is not None:
             _reap(c, sel)
@@ -693,8 +745,14 @@ def _dispatch(sel: Poller, data: object) -> None:
 def _reap_closed(children: Sequence[_Child], sel: Poller) -> None:
     """No pidfd: once both output streams closed, the child is about to exit."""
     for c in children:
-        if (not c.exited and c.pidfd is None and c.proc is not None and c.out is not None
-                and c.out.fd < 0 and (c.err is None or c.err.fd < 0)):
+        if (
+            not c.exited
+            and c.pidfd is None
+            and c.proc is not None
+            and c.out is not None
+            and c.out.fd < 0
+            and (c.err is None or c.err.fd < 0)
+        ):
             remaining = c.deadline - time.monotonic()
             try:
                 c.proc.wait(timeout=max(0.0, min(remaining, 0.05)))
@@ -726,5 +784,3 @@ def _cleanup(child: _Child, sel: Poller) -> None:
         os.close(child.pidfd)
         child.pidfd = None
     _finish(child)
-
-

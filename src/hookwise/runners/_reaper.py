@@ -87,7 +87,7 @@ def _has_marker(pid: int, needle: bytes) -> bool:
         return False
     prefix = MARKER.encode() + b"="
     for entry in data.split(b"\0"):
-        if entry.startswith(prefix) and needle in b":" + entry[len(prefix):] + b":":
+        if entry.startswith(prefix) and needle in b":" + entry[len(prefix) :] + b":":
             return True
     return False
 
@@ -100,7 +100,7 @@ def _pgrp(pid: int) -> int | None:
         return None
     # "pid (comm) state ppid pgrp ..." -- comm may contain spaces and parentheses
     try:
-        fields = stat[stat.rindex(b")") + 2:].split()
+        fields = stat[stat.rindex(b")") + 2 :].split()
         return int(fields[2])
     except (ValueError, IndexError):
         return None
@@ -159,7 +159,9 @@ def _candidates(needle: bytes, pgid: int | None, links: frozenset[str] | None) -
     return out
 
 
-def signal_run(token: str, pgid: int | None, sig: int, *, holding: tuple[int, ...] | None = None) -> list[int]:
+def signal_run(
+    token: str, pgid: int | None, sig: int, *, holding: tuple[int, ...] | None = None
+) -> list[int]:
     """Send ``sig`` to every process of the run ``token`` (and of process group ``pgid``).
 
     With ``holding`` (pipe inode numbers), only the processes that hold one of

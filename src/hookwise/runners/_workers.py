@@ -50,8 +50,13 @@ class HookTimeout(Exception):
 class _Job:
     __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned")
 
-    def __init__(self, func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None,
-                 timeout: float) -> None:
+    def __init__(
+        self,
+        func: Callable[[Any], Any] | None,
+        arg: Any,
+        awaitable: Awaitable[Any] | None,
+        timeout: float,
+    ) -> None:
         self.func = func
         self.arg = arg
         self.awaitable = awaitable
@@ -103,10 +108,14 @@ class _Worker:
             value = job.func(job.arg) if job.func is not None else job.awaitable
             if inspect.isawaitable(value):
                 try:
-                    value = self.loop.run_until_complete(asyncio.wait_for(_await(value), job.timeout))
+                    value = self.loop.run_until_complete(
+                        asyncio.wait_for(_await(value), job.timeout)
+                    )
                 except asyncio.TimeoutError:
                     raise HookTimeout(False) from None
-        except asyncio.CancelledError:  # raised by the hook itself: must not look like the caller's cancellation
+        except (
+            asyncio.CancelledError
+        ):  # raised by the hook itself: must not look like the caller's cancellation
             fut.set_exception(RuntimeError("the hook raised CancelledError"))
         except BaseException as exc:  # handed to the caller, never raised here
             fut.set_exception(exc)
@@ -145,8 +154,9 @@ def _release(worker: _Worker) -> bool:
     return False
 
 
-def _submit(func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None,
-            timeout: float) -> _Job:
+def _submit(
+    func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None, timeout: float
+) -> _Job:
     job = _Job(func, arg, awaitable, max(timeout, 0.0))
     _acquire().jobs.put(job)
     return job
@@ -161,12 +171,22 @@ def is_async(func: Callable[..., Any]) -> bool:
     """``func`` is a coroutine function (or a callable object whose ``__call__`` is one)."""
     if inspect.iscoroutinefunction(func):
         return True
-    kind = type(func)  # a function's or a method's own type is never called as a coroutine: asked once, not twice
-    return kind is not FunctionType and kind is not MethodType and inspect.iscoroutinefunction(kind.__call__)
+    kind = type(
+        func
+    )  # a function's or a method's own type is never called as a coroutine: asked once, not twice
+    return (
+        kind is not FunctionType
+        and kind is not MethodType
+        and inspect.iscoroutinefunction(kind.__call__)
+    )
 
 
-def call(func: Callable[[Any], Any] | None, arg: Any, timeout: float,
-         awaitable: Awaitable[Any] | None = None) -> Any:
+def call(
+    func: Callable[[Any], Any] | None,
+    arg: Any,
+    timeout: float,
+    awaitable: Awaitable[Any] | None = None,
+) -> Any:
     """Run ``func(arg)`` (awaiting its result if awaitable), or just ``awaitable``, on a worker.
 
     Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
@@ -243,6 +263,8 @@ async def in_thread(func: Callable[..., Any], *args: Any) -> Any:
 
     import contextvars
 
-    ctx = contextvars.copy_context()  # the caller's context (e.g. its current span) goes with the work
+    ctx = (
+        contextvars.copy_context()
+    )  # the caller's context (e.g. its current span) goes with the work
     threading.Thread(target=ctx.run, args=(target,), name="hookwise-fire", daemon=True).start()
     return await fut

@@ -66,21 +66,30 @@ class PerHookRunner:
     def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
         raise NotImplementedError
 
-    async def run_one_async(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+    async def run_one_async(
+        self, firing: Firing, entry: HookEntry, inp: dict[str, Any]
+    ) -> HookOutcome:
         """Default: :meth:`run_one` on a thread of its own (never on the caller's loop)."""
         from hookwise.runners._workers import in_thread
 
         outcome: HookOutcome = await in_thread(self.run_one, firing, entry, inp)
         return outcome
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         out = [self.run_one(firing, e, inp) for e in entries]
         if during is not None:
             during()
         return out
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]:
         import asyncio
 
         return list(await asyncio.gather(*(self.run_one_async(firing, e, inp) for e in entries)))

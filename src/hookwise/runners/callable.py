@@ -101,8 +101,14 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
             known = _IMPORTED.get(module_name)
             mod = sys.modules.get(module_name)
             stale = known is not None and known != (root, sig)
-            foreign = mod is not None and known is None and not _inside(getattr(mod, "__file__", None), root)
-            if stale or foreign:  # edited since (and trusted again), or a same-named module of another place
+            foreign = (
+                mod is not None
+                and known is None
+                and not _inside(getattr(mod, "__file__", None), root)
+            )
+            if (
+                stale or foreign
+            ):  # edited since (and trusted again), or a same-named module of another place
                 _evict(module_name.split(".")[0])
         try:
             if files and root is not None:
@@ -118,7 +124,9 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
             else:
                 mod = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            if exc.name is not None and (
+                module_name == exc.name or module_name.startswith(exc.name + ".")
+            ):
                 where = f" (looked in {root} and the installed packages)" if root else ""
                 return None, f"module {module_name!r} not found{where}"
             return None, f"importing module {module_name!r} raised ModuleNotFoundError: {exc}"

@@ -34,7 +34,9 @@ def encode(obj: Any) -> bytes:
     try:
         text = dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError as exc:
-        raise PayloadError(f"the event input cannot be sent as JSON: {exc} (NaN and Infinity are not JSON)") from None
+        raise PayloadError(
+            f"the event input cannot be sent as JSON: {exc} (NaN and Infinity are not JSON)"
+        ) from None
     except TypeError as exc:
         raise PayloadError(f"the event input cannot be sent as JSON: {exc}") from None
     return text.encode("utf-8", "surrogatepass")
@@ -48,7 +50,9 @@ def hook_vars(host: Host, inp: Mapping[str, Any]) -> dict[str, str]:
         "GEMINI_CWD": str(inp.get("cwd", host.cwd)),
         "GEMINI_SESSION_ID": session_id,
         "CLAUDE_PROJECT_DIR": host.project_dir,
-        **host.extra_vars(session_id),  # a product profile's names (TABNINE_PROJECT_DIR...), CLAUDE_PLUGIN_ROOT
+        **host.extra_vars(
+            session_id
+        ),  # a product profile's names (TABNINE_PROJECT_DIR...), CLAUDE_PLUGIN_ROOT
     }
 
 
@@ -68,7 +72,9 @@ def argv(entry: HookEntry, variables: Mapping[str, str]) -> list[str]:
     return ["bash", "-c", expand_command(entry.command, dict(variables))]
 
 
-def spawn_request(host: Host, entry: HookEntry, inp: Mapping[str, Any], data: bytes) -> _process.Spawn:
+def spawn_request(
+    host: Host, entry: HookEntry, inp: Mapping[str, Any], data: bytes
+) -> _process.Spawn:
     """The process request for a command hook: direct exec when that is identical to ``bash -c``."""
     variables = hook_vars(host, inp)
     args = argv(entry, variables)
@@ -81,40 +87,84 @@ def spawn_request(host: Host, entry: HookEntry, inp: Mapping[str, Any], data: by
         denv = dict(env)
         direct = _direct.plan(args[2], denv, host.project_dir)
         if direct is not None:
-            return _process.Spawn(direct[0], host.project_dir, denv, data, timeout, host.output_cap,
-                                  executable=direct[1], fallback=shell)
+            return _process.Spawn(
+                direct[0],
+                host.project_dir,
+                denv,
+                data,
+                timeout,
+                host.output_cap,
+                executable=direct[1],
+                fallback=shell,
+            )
     return shell
 
 
-def command_outcome(entry: HookEntry, event: HookEvent, c: _process.Completed, inp: Mapping[str, Any] | None,
-                    cap: int, protocol_error: str | None = None) -> HookOutcome:
+def command_outcome(
+    entry: HookEntry,
+    event: HookEvent,
+    c: _process.Completed,
+    inp: Mapping[str, Any] | None,
+    cap: int,
+    protocol_error: str | None = None,
+) -> HookOutcome:
     """One hook's answer, built once: decode → interpret → output cap → dialect → fail-closed."""
     stdout = c.stdout.decode("utf-8", "replace")
     stderr = c.stderr.decode("utf-8", "replace")
     truncated = c.stdout_truncated or c.stderr_truncated
     if protocol_error is not None:  # a persistent hook broke its line protocol: no answer to read
-        return finish(entry, event, Interpretation(Outcome.FAILED, None, protocol_error), None, c.duration_ms,
-                      stdout, stderr, truncated)
-    it = interpret(entry.display_name, exit_code=c.returncode, signal=c.signal, stdout=stdout, stderr=stderr,
-                   timed_out=c.timed_out, timeout_ms=entry.timeout_ms, spawn_error=c.spawn_error)
+        return finish(
+            entry,
+            event,
+            Interpretation(Outcome.FAILED, None, protocol_error),
+            None,
+            c.duration_ms,
+            stdout,
+            stderr,
+            truncated,
+        )
+    it = interpret(
+        entry.display_name,
+        exit_code=c.returncode,
+        signal=c.signal,
+        stdout=stdout,
+        stderr=stderr,
+        timed_out=c.timed_out,
+        timeout_ms=entry.timeout_ms,
+        spawn_error=c.spawn_error,
+    )
     if entry.dialect == "claude":
         from hookwise.claude.dialect import claude_interpretation
 
-        it = claude_interpretation(it, exit_code=c.returncode, stdout=stdout, stderr=stderr, name=entry.display_name)
+        it = claude_interpretation(
+            it, exit_code=c.returncode, stdout=stdout, stderr=stderr, name=entry.display_name
+        )
     outcome, output, error = it.outcome, it.output, it.error
-    if outcome in (Outcome.OK, Outcome.FAILED) and (c.stdout_truncated or (c.stderr_truncated
-                                                                           and not stdout.strip())):
+    if outcome in (Outcome.OK, Outcome.FAILED) and (
+        c.stdout_truncated or (c.stderr_truncated and not stdout.strip())
+    ):
         # a cut-off answer is not the hook's answer: never read a prefix as text (an allow) or JSON
         output = None
-        outcome, error = Outcome.FAILED, f"its output passed the {cap}-byte cap and was cut off; the answer was ignored"
+        outcome, error = (
+            Outcome.FAILED,
+            f"its output passed the {cap}-byte cap and was cut off; the answer was ignored",
+        )
     elif output is not None:
         d = dialect(entry.dialect)
         if it.is_json:
             output = d.normalize_output(event, output, inp)
         elif c.returncode == 0 and outcome is Outcome.OK:
             output = d.text_output(event, stdout.strip()) or output
-    o = finish(entry, event, Interpretation(outcome, output, error), c.returncode, c.duration_ms,
-               stdout, stderr, truncated)
+    o = finish(
+        entry,
+        event,
+        Interpretation(outcome, output, error),
+        c.returncode,
+        c.duration_ms,
+        stdout,
+        stderr,
+        truncated,
+    )
     if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
         from hookwise.claude.dialect import answer_notes
 
@@ -129,8 +179,13 @@ class CommandRunner:
     #: its processes run while the executor runs other kinds on the calling thread (``during``)
     background = True
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         """Run ``entries`` concurrently with the same input; ``during()`` runs once they have started."""
         host, ev = firing.host, firing.event
         encoded: dict[tuple[str | None, object], bytes] = {}
@@ -146,7 +201,9 @@ class CommandRunner:
                 persistent.append((i, _persistent_job(host, e, ev, inp, data)))
             else:
                 oneshot.append((i, spawn_request(host, e, inp, data)))
-        completed, answers = _drive(host, [s for _, s in oneshot], [j for _, j in persistent], during)
+        completed, answers = _drive(
+            host, [s for _, s in oneshot], [j for _, j in persistent], during
+        )
         results: list[HookOutcome | None] = [None] * len(entries)
         for (i, _), c in zip(oneshot, completed, strict=True):
             results[i] = command_outcome(entries[i], ev, c, inp, host.output_cap)
@@ -156,7 +213,9 @@ class CommandRunner:
             results[i] = o
         return _every(entries, results)
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]:
         """:meth:`run` on a thread of its own (the processes are driven from there)."""
         from hookwise.runners._workers import in_thread
 
@@ -173,8 +232,9 @@ def _every(entries: Sequence[HookEntry], results: list[HookOutcome | None]) -> l
     return out
 
 
-def _drive(host: Host, spawns: list[_process.Spawn], jobs: list[Any],
-           during: Callable[[], None] | None) -> tuple[list[_process.Completed], list[Any]]:
+def _drive(
+    host: Host, spawns: list[_process.Spawn], jobs: list[Any], during: Callable[[], None] | None
+) -> tuple[list[_process.Completed], list[Any]]:
     """Run the one-shot processes and the persistent exchanges side by side; ``during`` once all started."""
     if not jobs:
         if not spawns:
@@ -189,8 +249,9 @@ def _drive(host: Host, spawns: list[_process.Spawn], jobs: list[Any],
     import threading
 
     box: list[Any] = []
-    helper = threading.Thread(target=lambda: box.extend(_exchange(host, jobs)), name="hookwise-persistent",
-                              daemon=True)
+    helper = threading.Thread(
+        target=lambda: box.extend(_exchange(host, jobs)), name="hookwise-persistent", daemon=True
+    )
     helper.start()
     try:
         completed = _process.run_many(spawns, during=during)
@@ -199,13 +260,26 @@ def _drive(host: Host, spawns: list[_process.Spawn], jobs: list[Any],
     return completed, box
 
 
-def _persistent_job(host: Host, entry: HookEntry, ev: HookEvent, inp: Mapping[str, Any], data: bytes) -> Any:
+def _persistent_job(
+    host: Host, entry: HookEntry, ev: HookEvent, inp: Mapping[str, Any], data: bytes
+) -> Any:
     from hookwise.runners.persistent import Job
 
-    sig = (id(entry), str(inp.get("cwd", host.cwd)), str(inp.get("session_id", host.session_id)),
-           id(host.env_for(entry)))
-    return Job((ev.value, entry.identity, entry.source), sig, lambda: spawn_request(host, entry, inp, data), data,
-               entry.timeout_ms / 1000.0, entry.display_name, host.output_cap)
+    sig = (
+        id(entry),
+        str(inp.get("cwd", host.cwd)),
+        str(inp.get("session_id", host.session_id)),
+        id(host.env_for(entry)),
+    )
+    return Job(
+        (ev.value, entry.identity, entry.source),
+        sig,
+        lambda: spawn_request(host, entry, inp, data),
+        data,
+        entry.timeout_ms / 1000.0,
+        entry.display_name,
+        host.output_cap,
+    )
 
 
 def _exchange(host: Host, jobs: list[Any]) -> list[Any]:
@@ -215,6 +289,8 @@ def _exchange(host: Host, jobs: list[Any]) -> list[Any]:
     try:
         answers: list[Any] = host.persistent_pool().exchange(jobs)
     except Exception as exc:
-        answers = [Answer(_process.Completed(spawn_error=f"internal error: {type(exc).__name__}: {exc}"))
-                   for _ in jobs]
+        answers = [
+            Answer(_process.Completed(spawn_error=f"internal error: {type(exc).__name__}: {exc}"))
+            for _ in jobs
+        ]
     return answers

@@ -29,10 +29,13 @@ class Dialect(Protocol):
         """Entries with equal keys get the same encoded input within one firing."""
         ...
 
-    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]: ...
+    def encode_input(
+        self, event: HookEvent, inp: dict[str, Any], entry: HookEntry
+    ) -> dict[str, Any]: ...
 
-    def normalize_output(self, event: HookEvent, output: dict[str, Any],
-                         inp: Mapping[str, Any] | None) -> dict[str, Any]: ...
+    def normalize_output(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
+    ) -> dict[str, Any]: ...
 
     def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None: ...
 
@@ -49,15 +52,19 @@ class NativeDialect:
     def input_key(self, entry: HookEntry) -> object:
         return None
 
-    def encode_input(self, event: HookEvent, inp: dict[str, Any], entry: HookEntry) -> dict[str, Any]:
+    def encode_input(
+        self, event: HookEvent, inp: dict[str, Any], entry: HookEntry
+    ) -> dict[str, Any]:
         return inp
 
-    def normalize_output(self, event: HookEvent, output: dict[str, Any],
-                         inp: Mapping[str, Any] | None) -> dict[str, Any]:
+    def normalize_output(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
         if output.get("decision") != "approve":
             hso = output.get("hookSpecificOutput")
             if not any(k in output for k in CLAUDE_ANSWER_KEYS) and not (
-                    isinstance(hso, dict) and any(k in hso for k in CLAUDE_ANSWER_KEYS)):
+                isinstance(hso, dict) and any(k in hso for k in CLAUDE_ANSWER_KEYS)
+            ):
                 return output
         from hookwise.claude.dialect import normalize_output
 

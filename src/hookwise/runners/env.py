@@ -11,22 +11,72 @@ import functools
 import re
 from collections.abc import Mapping
 
-ALWAYS_ALLOWED = frozenset({
-    "PATH", "HOME", "LANG", "SHELL", "TMPDIR", "USER", "LOGNAME", "TERM", "COLORTERM",
-    "SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "SYSTEMDRIVE",
-    "ADDITIONAL_CONTEXT", "AVAILABLE_LABELS", "BRANCH_NAME", "DESCRIPTION", "EVENT_NAME", "GITHUB_ENV",
-    "IS_PULL_REQUEST", "ISSUES_TO_TRIAGE", "ISSUE_BODY", "ISSUE_NUMBER", "ISSUE_TITLE",
-    "PULL_REQUEST_NUMBER", "REPOSITORY", "TITLE", "TRIGGERING_ACTOR",
-})
+ALWAYS_ALLOWED = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "LANG",
+        "SHELL",
+        "TMPDIR",
+        "USER",
+        "LOGNAME",
+        "TERM",
+        "COLORTERM",
+        "SYSTEMROOT",
+        "COMSPEC",
+        "PATHEXT",
+        "WINDIR",
+        "TEMP",
+        "TMP",
+        "USERPROFILE",
+        "SYSTEMDRIVE",
+        "ADDITIONAL_CONTEXT",
+        "AVAILABLE_LABELS",
+        "BRANCH_NAME",
+        "DESCRIPTION",
+        "EVENT_NAME",
+        "GITHUB_ENV",
+        "IS_PULL_REQUEST",
+        "ISSUES_TO_TRIAGE",
+        "ISSUE_BODY",
+        "ISSUE_NUMBER",
+        "ISSUE_TITLE",
+        "PULL_REQUEST_NUMBER",
+        "REPOSITORY",
+        "TITLE",
+        "TRIGGERING_ACTOR",
+    }
+)
 
-NEVER_ALLOWED = frozenset({
-    "CLIENT_ID", "DB_URI", "CONNECTION_STRING", "AWS_DEFAULT_REGION", "AZURE_CLIENT_ID", "AZURE_TENANT_ID",
-    "SLACK_WEBHOOK_URL", "TWILIO_ACCOUNT_SID", "DATABASE_URL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_ACCOUNT",
-    "FIREBASE_PROJECT_ID",
-})
+NEVER_ALLOWED = frozenset(
+    {
+        "CLIENT_ID",
+        "DB_URI",
+        "CONNECTION_STRING",
+        "AWS_DEFAULT_REGION",
+        "AZURE_CLIENT_ID",
+        "AZURE_TENANT_ID",
+        "SLACK_WEBHOOK_URL",
+        "TWILIO_ACCOUNT_SID",
+        "DATABASE_URL",
+        "GOOGLE_CLOUD_PROJECT",
+        "GOOGLE_CLOUD_ACCOUNT",
+        "FIREBASE_PROJECT_ID",
+    }
+)
 
-SECRET_NAME_PARTS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL", "CREDS", "PRIVATE",
-                     "CERT")
+SECRET_NAME_PARTS = (
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "KEY",
+    "AUTH",
+    "CREDENTIAL",
+    "CREDS",
+    "PRIVATE",
+    "CERT",
+)
 
 SECRET_VALUE_PATTERN = (
     r"-----BEGIN (?:[A-Z ]+ )?(?:PRIVATE KEY|CERTIFICATE)-----"
@@ -47,7 +97,9 @@ def _secret_value() -> re.Pattern[str]:
     return re.compile(SECRET_VALUE_PATTERN)
 
 
-def keep_variable(name: str, value: str, allowed: frozenset[str], blocked: frozenset[str], strict: bool) -> bool:
+def keep_variable(
+    name: str, value: str, allowed: frozenset[str], blocked: frozenset[str], strict: bool
+) -> bool:
     """Whether one variable survives sanitization (first matching rule wins)."""
     up = name.upper()
     if up.startswith("GEMINI_CLI_"):
@@ -60,7 +112,9 @@ def keep_variable(name: str, value: str, allowed: frozenset[str], blocked: froze
         return True
     if up in blocked:
         return False
-    if up.startswith("OTEL_"):  # hookwise's own exporter settings are not a project hook's (docs/telemetry.md)
+    if up.startswith(
+        "OTEL_"
+    ):  # hookwise's own exporter settings are not a project hook's (docs/telemetry.md)
         return False
     if up in ALWAYS_ALLOWED:
         return True
@@ -76,8 +130,12 @@ def is_strict(env: Mapping[str, str]) -> bool:
     return bool(env.get("GITHUB_SHA")) or env.get("SURFACE") == "Github"
 
 
-def sanitize(env: Mapping[str, str], allowed: frozenset[str] = frozenset(), blocked: frozenset[str] = frozenset(),
-             strict: bool | None = None) -> dict[str, str]:
+def sanitize(
+    env: Mapping[str, str],
+    allowed: frozenset[str] = frozenset(),
+    blocked: frozenset[str] = frozenset(),
+    strict: bool | None = None,
+) -> dict[str, str]:
     """A copy of ``env`` without secret-looking variables."""
     if strict is None:
         strict = is_strict(env)

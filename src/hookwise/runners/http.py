@@ -37,7 +37,9 @@ class HttpRunner:
     background = False
 
     def __init__(self) -> None:
-        self._clients: weakref.WeakKeyDictionary[Any, HttpClient] | None = None  # made by the first http hook
+        self._clients: weakref.WeakKeyDictionary[Any, HttpClient] | None = (
+            None  # made by the first http hook
+        )
         self._lock = _thread.allocate_lock()
 
     def client(self, host: Any) -> HttpClient:
@@ -61,8 +63,13 @@ class HttpRunner:
         if c is not None:
             c.close()
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         if len(entries) == 1:
             out = [self.run_one(firing, entries[0], inp)]
         else:
@@ -73,8 +80,10 @@ class HttpRunner:
 
             import threading
 
-            threads = [threading.Thread(target=one, args=(i, e), name="hookwise-http", daemon=True)
-                       for i, e in enumerate(entries)]
+            threads = [
+                threading.Thread(target=one, args=(i, e), name="hookwise-http", daemon=True)
+                for i, e in enumerate(entries)
+            ]
             for t in threads:
                 t.start()
             for t in threads:
@@ -84,7 +93,9 @@ class HttpRunner:
             during()
         return out
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]) -> list[HookOutcome]:
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]:
         import asyncio
 
         return await asyncio.to_thread(self.run, firing, entries, inp)
@@ -101,18 +112,35 @@ class HttpRunner:
         lists: list[tuple[str, list[str]]] = getattr(settings, "http_url_lists", [])
         if lists and not url_allowed(url, [patterns for _f, patterns in lists]):
             files = ", ".join(f for f, p in lists if not url_allowed(url, [p]))
-            return finish(entry, ev, Interpretation(
-                Outcome.NOT_RUN, None, f"POST {url} is not allowed: no pattern of allowedHttpHookUrls in {files} "
-                                       "matches it"))
+            return finish(
+                entry,
+                ev,
+                Interpretation(
+                    Outcome.NOT_RUN,
+                    None,
+                    f"POST {url} is not allowed: no pattern of allowedHttpHookUrls in {files} "
+                    "matches it",
+                ),
+            )
         d = dialect(entry.dialect)
         data = encode(d.encode_input(ev, inp, entry))
-        headers = {"Content-Type": "application/json", "User-Agent": "hookwise",
-                   **interpolate_headers(entry.extra.get("headers") or {}, entry.extra.get("allowedEnvVars") or (),
-                                         host.env_for(entry))}
-        answer = self.client(host).post(url, data, headers, entry.timeout_ms / 1000.0, host.output_cap)
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "hookwise",
+            **interpolate_headers(
+                entry.extra.get("headers") or {},
+                entry.extra.get("allowedEnvVars") or (),
+                host.env_for(entry),
+            ),
+        }
+        answer = self.client(host).post(
+            url, data, headers, entry.timeout_ms / 1000.0, host.output_cap
+        )
         it = answer.interpretation
         if it.outcome is Outcome.TIMEOUT:
-            it = Interpretation(Outcome.TIMEOUT, None, f"timed out after {entry.timeout_ms} ms ({it.error})")
+            it = Interpretation(
+                Outcome.TIMEOUT, None, f"timed out after {entry.timeout_ms} ms ({it.error})"
+            )
         elif it.output is not None and it.is_json:
             it = Interpretation(it.outcome, d.normalize_output(ev, it.output, inp), it.error, True)
         return finish(entry, ev, it, None, answer.duration_ms, answer.body)

@@ -229,8 +229,10 @@ class PersistentPool:
                 locked.append(proc)
                 stray = proc.discard_pending()
                 if stray:
-                    notes.append(f"persistent hook {job.name} wrote {stray} bytes on stdout outside an event "
-                                 "(ignored; write logs to stderr)")
+                    notes.append(
+                        f"persistent hook {job.name} wrote {stray} bytes on stdout outside an event "
+                        "(ignored; write logs to stderr)"
+                    )
                 x = _Exchange(job, proc, time.monotonic())
                 answers[i] = Answer(Completed(), None, notes)
                 live.append((i, x))
@@ -243,7 +245,9 @@ class PersistentPool:
         finally:
             for p in locked:
                 p.lock.release()
-        return [a if a is not None else Answer(Completed(spawn_error="internal error")) for a in answers]
+        return [
+            a if a is not None else Answer(Completed(spawn_error="internal error")) for a in answers
+        ]
 
     def _acquire(self, job: Job, notes: list[str]) -> _Proc | str:
         """The process for ``job``, locked; started or restarted as needed. A string is a start error."""
@@ -279,7 +283,9 @@ class PersistentPool:
             if not proc.alive():
                 rc = proc.proc.returncode
                 how = f"exit code {rc}" if rc is not None and rc >= 0 else f"signal {-(rc or 0)}"
-                notes.append(f"persistent hook {job.name} had exited ({how}) since its last event; restarted")
+                notes.append(
+                    f"persistent hook {job.name} had exited ({how}) since its last event; restarted"
+                )
                 self._forget(job.key, proc)
                 proc.stop(0.1)
                 proc.lock.release()
@@ -302,8 +308,10 @@ class PersistentPool:
             c.timed_out = True
             restart = True
         elif x.overflow:
-            a.protocol_error = (f"persistent hook protocol error: no end of line within {job.cap} bytes "
-                                "(the process is restarted)")
+            a.protocol_error = (
+                f"persistent hook protocol error: no end of line within {job.cap} bytes "
+                "(the process is restarted)"
+            )
             c.stdout = bytes(x.out)
             c.stdout_truncated = True
             restart = True
@@ -318,16 +326,24 @@ class PersistentPool:
                 value = None
             if not isinstance(value, dict):
                 shown = text if len(text) <= 120 else text[:117] + "..."
-                a.protocol_error = (f"persistent hook protocol error: the answer line is not a JSON object: {shown!r} "
-                                    "(the process is restarted; write logs to stderr)")
+                a.protocol_error = (
+                    f"persistent hook protocol error: the answer line is not a JSON object: {shown!r} "
+                    "(the process is restarted; write logs to stderr)"
+                )
                 restart = True
             elif "exitCode" in value:
                 code = value.get("exitCode")
                 so, se = value.get("stdout", ""), value.get("stderr")
-                if isinstance(code, bool) or not isinstance(code, int) or not isinstance(so, str) or \
-                        not isinstance(se, (str, type(None))):
-                    a.protocol_error = ("persistent hook protocol error: an answer with \"exitCode\" needs an "
-                                        "integer exitCode and string stdout/stderr")
+                if (
+                    isinstance(code, bool)
+                    or not isinstance(code, int)
+                    or not isinstance(so, str)
+                    or not isinstance(se, (str, type(None)))
+                ):
+                    a.protocol_error = (
+                        'persistent hook protocol error: an answer with "exitCode" needs an '
+                        "integer exitCode and string stdout/stderr"
+                    )
                     restart = True
                 else:
                     c.returncode = code
@@ -337,8 +353,10 @@ class PersistentPool:
             else:
                 c.returncode = 0
             if x.extra and not restart:
-                a.notes.append(f"persistent hook {job.name} wrote more than one line for one event "
-                               "(the extra output was ignored)")
+                a.notes.append(
+                    f"persistent hook {job.name} wrote more than one line for one event "
+                    "(the extra output was ignored)"
+                )
         else:  # the process exited before a complete line: what a one-shot run of that process means
             rc = proc.proc.returncode
             if rc is None:
@@ -349,9 +367,11 @@ class PersistentPool:
                 c.returncode = rc
             c.stdout = bytes(x.out)
             c.stdout_truncated = len(x.out) >= job.cap
-            a.notes.append(f"persistent hook {job.name} exited while handling an event "
-                           f"({'signal ' + str(-rc) if rc < 0 else 'exit code ' + str(rc)}); "
-                           "it is restarted for the next event")
+            a.notes.append(
+                f"persistent hook {job.name} exited while handling an event "
+                f"({'signal ' + str(-rc) if rc < 0 else 'exit code ' + str(rc)}); "
+                "it is restarted for the next event"
+            )
             restart = True
         if restart:
             self._forget(job.key, proc)
@@ -369,8 +389,12 @@ def _drive(xs: list[_Exchange]) -> None:
             sel.register(p.stderr, READ, (x, "err"))
             if p.pidfd is not None:
                 sel.register(p.pidfd, READ, (x, "exit"))
-        drive(sel, lambda now: _tick(xs, sel, now), lambda data: _dispatch(sel, data),
-              lambda: all(x.done for x in xs))
+        drive(
+            sel,
+            lambda now: _tick(xs, sel, now),
+            lambda data: _dispatch(sel, data),
+            lambda: all(x.done for x in xs),
+        )
     finally:
         sel.close()
 
@@ -447,7 +471,7 @@ def _read_out(sel: Poller, x: _Exchange) -> None:
     nl = x.out.find(b"\n", start)
     if nl >= 0:
         x.line = bytes(x.out[:nl])
-        x.extra = len(x.out) > nl + 1 and bool(x.out[nl + 1:].strip())
+        x.extra = len(x.out) > nl + 1 and bool(x.out[nl + 1 :].strip())
         x.done = True
         _unregister(sel, x)
         _read_err_now(x)
@@ -498,6 +522,6 @@ def _on_exit(sel: Poller, x: _Exchange) -> None:
     nl = x.out.find(b"\n")
     if nl >= 0:
         x.line = bytes(x.out[:nl])
-        x.extra = len(x.out) > nl + 1 and bool(x.out[nl + 1:].strip())
+        x.extra = len(x.out) > nl + 1 and bool(x.out[nl + 1 :].strip())
     x.done = True
     _unregister(sel, x)

@@ -54,7 +54,9 @@ class PythonRunner(PerHookRunner):
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
 
-    async def run_one_async(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
+    async def run_one_async(
+        self, firing: Firing, entry: HookEntry, inp: dict[str, Any]
+    ) -> HookOutcome:
         func = _func(firing, entry)
         if isinstance(func, HookOutcome):
             return func
@@ -78,21 +80,30 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
     """
     if entry.func is not None:
         return entry.func
-    spec = entry.extra.get("callable", entry.command)  # the loader keeps "callable" as the hook's command
+    spec = entry.extra.get(
+        "callable", entry.command
+    )  # the loader keeps "callable" as the hook's command
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
     host = firing.host
-    root = host.project_dir if entry.source == "project" else \
-        entry.extension_dir if entry.source == "extension" else None
+    root = (
+        host.project_dir
+        if entry.source == "project"
+        else entry.extension_dir
+        if entry.source == "extension"
+        else None
+    )
     func, why = _callable.load(spec, root)
     if func is None:
         return finish(entry, firing.event, Interpretation(Outcome.NOT_RUN, None, why))
     return func
 
 
-def _shape(firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def _shape(
+    firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any]
+) -> tuple[dict[str, Any], Any]:
     """The input in the hook's dialect (its own, or the one ``@hookwise.hook(dialect=...)`` gave the function),
     and that dialect's strategy when answers need normalising (settings hooks and dialect hooks), else None."""
     name = entry.dialect
@@ -111,16 +122,28 @@ def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
     """:class:`hookwise.authoring.Block` blocks like exit code 2; any other exception is ``failed``."""
     authoring = sys.modules.get("hookwise.authoring")
     if authoring is not None and isinstance(exc, authoring.Block):
-        return Interpretation(Outcome.BLOCKED, {"decision": "deny",
-                                                "reason": exc.reason or f"Blocked by hook {entry.display_name}"}, None)
+        return Interpretation(
+            Outcome.BLOCKED,
+            {"decision": "deny", "reason": exc.reason or f"Blocked by hook {entry.display_name}"},
+            None,
+        )
     error = f"raised {type(exc).__name__}: {exc}"
-    if entry.func is None:  # a settings hook answers like its command form would (exit 1 + text: a warning message)
+    if (
+        entry.func is None
+    ):  # a settings hook answers like its command form would (exit 1 + text: a warning message)
         return Interpretation(Outcome.FAILED, {"systemMessage": f"Warning: {error}"}, error)
     return Interpretation(Outcome.FAILED, None, error)
 
 
-def _settle(firing: Firing, entry: HookEntry, t0: float, value: Any, exc: Exception | None, d: Any = None,
-            inp: dict[str, Any] | None = None) -> HookOutcome:
+def _settle(
+    firing: Firing,
+    entry: HookEntry,
+    t0: float,
+    value: Any,
+    exc: Exception | None,
+    d: Any = None,
+    inp: dict[str, Any] | None = None,
+) -> HookOutcome:
     """The outcome of one call: what it returned or raised, and how long it took."""
     from hookwise.runners import _workers
 
@@ -130,10 +153,16 @@ def _settle(firing: Firing, entry: HookEntry, t0: float, value: Any, exc: Except
     elif exc is not None:
         it = _raised(entry, exc)
     elif elapsed > entry.timeout_ms:
-        it = Interpretation(Outcome.TIMEOUT, None, f"took {elapsed:.0f} ms, over its timeout of "
-                                                   f"{entry.timeout_ms} ms (its answer was discarded)")
+        it = Interpretation(
+            Outcome.TIMEOUT,
+            None,
+            f"took {elapsed:.0f} ms, over its timeout of "
+            f"{entry.timeout_ms} ms (its answer was discarded)",
+        )
     else:
         it = interpret_python(entry.display_name, value)
         if d is not None and it.output is not None:
-            it = Interpretation(it.outcome, d.normalize_output(firing.event, it.output, inp), it.error, True)
+            it = Interpretation(
+                it.outcome, d.normalize_output(firing.event, it.output, inp), it.error, True
+            )
     return finish(entry, firing.event, it, None, elapsed)

@@ -55,16 +55,73 @@ SKIPPED = "skipped"
 SLOW_FRACTION = 0.8
 
 #: tool names tried, in order, to find one a BeforeTool/AfterTool matcher matches
-TOOL_CANDIDATES = ("read_file", "write_file", "replace", "run_shell_command", "list_directory", "glob",
-                   "grep_search", "read_many_files", "web_fetch", "google_web_search", "save_memory")
+TOOL_CANDIDATES = (
+    "read_file",
+    "write_file",
+    "replace",
+    "run_shell_command",
+    "list_directory",
+    "glob",
+    "grep_search",
+    "read_many_files",
+    "web_fetch",
+    "google_web_search",
+    "save_memory",
+)
 
 #: programs that run a script given as their next argument
-INTERPRETERS = ("python", "python3", "python2", "node", "nodejs", "bash", "sh", "zsh", "ruby", "perl", "php",
-                "deno", "bun", "pwsh", "lua", "Rscript", "tsx", "ts-node")
+INTERPRETERS = (
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "nodejs",
+    "bash",
+    "sh",
+    "zsh",
+    "ruby",
+    "perl",
+    "php",
+    "deno",
+    "bun",
+    "pwsh",
+    "lua",
+    "Rscript",
+    "tsx",
+    "ts-node",
+)
 
-_SHELL_WORDS = {"cd", "exec", "env", "command", "builtin", "time", "nohup", "if", "then", "for", "while",
-                "case", "{", "(", "[", "[[", "test", "echo", "printf", "true", "false", "exit", "set", "export",
-                "source", ".", "cat", "read", "!"}
+_SHELL_WORDS = {
+    "cd",
+    "exec",
+    "env",
+    "command",
+    "builtin",
+    "time",
+    "nohup",
+    "if",
+    "then",
+    "for",
+    "while",
+    "case",
+    "{",
+    "(",
+    "[",
+    "[[",
+    "test",
+    "echo",
+    "printf",
+    "true",
+    "false",
+    "exit",
+    "set",
+    "export",
+    "source",
+    ".",
+    "cat",
+    "read",
+    "!",
+}
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
@@ -122,7 +179,11 @@ def _tool_input(tool: str, sandbox: str) -> dict[str, Any]:
         "read_file": {"file_path": f},
         "write_file": {"file_path": f, "content": "hello from hookwise doctor\n"},
         "replace": {"file_path": f, "old_string": "hello", "new_string": "hi"},
-        "run_shell_command": {"command": "echo hello", "description": "print a greeting", "dir_path": sandbox},
+        "run_shell_command": {
+            "command": "echo hello",
+            "description": "print a greeting",
+            "dir_path": sandbox,
+        },
         "list_directory": {"dir_path": sandbox},
         "glob": {"pattern": "*.txt", "dir_path": sandbox},
         "grep_search": {"pattern": "hello", "dir_path": sandbox},
@@ -135,8 +196,11 @@ def _tool_input(tool: str, sandbox: str) -> dict[str, Any]:
 
 
 def _llm_request() -> dict[str, Any]:
-    return {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "Say hello."}],
-            "config": {"temperature": 0}}
+    return {
+        "model": "gemini-2.5-flash",
+        "messages": [{"role": "user", "content": "Say hello."}],
+        "config": {"temperature": 0},
+    }
 
 
 def synthetic_input(entry: HookEntry, sandbox: str) -> dict[str, Any]:
@@ -156,26 +220,42 @@ def synthetic_input(entry: HookEntry, sandbox: str) -> dict[str, Any]:
     if ev in (HookEvent.BEFORE_MODEL, HookEvent.BEFORE_TOOL_SELECTION):
         return {"llm_request": _llm_request()}
     if ev is HookEvent.AFTER_MODEL:
-        return {"llm_request": _llm_request(), "llm_response": {
-            "text": "Hello!", "candidates": [{"content": {"role": "model", "parts": ["Hello!"]},
-                                              "finishReason": "STOP", "index": 0}]}}
+        return {
+            "llm_request": _llm_request(),
+            "llm_response": {
+                "text": "Hello!",
+                "candidates": [
+                    {
+                        "content": {"role": "model", "parts": ["Hello!"]},
+                        "finishReason": "STOP",
+                        "index": 0,
+                    }
+                ],
+            },
+        }
     if ev is HookEvent.SESSION_START:
         return {"source": _match_value(entry, SESSION_START_SOURCES)}
     if ev is HookEvent.SESSION_END:
         return {"reason": _match_value(entry, SESSION_END_REASONS)}
     if ev is HookEvent.PRE_COMPRESS:
         return {"trigger": _match_value(entry, PRE_COMPRESS_TRIGGERS)}
-    return {"notification_type": _match_value(entry, ("ToolPermission",)),
-            "message": "Allow run_shell_command: echo hello?",
-            "details": {"type": "exec", "title": "Confirm shell command", "command": "echo hello"}}
+    return {
+        "notification_type": _match_value(entry, ("ToolPermission",)),
+        "message": "Allow run_shell_command: echo hello?",
+        "details": {"type": "exec", "title": "Confirm shell command", "command": "echo hello"},
+    }
 
 
 # --------------------------------------------------------------------------- static diagnosis
 
 
 def _words(command: str, project_dir: str) -> list[str]:
-    values = {"GEMINI_PROJECT_DIR": project_dir, "CLAUDE_PROJECT_DIR": project_dir,
-              "GEMINI_CWD": project_dir, "GEMINI_SESSION_ID": "doctor"}
+    values = {
+        "GEMINI_PROJECT_DIR": project_dir,
+        "CLAUDE_PROJECT_DIR": project_dir,
+        "GEMINI_CWD": project_dir,
+        "GEMINI_SESSION_ID": "doctor",
+    }
     expanded = expand_command(command, values)
     try:
         return shlex.split(expanded, comments=True)
@@ -191,7 +271,7 @@ def _first_command(words: list[str]) -> tuple[str | None, list[str]]:
     if i >= len(words):
         return None, []
     rest = []
-    for w in words[i + 1:]:
+    for w in words[i + 1 :]:
         if w in (";", "&&", "||", "|", "&") or w.endswith(";"):
             break
         rest.append(w)
@@ -220,7 +300,11 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
         return []
     path_env = env.get("PATH", os.defpath)
     out: list[Finding] = []
-    base = entry.extension_dir if entry.source in ("extension", "plugin") and entry.extension_dir else project_dir
+    base = (
+        entry.extension_dir
+        if entry.source in ("extension", "plugin") and entry.extension_dir
+        else project_dir
+    )
 
     def resolve(word: str) -> str:
         return word if os.path.isabs(word) else os.path.normpath(os.path.join(project_dir, word))
@@ -231,14 +315,20 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
             return ""
         for d in {os.path.dirname(entry.file or ""), os.path.join(project_dir, ".gemini"), base}:
             if d and os.path.exists(os.path.join(d, word)) and d != project_dir:
-                return (f" (it exists relative to {d}, but hooks run in the project dir {project_dir}: "
-                        f"write \"$GEMINI_PROJECT_DIR/{os.path.relpath(os.path.join(d, word), project_dir)}\")")
+                return (
+                    f" (it exists relative to {d}, but hooks run in the project dir {project_dir}: "
+                    f'write "$GEMINI_PROJECT_DIR/{os.path.relpath(os.path.join(d, word), project_dir)}")'
+                )
         return ""
 
     if "/" in prog:
         p = resolve(prog)
         if not os.path.exists(p):
-            out.append(Finding(ERROR, f"did not run: {prog} does not exist (looked for {p})" + elsewhere(prog)))
+            out.append(
+                Finding(
+                    ERROR, f"did not run: {prog} does not exist (looked for {p})" + elsewhere(prog)
+                )
+            )
             return out
         if os.path.isdir(p):
             out.append(Finding(ERROR, f"did not run: {prog} is a directory"))
@@ -252,26 +342,47 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
             if os.path.basename(interp) == "env" and len(sb) > 1:
                 names = [w for w in sb[1:] if not w.startswith("-")]
                 if names and shutil.which(names[0], path=path_env) is None:
-                    out.append(Finding(ERROR, f"did not run: interpreter {names[0]!r} (from the #! line of {prog}) "
-                                       "is not installed or not on PATH"))
+                    out.append(
+                        Finding(
+                            ERROR,
+                            f"did not run: interpreter {names[0]!r} (from the #! line of {prog}) "
+                            "is not installed or not on PATH",
+                        )
+                    )
             elif not os.path.exists(interp):
-                out.append(Finding(ERROR, f"did not run: interpreter {interp} (from the #! line of {prog}) "
-                                   "does not exist"))
+                out.append(
+                    Finding(
+                        ERROR,
+                        f"did not run: interpreter {interp} (from the #! line of {prog}) "
+                        "does not exist",
+                    )
+                )
         if out:
             return out
     elif shutil.which(prog, path=path_env) is None:
-        kind = "interpreter" if os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS else "command"
+        kind = (
+            "interpreter"
+            if os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS
+            else "command"
+        )
         out.append(Finding(ERROR, f"did not run: {kind} {prog!r} not found on PATH"))
         return out
     if os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS:
         script = next((a for a in args if not a.startswith("-")), None)
-        if script and ("/" in script or re.search(r"\.(py|js|mjs|cjs|ts|sh|rb|pl|php|lua)$", script)):
+        if script and (
+            "/" in script or re.search(r"\.(py|js|mjs|cjs|ts|sh|rb|pl|php|lua)$", script)
+        ):
             if any(a in ("-c", "-e", "-m") for a in args[: args.index(script)]):
                 return out
             p = resolve(script)
             if not os.path.exists(p):
-                out.append(Finding(ERROR, f"did not run: script {script} does not exist (looked for {p})"
-                                   + elsewhere(script)))
+                out.append(
+                    Finding(
+                        ERROR,
+                        f"did not run: script {script} does not exist (looked for {p})"
+                        + elsewhere(script),
+                    )
+                )
     return out
 
 
@@ -307,21 +418,34 @@ def analyse_output(check: HookCheck) -> None:
         found = _json_after_text(out)
         if found is not None:
             before = found[1].splitlines()[-1] if found[1] else ""
-            check.add(WARNING, f"stdout is not JSON: a line of text ({before[:60]!r}) comes before the JSON "
-                      "object, so the whole answer is read as plain text; print logs to stderr")
+            check.add(
+                WARNING,
+                f"stdout is not JSON: a line of text ({before[:60]!r}) comes before the JSON "
+                "object, so the whole answer is read as plain text; print logs to stderr",
+            )
             return
         if out.startswith("{") or out.startswith("["):
             try:
                 json.loads(out)
             except ValueError as exc:
-                check.add(WARNING, f"stdout looks like JSON but does not parse ({exc}); it is read as plain text")
+                check.add(
+                    WARNING,
+                    f"stdout looks like JSON but does not parse ({exc}); it is read as plain text",
+                )
             return
         lines = out.splitlines()
         if len(lines) > 1 and any(ln.strip().startswith("{") for ln in lines):
-            check.add(WARNING, "stdout mixes text and JSON lines; only one JSON object is read as the answer")
+            check.add(
+                WARNING,
+                "stdout mixes text and JSON lines; only one JSON object is read as the answer",
+            )
         return
-    if not isinstance(value, dict) and not (isinstance(value, str) and value.strip().startswith("{")):
-        check.add(WARNING, f"stdout is JSON but not an object ({out[:40]!r}); it is read as plain text")
+    if not isinstance(value, dict) and not (
+        isinstance(value, str) and value.strip().startswith("{")
+    ):
+        check.add(
+            WARNING, f"stdout is JSON but not an object ({out[:40]!r}); it is read as plain text"
+        )
 
 
 def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None:
@@ -342,8 +466,11 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
             check.add(ERROR, f"did not run: {o.error}")
         return
     if o.outcome is Outcome.TIMEOUT:
-        check.add(ERROR, f"timed out after {e.timeout_ms} ms (it never answered; raise \"timeout\" or make it "
-                  "faster)")
+        check.add(
+            ERROR,
+            f'timed out after {e.timeout_ms} ms (it never answered; raise "timeout" or make it '
+            "faster)",
+        )
         return
     if static and o.outcome is not Outcome.OK:
         # e.g. `python3 missing.py` exits 2 ("can't open file"), which would read as a block
@@ -360,15 +487,19 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
         reason = out.get("reason") or out.get("stopReason") or ""
         check.add(WARNING, "blocks a harmless input" + (f": {str(reason)[:120]}" if reason else ""))
     elif out.get("continue") is False:
-        check.add(WARNING, "stops the agent on a harmless input"
-                  + (f": {str(out.get('stopReason'))[:120]}" if out.get("stopReason") else ""))
+        check.add(
+            WARNING,
+            "stops the agent on a harmless input"
+            + (f": {str(out.get('stopReason'))[:120]}" if out.get("stopReason") else ""),
+        )
 
 
 # --------------------------------------------------------------------------- driver
 
 
-def plan_checks(entries: list[HookEntry], sandbox: str,
-                is_trusted: Callable[[HookEntry], bool] | None = None) -> list[HookCheck]:
+def plan_checks(
+    entries: list[HookEntry], sandbox: str, is_trusted: Callable[[HookEntry], bool] | None = None
+) -> list[HookCheck]:
     """One check per distinct configured command hook (disabled and untrusted ones are listed as skipped)."""
     checks: list[HookCheck] = []
     seen: set[tuple[str, str]] = set()
@@ -385,8 +516,13 @@ def plan_checks(entries: list[HookEntry], sandbox: str,
             c.findings.append(Finding(SKIPPED, "disabled (hooksConfig.disabled); not run"))
         elif is_trusted is not None and not is_trusted(e):
             c.status = SKIPPED
-            c.findings.append(Finding(SKIPPED, f"not trusted yet: {e.source} hooks run only once approved "
-                                      "(`hookwise trust`); not run"))
+            c.findings.append(
+                Finding(
+                    SKIPPED,
+                    f"not trusted yet: {e.source} hooks run only once approved "
+                    "(`hookwise trust`); not run",
+                )
+            )
         checks.append(c)
     return checks
 
@@ -414,4 +550,3 @@ def run_checks(hs: HookSystem, checks: list[HookCheck], *, max_workers: int = 8)
         with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(todo)))) as pool:
             list(pool.map(one, todo))
     return checks
-

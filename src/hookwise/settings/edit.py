@@ -25,7 +25,12 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import EditError, HookNotFoundError, SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.edit import append_to_array, read_text, remove_value, write_atomic
-from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_settings_path
+from hookwise.settings.layers import (
+    SettingsLayer,
+    discover_layers,
+    project_settings_path,
+    user_settings_path,
+)
 
 POINTER = "/hooksConfig/disabled"
 SCOPES = ("project", "user")
@@ -53,8 +58,10 @@ def load_target(scope: str, project_dir: str, env: Mapping[str, str] | None = No
     path = project_settings_path(project_dir) if scope == "project" else user_settings_path(env)
     if os.path.islink(path) or os.path.islink(os.path.dirname(path)):
         link = path if os.path.islink(path) else os.path.dirname(path)
-        raise EditError(f"{link} is a symbolic link; hookwise does not edit settings through symlinks "
-                        "(edit the real file by hand)")
+        raise EditError(
+            f"{link} is a symbolic link; hookwise does not edit settings through symlinks "
+            "(edit the real file by hand)"
+        )
     text = read_text(path)
     return Target(scope, path, text, _disabled_list(path, text))
 
@@ -65,8 +72,10 @@ def _disabled_list(path: str, text: str) -> list[Any]:
     try:
         doc = jsonc.parse(text, path)
     except SettingsError as exc:
-        raise EditError(f"{exc}\n{path} does not parse, so it was not changed; fix it first "
-                        "(`hookwise validate` lists every problem)") from None
+        raise EditError(
+            f"{exc}\n{path} does not parse, so it was not changed; fix it first "
+            "(`hookwise validate` lists every problem)"
+        ) from None
     if not isinstance(doc, dict):
         raise EditError(f"{path}: the settings file is not a JSON object; not changed")
     cfg = doc.get("hooksConfig")
@@ -75,12 +84,15 @@ def _disabled_list(path: str, text: str) -> list[Any]:
     if not isinstance(cfg, dict) or "disabled" not in cfg:
         return []
     if not isinstance(cfg["disabled"], list):
-        raise EditError(f"{path}: /hooksConfig/disabled is not an array; not changed (fix it by hand)")
+        raise EditError(
+            f"{path}: /hooksConfig/disabled is not an array; not changed (fix it by hand)"
+        )
     return list(cfg["disabled"])
 
 
-def other_disabled(target: Target, project_dir: str,
-                   env: Mapping[str, str] | None = None) -> Iterator[tuple[SettingsLayer, list[Any]]]:
+def other_disabled(
+    target: Target, project_dir: str, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[SettingsLayer, list[Any]]]:
     """Each other settings layer (not ``target``, not extensions) with its ``hooksConfig.disabled`` list."""
     for layer in discover_layers(project_dir, os.environ if env is None else env):
         if layer.kind == "extension" or os.path.abspath(layer.path) == os.path.abspath(target.path):
@@ -92,11 +104,15 @@ def other_disabled(target: Target, project_dir: str,
             yield layer, names
 
 
-def disabled_elsewhere(name: str, target: Target, project_dir: str,
-                       env: Mapping[str, str] | None = None) -> list[str]:
+def disabled_elsewhere(
+    name: str, target: Target, project_dir: str, env: Mapping[str, str] | None = None
+) -> list[str]:
     """Where else ``name`` is listed in ``hooksConfig.disabled`` ("user settings (path)"...)."""
-    return [f"{layer.kind} settings ({layer.path})" for layer, names in other_disabled(target, project_dir, env)
-            if name in names]
+    return [
+        f"{layer.kind} settings ({layer.path})"
+        for layer, names in other_disabled(target, project_dir, env)
+        if name in names
+    ]
 
 
 def find_hook(name: str, entries: Iterable[HookEntry]) -> list[HookEntry]:
@@ -111,7 +127,9 @@ def find_hook(name: str, entries: Iterable[HookEntry]) -> list[HookEntry]:
         return matches
     by_command = sorted({e.name for e in entries if e.name and e.command == name})
     names = sorted({e.display_name for e in entries})
-    raise HookNotFoundError(name, by_command or difflib.get_close_matches(name, names, n=3, cutoff=0.5))
+    raise HookNotFoundError(
+        name, by_command or difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    )
 
 
 def with_names(target: Target, names: Iterable[str]) -> str:

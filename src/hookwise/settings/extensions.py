@@ -30,7 +30,9 @@ from hookwise.errors import ExtensionError
 ENABLEMENT_FILE = "extension-enablement.json"
 GEMINI_MANIFEST = "gemini-extension.json"
 CLAUDE_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
-INSTALL_METADATA = ".gemini-extension-install.json"  # Gemini CLI's own record of where an extension came from
+INSTALL_METADATA = (
+    ".gemini-extension-install.json"  # Gemini CLI's own record of where an extension came from
+)
 SCOPES = ("user", "project")
 #: fault injection for tests: seconds the copier sleeps after each file (so a test can kill it mid-copy)
 FAULT_PAUSE_ENV = "HOOKWISE_FAULT_COPY_PAUSE"
@@ -158,12 +160,16 @@ def inspect_dir(path: str) -> ExtensionInfo:
             raise ExtensionError(f"{gm}: /: the manifest must be a JSON object")
         name = doc.get("name")
         if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-            raise ExtensionError(f"{gm}: /name: an extension needs a \"name\" (a folder name), got {name!r}")
+            raise ExtensionError(
+                f'{gm}: /name: an extension needs a "name" (a folder name), got {name!r}'
+            )
         hooks = os.path.join(path, "hooks", "hooks.json")
         if os.path.lexists(hooks):
             hdoc = _load_json(hooks, "the extension's hooks")
             if not isinstance(hdoc, dict) or not isinstance(hdoc.get("hooks", {}), dict):
-                raise ExtensionError(f"{hooks}: /hooks: an extension hooks file needs a \"hooks\" object")
+                raise ExtensionError(
+                    f'{hooks}: /hooks: an extension hooks file needs a "hooks" object'
+                )
         version = doc.get("version")
         return ExtensionInfo(name, path, "gemini", version if isinstance(version, str) else "")
     if os.path.lexists(os.path.join(path, CLAUDE_MANIFEST)):
@@ -173,9 +179,13 @@ def inspect_dir(path: str) -> ExtensionInfo:
             raise ExtensionError(str(exc)) from None
         doc = _load_json(os.path.join(path, CLAUDE_MANIFEST), "the plugin manifest")
         version = doc.get("version") if isinstance(doc, dict) else None
-        return ExtensionInfo(plugin.name, path, "claude-plugin", version if isinstance(version, str) else "")
-    raise ExtensionError(f"{path}: no manifest: neither {GEMINI_MANIFEST} (Gemini CLI extension) nor "
-                         f"{CLAUDE_MANIFEST} (Claude Code plugin) is there")
+        return ExtensionInfo(
+            plugin.name, path, "claude-plugin", version if isinstance(version, str) else ""
+        )
+    raise ExtensionError(
+        f"{path}: no manifest: neither {GEMINI_MANIFEST} (Gemini CLI extension) nor "
+        f"{CLAUDE_MANIFEST} (Claude Code plugin) is there"
+    )
 
 
 def installed(root: str) -> list[ExtensionInfo]:
@@ -240,14 +250,20 @@ def _copy_tree(src: str, dst: str) -> None:
                 try:
                     os.stat(sp)
                 except OSError as exc:
-                    raise ExtensionError(f"{sp}: symbolic link to {link!r} cannot be followed "
-                                         f"({exc.strerror or exc}; a symlink loop or a missing target)") from None
+                    raise ExtensionError(
+                        f"{sp}: symbolic link to {link!r} cannot be followed "
+                        f"({exc.strerror or exc}; a symlink loop or a missing target)"
+                    ) from None
                 real = os.path.realpath(sp)
                 if real != src_real and not real.startswith(src_real + os.sep):
-                    raise ExtensionError(f"{sp}: symbolic link to {link!r} points outside the directory {src}")
+                    raise ExtensionError(
+                        f"{sp}: symbolic link to {link!r} points outside the directory {src}"
+                    )
                 os.symlink(link, tp)
                 if name in dirnames:
-                    dirnames.remove(name)  # os.walk does not descend into links anyway; keep the copy a link
+                    dirnames.remove(
+                        name
+                    )  # os.walk does not descend into links anyway; keep the copy a link
                 continue
             if name in dirnames:
                 continue  # created when os.walk gets there
@@ -280,7 +296,9 @@ def _git_clone(src: str, dst: str, ref: str | None) -> None:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     done = run_one(Spawn([*args, "--", src, dst], os.path.dirname(dst), env, b"", 300.0))
     if done.spawn_error is not None:
-        raise ExtensionError(f"{src}: installing from git needs the git command ({done.spawn_error})")
+        raise ExtensionError(
+            f"{src}: installing from git needs the git command ({done.spawn_error})"
+        )
     if done.timed_out:
         raise ExtensionError(f"{src}: git clone did not finish in 300 s")
     if done.returncode != 0:
@@ -310,8 +328,10 @@ def install(src: str, root: str, *, ref: str | None = None) -> ExtensionInfo:
         info = inspect_dir(content)
         target = os.path.join(root, info.name)
         if os.path.lexists(target):
-            raise ExtensionError(f"{target}: an extension named {info.name!r} is already installed "
-                                 f"(uninstall it first: hookwise extensions uninstall {info.name})")
+            raise ExtensionError(
+                f"{target}: an extension named {info.name!r} is already installed "
+                f"(uninstall it first: hookwise extensions uninstall {info.name})"
+            )
         meta = {"source": src, "type": "git" if git else "local"}
         with open(os.path.join(content, INSTALL_METADATA), "w", encoding="utf-8") as f:
             json.dump(meta, f, indent=2)
@@ -330,8 +350,10 @@ def link(src: str, root: str) -> ExtensionInfo:
     os.makedirs(root, exist_ok=True)
     target = os.path.join(root, info.name)
     if os.path.lexists(target):
-        raise ExtensionError(f"{target}: an extension named {info.name!r} is already installed "
-                             f"(uninstall it first: hookwise extensions uninstall {info.name})")
+        raise ExtensionError(
+            f"{target}: an extension named {info.name!r} is already installed "
+            f"(uninstall it first: hookwise extensions uninstall {info.name})"
+        )
     tmp = os.path.join(root, f".staging-link-{os.getpid()}-{info.name}")
     os.symlink(src, tmp)
     os.rename(tmp, target)
@@ -348,7 +370,9 @@ def uninstall(name: str, root: str) -> str:
     target = os.path.join(root, name)
     if "/" in name or name.startswith(".") or not os.path.lexists(target):
         names = ", ".join(i.name for i in installed(root)) or "none"
-        raise ExtensionError(f"{target}: no extension named {name!r} is installed (installed: {names})")
+        raise ExtensionError(
+            f"{target}: no extension named {name!r} is installed (installed: {names})"
+        )
     _clean_leftovers(root)
     if os.path.islink(target):
         os.unlink(target)
@@ -365,8 +389,10 @@ def set_enabled(name: str, root: str, enabled: bool, scope: str, project_dir: st
         raise ExtensionError(f"--scope {scope!r}: expected one of {', '.join(SCOPES)}")
     if not os.path.isdir(os.path.join(root, name)) or name.startswith("."):
         names = ", ".join(i.name for i in installed(root)) or "none"
-        raise ExtensionError(f"{os.path.join(root, name)}: no extension named {name!r} is installed "
-                             f"(installed: {names})")
+        raise ExtensionError(
+            f"{os.path.join(root, name)}: no extension named {name!r} is installed "
+            f"(installed: {names})"
+        )
     Enablement.read(root).set(name, enabled, scope, project_dir)
 
 

@@ -51,7 +51,9 @@ class SettingsLayer:
     error: SettingsError | None = None
     extension_dir: str | None = None
     extension_name: str | None = None
-    claude_plugin: bool = False  # an extension installed from a Claude Code plugin: Claude semantics
+    claude_plugin: bool = (
+        False  # an extension installed from a Claude Code plugin: Claude semantics
+    )
 
     def load(self) -> SettingsLayer:
         """Read and parse the file (idempotent). Missing files are not errors."""
@@ -70,15 +72,19 @@ class SettingsLayer:
             self.error = exc
             return self
         if not isinstance(value, dict):
-            self.error = SettingsError(self.path, f"expected a JSON object at the top level, got {kind_of(value)}",
-                                       *jsonc.locate(self.text, ""))
+            self.error = SettingsError(
+                self.path,
+                f"expected a JSON object at the top level, got {kind_of(value)}",
+                *jsonc.locate(self.text, ""),
+            )
             return self
         self.data = value
         return self
 
 
-def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
-                    profile: Profile | None = None) -> list[SettingsLayer]:
+def discover_layers(
+    project_dir: str, env: Mapping[str, str] | None = None, profile: Profile | None = None
+) -> list[SettingsLayer]:
     """Every settings layer in merge order (docs/contract.md §1), whether or not its file exists.
 
     ``profile`` (docs/sources.md) moves the user and project files to another
@@ -89,14 +95,20 @@ def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
     udir = user_dir(env)
     user_path = os.path.join(udir, "settings.json")
     proj_path = project_settings_path(project_dir)
-    sys_defaults = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"
+    sys_defaults = (
+        env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or "/etc/gemini-cli/system-defaults.json"
+    )
     sys_settings = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"
     if profile is not None and profile.name != "gemini":
         home = os.path.dirname(udir)
         user_path = os.path.join(home, *profile.user_settings.split("/"))
         proj_path = os.path.join(project_dir, *profile.project_settings.split("/"))
-        sys_defaults = (profile.system_defaults_var and env.get(profile.system_defaults_var)) or sys_defaults
-        sys_settings = (profile.system_settings_var and env.get(profile.system_settings_var)) or sys_settings
+        sys_defaults = (
+            profile.system_defaults_var and env.get(profile.system_defaults_var)
+        ) or sys_defaults
+        sys_settings = (
+            profile.system_settings_var and env.get(profile.system_settings_var)
+        ) or sys_settings
     layers = [
         SettingsLayer("system", "system-defaults", sys_defaults),
         SettingsLayer("user", "user", user_path),
@@ -122,11 +134,23 @@ def discover_layers(project_dir: str, env: Mapping[str, str] | None = None,
             continue
         hooks_file = os.path.join(ext_dir, "hooks", "hooks.json")
         claude_manifest = os.path.join(ext_dir, ".claude-plugin", "plugin.json")
-        if not os.path.isfile(os.path.join(ext_dir, "gemini-extension.json")) and os.path.isfile(claude_manifest):
-            layers.append(SettingsLayer("extension", "extension", claude_manifest, extension_dir=ext_dir,
-                                        extension_name=name, claude_plugin=True))
+        if not os.path.isfile(os.path.join(ext_dir, "gemini-extension.json")) and os.path.isfile(
+            claude_manifest
+        ):
+            layers.append(
+                SettingsLayer(
+                    "extension",
+                    "extension",
+                    claude_manifest,
+                    extension_dir=ext_dir,
+                    extension_name=name,
+                    claude_plugin=True,
+                )
+            )
         elif os.path.isfile(hooks_file):
-            layers.append(SettingsLayer("extension", "extension", hooks_file, extension_dir=ext_dir,
-                                        extension_name=name))
+            layers.append(
+                SettingsLayer(
+                    "extension", "extension", hooks_file, extension_dir=ext_dir, extension_name=name
+                )
+            )
     return layers
-

@@ -36,7 +36,9 @@ class RedactionPolicy:
     allowed: frozenset[str] = frozenset()
     blocked: frozenset[str] = frozenset()
     enabled_for_trusted: bool = False  # user/system explicitly switched redaction on for every hook
-    enabled_for_untrusted: bool = True  # project/extension hooks: on unless user/system say enabled: false
+    enabled_for_untrusted: bool = (
+        True  # project/extension hooks: on unless user/system say enabled: false
+    )
 
 
 @dataclass
@@ -55,12 +57,16 @@ class LoadedSettings:
     #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
 
-    def hook_vars(self, project_dir: str, session_id: str, env: Mapping[str, str]) -> dict[str, str]:
+    def hook_vars(
+        self, project_dir: str, session_id: str, env: Mapping[str, str]
+    ) -> dict[str, str]:
         """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names and
         ``CLAUDE_PLUGIN_ROOT`` (inherited value, else ``<project>/.claude``; a plugin's hooks override it)."""
         out = self.profile.hook_vars(project_dir, session_id)
         inherited = env.get("CLAUDE_PLUGIN_ROOT")
-        out["CLAUDE_PLUGIN_ROOT"] = os.path.abspath(inherited) if inherited else os.path.join(project_dir, ".claude")
+        out["CLAUDE_PLUGIN_ROOT"] = (
+            os.path.abspath(inherited) if inherited else os.path.join(project_dir, ".claude")
+        )
         return out
 
 
@@ -93,8 +99,13 @@ def _hydrate(value: Any, variables: Mapping[str, str]) -> Any:
     if isinstance(value, list):
         return [_hydrate(v, variables) for v in value]
     if isinstance(value, dict):
-        return {k: _hydrate_command(v, variables) if k == "command" and isinstance(v, str) else _hydrate(v, variables)
-                for k, v in value.items() if k not in _HYDRATE_DROP}
+        return {
+            k: _hydrate_command(v, variables)
+            if k == "command" and isinstance(v, str)
+            else _hydrate(v, variables)
+            for k, v in value.items()
+            if k not in _HYDRATE_DROP
+        }
     return value
 
 
@@ -109,19 +120,36 @@ def _hydrate_command(command: str, variables: Mapping[str, str]) -> str:
         return command
     # values made only of safe characters stay bare (commands and display names look as before); the rest are
     # quoted for their context, single quotes included (hydration is textual: it applies inside '...' too)
-    unsafe = {k: v for k, v in variables.items() if k.isidentifier() and not re.fullmatch(r"[\w@%+=:,./-]+", v)}
+    unsafe = {
+        k: v
+        for k, v in variables.items()
+        if k.isidentifier() and not re.fullmatch(r"[\w@%+=:,./-]+", v)
+    }
     if unsafe:
         command = expand_command(command, unsafe, in_single_quotes=True)
     return str(_hydrate(command, {k: v for k, v in variables.items() if k not in unsafe}))
 
 
-def parse_hooks_section(hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter) -> list[HookEntry]:
+def parse_hooks_section(
+    hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter
+) -> list[HookEntry]:
     """Every hook of a ``hooks`` object that loads, in file order; problems are reported (settings/schema.py)."""
     reading = read_hooks_section(hooks, base_ptr)
     report.findings(layer, reading.findings)
-    return [HookEntry(event=h.event, matcher=h.matcher, sequential=h.sequential, source=layer.label, file=layer.path,
-                      pointer=h.pointer, extension_dir=layer.extension_dir, extra=h.extra, **h.fields)
-            for h in reading.hooks]
+    return [
+        HookEntry(
+            event=h.event,
+            matcher=h.matcher,
+            sequential=h.sequential,
+            source=layer.label,
+            file=layer.path,
+            pointer=h.pointer,
+            extension_dir=layer.extension_dir,
+            extra=h.extra,
+            **h.fields,
+        )
+        for h in reading.hooks
+    ]
 
 
 class _Switches:
@@ -168,8 +196,11 @@ class _Switches:
         loosening_ok = layer.label in ("user", "system")
         allowed = red.get("allowed", [])
         if allowed and not loosening_ok:
-            report.at(layer, rptr + "/allowed",
-                      "only user and system settings may allow environment variables; ignored")
+            report.at(
+                layer,
+                rptr + "/allowed",
+                "only user and system settings may allow environment variables; ignored",
+            )
         elif allowed:
             self.allowed.update(x.upper() for x in allowed)
         self.blocked.update(x.upper() for x in red.get("blocked", []))
@@ -179,13 +210,20 @@ class _Switches:
         elif en is False and loosening_ok:
             self.red_untrusted = False
         elif en is False:
-            report.at(layer, rptr + "/enabled",
-                      "only user and system settings may switch environment redaction off; ignored")
+            report.at(
+                layer,
+                rptr + "/enabled",
+                "only user and system settings may switch environment redaction off; ignored",
+            )
 
 
-def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
-                  claude_settings: bool | None = None, plugin_dirs: Sequence[str] = (),
-                  profile: str | None = None) -> LoadedSettings:
+def load_settings(
+    project_dir: str,
+    env: Mapping[str, str] | None = None,
+    claude_settings: bool | None = None,
+    plugin_dirs: Sequence[str] = (),
+    profile: str | None = None,
+) -> LoadedSettings:
     """Read every layer and build the hook entries with enabled flags and the redaction policy.
 
     ``plugin_dirs`` are Claude Code plugin directories (``--plugin-dir``); ``profile``
@@ -210,7 +248,9 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
     if sw.plugin_dirs or claude_settings:
         from hookwise.claude.plugins import load_plugins
 
-        extra, extra_warnings = load_plugins(sw.plugin_dirs, project_dir, env, claude_records=bool(claude_settings))
+        extra, extra_warnings = load_plugins(
+            sw.plugin_dirs, project_dir, env, claude_records=bool(claude_settings)
+        )
         entries.extend(extra)
         warnings.extend(extra_warnings)
     _apply_switches(entries, sw, project_settings_path(project_dir), warnings)
@@ -218,7 +258,9 @@ def load_settings(project_dir: str, env: Mapping[str, str] | None = None,
         layers=layers,
         entries=entries,
         warnings=warnings,
-        redaction=RedactionPolicy(frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted),
+        redaction=RedactionPolicy(
+            frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted
+        ),
         claude_settings=bool(claude_settings),
         hooks_config=sw.hooks_config,
         http_url_lists=sw.http_url_lists,
@@ -237,8 +279,12 @@ def _package_entries(report: _Reporter) -> list[HookEntry]:
         if problem is not None:
             report.warnings.append(problem)
             continue
-        layer = SettingsLayer(label=packages.SOURCE, kind=packages.SOURCE,
-                              path=f"<hook package {dist}: {ep_name} = {value}>", exists=True)
+        layer = SettingsLayer(
+            label=packages.SOURCE,
+            kind=packages.SOURCE,
+            path=f"<hook package {dist}: {ep_name} = {value}>",
+            exists=True,
+        )
         for e in parse_hooks_section(section, layer, "", report):
             e.extra["package"] = dist
             out.append(e)
@@ -264,8 +310,14 @@ def _claude_url_lists(project_dir: str, env: Mapping[str, str]) -> list[tuple[st
     return out
 
 
-def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _Reporter, env: Mapping[str, str],
-                profile: Profile) -> list[HookEntry]:
+def _read_layer(
+    layer: SettingsLayer,
+    project_dir: str,
+    sw: _Switches,
+    report: _Reporter,
+    env: Mapping[str, str],
+    profile: Profile,
+) -> list[HookEntry]:
     """The hooks of one layer; its ``hooksConfig`` and redaction settings go into ``sw``."""
     if layer.error is not None:
         report.warnings.append(f"{layer.error}; this settings file was skipped")
@@ -276,39 +328,61 @@ def _read_layer(layer: SettingsLayer, project_dir: str, sw: _Switches, report: _
     if layer.kind == "extension" and layer.claude_plugin:
         return _claude_plugin_extension(layer, env, report)
     hooks_doc = doc.get("hooks")
-    if profile.legacy_hooks_disabled and isinstance(hooks_doc, dict) and isinstance(hooks_doc.get("disabled"), list):
+    if (
+        profile.legacy_hooks_disabled
+        and isinstance(hooks_doc, dict)
+        and isinstance(hooks_doc.get("disabled"), list)
+    ):
         # TerminaI's older documents keep the disabled list inside "hooks": read as hooksConfig.disabled
         doc = {**doc, "hooks": {k: v for k, v in hooks_doc.items() if k != "disabled"}}
-        sw.add_hooks_config({"disabled": [n for n in hooks_doc["disabled"] if isinstance(n, str)]}, layer)
+        sw.add_hooks_config(
+            {"disabled": [n for n in hooks_doc["disabled"] if isinstance(n, str)]}, layer
+        )
     if layer.kind == "extension":
-        variables = {"extensionPath": layer.extension_dir or "", "workspacePath": project_dir,
-                     "/": os.sep, "pathSeparator": os.sep}
+        variables = {
+            "extensionPath": layer.extension_dir or "",
+            "workspacePath": project_dir,
+            "/": os.sep,
+            "pathSeparator": os.sep,
+        }
         if "hooks" not in doc:
             report.at(layer, "", 'an extension hooks file needs a "hooks" object; skipped')
             return []
         return parse_hooks_section(_hydrate(doc["hooks"], variables), layer, "/hooks", report)
     entries = parse_hooks_section(doc["hooks"], layer, "/hooks", report) if "hooks" in doc else []
     if "hooksConfig" in doc:
-        cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
+        cfg, findings = read_object(
+            doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
+        )
         report.findings(layer, findings)
         sw.add_hooks_config(cfg, layer)
         for i, d in enumerate(cfg.get("claudePlugins", [])):
-            sw.plugin_dirs.append((os.path.abspath(os.path.join(project_dir, os.path.expanduser(d))),
-                                   f"hooksConfig.claudePlugins[{i}] in {layer.path}"))
+            sw.plugin_dirs.append(
+                (
+                    os.path.abspath(os.path.join(project_dir, os.path.expanduser(d))),
+                    f"hooksConfig.claudePlugins[{i}] in {layer.path}",
+                )
+            )
     if "telemetry" in doc:
         tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
         report.findings(layer, findings)
         sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
     if isinstance(sec, dict) and "environmentVariableRedaction" in sec:
-        red, findings = read_object(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction",
-                                    REDACTION_KEYS, '"environmentVariableRedaction"')
+        red, findings = read_object(
+            sec["environmentVariableRedaction"],
+            "/security/environmentVariableRedaction",
+            REDACTION_KEYS,
+            '"environmentVariableRedaction"',
+        )
         report.findings(layer, findings)
         sw.add_redaction(red, layer, report)
     return entries
 
 
-def _claude_plugin_extension(layer: SettingsLayer, env: Mapping[str, str], report: _Reporter) -> list[HookEntry]:
+def _claude_plugin_extension(
+    layer: SettingsLayer, env: Mapping[str, str], report: _Reporter
+) -> list[HookEntry]:
     """An extension installed from a Claude Code plugin: its hooks keep Claude semantics and CLAUDE_PLUGIN_ROOT."""
     from hookwise.claude.plugins import plugin_entries, read_plugin
     from hookwise.errors import PluginError
@@ -324,7 +398,9 @@ def _claude_plugin_extension(layer: SettingsLayer, env: Mapping[str, str], repor
     return entries
 
 
-def _claude_entries(project_dir: str, env: Mapping[str, str], warnings: list[str]) -> list[HookEntry]:
+def _claude_entries(
+    project_dir: str, env: Mapping[str, str], warnings: list[str]
+) -> list[HookEntry]:
     from hookwise.claude.loader import load_claude_entries
 
     claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
@@ -337,7 +413,9 @@ def _claude_entries(project_dir: str, env: Mapping[str, str], warnings: list[str
     return extra
 
 
-def _apply_switches(entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]) -> None:
+def _apply_switches(
+    entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]
+) -> None:
     """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching."""
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)
@@ -349,15 +427,22 @@ def _apply_switches(entries: list[HookEntry], sw: _Switches, project_file: str, 
             e.enabled = sw.enabled_all and e.display_name not in dis_all
     switched = sorted(user_names.intersection(sw.disabled_by_project))
     if switched:
-        warnings.append(f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
-                        + ", ".join(repr(n) for n in switched)
-                        + " (a cloned repository can switch off your guards; remove them from the list"
-                        " if unintended)")
+        warnings.append(
+            f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
+            + ", ".join(repr(n) for n in switched)
+            + " (a cloned repository can switch off your guards; remove them from the list"
+            " if unintended)"
+        )
     if sw.project_switched_off and user_names and not sw.enabled_all:
-        warnings.append(f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
-                        "including your user hooks")
+        warnings.append(
+            f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
+            "including your user hooks"
+        )
     sys_named = {e.display_name for e in entries if e.source == "system"}
     ignored = sorted(sys_named.intersection(dis_all - dis_sys))
     if ignored:
-        warnings.append("system hook(s) " + ", ".join(repr(n) for n in ignored)
-                        + " can only be disabled by the system settings; they stay enabled")
+        warnings.append(
+            "system hook(s) "
+            + ", ".join(repr(n) for n in ignored)
+            + " can only be disabled by the system settings; they stay enabled"
+        )

@@ -58,7 +58,11 @@ def _declares_group(directory: str) -> bool:
     for n in names:
         if n.endswith((".dist-info", ".egg-info")):
             try:
-                with open(os.path.join(directory, n, "entry_points.txt"), encoding="utf-8", errors="replace") as f:
+                with open(
+                    os.path.join(directory, n, "entry_points.txt"),
+                    encoding="utf-8",
+                    errors="replace",
+                ) as f:
                     if GROUP in f.read():
                         return True
             except OSError:
@@ -72,10 +76,17 @@ def _read_cache(path: str) -> dict[str, list[Any]]:
             data = loads(f.read())
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("version") != _CACHE_VERSION or not isinstance(data.get("dirs"), dict):
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != _CACHE_VERSION
+        or not isinstance(data.get("dirs"), dict)
+    ):
         return {}
-    return {k: v for k, v in data["dirs"].items()
-            if isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and isinstance(v[1], bool)}
+    return {
+        k: v
+        for k, v in data["dirs"].items()
+        if isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and isinstance(v[1], bool)
+    }
 
 
 def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
@@ -85,8 +96,12 @@ def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
 
     live = {k: v for k, v in dirs.items() if os.path.isdir(k)}  # forget directories that are gone
     try:
-        write_atomic(path, dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True), mode=0o600,
-                     durable=False)
+        write_atomic(
+            path,
+            dumps({"version": _CACHE_VERSION, "dirs": live}, sort_keys=True),
+            mode=0o600,
+            durable=False,
+        )
     except WriteError:
         pass  # a hint only: without it the next start reads the directories again
 
@@ -132,12 +147,16 @@ def discover(paths: list[str] | None = None) -> list[tuple[str, str, str, Callab
     for dist in distributions(path=search):
         name = str(dist.metadata["Name"] or "?")
         for ep in dist.entry_points:
-            if ep.group == GROUP and (name, ep.name) not in found:  # the first on sys.path wins, like imports
+            if (
+                ep.group == GROUP and (name, ep.name) not in found
+            ):  # the first on sys.path wins, like imports
                 found[(name, ep.name)] = (name, ep.name, ep.value, ep.load)
     return [found[k] for k in sorted(found)]
 
 
-def load_section(dist: str, ep_name: str, value: str, load: Callable[[], Any]) -> tuple[Any, str | None]:
+def load_section(
+    dist: str, ep_name: str, value: str, load: Callable[[], Any]
+) -> tuple[Any, str | None]:
     """The hooks section an entry point names, or ``(None, warning)``; never raises for the package's faults."""
     where = f"hook package {dist} (entry point {ep_name} = {value})"
     try:
@@ -145,15 +164,23 @@ def load_section(dist: str, ep_name: str, value: str, load: Callable[[], Any]) -
     except BaseException as exc:  # noqa: BLE001 - a package's import-time SystemExit must not end the host
         if isinstance(exc, KeyboardInterrupt):
             raise
-        return None, f"{where}: importing it raised {type(exc).__name__}: {exc}; its hooks were not loaded"
+        return (
+            None,
+            f"{where}: importing it raised {type(exc).__name__}: {exc}; its hooks were not loaded",
+        )
     if callable(obj) and not isinstance(obj, dict):
         try:
             obj = obj()
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            return None, f"{where}: calling it raised {type(exc).__name__}: {exc}; its hooks were not loaded"
+            return (
+                None,
+                f"{where}: calling it raised {type(exc).__name__}: {exc}; its hooks were not loaded",
+            )
     if not isinstance(obj, dict):
-        return None, (f"{where}: expected a hooks section (an object keyed by event name) or a function returning "
-                      f"one, got {type(obj).__name__}; its hooks were not loaded")
+        return None, (
+            f"{where}: expected a hooks section (an object keyed by event name) or a function returning "
+            f"one, got {type(obj).__name__}; its hooks were not loaded"
+        )
     return obj, None

@@ -28,7 +28,9 @@ class Profile:
     session_id_var: str | None = None
     system_settings_var: str | None = None  # overrides the system settings path (else Gemini CLI's)
     system_defaults_var: str | None = None
-    legacy_hooks_disabled: bool = False  # ``hooks.disabled`` (older docs) read as ``hooksConfig.disabled``
+    legacy_hooks_disabled: bool = (
+        False  # ``hooks.disabled`` (older docs) read as ``hooksConfig.disabled``
+    )
 
     def hook_vars(self, project_dir: str, session_id: str) -> dict[str, str]:
         out = {}
@@ -47,17 +49,30 @@ class Profile:
 #: every profile; ``gemini`` is the default (closed set: guarded by tests/settings/test_profiles.py)
 PROFILES: dict[str, Profile] = {
     "gemini": Profile("gemini", "Gemini CLI", ".gemini/settings.json", ".gemini/settings.json"),
-    "tabnine": Profile("tabnine", "Tabnine CLI", ".tabnine/agent/settings.json", ".tabnine/agent/settings.json",
-                       project_dir_var="TABNINE_PROJECT_DIR",
-                       system_settings_var="TABNINE_CLI_SYSTEM_SETTINGS_PATH",
-                       system_defaults_var="TABNINE_CLI_SYSTEM_DEFAULTS_PATH"),
-    "terminai": Profile("terminai", "TerminaI", ".terminai/settings.json", ".terminai/settings.json",
-                        project_dir_var="TERMINAI_PROJECT_DIR", session_id_var="TERMINAI_SESSION_ID",
-                        legacy_hooks_disabled=True),
+    "tabnine": Profile(
+        "tabnine",
+        "Tabnine CLI",
+        ".tabnine/agent/settings.json",
+        ".tabnine/agent/settings.json",
+        project_dir_var="TABNINE_PROJECT_DIR",
+        system_settings_var="TABNINE_CLI_SYSTEM_SETTINGS_PATH",
+        system_defaults_var="TABNINE_CLI_SYSTEM_DEFAULTS_PATH",
+    ),
+    "terminai": Profile(
+        "terminai",
+        "TerminaI",
+        ".terminai/settings.json",
+        ".terminai/settings.json",
+        project_dir_var="TERMINAI_PROJECT_DIR",
+        session_id_var="TERMINAI_SESSION_ID",
+        legacy_hooks_disabled=True,
+    ),
 }
 
 
-def select_profile(project_dir: str, env: Mapping[str, str], requested: str | None) -> tuple[Profile, list[str]]:
+def select_profile(
+    project_dir: str, env: Mapping[str, str], requested: str | None
+) -> tuple[Profile, list[str]]:
     """The profile to use and notes about the choice.
 
     Order: ``requested`` (``--profile``), then ``$HOOKWISE_PROFILE``, then detection:
@@ -70,8 +85,11 @@ def select_profile(project_dir: str, env: Mapping[str, str], requested: str | No
         if prof is None:
             raise ProfileError(f"unknown profile {name!r} (expected one of {', '.join(PROFILES)})")
         return prof, []
-    found = [p for p in PROFILES.values()
-             if p.name != "gemini" and os.path.isfile(os.path.join(project_dir, p.project_settings))]
+    found = [
+        p
+        for p in PROFILES.values()
+        if p.name != "gemini" and os.path.isfile(os.path.join(project_dir, p.project_settings))
+    ]
     has_gemini = os.path.isdir(os.path.join(project_dir, ".gemini"))
     if len(found) == 1 and not has_gemini:
         return found[0], []

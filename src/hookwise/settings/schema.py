@@ -63,7 +63,6 @@ Gemini CLI once read it directly under ``hooks``); its value reaches
 :attr:`LoadedSettings.hooks_config <hookwise.settings.load.LoadedSettings>` when valid.
 """
 
-
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING, dataclass
@@ -218,20 +217,43 @@ class Timeout(Kind):
             return None, [Note(f'"{key}" must be a number of milliseconds, got NaN')]
         if value < 1:
             if value > 0:
-                return None, [Note(f'"{key}" is in milliseconds and {_num(value)} ms is too short to run anything; '
-                                   f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}")]
-            return None, [Note(f'"{key}" must be a positive number of milliseconds (at least 1), got {_num(value)}')]
+                return None, [
+                    Note(
+                        f'"{key}" is in milliseconds and {_num(value)} ms is too short to run anything; '
+                        f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}"
+                    )
+                ]
+            return None, [
+                Note(
+                    f'"{key}" must be a positive number of milliseconds (at least 1), got {_num(value)}'
+                )
+            ]
         if value > MAX_TIMEOUT_MS:
-            return MAX_TIMEOUT_MS, [Note(f'"{key}" {_num(value)} ms is more than the maximum of {MAX_TIMEOUT_MS} ms '
-                                         f"(24 hours); using {MAX_TIMEOUT_MS}", WARNING, at_load=True)]
+            return MAX_TIMEOUT_MS, [
+                Note(
+                    f'"{key}" {_num(value)} ms is more than the maximum of {MAX_TIMEOUT_MS} ms '
+                    f"(24 hours); using {MAX_TIMEOUT_MS}",
+                    WARNING,
+                    at_load=True,
+                )
+            ]
         ms = _ceil(value)
         notes = []
         if ms != value:
-            notes.append(Note(f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded up to {ms}',
-                              WARNING))
+            notes.append(
+                Note(
+                    f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded up to {ms}',
+                    WARNING,
+                )
+            )
         if value < SECONDS_HINT_MS:
-            notes.append(Note(f'"{key}" is in milliseconds: {_num(value)} is {value / 1000:g} s; '
-                              f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}", WARNING))
+            notes.append(
+                Note(
+                    f'"{key}" is in milliseconds: {_num(value)} is {value / 1000:g} s; '
+                    f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}",
+                    WARNING,
+                )
+            )
         return ms, notes
 
 
@@ -255,10 +277,21 @@ class EnvMap(Kind):
                 env[str(k)] = v
             elif _is_number(v):
                 env[str(k)] = str(v)
-                notes.append(Note(f"environment value {v!r} is a number; it is passed as the string "
-                                  f"{show(str(v))} (quote it)", WARNING, suffix=pointer(str(k))))
+                notes.append(
+                    Note(
+                        f"environment value {v!r} is a number; it is passed as the string "
+                        f"{show(str(v))} (quote it)",
+                        WARNING,
+                        suffix=pointer(str(k)),
+                    )
+                )
             else:
-                notes.append(Note(f"environment values must be strings, got {kind_of(v)}", suffix=pointer(str(k))))
+                notes.append(
+                    Note(
+                        f"environment values must be strings, got {kind_of(v)}",
+                        suffix=pointer(str(k)),
+                    )
+                )
         return env, notes
 
 
@@ -272,8 +305,10 @@ class Names(Kind):
         if not isinstance(value, list):
             return None, [Note(f'"{key}" must be an array of strings, got {kind_of(value)}')]
         return [s for s in value if isinstance(s, str)], [
-            Note(f"expected a string, got {kind_of(s)}", suffix=f"/{i}") for i, s in enumerate(value)
-            if not isinstance(s, str)]
+            Note(f"expected a string, got {kind_of(s)}", suffix=f"/{i}")
+            for i, s in enumerate(value)
+            if not isinstance(s, str)
+        ]
 
 
 class HookList(Kind):
@@ -327,11 +362,21 @@ class Headers(Kind):
         notes: list[Note] = []
         for k, v in value.items():
             if not isinstance(v, str):
-                notes.append(Note(f"a header value must be a string, got {kind_of(v)}; this header is dropped",
-                                  suffix=pointer(str(k)), at_load=True))
+                notes.append(
+                    Note(
+                        f"a header value must be a string, got {kind_of(v)}; this header is dropped",
+                        suffix=pointer(str(k)),
+                        at_load=True,
+                    )
+                )
             elif not k or any(c in k for c in "\r\n: "):
-                notes.append(Note(f"{k!r} is not a header name; this header is dropped", suffix=pointer(str(k)),
-                                  at_load=True))
+                notes.append(
+                    Note(
+                        f"{k!r} is not a header name; this header is dropped",
+                        suffix=pointer(str(k)),
+                        at_load=True,
+                    )
+                )
             else:
                 out[str(k)] = v
         return out, notes
@@ -341,7 +386,9 @@ class Rule(Kind):
     """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
 
     def json(self) -> dict[str, Any]:
-        return {"type": "string"}  # any string loads; one that does not parse is a warning, and skips its hook
+        return {
+            "type": "string"
+        }  # any string loads; one that does not parse is a warning, and skips its hook
 
     def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
         from hookwise.claude.permission_rules import rule_error
@@ -351,8 +398,14 @@ class Rule(Kind):
             return value, []
         if not isinstance(value, str):
             return None, [Note(f'"{key}" {err}; the hook is skipped')]
-        return value, [Note(f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
-                            "until the rule is fixed", WARNING, at_load=True)]
+        return value, [
+            Note(
+                f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
+                "until the rule is fixed",
+                WARNING,
+                at_load=True,
+            )
+        ]
 
 
 TEXT = Text()
@@ -381,15 +434,31 @@ class HookType:
 
 
 #: the values of ``"type"`` (docs/contract.md §2)
-HOOK_TYPES: dict[str, HookType] = {t.name: t for t in (
-    HookType("command", "A shell command, run with bash -c in the project directory."),
-    HookType("plugin", "Gemini CLI's name for a command hook installed by an extension.", runs_as="command",
-             alias_hint='"plugin" hooks run as command hooks; write "type": "command"'),
-    HookType("http", "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer (docs/hook-types.md)."),
-    HookType("python", "hookwise: call an importable Python function in process (docs/hook-types.md)."),
-    HookType("runtime", "Python functions registered from code.",
-             error='"runtime" hooks can only be registered from code, not in settings'),
-)}
+HOOK_TYPES: dict[str, HookType] = {
+    t.name: t
+    for t in (
+        HookType("command", "A shell command, run with bash -c in the project directory."),
+        HookType(
+            "plugin",
+            "Gemini CLI's name for a command hook installed by an extension.",
+            runs_as="command",
+            alias_hint='"plugin" hooks run as command hooks; write "type": "command"',
+        ),
+        HookType(
+            "http",
+            "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer (docs/hook-types.md).",
+        ),
+        HookType(
+            "python",
+            "hookwise: call an importable Python function in process (docs/hook-types.md).",
+        ),
+        HookType(
+            "runtime",
+            "Python functions registered from code.",
+            error='"runtime" hooks can only be registered from code, not in settings',
+        ),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -412,91 +481,275 @@ class Key:
 
 
 #: the keys of a hook (docs/contract.md §2); order = the order of the JSON Schema's properties
-HOOK_KEYS: dict[str, Key] = {k.name: k for k in (
-    Key("type", OneOf(*HOOK_TYPES), 'Always "command" in settings files.', required=True,
-        missing='missing "type": write "type": "command"'),
-    Key("command", Text(nonempty=True), "Shell command (run with bash -c in the project directory). "
-        "$GEMINI_PROJECT_DIR is replaced safely.", types=("command",), required=True, attr="command",
-        missing='missing "command": the shell command to run'),
-    Key("url", Url(), "http hooks: the address the input JSON is POSTed to (http:// or https://).",
-        types=("http",), required=True, attr="command", missing='missing "url": the address to POST the input to'),
-    Key("headers", Headers(), "http hooks: request headers; $VAR and ${VAR} are filled only from allowedEnvVars.",
-        types=("http",)),
-    Key("allowedEnvVars", NAMES, "http hooks: the environment variables headers may use (others become empty).",
-        types=("http",)),
-    Key("callable", CallableRef(), 'python hooks: "package.module:function"; a project module is imported from '
-        "the project directory once the hook is trusted.", types=("python",), required=True, attr="command",
-        missing='missing "callable": the function to call, as "package.module:function"'),
-    Key("name", TEXT, "Display name: what hooksConfig.disabled and `hookwise enable/disable` refer to.",
-        attr="name", default="", claude="Claude Code hooks have no name"),
-    Key("description", TEXT, "Shown while the hook runs.", attr="description", default=""),
-    Key("timeout", TIMEOUT, f"Milliseconds (not seconds), at least 1, at most {MAX_TIMEOUT_MS} (24 h); "
-        f"fractions round up. Default {DEFAULT_TIMEOUT_MS}.", attr="timeout_ms", default=DEFAULT_TIMEOUT_MS),
-    Key("env", ENV, "Extra environment variables for this hook.", attr="env", default={},
-        claude="Claude Code hooks have no env; set the variables in the command or the script"),
-    Key("failClosed", FLAG, "hookwise: a hook that fails, cannot run or times out blocks instead of being "
-        "ignored.", attr="fail_closed", default=False),
-    Key("dialect", OneOf("claude"), "hookwise: the hook was written for Claude Code (Claude-shaped input and "
-        "answers).", attr="dialect", default=None, claude="Claude Code hooks always get Claude-shaped input"),
-    Key("persistent", FLAG, "hookwise: one long-lived process answers one JSON line per event.",
-        types=("command",), attr="persistent", default=False, claude="not a Claude Code field"),
-    Key("if", Rule(), "One Claude Code permission rule (\"Bash(git push *)\", \"Edit(src/**)\"): the hook runs only "
-        "for BeforeTool/AfterTool calls it matches, never on other events.", attr="condition", default=None),
-    Key("async", FLAG, "Run in the background: the firing does not wait, and the answer cannot block.",
-        types=("command",), attr="run_async", default=False),
-    Key("once", FLAG, "hookwise: run until the first successful run in a session, then no more.", attr="once",
-        default=False, claude="Claude Code ignores `once` in settings files (it honours it only in skill "
-        "frontmatter); under Claude Code the hook would run every time"),
-    Key("shell", OneOf("bash", "powershell"), "The shell that runs the command: bash (default) or powershell "
-        "(pwsh -NoProfile -Command).", types=("command",), attr="shell", default=None),
-)}
+HOOK_KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key(
+            "type",
+            OneOf(*HOOK_TYPES),
+            'Always "command" in settings files.',
+            required=True,
+            missing='missing "type": write "type": "command"',
+        ),
+        Key(
+            "command",
+            Text(nonempty=True),
+            "Shell command (run with bash -c in the project directory). "
+            "$GEMINI_PROJECT_DIR is replaced safely.",
+            types=("command",),
+            required=True,
+            attr="command",
+            missing='missing "command": the shell command to run',
+        ),
+        Key(
+            "url",
+            Url(),
+            "http hooks: the address the input JSON is POSTed to (http:// or https://).",
+            types=("http",),
+            required=True,
+            attr="command",
+            missing='missing "url": the address to POST the input to',
+        ),
+        Key(
+            "headers",
+            Headers(),
+            "http hooks: request headers; $VAR and ${VAR} are filled only from allowedEnvVars.",
+            types=("http",),
+        ),
+        Key(
+            "allowedEnvVars",
+            NAMES,
+            "http hooks: the environment variables headers may use (others become empty).",
+            types=("http",),
+        ),
+        Key(
+            "callable",
+            CallableRef(),
+            'python hooks: "package.module:function"; a project module is imported from '
+            "the project directory once the hook is trusted.",
+            types=("python",),
+            required=True,
+            attr="command",
+            missing='missing "callable": the function to call, as "package.module:function"',
+        ),
+        Key(
+            "name",
+            TEXT,
+            "Display name: what hooksConfig.disabled and `hookwise enable/disable` refer to.",
+            attr="name",
+            default="",
+            claude="Claude Code hooks have no name",
+        ),
+        Key("description", TEXT, "Shown while the hook runs.", attr="description", default=""),
+        Key(
+            "timeout",
+            TIMEOUT,
+            f"Milliseconds (not seconds), at least 1, at most {MAX_TIMEOUT_MS} (24 h); "
+            f"fractions round up. Default {DEFAULT_TIMEOUT_MS}.",
+            attr="timeout_ms",
+            default=DEFAULT_TIMEOUT_MS,
+        ),
+        Key(
+            "env",
+            ENV,
+            "Extra environment variables for this hook.",
+            attr="env",
+            default={},
+            claude="Claude Code hooks have no env; set the variables in the command or the script",
+        ),
+        Key(
+            "failClosed",
+            FLAG,
+            "hookwise: a hook that fails, cannot run or times out blocks instead of being ignored.",
+            attr="fail_closed",
+            default=False,
+        ),
+        Key(
+            "dialect",
+            OneOf("claude"),
+            "hookwise: the hook was written for Claude Code (Claude-shaped input and answers).",
+            attr="dialect",
+            default=None,
+            claude="Claude Code hooks always get Claude-shaped input",
+        ),
+        Key(
+            "persistent",
+            FLAG,
+            "hookwise: one long-lived process answers one JSON line per event.",
+            types=("command",),
+            attr="persistent",
+            default=False,
+            claude="not a Claude Code field",
+        ),
+        Key(
+            "if",
+            Rule(),
+            'One Claude Code permission rule ("Bash(git push *)", "Edit(src/**)"): the hook runs only '
+            "for BeforeTool/AfterTool calls it matches, never on other events.",
+            attr="condition",
+            default=None,
+        ),
+        Key(
+            "async",
+            FLAG,
+            "Run in the background: the firing does not wait, and the answer cannot block.",
+            types=("command",),
+            attr="run_async",
+            default=False,
+        ),
+        Key(
+            "once",
+            FLAG,
+            "hookwise: run until the first successful run in a session, then no more.",
+            attr="once",
+            default=False,
+            claude="Claude Code ignores `once` in settings files (it honours it only in skill "
+            "frontmatter); under Claude Code the hook would run every time",
+        ),
+        Key(
+            "shell",
+            OneOf("bash", "powershell"),
+            "The shell that runs the command: bash (default) or powershell "
+            "(pwsh -NoProfile -Command).",
+            types=("command",),
+            attr="shell",
+            default=None,
+        ),
+    )
+}
 
 
 #: the keys of a definition (one element of ``hooks.<Event>``)
-DEFINITION_KEYS: dict[str, Key] = {k.name: k for k in (
-    Key("matcher", TEXT, "Which firings the hooks run for; \"\", \"*\" or no matcher match everything."),
-    Key("sequential", FLAG, "Run all hooks of a firing one after another, each seeing the previous one's "
-        "changes (when any kept hook's definition says true).", default=False),
-    Key("hooks", HookList(), "The hooks to run.", required=True,
-        missing='a hook definition needs a "hooks" array of hooks'),
-)}
+DEFINITION_KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key(
+            "matcher",
+            TEXT,
+            'Which firings the hooks run for; "", "*" or no matcher match everything.',
+        ),
+        Key(
+            "sequential",
+            FLAG,
+            "Run all hooks of a firing one after another, each seeing the previous one's "
+            "changes (when any kept hook's definition says true).",
+            default=False,
+        ),
+        Key(
+            "hooks",
+            HookList(),
+            "The hooks to run.",
+            required=True,
+            missing='a hook definition needs a "hooks" array of hooks',
+        ),
+    )
+}
 
 #: the keys of ``hooksConfig`` (docs/contract.md §2)
-HOOKS_CONFIG_KEYS: dict[str, Key] = {k.name: k for k in (
-    Key("enabled", FLAG, "Master switch for hooks.", default=True, old_location=True),
-    Key("disabled", NAMES, "Display names (name, else command) of hooks to switch off.", default=[],
-        old_location=True),
-    Key("notifications", FLAG, "Show hook notifications.", default=True, old_location=True),
-    Key("claudeSettings", FLAG, "hookwise: also load hooks from .claude/ settings files.", default=False),
-    Key("allowedHttpHookUrls", NAMES, "hookwise: URL patterns (* = any characters) http hooks may call; every "
-        "layer that sets a list must allow the URL, so a project can narrow the list but never widen it."),
-    Key("claudePlugins", NAMES, "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
-        "project; ~/ is the home directory).", default=[]),
-    Key("afterModel", OneOf("chunk", "response"), "hookwise: fire AfterModel for every streamed chunk (default) "
-        "or once per complete response.", default="chunk"),
-)}
+HOOKS_CONFIG_KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key("enabled", FLAG, "Master switch for hooks.", default=True, old_location=True),
+        Key(
+            "disabled",
+            NAMES,
+            "Display names (name, else command) of hooks to switch off.",
+            default=[],
+            old_location=True,
+        ),
+        Key("notifications", FLAG, "Show hook notifications.", default=True, old_location=True),
+        Key(
+            "claudeSettings",
+            FLAG,
+            "hookwise: also load hooks from .claude/ settings files.",
+            default=False,
+        ),
+        Key(
+            "allowedHttpHookUrls",
+            NAMES,
+            "hookwise: URL patterns (* = any characters) http hooks may call; every "
+            "layer that sets a list must allow the URL, so a project can narrow the list but never widen it.",
+        ),
+        Key(
+            "claudePlugins",
+            NAMES,
+            "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
+            "project; ~/ is the home directory).",
+            default=[],
+        ),
+        Key(
+            "afterModel",
+            OneOf("chunk", "response"),
+            "hookwise: fire AfterModel for every streamed chunk (default) "
+            "or once per complete response.",
+            default="chunk",
+        ),
+    )
+}
 
 #: the keys of ``security.environmentVariableRedaction`` (docs/contract.md §7)
-REDACTION_KEYS: dict[str, Key] = {k.name: k for k in (
-    Key("allowed", NAMES, "Variables passed to hooks even if they look secret (user and system settings only)."),
-    Key("blocked", NAMES, "Variables never passed to project and extension hooks."),
-    Key("enabled", FLAG, "Redaction on (true) for every hook, or off (false, user and system settings only)."),
-)}
+REDACTION_KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key(
+            "allowed",
+            NAMES,
+            "Variables passed to hooks even if they look secret (user and system settings only).",
+        ),
+        Key("blocked", NAMES, "Variables never passed to project and extension hooks."),
+        Key(
+            "enabled",
+            FLAG,
+            "Redaction on (true) for every hook, or off (false, user and system settings only).",
+        ),
+    )
+}
 
 #: the keys of Gemini CLI's ``telemetry`` object (docs/telemetry.md); environment overrides in settings/telemetry.py
-TELEMETRY_KEYS: dict[str, Key] = {k.name: k for k in (
-    Key("enabled", FLAG, "Export hook calls as OpenTelemetry logs, metrics and spans (needs hookwise[otel]).",
-        default=False),
-    Key("target", OneOf("local", "gcp"), 'Gemini CLI\'s target; hookwise always exports over OTLP ("gcp": point '
-        "otlpEndpoint at a collector that forwards to Google Cloud).", default="local"),
-    Key("otlpEndpoint", TEXT, "OTLP collector address, e.g. http://localhost:4317 (grpc) or "
-        "http://localhost:4318 (http).", default="http://localhost:4317"),
-    Key("otlpProtocol", OneOf("grpc", "http"), "OTLP over gRPC or HTTP (protobuf).", default="grpc"),
-    Key("outfile", TEXT, "Write telemetry as JSON lines to this file instead of exporting over OTLP."),
-    Key("logPrompts", FLAG, "Include hook inputs, outputs, stdout and stderr, and full hook names.", default=True),
-    Key("useCollector", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
-    Key("useCliAuth", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
-)}
+TELEMETRY_KEYS: dict[str, Key] = {
+    k.name: k
+    for k in (
+        Key(
+            "enabled",
+            FLAG,
+            "Export hook calls as OpenTelemetry logs, metrics and spans (needs hookwise[otel]).",
+            default=False,
+        ),
+        Key(
+            "target",
+            OneOf("local", "gcp"),
+            'Gemini CLI\'s target; hookwise always exports over OTLP ("gcp": point '
+            "otlpEndpoint at a collector that forwards to Google Cloud).",
+            default="local",
+        ),
+        Key(
+            "otlpEndpoint",
+            TEXT,
+            "OTLP collector address, e.g. http://localhost:4317 (grpc) or "
+            "http://localhost:4318 (http).",
+            default="http://localhost:4317",
+        ),
+        Key(
+            "otlpProtocol",
+            OneOf("grpc", "http"),
+            "OTLP over gRPC or HTTP (protobuf).",
+            default="grpc",
+        ),
+        Key(
+            "outfile",
+            TEXT,
+            "Write telemetry as JSON lines to this file instead of exporting over OTLP.",
+        ),
+        Key(
+            "logPrompts",
+            FLAG,
+            "Include hook inputs, outputs, stdout and stderr, and full hook names.",
+            default=True,
+        ),
+        Key("useCollector", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+        Key("useCliAuth", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+    )
+}
 
 #: keys that only a hook has; on a definition they mean a hook was written without its wrapper
 HOOK_MARKERS: tuple[str, ...] = tuple(k for k, row in HOOK_KEYS.items() if row.required)
@@ -510,7 +763,9 @@ EXACT_VALUES: dict[HookEvent, tuple[str, ...]] = {
 }
 
 #: ``hooks.enabled`` etc.: old locations that are not read
-OLD_LOCATIONS: tuple[str, ...] = tuple(k for k, row in HOOKS_CONFIG_KEYS.items() if row.old_location)
+OLD_LOCATIONS: tuple[str, ...] = tuple(
+    k for k, row in HOOKS_CONFIG_KEYS.items() if row.old_location
+)
 
 
 # --------------------------------------------------------------------------- reading
@@ -564,33 +819,49 @@ def close_match(word: str, options: Iterable[str]) -> str | None:
         return hits[0]
     low = word.lower()
     for o in opts:
-        if o.lower() == low or (len(low) >= 3 and (o.lower().startswith(low) or low.startswith(o.lower()))):
+        if o.lower() == low or (
+            len(low) >= 3 and (o.lower().startswith(low) or low.startswith(o.lower()))
+        ):
             return o
     return None
 
 
 def unknown_key_message(key: str, known: Iterable[str], where: str) -> str:
     hint = close_match(key, known)
-    return f"unknown key {key!r} in {where}" + (f" (did you mean {hint!r}?)" if hint else "") + "; it is ignored"
+    return (
+        f"unknown key {key!r} in {where}"
+        + (f" (did you mean {hint!r}?)" if hint else "")
+        + "; it is ignored"
+    )
 
 
 def read_hooks_section(hooks: Any, base: str = "/hooks") -> Reading:
     """Read a ``hooks`` object: every hook that loads, in file order, and every finding."""
     out = Reading()
     if not isinstance(hooks, dict):
-        out.add(base, f'"hooks" must be an object whose keys are event names, got {kind_of(hooks)}; ignored')
+        out.add(
+            base,
+            f'"hooks" must be an object whose keys are event names, got {kind_of(hooks)}; ignored',
+        )
         return out
     for key, defs in hooks.items():
         kptr = base + pointer(key)
         if key in OLD_LOCATIONS:
-            out.add(kptr, f'"hooks.{key}" is not read (old location); move it to "hooksConfig.{key}"', WARNING)
+            out.add(
+                kptr,
+                f'"hooks.{key}" is not read (old location); move it to "hooksConfig.{key}"',
+                WARNING,
+            )
             continue
         if key not in EVENT_NAMES:
             out.add(kptr, _unknown_event(key) + "; its hooks are skipped")
             continue
         if not isinstance(defs, list):
-            out.add(kptr, f"the value of {key!r} must be an array of hook definitions, got {kind_of(defs)}; "
-                    "its hooks are skipped")
+            out.add(
+                kptr,
+                f"the value of {key!r} must be an array of hook definitions, got {kind_of(defs)}; "
+                "its hooks are skipped",
+            )
             continue
         for i, d in enumerate(defs):
             _read_definition(out, HookEvent(key), i, d, f"{kptr}/{i}")
@@ -599,11 +870,14 @@ def read_hooks_section(hooks: Any, base: str = "/hooks") -> Reading:
 
 def _unknown_event(key: str) -> str:
     if key in CLAUDE_EVENT_NAMES:
-        return (f"unknown event {key!r}: that is a Claude Code event name; here it is "
-                f"{CLAUDE_EVENT_NAMES[key]!r} (or run `hookwise migrate --from-claude`)")
+        return (
+            f"unknown event {key!r}: that is a Claude Code event name; here it is "
+            f"{CLAUDE_EVENT_NAMES[key]!r} (or run `hookwise migrate --from-claude`)"
+        )
     hint = suggest_event(key)
-    return f"unknown event {key!r}" + (f" (did you mean {hint!r}?)" if hint else
-                                       " (events: " + ", ".join(EVENT_NAMES) + ")")
+    return f"unknown event {key!r}" + (
+        f" (did you mean {hint!r}?)" if hint else " (events: " + ", ".join(EVENT_NAMES) + ")"
+    )
 
 
 _SKIP_DEFINITION = "definition skipped"
@@ -613,13 +887,19 @@ _WRAP = '{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}'
 
 def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: str) -> None:
     if not isinstance(d, dict):
-        out.add(ptr, f'a hook definition must be an object with a "hooks" array, got {kind_of(d)}; '
-                + _SKIP_DEFINITION)
+        out.add(
+            ptr,
+            f'a hook definition must be an object with a "hooks" array, got {kind_of(d)}; '
+            + _SKIP_DEFINITION,
+        )
         return
     out.definitions.append(ReadDefinition(event, ptr, d))
     if "hooks" not in d and "command" in d:
-        out.add(ptr, f"this looks like a hook placed directly in the event's array; wrap it in a definition: "
-                f"{_WRAP}; {_SKIP_DEFINITION}")
+        out.add(
+            ptr,
+            f"this looks like a hook placed directly in the event's array; wrap it in a definition: "
+            f"{_WRAP}; {_SKIP_DEFINITION}",
+        )
         return
     before = len(out.findings)
     values = _read_keys(out, d, ptr, DEFINITION_KEYS, "a hook definition", _SKIP_DEFINITION)
@@ -633,13 +913,29 @@ def _read_definition(out: Reading, event: HookEvent, index: int, d: Any, ptr: st
     usable = not any(f.severity == ERROR for f in out.findings[before:])
     for j, h in enumerate(values["hooks"]):
         fields, extra = _read_hook(out, h, f"{ptr}/hooks/{j}")
-        if fields is not None and fields.get("condition") is not None and event not in (HookEvent.BEFORE_TOOL,
-                                                                                        HookEvent.AFTER_TOOL):
-            out.add(f"{ptr}/hooks/{j}/if", f"`if` is evaluated on BeforeTool and AfterTool only: on {event.value} a "
-                    "hook with `if` never runs (as in Claude Code); remove `if` or move the hook", WARNING)
+        if (
+            fields is not None
+            and fields.get("condition") is not None
+            and event not in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
+        ):
+            out.add(
+                f"{ptr}/hooks/{j}/if",
+                f"`if` is evaluated on BeforeTool and AfterTool only: on {event.value} a "
+                "hook with `if` never runs (as in Claude Code); remove `if` or move the hook",
+                WARNING,
+            )
         if fields is not None and usable:
-            out.hooks.append(ReadHook(event, f"{ptr}/hooks/{j}", index, matcher, values.get("sequential") is True,
-                                      fields, extra))
+            out.hooks.append(
+                ReadHook(
+                    event,
+                    f"{ptr}/hooks/{j}",
+                    index,
+                    matcher,
+                    values.get("sequential") is True,
+                    fields,
+                    extra,
+                )
+            )
 
 
 def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) -> None:
@@ -652,10 +948,16 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
     try:
         matcher_regex(m)
     except (re.error, RecursionError, OverflowError) as exc:
-        out.add(ptr, f"matcher {matcher!r} is not a valid regular expression ({exc}); "
-                f"it only matches a tool named exactly {m!r}", WARNING)
+        out.add(
+            ptr,
+            f"matcher {matcher!r} is not a valid regular expression ({exc}); "
+            f"it only matches a tool named exactly {m!r}",
+            WARNING,
+        )
         return
-    risk = matcher_warning(m, MatcherKind.TOOL)  # could hang a firing: bounded or refused (docs/sources.md)
+    risk = matcher_warning(
+        m, MatcherKind.TOOL
+    )  # could hang a firing: bounded or refused (docs/sources.md)
     if risk is not None:
         out.add(ptr, risk, WARNING)
 
@@ -663,8 +965,11 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
 def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """The HookEntry fields of one hook object, or None when it is skipped (findings added to ``out``)."""
     if not isinstance(h, dict):
-        out.add(ptr, f'a hook must be an object like {{"type": "command", "command": "..."}}, got {kind_of(h)}; '
-                + _SKIP_HOOK)
+        out.add(
+            ptr,
+            f'a hook must be an object like {{"type": "command", "command": "..."}}, got {kind_of(h)}; '
+            + _SKIP_HOOK,
+        )
         return None, {}
     before = len(out.findings)
     written = _read_type(out, h, ptr)
@@ -672,8 +977,11 @@ def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, d
     values = _read_keys(out, h, ptr, HOOK_KEYS, "a hook", _SKIP_HOOK, hook_type=htype)
     if htype is None or any(f.severity == ERROR for f in out.findings[before:]):
         return None, {}
-    fields: dict[str, Any] = {row.attr: _fresh(row.default) for row in HOOK_KEYS.values()
-                              if row.attr and row.applies_to(htype)}
+    fields: dict[str, Any] = {
+        row.attr: _fresh(row.default)
+        for row in HOOK_KEYS.values()
+        if row.attr and row.applies_to(htype)
+    }
     extra: dict[str, Any] = {}
     for k, v in values.items():
         attr = HOOK_KEYS[k].attr
@@ -704,8 +1012,17 @@ def _read_type(out: Reading, h: dict[str, Any], ptr: str) -> str | None:
     return row.name
 
 
-def _read_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, Key], where: str,
-               consequence: str, *, hook_type: str | None = None, keep_unknown: bool = False) -> dict[str, Any]:
+def _read_keys(
+    out: Reading,
+    obj: dict[str, Any],
+    ptr: str,
+    table: Mapping[str, Key],
+    where: str,
+    consequence: str,
+    *,
+    hook_type: str | None = None,
+    keep_unknown: bool = False,
+) -> dict[str, Any]:
     """Read every key of ``obj`` with its row of ``table``: the usable values by key name.
 
     A key whose value has the wrong type is left out (an error ending in ``consequence``); required
@@ -721,8 +1038,12 @@ def _read_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, 
             if keep_unknown:
                 values[k] = v
         elif not row.applies_to(hook_type):
-            out.add(kptr, f"{k!r} applies to {' and '.join(row.types)} hooks, not {hook_type} hooks; it is ignored",
-                    WARNING, at_load=False)
+            out.add(
+                kptr,
+                f"{k!r} applies to {' and '.join(row.types)} hooks, not {hook_type} hooks; it is ignored",
+                WARNING,
+                at_load=False,
+            )
         elif table is not HOOK_KEYS or k != "type":
             used, notes = row.kind.read(k, v)
             for n in notes:
@@ -733,10 +1054,20 @@ def _read_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, 
     return values
 
 
-def _missing_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[str, Key], consequence: str,
-                  hook_type: str | None) -> None:
+def _missing_keys(
+    out: Reading,
+    obj: dict[str, Any],
+    ptr: str,
+    table: Mapping[str, Key],
+    consequence: str,
+    hook_type: str | None,
+) -> None:
     for k, row in table.items():
-        if not row.required or k in obj or (table is HOOK_KEYS and (k == "type" or hook_type is None)):
+        if (
+            not row.required
+            or k in obj
+            or (table is HOOK_KEYS and (k == "type" or hook_type is None))
+        ):
             continue  # a hook's type is read first; without a usable type no other key is required
         if row.applies_to(hook_type):
             out.add(ptr, f"{row.missing}; {consequence}")
@@ -744,15 +1075,24 @@ def _missing_keys(out: Reading, obj: dict[str, Any], ptr: str, table: Mapping[st
 
 def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], where: str) -> None:
     if table is DEFINITION_KEYS and k in HOOK_MARKERS:
-        out.add(kptr, f"{k!r} belongs inside the definition's \"hooks\" array: {_WRAP}; {_SKIP_DEFINITION}")
+        out.add(
+            kptr,
+            f'{k!r} belongs inside the definition\'s "hooks" array: {_WRAP}; {_SKIP_DEFINITION}',
+        )
     elif table is HOOK_KEYS and k in DEFINITION_KEYS:
-        out.add(kptr, f'"{k}" belongs to the definition (next to "hooks"), not to the hook; here it is ignored',
-                WARNING, at_load=False)
+        out.add(
+            kptr,
+            f'"{k}" belongs to the definition (next to "hooks"), not to the hook; here it is ignored',
+            WARNING,
+            at_load=False,
+        )
     else:
         out.add(kptr, unknown_key_message(k, table, where), WARNING, at_load=False)
 
 
-def read_object(value: Any, ptr: str, table: Mapping[str, Key], where: str) -> tuple[dict[str, Any], list[Finding]]:
+def read_object(
+    value: Any, ptr: str, table: Mapping[str, Key], where: str
+) -> tuple[dict[str, Any], list[Finding]]:
     """Read a flat settings object (``hooksConfig``, redaction): the usable values and the findings.
 
     A value with the wrong type is left out (an error: "ignored"); an unknown key is a hint and its
@@ -781,7 +1121,10 @@ def _event_doc(event: HookEvent) -> str:
     spec = EVENT_SPECS[event]
     text = spec.description[:1].upper() + spec.description[1:] + "."
     if spec.matcher is MatcherKind.TOOL:
-        return text + " Matcher: regular expression searched in the tool name, e.g. \"write_file|replace\"."
+        return (
+            text
+            + ' Matcher: regular expression searched in the tool name, e.g. "write_file|replace".'
+        )
     if spec.matcher is MatcherKind.NONE:
         return text + " Matchers are ignored."
     return text + f" Matcher: {', '.join(EXACT_VALUES.get(event, ()))} (exact, '|'-separated)."
@@ -792,53 +1135,87 @@ def json_schema() -> dict[str, Any]:
     # a key of some hook types only is checked under those types (on another type it is ignored, not an error)
     hook_props: dict[str, dict[str, Any]] = {
         name: _prop(row) if not row.types else ({"description": row.doc} if row.doc else {})
-        for name, row in HOOK_KEYS.items()}
+        for name, row in HOOK_KEYS.items()
+    }
     hook_props["type"]["enum"] = [n for n, t in HOOK_TYPES.items() if t.loads]
     per_type = []
     for name, t in HOOK_TYPES.items():
         runs = t.runs_as or name
-        needed = [k for k, row in HOOK_KEYS.items() if row.required and k != "type" and row.applies_to(runs)]
+        needed = [
+            k
+            for k, row in HOOK_KEYS.items()
+            if row.required and k != "type" and row.applies_to(runs)
+        ]
         own = {k: _prop(row) for k, row in HOOK_KEYS.items() if row.types and runs in row.types}
         if t.loads and (needed or own):
             then: dict[str, Any] = {"required": needed} if needed else {}
             if own:
                 then["properties"] = own
-            per_type.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]}, "then": then})
+            per_type.append(
+                {
+                    "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
+                    "then": then,
+                }
+            )
     hook: dict[str, Any] = {"type": "object", "required": ["type"], "properties": hook_props}
     if per_type:
         hook["allOf"] = per_type
     definition_props = {name: _prop(row) for name, row in DEFINITION_KEYS.items()}
-    events: dict[str, Any] = {e.value: {"description": _event_doc(e), "type": "array",
-                                        "items": {"$ref": "#/definitions/definition"}} for e in HookEvent}
+    events: dict[str, Any] = {
+        e.value: {
+            "description": _event_doc(e),
+            "type": "array",
+            "items": {"$ref": "#/definitions/definition"},
+        }
+        for e in HookEvent
+    }
     for old in OLD_LOCATIONS:
         events[old] = {"description": f"Old location, not read: use hooksConfig.{old}."}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://hookwise.dev/schema/settings.schema.json",
         "title": "hookwise / Gemini CLI hook settings",
-        "description": "The \"hooks\" and \"hooksConfig\" sections of .gemini/settings.json (and the \"hooks\" "
-                       "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
-                       "described here and are allowed. Generated from hookwise.settings.schema.",
+        "description": 'The "hooks" and "hooksConfig" sections of .gemini/settings.json (and the "hooks" '
+        "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
+        "described here and are allowed. Generated from hookwise.settings.schema.",
         "type": "object",
         "properties": {
             "hooks": {"$ref": "#/definitions/hooks"},
             "hooksConfig": {"$ref": "#/definitions/hooksConfig"},
-            "security": {"properties": {"environmentVariableRedaction": {"$ref": "#/definitions/redaction"}}},
+            "security": {
+                "properties": {"environmentVariableRedaction": {"$ref": "#/definitions/redaction"}}
+            },
             "telemetry": {"$ref": "#/definitions/telemetry"},
         },
         "definitions": {
-            "hooks": {"description": "Hook definitions keyed by event name. Each value is an array of definitions.",
-                      "type": "object", "properties": events, "additionalProperties": False},
+            "hooks": {
+                "description": "Hook definitions keyed by event name. Each value is an array of definitions.",
+                "type": "object",
+                "properties": events,
+                "additionalProperties": False,
+            },
             "definition": {
-                "type": "object", "required": ["hooks"], "properties": definition_props,
-                "not": {"description": '"type"/"command" belong to the hooks inside the definition\'s "hooks" array',
-                        "anyOf": [{"required": [k]} for k in HOOK_MARKERS]},
+                "type": "object",
+                "required": ["hooks"],
+                "properties": definition_props,
+                "not": {
+                    "description": '"type"/"command" belong to the hooks inside the definition\'s "hooks" array',
+                    "anyOf": [{"required": [k]} for k in HOOK_MARKERS],
+                },
             },
             "hook": hook,
-            "hooksConfig": {"type": "object",
-                            "properties": {n: _prop(row) for n, row in HOOKS_CONFIG_KEYS.items()}},
-            "redaction": {"type": "object", "properties": {n: _prop(row) for n, row in REDACTION_KEYS.items()}},
-            "telemetry": {"type": "object", "properties": {n: _prop(row) for n, row in TELEMETRY_KEYS.items()}},
+            "hooksConfig": {
+                "type": "object",
+                "properties": {n: _prop(row) for n, row in HOOKS_CONFIG_KEYS.items()},
+            },
+            "redaction": {
+                "type": "object",
+                "properties": {n: _prop(row) for n, row in REDACTION_KEYS.items()},
+            },
+            "telemetry": {
+                "type": "object",
+                "properties": {n: _prop(row) for n, row in TELEMETRY_KEYS.items()},
+            },
         },
     }
 

@@ -15,8 +15,12 @@ from typing import Any, NamedTuple
 #: the environment values each settings key accepts (``None``: any text); the keys themselves are
 #: described once in :data:`hookwise.settings.schema.TELEMETRY_KEYS`
 _ENV_VALUES: dict[str, tuple[str, ...] | None] = {
-    "enabled": ("bool",), "logPrompts": ("bool",), "target": ("local", "gcp"), "otlpProtocol": ("grpc", "http"),
-    "otlpEndpoint": None, "outfile": None,
+    "enabled": ("bool",),
+    "logPrompts": ("bool",),
+    "target": ("local", "gcp"),
+    "otlpProtocol": ("grpc", "http"),
+    "otlpEndpoint": None,
+    "outfile": None,
 }
 
 #: Gemini CLI's own environment overrides (settings key -> variable)
@@ -68,8 +72,9 @@ def _truthy(value: str) -> bool | None:
     return None
 
 
-def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: str | None = None
-            ) -> tuple[TelemetryConfig, list[str]]:
+def resolve(
+    settings: Mapping[str, Any], env: Mapping[str, str], project_dir: str | None = None
+) -> tuple[TelemetryConfig, list[str]]:
     """The telemetry configuration from merged ``telemetry`` settings and the environment, plus warnings."""
     warnings: list[str] = []
     if _truthy(env.get("OTEL_SDK_DISABLED", "")) is True:
@@ -95,8 +100,11 @@ def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: st
         return None, None
 
     enabled, why = pick("enabled")
-    signal_endpoints = tuple((s, env[f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT"]) for s in SIGNALS
-                             if env.get(f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT"))
+    signal_endpoints = tuple(
+        (s, env[f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT"])
+        for s in SIGNALS
+        if env.get(f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT")
+    )
     if enabled is None:
         if env.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
             enabled, why = True, "OTEL_EXPORTER_OTLP_ENDPOINT"
@@ -115,9 +123,13 @@ def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: st
     if protocol is None and raw:
         protocol = _OTEL_PROTOCOLS.get(raw)
         if protocol is None:
-            warnings.append(f"OTEL_EXPORTER_OTLP_PROTOCOL={raw!r} is not grpc or http/protobuf; ignored")
+            warnings.append(
+                f"OTEL_EXPORTER_OTLP_PROTOCOL={raw!r} is not grpc or http/protobuf; ignored"
+            )
         elif raw == "http/json":
-            warnings.append("OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported; using http/protobuf")
+            warnings.append(
+                "OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported; using http/protobuf"
+            )
     if protocol is None:
         protocol = settings.get("otlpProtocol")
     protocol = protocol or "grpc"
@@ -130,11 +142,18 @@ def resolve(settings: Mapping[str, Any], env: Mapping[str, str], project_dir: st
     log_prompts, _ = pick("logPrompts")
     target, _ = pick("target")
     if enabled and target == "gcp":
-        warnings.append('telemetry target "gcp" is not supported by hookwise; exporting over OTLP instead '
-                        "(point otlpEndpoint at a collector that forwards to Google Cloud)")
+        warnings.append(
+            'telemetry target "gcp" is not supported by hookwise; exporting over OTLP instead '
+            "(point otlpEndpoint at a collector that forwards to Google Cloud)"
+        )
     return TelemetryConfig(
-        enabled=bool(enabled), target=str(target or "local"), endpoint=str(endpoint), protocol=str(protocol),
-        outfile=outfile or None, log_prompts=True if log_prompts is None else bool(log_prompts),
-        service_name=env.get("OTEL_SERVICE_NAME") or "hookwise", signal_endpoints=signal_endpoints,
+        enabled=bool(enabled),
+        target=str(target or "local"),
+        endpoint=str(endpoint),
+        protocol=str(protocol),
+        outfile=outfile or None,
+        log_prompts=True if log_prompts is None else bool(log_prompts),
+        service_name=env.get("OTEL_SERVICE_NAME") or "hookwise",
+        signal_endpoints=signal_endpoints,
         reason=why or "",
     ), warnings

@@ -40,7 +40,9 @@ from hookwise.settings.schema import (
 )
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
-CLAUDE_TOOL_NAMES: dict[str, str] = {k: v for k, v in CLAUDE_TO_GEMINI_TOOL.items() if v is not None}
+CLAUDE_TOOL_NAMES: dict[str, str] = {
+    k: v for k, v in CLAUDE_TO_GEMINI_TOOL.items() if v is not None
+}
 
 
 @dataclass
@@ -123,7 +125,9 @@ class HookInfo:
 class DocumentChecker:
     """Checks one parsed settings document; problems are placed with :func:`jsonc.locate`."""
 
-    def __init__(self, path: str, text: str, layer: str = "project", *, extension: bool = False) -> None:
+    def __init__(
+        self, path: str, text: str, layer: str = "project", *, extension: bool = False
+    ) -> None:
         self.path = path
         self.text = text
         self.layer = layer
@@ -149,25 +153,41 @@ class DocumentChecker:
             self.add("", f"a settings file must contain a JSON object, got {kind_of(doc)}")
             return
         for dup in _duplicate_keys(self.text):
-            self.warn(dup, "this key appears again later in the same object; this occurrence is ignored "
-                      "(the last one counts)")
+            self.warn(
+                dup,
+                "this key appears again later in the same object; this occurrence is ignored "
+                "(the last one counts)",
+            )
         if self.extension and "hooks" not in doc:
             self.add("", 'an extension hooks file needs a "hooks" object; skipped')
             return
         if "hooks" in doc:
             self.check_hooks(doc["hooks"], "/hooks")
         if "hooksConfig" in doc and not self.extension:
-            cfg, findings = read_object(doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"')
+            cfg, findings = read_object(
+                doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
+            )
             self.report(findings)
             ptr = "/hooksConfig/disabled"
-            if isinstance(doc["hooksConfig"], dict) and isinstance(doc["hooksConfig"].get("disabled"), list):
-                self.disabled.extend((n, f"{ptr}/{i}") for i, n in enumerate(doc["hooksConfig"]["disabled"])
-                                     if isinstance(n, str))
-        if "telemetry" in doc and not self.extension:  # Gemini CLI's telemetry keys (docs/telemetry.md)
-            self.report(read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')[1])
+            if isinstance(doc["hooksConfig"], dict) and isinstance(
+                doc["hooksConfig"].get("disabled"), list
+            ):
+                self.disabled.extend(
+                    (n, f"{ptr}/{i}")
+                    for i, n in enumerate(doc["hooksConfig"]["disabled"])
+                    if isinstance(n, str)
+                )
+        if (
+            "telemetry" in doc and not self.extension
+        ):  # Gemini CLI's telemetry keys (docs/telemetry.md)
+            self.report(
+                read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')[1]
+            )
         sec = doc.get("security")
         if isinstance(sec, dict) and "environmentVariableRedaction" in sec and not self.extension:
-            self.check_redaction(sec["environmentVariableRedaction"], "/security/environmentVariableRedaction")
+            self.check_redaction(
+                sec["environmentVariableRedaction"], "/security/environmentVariableRedaction"
+            )
 
     def report(self, findings: Iterable[Finding]) -> None:
         for f in findings:
@@ -180,12 +200,23 @@ class DocumentChecker:
         for d in reading.definitions:
             hooks_list = d.raw.get("hooks")
             claude_dialect = isinstance(hooks_list, list) and any(
-                isinstance(h, dict) and h.get("dialect") == "claude" for h in hooks_list)
+                isinstance(h, dict) and h.get("dialect") == "claude" for h in hooks_list
+            )
             if isinstance(d.raw.get("matcher"), str):
-                self.check_matcher(d.event, d.raw["matcher"], d.pointer + "/matcher", claude_dialect)
+                self.check_matcher(
+                    d.event, d.raw["matcher"], d.pointer + "/matcher", claude_dialect
+                )
         for h in reading.hooks:
-            self.hooks.append(HookInfo(h.event.value, h.fields.get("name", ""), h.fields.get("command", ""),
-                                       self.layer, self.path, h.pointer))
+            self.hooks.append(
+                HookInfo(
+                    h.event.value,
+                    h.fields.get("name", ""),
+                    h.fields.get("command", ""),
+                    self.layer,
+                    self.path,
+                    h.pointer,
+                )
+            )
 
     def check_matcher(self, event: HookEvent, m: str, ptr: str, claude_dialect: bool) -> None:
         spec = EVENT_SPECS[event]
@@ -193,16 +224,22 @@ class DocumentChecker:
         if s in ("", "*"):
             return
         if spec.matcher is MatcherKind.NONE:
-            self.warn(ptr, f"{event.value} ignores matchers: these hooks run on every {event.value} "
-                      f"(remove the matcher, or check the input inside the hook)")
+            self.warn(
+                ptr,
+                f"{event.value} ignores matchers: these hooks run on every {event.value} "
+                f"(remove the matcher, or check the input inside the hook)",
+            )
             return
         if spec.matcher is MatcherKind.TOOL:
             if claude_dialect or not matcher_is_valid_regex(s):
                 return
             for word in re.findall(r"[A-Za-z_]+", s):
                 if word in CLAUDE_TOOL_NAMES:
-                    self.warn(ptr, f"matcher mentions {word!r}, a Claude Code tool name; the Gemini CLI "
-                              f"tool is {CLAUDE_TOOL_NAMES[word]!r}")
+                    self.warn(
+                        ptr,
+                        f"matcher mentions {word!r}, a Claude Code tool name; the Gemini CLI "
+                        f"tool is {CLAUDE_TOOL_NAMES[word]!r}",
+                    )
                     break
             return
         known = EXACT_VALUES.get(event, ())
@@ -210,12 +247,20 @@ class DocumentChecker:
         for part in (p.strip() for p in s.split("|")):
             if part not in known:
                 if re.search(r"[.*+?\[\](){}^$\\]", part):
-                    self.warn(ptr, f"{event.value} matchers are compared exactly (names separated by '|'), "
-                              f"not as regular expressions; {part!r} matches only that literal {field_name}")
+                    self.warn(
+                        ptr,
+                        f"{event.value} matchers are compared exactly (names separated by '|'), "
+                        f"not as regular expressions; {part!r} matches only that literal {field_name}",
+                    )
                 else:
                     hint = close_match(part, known)
-                    self.warn(ptr, f"{part!r} is never a {event.value} {field_name} (one of "
-                              + ", ".join(known) + ")" + (f"; did you mean {hint!r}?" if hint else ""))
+                    self.warn(
+                        ptr,
+                        f"{part!r} is never a {event.value} {field_name} (one of "
+                        + ", ".join(known)
+                        + ")"
+                        + (f"; did you mean {hint!r}?" if hint else ""),
+                    )
 
     def check_redaction(self, red: Any, ptr: str) -> None:
         values, findings = read_object(red, ptr, REDACTION_KEYS, '"environmentVariableRedaction"')
@@ -223,10 +268,15 @@ class DocumentChecker:
         if self.layer in ("user", "system"):
             return
         if values.get("allowed"):
-            self.warn(ptr + "/allowed", "only user and system settings may allow environment variables; ignored here")
+            self.warn(
+                ptr + "/allowed",
+                "only user and system settings may allow environment variables; ignored here",
+            )
         if values.get("enabled") is False:
-            self.warn(ptr + "/enabled", "only user and system settings may switch environment redaction off; "
-                      "ignored here")
+            self.warn(
+                ptr + "/enabled",
+                "only user and system settings may switch environment redaction off; ignored here",
+            )
 
 
 def _duplicate_keys(text: str) -> list[str]:
@@ -258,8 +308,9 @@ class _Pairs:
         self.pairs = pairs
 
 
-def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
-               extension: bool = False) -> DocumentChecker:
+def check_text(
+    text: str, path: str = "<settings>", layer: str = "project", *, extension: bool = False
+) -> DocumentChecker:
     """Check one settings document given as text (parse errors become problems)."""
     checker = DocumentChecker(path, text, layer, extension=extension)
     if not text.strip(" \t\r\n\ufeff"):
@@ -267,16 +318,31 @@ def check_text(text: str, path: str = "<settings>", layer: str = "project", *,
     try:
         doc = jsonc.parse(text, path)
     except SettingsError as exc:
-        checker.problems.append(Problem(path, "", f"does not parse: {exc.message}; this file is ignored",
-                                        ERROR, exc.line, exc.column, layer))
+        checker.problems.append(
+            Problem(
+                path,
+                "",
+                f"does not parse: {exc.message}; this file is ignored",
+                ERROR,
+                exc.line,
+                exc.column,
+                layer,
+            )
+        )
         return checker
     checker.check(doc)
     checker.problems.sort(key=lambda p: (p.line or 0, p.column or 0))  # file order
     return checker
 
 
-def validate_project(project_dir: str, env: Mapping[str, str] | None = None, *, claude_settings: bool | None = None,
-                     plugin_dirs: Sequence[str] = (), profile: str | None = None) -> Report:
+def validate_project(
+    project_dir: str,
+    env: Mapping[str, str] | None = None,
+    *,
+    claude_settings: bool | None = None,
+    plugin_dirs: Sequence[str] = (),
+    profile: str | None = None,
+) -> Report:
     """Check every settings layer of ``project_dir`` (docs/contract.md §1) plus the cross-file rules of §7.
 
     The hook sources loaded besides settings layers (docs/sources.md) are checked too, as they
@@ -293,13 +359,17 @@ def validate_project(project_dir: str, env: Mapping[str, str] | None = None, *, 
         path = layer.path
         if not os.path.lexists(path):
             continue
-        if layer.claude_plugin:  # an extension installed from a Claude Code plugin: checked as a plugin below
+        if (
+            layer.claude_plugin
+        ):  # an extension installed from a Claude Code plugin: checked as a plugin below
             continue
         report.files.append(path)
         try:
             text = _read(path)
         except SettingsError as exc:
-            report.problems.append(Problem(path, "", exc.message, ERROR, exc.line, exc.column, layer.label))
+            report.problems.append(
+                Problem(path, "", exc.message, ERROR, exc.line, exc.column, layer.label)
+            )
             continue
         checker = check_text(text, path, layer.label, extension=layer.kind == "extension")
         checkers.append(checker)
@@ -312,8 +382,14 @@ def validate_project(project_dir: str, env: Mapping[str, str] | None = None, *, 
 _LOCATED = re.compile(r"^(?P<path>/[^:]*?)(?::(?P<line>\d+):(?P<col>\d+))?: (?P<rest>.*)$")
 
 
-def _check_loaded_sources(report: Report, project_dir: str, env: Mapping[str, str], claude_settings: bool | None,
-                          plugin_dirs: Sequence[str], profile: str | None) -> None:
+def _check_loaded_sources(
+    report: Report,
+    project_dir: str,
+    env: Mapping[str, str],
+    claude_settings: bool | None,
+    plugin_dirs: Sequence[str],
+    profile: str | None,
+) -> None:
     """Problems of ``.claude/`` files, plugins and plugin extensions: what loading them reports, placed in files."""
     from hookwise.claude.loader import claude_settings_files
     from hookwise.claude.plugins import claude_dir, read_plugin
@@ -328,7 +404,9 @@ def _check_loaded_sources(report: Report, project_dir: str, env: Mapping[str, st
                 report.files.append(path)
                 prefixes.append(path)
         prefixes.append(os.path.join(claude_dir(env), "plugins"))
-    roots = {e.extension_dir for e in loaded.entries if e.source == "plugin" or e.extra.get("plugin")}
+    roots = {
+        e.extension_dir for e in loaded.entries if e.source == "plugin" or e.extra.get("plugin")
+    }
     roots.update(os.path.abspath(d) for d in plugin_dirs)
     for root in sorted(r for r in roots if r):
         prefixes.append(root.rstrip(os.sep) + os.sep)
@@ -348,9 +426,17 @@ def _check_loaded_sources(report: Report, project_dir: str, env: Mapping[str, st
             continue
         rest = m.group("rest")
         ptr, _, message = rest.partition(": ") if rest.startswith("/") else ("", "", rest)
-        report.problems.append(Problem(m.group("path"), ptr, message or rest, severity,
-                                       int(m.group("line")) if m.group("line") else None,
-                                       int(m.group("col")) if m.group("col") else None, "claude"))
+        report.problems.append(
+            Problem(
+                m.group("path"),
+                ptr,
+                message or rest,
+                severity,
+                int(m.group("line")) if m.group("line") else None,
+                int(m.group("col")) if m.group("col") else None,
+                "claude",
+            )
+        )
 
 
 def _read(path: str) -> str:
@@ -377,21 +463,43 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
             if targets:
                 users = [h for h in targets if h.layer == "user"]
                 if c.layer == "project" and users:
-                    out.append(c.problem(
-                        ptr, f"the project settings disable your user hook {name!r} ({users[0].path}); "
-                        "a cloned repository can switch off your guards: remove it if unintended", WARNING))
+                    out.append(
+                        c.problem(
+                            ptr,
+                            f"the project settings disable your user hook {name!r} ({users[0].path}); "
+                            "a cloned repository can switch off your guards: remove it if unintended",
+                            WARNING,
+                        )
+                    )
                 if c.layer != "system" and all(h.layer == "system" for h in targets):
-                    out.append(c.problem(
-                        ptr, f"{name!r} is a system hook ({targets[0].path}); only hooksConfig in the system "
-                        "settings can disable it, so it stays enabled", WARNING))
+                    out.append(
+                        c.problem(
+                            ptr,
+                            f"{name!r} is a system hook ({targets[0].path}); only hooksConfig in the system "
+                            "settings can disable it, so it stays enabled",
+                            WARNING,
+                        )
+                    )
                 continue
             if name in by_command:
                 named = sorted({h.name for h in by_command[name]})
-                out.append(c.problem(
-                    ptr, f"no hook has the display name {name!r}: the hook with this command is named "
-                    + ", ".join(repr(n) for n in named) + "; disable it by its name", WARNING))
+                out.append(
+                    c.problem(
+                        ptr,
+                        f"no hook has the display name {name!r}: the hook with this command is named "
+                        + ", ".join(repr(n) for n in named)
+                        + "; disable it by its name",
+                        WARNING,
+                    )
+                )
                 continue
             hint = close_match(name, names)
-            out.append(c.problem(ptr, f"no configured hook is named {name!r}"
-                                 + (f" (did you mean {hint!r}?)" if hint else ""), WARNING))
+            out.append(
+                c.problem(
+                    ptr,
+                    f"no configured hook is named {name!r}"
+                    + (f" (did you mean {hint!r}?)" if hint else ""),
+                    WARNING,
+                )
+            )
     return out

@@ -17,15 +17,19 @@ if TYPE_CHECKING:
 
 __all__ = ["MISSING_EXTRA", "from_config", "instrument"]
 
-MISSING_EXTRA = ("telemetry is switched on ({why}) but OpenTelemetry is not installed; "
-                 "install it with `pip install 'hookwise[otel]'` (hooks run, nothing is exported)")
+MISSING_EXTRA = (
+    "telemetry is switched on ({why}) but OpenTelemetry is not installed; "
+    "install it with `pip install 'hookwise[otel]'` (hooks run, nothing is exported)"
+)
 
 _LOCK = threading.Lock()
 _PIPELINES: dict[Any, Any] = {}  # one SDK pipeline per configuration per process
 _WARNED: set[str] = set()
 
 
-def from_config(config: TelemetryConfig, env: dict[str, str] | None = None) -> tuple[HookTelemetry | None, list[str]]:
+def from_config(
+    config: TelemetryConfig, env: dict[str, str] | None = None
+) -> tuple[HookTelemetry | None, list[str]]:
     """The observer for a configuration switched on by settings or ``OTEL_*``, or ``None`` and why not.
 
     Warnings are returned once per process (a host reloading its settings is not
@@ -42,7 +46,13 @@ def from_config(config: TelemetryConfig, env: dict[str, str] | None = None) -> t
             _WARNED.add(msg)
         missing = getattr(exc, "name", None)
         return None, [msg + (f" [missing module: {missing}]" if missing else "")]
-    key = (config.endpoint, config.protocol, config.outfile, config.service_name, config.signal_endpoints)
+    key = (
+        config.endpoint,
+        config.protocol,
+        config.outfile,
+        config.service_name,
+        config.signal_endpoints,
+    )
     warnings: list[str] = []
     with _LOCK:
         pipeline = _PIPELINES.get(key)
@@ -52,12 +62,25 @@ def from_config(config: TelemetryConfig, env: dict[str, str] | None = None) -> t
             except (OSError, ValueError) as exc:  # e.g. an outfile in a missing directory
                 return None, [f"telemetry: cannot export ({exc}); nothing is exported"]
     parent = (env or {}).get("TRACEPARENT")
-    return HookTelemetry(pipeline.tracer_provider, pipeline.meter_provider, pipeline.logger_provider,
-                         log_prompts=config.log_prompts, owned=pipeline, parent_traceparent=parent), warnings
+    return HookTelemetry(
+        pipeline.tracer_provider,
+        pipeline.meter_provider,
+        pipeline.logger_provider,
+        log_prompts=config.log_prompts,
+        owned=pipeline,
+        parent_traceparent=parent,
+    ), warnings
 
 
-def instrument(hooks: Any, *, tracer_provider: Any = None, meter_provider: Any = None, logger_provider: Any = None,
-               log_prompts: bool = True, traceparent: bool = True) -> HookTelemetry:
+def instrument(
+    hooks: Any,
+    *,
+    tracer_provider: Any = None,
+    meter_provider: Any = None,
+    logger_provider: Any = None,
+    log_prompts: bool = True,
+    traceparent: bool = True,
+) -> HookTelemetry:
     """Send the hook calls of a :class:`hookwise.HookSystem` to the given providers (default: the global ones).
 
     For hosts that configure OpenTelemetry themselves: the firing and hook spans
@@ -66,7 +89,12 @@ def instrument(hooks: Any, *, tracer_provider: Any = None, meter_provider: Any =
     """
     from hookwise.telemetry.observer import HookTelemetry
 
-    tel = HookTelemetry(tracer_provider, meter_provider, logger_provider, log_prompts=log_prompts,
-                        traceparent=traceparent)
+    tel = HookTelemetry(
+        tracer_provider,
+        meter_provider,
+        logger_provider,
+        log_prompts=log_prompts,
+        traceparent=traceparent,
+    )
     hooks.telemetry = tel
     return tel

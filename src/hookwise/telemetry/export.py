@@ -20,7 +20,11 @@ from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
 from opentelemetry.sdk._logs import LoggerProvider
-from opentelemetry.sdk._logs.export import BatchLogRecordProcessor, ConsoleLogRecordExporter, LogRecordExporter
+from opentelemetry.sdk._logs.export import (
+    BatchLogRecordProcessor,
+    ConsoleLogRecordExporter,
+    LogRecordExporter,
+)
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import (
     ConsoleMetricExporter,
@@ -30,7 +34,12 @@ from opentelemetry.sdk.metrics.export import (
 )
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    ConsoleSpanExporter,
+    SpanExporter,
+    SpanExportResult,
+)
 
 from hookwise.settings.telemetry import TelemetryConfig
 
@@ -39,9 +48,13 @@ MAX_QUEUE = 2048
 #: how long exiting waits for the last export (an unreachable collector must not hold the process)
 EXIT_FLUSH_S = 2.0
 #: loggers whose per-batch failure messages are replaced by our single warning
-_QUIET_LOGGERS = ("opentelemetry.exporter.otlp", "opentelemetry.sdk._shared_internal",
-                  "opentelemetry.sdk.trace.export", "opentelemetry.sdk._logs._internal.export",
-                  "opentelemetry.sdk.metrics._internal.export")
+_QUIET_LOGGERS = (
+    "opentelemetry.exporter.otlp",
+    "opentelemetry.sdk._shared_internal",
+    "opentelemetry.sdk.trace.export",
+    "opentelemetry.sdk._logs._internal.export",
+    "opentelemetry.sdk.metrics._internal.export",
+)
 
 Warn = Callable[[str], None]
 
@@ -67,8 +80,11 @@ class _Once:
             if self._done:
                 return
             self._done = True
-        self.warn(message or f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped until "
-                  "it is reachable, hook results are not affected")
+        self.warn(
+            message
+            or f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped until "
+            "it is reachable, hook results are not affected"
+        )
 
 
 class _GuardedSpans(SpanExporter):
@@ -117,11 +133,15 @@ class _GuardedLogs(LogRecordExporter):
 
 class _GuardedMetrics(MetricExporter):
     def __init__(self, inner: MetricExporter, once: _Once) -> None:
-        super().__init__(preferred_temporality=inner._preferred_temporality,
-                         preferred_aggregation=inner._preferred_aggregation)
+        super().__init__(
+            preferred_temporality=inner._preferred_temporality,
+            preferred_aggregation=inner._preferred_aggregation,
+        )
         self.inner, self.once = inner, once
 
-    def export(self, metrics_data: Any, timeout_millis: float = 10_000, **kwargs: Any) -> MetricExportResult:
+    def export(
+        self, metrics_data: Any, timeout_millis: float = 10_000, **kwargs: Any
+    ) -> MetricExportResult:
         try:
             r = self.inner.export(metrics_data, timeout_millis=timeout_millis, **kwargs)
         except Exception as exc:
@@ -182,8 +202,14 @@ class Pipeline:
     def flush(self, timeout_s: float = 5.0) -> None:
         ms = int(timeout_s * 1000)
         self._drain(timeout_s)
-        self._bounded(lambda: (self.tracer_provider.force_flush(ms), self.logger_provider.force_flush(ms),
-                               self.meter_provider.force_flush(ms)), timeout_s)
+        self._bounded(
+            lambda: (
+                self.tracer_provider.force_flush(ms),
+                self.logger_provider.force_flush(ms),
+                self.meter_provider.force_flush(ms),
+            ),
+            timeout_s,
+        )
 
     def shutdown(self, timeout_s: float = EXIT_FLUSH_S) -> None:
         self._drain(timeout_s)
@@ -198,8 +224,11 @@ class Pipeline:
                 self.sink.close()
 
         if not self._bounded(stop, timeout_s) and self.once is not None:
-            self.once.failed("", f"telemetry: the last export to {self.once.where} did not finish within "
-                                 f"{timeout_s:g} s at exit; those records were dropped (is the collector reachable?)")
+            self.once.failed(
+                "",
+                f"telemetry: the last export to {self.once.where} did not finish within "
+                f"{timeout_s:g} s at exit; those records were dropped (is the collector reachable?)",
+            )
 
     @staticmethod
     def _bounded(fn: Callable[[], Any], timeout_s: float) -> bool:
@@ -217,23 +246,33 @@ def _otlp(config: TelemetryConfig) -> tuple[SpanExporter, Any, MetricExporter]:
     spans = importlib.import_module(base + ".trace_exporter").OTLPSpanExporter
     logs = importlib.import_module(base + "._log_exporter").OTLPLogExporter
     metrics = importlib.import_module(base + ".metric_exporter").OTLPMetricExporter
-    return (spans(endpoint=config.signal_endpoint("traces")), logs(endpoint=config.signal_endpoint("logs")),
-            metrics(endpoint=config.signal_endpoint("metrics")))
+    return (
+        spans(endpoint=config.signal_endpoint("traces")),
+        logs(endpoint=config.signal_endpoint("logs")),
+        metrics(endpoint=config.signal_endpoint("metrics")),
+    )
 
 
 def build(config: TelemetryConfig, warn: Warn = stderr_warning) -> Pipeline:
     """The providers for ``config``; exporting starts on the SDK's own threads."""
     from hookwise import __version__
 
-    resource = Resource.create({"service.name": config.service_name, "service.version": __version__})
+    resource = Resource.create(
+        {"service.name": config.service_name, "service.version": __version__}
+    )
     sink: _LineSink | None = None
     if config.outfile:
         sink = _LineSink(config.outfile)
         out = cast(IO[str], sink)
-        span_exp: SpanExporter = ConsoleSpanExporter(out=out, formatter=lambda s: s.to_json(indent=None) + "\n")
-        log_exp: Any = ConsoleLogRecordExporter(out=out, formatter=lambda r: r.to_json(indent=None) + "\n")
-        metric_exp: MetricExporter = ConsoleMetricExporter(out=out,
-                                                           formatter=lambda m: m.to_json(indent=None) + "\n")
+        span_exp: SpanExporter = ConsoleSpanExporter(
+            out=out, formatter=lambda s: s.to_json(indent=None) + "\n"
+        )
+        log_exp: Any = ConsoleLogRecordExporter(
+            out=out, formatter=lambda r: r.to_json(indent=None) + "\n"
+        )
+        metric_exp: MetricExporter = ConsoleMetricExporter(
+            out=out, formatter=lambda m: m.to_json(indent=None) + "\n"
+        )
         where = config.outfile
     else:
         span_exp, log_exp, metric_exp = _otlp(config)
@@ -242,9 +281,13 @@ def build(config: TelemetryConfig, warn: Warn = stderr_warning) -> Pipeline:
             logging.getLogger(name).setLevel(logging.CRITICAL)
     once = _Once(warn, where)
     tp = TracerProvider(resource=resource, shutdown_on_exit=False)
-    tp.add_span_processor(BatchSpanProcessor(_GuardedSpans(span_exp, once), max_queue_size=MAX_QUEUE))
+    tp.add_span_processor(
+        BatchSpanProcessor(_GuardedSpans(span_exp, once), max_queue_size=MAX_QUEUE)
+    )
     lp = LoggerProvider(resource=resource, shutdown_on_exit=False)
-    lp.add_log_record_processor(BatchLogRecordProcessor(_GuardedLogs(log_exp, once), max_queue_size=MAX_QUEUE))
+    lp.add_log_record_processor(
+        BatchLogRecordProcessor(_GuardedLogs(log_exp, once), max_queue_size=MAX_QUEUE)
+    )
     reader = PeriodicExportingMetricReader(_GuardedMetrics(metric_exp, once))
     mp = MeterProvider(resource=resource, metric_readers=[reader], shutdown_on_exit=False)
     pipeline = Pipeline(tp, mp, lp, sink, once=once)

@@ -54,7 +54,9 @@ IDLE_EXIT_S = 30.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
 _exit_drain = False  # the atexit drain is registered (once per process)
 
-_FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar("hookwise_telemetry_firing", default=None)
+_FIRING: contextvars.ContextVar[_Firing | None] = contextvars.ContextVar(
+    "hookwise_telemetry_firing", default=None
+)
 
 
 @dataclass(slots=True)
@@ -158,18 +160,29 @@ _RANDOM_FLAG = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
 _FLAGS: dict[int, Any] = {}  # the few TraceFlags values, built once
 
 
-def _span_context(trace_id: int, span_id: int, sampled: bool, trace_state: Any, random_id: int | bool) -> Any:
+def _span_context(
+    trace_id: int, span_id: int, sampled: bool, trace_state: Any, random_id: int | bool
+) -> Any:
     """The context the SDK gives a span with these ids, sampling decision and trace state (``Tracer.start_span``)."""
-    flags = (trace.TraceFlags.SAMPLED if sampled else trace.TraceFlags.DEFAULT) | (_RANDOM_FLAG if random_id else 0)
+    flags = (trace.TraceFlags.SAMPLED if sampled else trace.TraceFlags.DEFAULT) | (
+        _RANDOM_FLAG if random_id else 0
+    )
     trace_flags = _FLAGS.get(flags)
     if trace_flags is None:
         trace_flags = _FLAGS[flags] = trace.TraceFlags(flags)
-    return trace.SpanContext(trace_id, span_id, is_remote=False, trace_flags=trace_flags, trace_state=trace_state)
+    return trace.SpanContext(
+        trace_id, span_id, is_remote=False, trace_flags=trace_flags, trace_state=trace_state
+    )
 
 
 #: :class:`opentelemetry.sdk.trace.sampling.ParentBased`'s delegates, in the order of :func:`_static_sampling`'s table
-_PARENT_BASED = ("_root", "_remote_parent_sampled", "_remote_parent_not_sampled", "_local_parent_sampled",
-                 "_local_parent_not_sampled")
+_PARENT_BASED = (
+    "_root",
+    "_remote_parent_sampled",
+    "_remote_parent_not_sampled",
+    "_local_parent_sampled",
+    "_local_parent_not_sampled",
+)
 
 
 def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None:
@@ -183,7 +196,9 @@ def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None
     static, parent_based = getattr(mod, "StaticSampler", None), getattr(mod, "ParentBased", None)
 
     def sampled(s: Any) -> bool | None:
-        decision = getattr(s, "_decision", None) if static is not None and type(s) is static else None
+        decision = (
+            getattr(s, "_decision", None) if static is not None and type(s) is static else None
+        )
         is_sampled = getattr(decision, "is_sampled", None)
         return bool(is_sampled()) if callable(is_sampled) else None
 
@@ -201,7 +216,9 @@ def _static_decision(table: tuple[bool, bool, bool, bool, bool], parent: Any) ->
     ``parent`` (an invalid one: no parent): sampled or not, and the trace state the span carries (its parent's)."""
     if not parent.is_valid:
         return table[0], None
-    return table[(1 if parent.is_remote else 3) + (not parent.trace_flags.sampled)], parent.trace_state
+    return table[
+        (1 if parent.is_remote else 3) + (not parent.trace_flags.sampled)
+    ], parent.trace_state
 
 
 def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
@@ -210,16 +227,26 @@ def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
     the no-op tracer, another implementation): its spans are then opened on the firing thread."""
     sdk = sys.modules.get("opentelemetry.sdk.trace")  # an SDK tracer means the SDK is imported
     sdk_tracer = getattr(sdk, "Tracer", None)
-    if sdk_tracer is None or not isinstance(tracer, sdk_tracer) or type(tracer).start_span is not sdk_tracer.start_span:
+    if (
+        sdk_tracer is None
+        or not isinstance(tracer, sdk_tracer)
+        or type(tracer).start_span is not sdk_tracer.start_span
+    ):
         return None
     with _WRAP_LOCK:
         ids, sampler = getattr(tracer, "id_generator", None), getattr(tracer, "sampler", None)
-        if isinstance(ids, _PresetIds) and isinstance(sampler, _PresetSampler) and ids.preset is sampler.preset:
+        if (
+            isinstance(ids, _PresetIds)
+            and isinstance(sampler, _PresetSampler)
+            and ids.preset is sampler.preset
+        ):
             return ids, sampler
         ids = ids.inner if isinstance(ids, _PresetIds) else ids
         sampler = sampler.inner if isinstance(sampler, _PresetSampler) else sampler
-        if not all(callable(getattr(ids, m, None)) for m in ("generate_span_id", "generate_trace_id",
-                                                             "is_trace_id_random")):
+        if not all(
+            callable(getattr(ids, m, None))
+            for m in ("generate_span_id", "generate_trace_id", "is_trace_id_random")
+        ):
             return None
         if not callable(getattr(sampler, "should_sample", None)):
             return None
@@ -239,9 +266,17 @@ class HookTelemetry:
     :param traceparent: give command hooks a W3C ``TRACEPARENT`` (on when tracing is).
     """
 
-    def __init__(self, tracer_provider: Any = None, meter_provider: Any = None, logger_provider: Any = None, *,
-                 log_prompts: bool = True, traceparent: bool = True, owned: Any = None,
-                 parent_traceparent: str | None = None) -> None:
+    def __init__(
+        self,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+        logger_provider: Any = None,
+        *,
+        log_prompts: bool = True,
+        traceparent: bool = True,
+        owned: Any = None,
+        parent_traceparent: str | None = None,
+    ) -> None:
         from hookwise import __version__
 
         if logger_provider is None:
@@ -257,10 +292,12 @@ class HookTelemetry:
         self._proxy = tracer_provider is None and isinstance(self.tracer, trace.ProxyTracer)
         self.logger = logger_provider.get_logger(records.LOGGER_NAME, __version__)
         meter = meter_provider.get_meter("hookwise", __version__)
-        self.count = meter.create_counter(records.COUNT_METRIC, unit="1",
-                                          description="Hook calls, by event, hook and success")
-        self.latency = meter.create_histogram(records.LATENCY_METRIC, unit="ms",
-                                              description="Duration of hook calls in milliseconds")
+        self.count = meter.create_counter(
+            records.COUNT_METRIC, unit="1", description="Hook calls, by event, hook and success"
+        )
+        self.latency = meter.create_histogram(
+            records.LATENCY_METRIC, unit="ms", description="Duration of hook calls in milliseconds"
+        )
         self.log_prompts = log_prompts
         self.traceparent = traceparent
         #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing)
@@ -275,7 +312,9 @@ class HookTelemetry:
         if parent_traceparent:
             from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
-            self._remote = TraceContextTextMapPropagator().extract({"traceparent": parent_traceparent})
+            self._remote = TraceContextTextMapPropagator().extract(
+                {"traceparent": parent_traceparent}
+            )
         self._lock = threading.Lock()
         self._closed = False
         # the export worker: ``_wake`` wakes it, ``_done`` tells ``drain`` it caught up (one lock for both)
@@ -284,7 +323,9 @@ class HookTelemetry:
         self._done = threading.Condition(self._queue_lock)
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque()
         self._worker: threading.Thread | None = None
-        self._idle = False  # the worker waits to be woken (by the next firing); not in its batch window
+        self._idle = (
+            False  # the worker waits to be woken (by the next firing); not in its batch window
+        )
         self._busy = False  # the worker is building records of a batch
         self._failed = False
         #: firings whose records were dropped because the worker fell behind (bounded queue)
@@ -325,7 +366,9 @@ class HookTelemetry:
         self._use_tracer(provider.get_tracer("hookwise", __version__))
 
     # ---- the firing seam -------------------------------------------------------------------
-    def start_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool) -> _Firing:
+    def start_firing(
+        self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool
+    ) -> _Firing:
         """Make the firing's span current, a child of the caller's current span (or of an inherited
         ``TRACEPARENT``).
 
@@ -336,7 +379,11 @@ class HookTelemetry:
         if self._proxy:
             self._resolve()
         presets = self._presets
-        if presets is None or not self._assign_ids or (self._enabled is not None and not self._enabled()):
+        if (
+            presets is None
+            or not self._assign_ids
+            or (self._enabled is not None and not self._enabled())
+        ):
             return self._open_firing(event, inp, entries, sequential, start)
         ctx = parent_ctx = otel_context.get_current()
         parent = trace.get_current_span(ctx).get_span_context()
@@ -348,30 +395,46 @@ class HookTelemetry:
         trace_id = ids.generate_trace_id() if root else parent.trace_id
         random_id = ids.is_trace_id_random() if root else parent.trace_flags & _RANDOM_FLAG
         static = self._static
-        if static is not None:  # decided by the parent alone: the span's attributes are left to the worker
-            sc = _span_context(trace_id, ids.generate_span_id(), *_static_decision(static, parent), random_id)
+        if (
+            static is not None
+        ):  # decided by the parent alone: the span's attributes are left to the worker
+            sc = _span_context(
+                trace_id, ids.generate_span_id(), *_static_decision(static, parent), random_id
+            )
             assigned = _Ids(sc, parent_ctx, None, None, root)
         else:
             name = records.firing_span_name(event)
             attrs = records.firing_span_attributes(event, inp, len(entries))
-            sampling = presets[1].inner.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, attrs, ())
-            sc = _span_context(trace_id, ids.generate_span_id(), sampling.decision.is_sampled(),
-                               sampling.trace_state, random_id)
+            sampling = presets[1].inner.should_sample(
+                parent_ctx, trace_id, name, SpanKind.INTERNAL, attrs, ()
+            )
+            sc = _span_context(
+                trace_id,
+                ids.generate_span_id(),
+                sampling.decision.is_sampled(),
+                sampling.trace_state,
+                random_id,
+            )
             assigned = _Ids(sc, parent_ctx, sampling, attrs, root)
         f = _Firing(event, inp, entries, sequential, None, start, ids=assigned, caller=ctx)
         f.token = otel_context.attach(trace.set_span_in_context(trace.NonRecordingSpan(sc)))
         f.var_token = _FIRING.set(f)
         return f
 
-    def _open_firing(self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool,
-                     start: int) -> _Firing:
+    def _open_firing(
+        self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool, start: int
+    ) -> _Firing:
         """:meth:`start_firing` through the tracer's ``start_span``, for a tracer that is not the SDK's."""
         parent = None
         if self._remote is not None and not trace.get_current_span().get_span_context().is_valid:
             parent = self._remote
-        span = self.tracer.start_span(records.firing_span_name(event), context=parent, kind=SpanKind.INTERNAL,
-                                      start_time=start,
-                                      attributes=records.firing_span_attributes(event, inp, len(entries)))
+        span = self.tracer.start_span(
+            records.firing_span_name(event),
+            context=parent,
+            kind=SpanKind.INTERNAL,
+            start_time=start,
+            attributes=records.firing_span_attributes(event, inp, len(entries)),
+        )
         f = _Firing(event, inp, entries, sequential, span, start, caller=otel_context.get_current())
         f.token = otel_context.attach(trace.set_span_in_context(span))
         f.var_token = _FIRING.set(f)
@@ -380,10 +443,16 @@ class HookTelemetry:
     # ---- HookSystem.add_monitor(before=..., after=...) ----------------------------------------
     def before(self, event: Any, entries: Sequence[Any], inp: dict[str, Any]) -> None:
         """A firing starts running ``entries``: open its span and make it current."""
-        self.start_firing(str(getattr(event, "value", event)), inp, entries,
-                          any(getattr(e, "sequential", False) for e in entries))
+        self.start_firing(
+            str(getattr(event, "value", event)),
+            inp,
+            entries,
+            any(getattr(e, "sequential", False) for e in entries),
+        )
 
-    def after(self, event: Any, entries: Sequence[Any], inp: dict[str, Any], outcomes: Sequence[Any]) -> None:
+    def after(
+        self, event: Any, entries: Sequence[Any], inp: dict[str, Any], outcomes: Sequence[Any]
+    ) -> None:
         """The firing is done (``outcomes`` empty when running the hooks raised): emit and close."""
         f = _FIRING.get()
         if f is None or f.inp is not inp:
@@ -397,25 +466,41 @@ class HookTelemetry:
         if f is None or not self.traceparent:
             return {}
         now = time.time_ns()
-        if f.ids is not None and self._presets is not None:  # its id assigned here, its span built on the worker
+        if (
+            f.ids is not None and self._presets is not None
+        ):  # its id assigned here, its span built on the worker
             fsc = f.ids.span_context
             span_id = self._presets[0].inner.generate_span_id()
             if self._static is not None:  # a child of the firing's span
                 sampling = None
-                sc = _span_context(fsc.trace_id, span_id, *_static_decision(self._static, fsc),
-                                   fsc.trace_flags & _RANDOM_FLAG)
+                sc = _span_context(
+                    fsc.trace_id,
+                    span_id,
+                    *_static_decision(self._static, fsc),
+                    fsc.trace_flags & _RANDOM_FLAG,
+                )
             else:
                 ctx = trace.set_span_in_context(trace.NonRecordingSpan(fsc))
-                sampling = self._presets[1].inner.should_sample(ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None,
-                                                                ())
-                sc = _span_context(fsc.trace_id, span_id, sampling.decision.is_sampled(), sampling.trace_state,
-                                   fsc.trace_flags & _RANDOM_FLAG)
+                sampling = self._presets[1].inner.should_sample(
+                    ctx, fsc.trace_id, "hook", SpanKind.INTERNAL, None, ()
+                )
+                sc = _span_context(
+                    fsc.trace_id,
+                    span_id,
+                    sampling.decision.is_sampled(),
+                    sampling.trace_state,
+                    fsc.trace_flags & _RANDOM_FLAG,
+                )
             if f.hook_ids is None:
                 f.hook_ids = {}
             f.hook_ids[id(entry)] = (_Ids(sc, None, sampling, None, False), now)
         else:
-            span = self.tracer.start_span("hook", context=trace.set_span_in_context(f.span), kind=SpanKind.INTERNAL,
-                                          start_time=now)
+            span = self.tracer.start_span(
+                "hook",
+                context=trace.set_span_in_context(f.span),
+                kind=SpanKind.INTERNAL,
+                start_time=now,
+            )
             if f.started is None:
                 f.started = {}
             f.started[id(entry)] = (span, now)
@@ -424,20 +509,30 @@ class HookTelemetry:
             return {}
         return {"TRACEPARENT": f"00-{sc.trace_id:032x}-{sc.span_id:016x}-{int(sc.trace_flags):02x}"}
 
-    def end_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None = None) -> None:
+    def end_firing(
+        self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None = None
+    ) -> None:
         """Restore the caller's context now; the records of the firing are built on the export worker."""
         end = time.time_ns()
         try:
             _FIRING.reset(f.var_token)
-        except ValueError:  # reset from another context (an async host that switched tasks): nothing to undo
+        except (
+            ValueError
+        ):  # reset from another context (an async host that switched tasks): nothing to undo
             pass
         otel_context.detach(f.token)
-        f.token = f.var_token = None  # what they hold (the caller's context) is not kept while the firing waits
+        f.token = f.var_token = (
+            None  # what they hold (the caller's context) is not kept while the firing waits
+        )
         self._enqueue((f, list(outcomes), error, end))
 
-    def _emit_firing(self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int) -> None:
+    def _emit_firing(
+        self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int
+    ) -> None:
         """One log record, the metrics and a span per hook call; then the firing's span is closed."""
-        if f.span is None and f.ids is not None:  # its ids were assigned in the firing: the SDK span is built now
+        if (
+            f.span is None and f.ids is not None
+        ):  # its ids were assigned in the firing: the SDK span is built now
             attrs = f.ids.attributes
             if attrs is None:  # left to the worker (:func:`_static_sampling`)
                 attrs = records.firing_span_attributes(f.event, f.inp, len(f.entries))
@@ -447,7 +542,9 @@ class HookTelemetry:
         try:
             if outcomes:
                 self._emit_calls(f, outcomes, end)
-            for span, _ in (f.started or {}).values():  # spawned but without an outcome (the firing raised)
+            for span, _ in (
+                f.started or {}
+            ).values():  # spawned but without an outcome (the firing raised)
                 span.end(end_time=end)
             if f.hook_ids:
                 parent = trace.set_span_in_context(f.span, f.caller)
@@ -468,20 +565,33 @@ class HookTelemetry:
         self._assign_ids = False
         from hookwise.telemetry.export import stderr_warning
 
-        stderr_warning(f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not {assigned} "
-                       "as assigned in the firing; spans are now opened in firings")
+        stderr_warning(
+            f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not {assigned} "
+            "as assigned in the firing; spans are now opened in firings"
+        )
 
-    def _start_with(self, name: str, ids: _Ids, start: int, attributes: dict[str, Any] | None = None) -> Any:
+    def _start_with(
+        self, name: str, ids: _Ids, start: int, attributes: dict[str, Any] | None = None
+    ) -> Any:
         """Start the SDK span whose ids (and sampling decision, unless the sampler decides on the parent alone) the
         firing thread assigned (:class:`_Ids`), with ``attributes`` or those it assigned."""
         presets = self._presets
         assert presets is not None
         p = presets[0].preset
         sc = ids.span_context
-        p.trace_id, p.span_id, p.sampling = (sc.trace_id if ids.root else 0), sc.span_id, ids.sampling
+        p.trace_id, p.span_id, p.sampling = (
+            (sc.trace_id if ids.root else 0),
+            sc.span_id,
+            ids.sampling,
+        )
         try:
-            return self.tracer.start_span(name, context=ids.parent, kind=SpanKind.INTERNAL, start_time=start,
-                                          attributes=attributes if attributes is not None else ids.attributes)
+            return self.tracer.start_span(
+                name,
+                context=ids.parent,
+                kind=SpanKind.INTERNAL,
+                start_time=start,
+                attributes=attributes if attributes is not None else ids.attributes,
+            )
         finally:
             p.trace_id = p.span_id = 0
             p.sampling = None
@@ -505,7 +615,9 @@ class HookTelemetry:
             ids = None
             if pre is not None:
                 span, start = pre
-            elif assigned is not None:  # its id went out in TRACEPARENT when its command was spawned
+            elif (
+                assigned is not None
+            ):  # its id went out in TRACEPARENT when its command was spawned
                 span, (ids, start) = None, assigned
             else:
                 span, start = None, cursor if f.sequential else f.start_ns
@@ -513,10 +625,22 @@ class HookTelemetry:
             stop = min(cursor, end)
             outcome = o.outcome.value
             call = records.hook_call(
-                event=o.event, name=o.name or "", hook_type=o.hook_type, source=o.source, outcome=outcome,
-                exit_code=o.exit_code, duration_ms=duration, output=o.output, stdout=o.stdout, stderr=o.stderr,
-                error=o.error, session=session, log_prompts=self.log_prompts, timestamp=iso_ms(stop),
-                input_json=input_json)
+                event=o.event,
+                name=o.name or "",
+                hook_type=o.hook_type,
+                source=o.source,
+                outcome=outcome,
+                exit_code=o.exit_code,
+                duration_ms=duration,
+                output=o.output,
+                stdout=o.stdout,
+                stderr=o.stderr,
+                error=o.error,
+                session=session,
+                log_prompts=self.log_prompts,
+                timestamp=iso_ms(stop),
+                input_json=input_json,
+            )
             counts[outcome] = counts.get(outcome, 0) + 1
             decisions.append(call.decision)
             if ids is not None:  # as the SDK would have started it when its command was spawned
@@ -527,17 +651,30 @@ class HookTelemetry:
     def _emit(self, call: records.HookCall, span: Any, start: int, end: int, parent: Any) -> None:
         """Hand one hook call's span, log record and metric points to the SDK; the span is ended here."""
         if span is None:
-            span = self.tracer.start_span(call.span_name, context=parent, kind=SpanKind.INTERNAL, start_time=start,
-                                          attributes=call.span_attributes)
+            span = self.tracer.start_span(
+                call.span_name,
+                context=parent,
+                kind=SpanKind.INTERNAL,
+                start_time=start,
+                attributes=call.span_attributes,
+            )
         else:  # started when its command was spawned (its id went out in TRACEPARENT)
             span.update_name(call.span_name)
             span.set_attributes(call.span_attributes)
         if call.error_status is not None:
             span.set_status(Status(StatusCode.ERROR, call.error_status))
-        self.logger.emit(LogRecord(
-            timestamp=end, observed_timestamp=time.time_ns(), context=trace.set_span_in_context(span),
-            severity_number=SeverityNumber.INFO, severity_text="INFO", body=call.body,
-            attributes=call.log_attributes, event_name=records.EVENT_NAME))
+        self.logger.emit(
+            LogRecord(
+                timestamp=end,
+                observed_timestamp=time.time_ns(),
+                context=trace.set_span_in_context(span),
+                severity_number=SeverityNumber.INFO,
+                severity_text="INFO",
+                body=call.body,
+                attributes=call.log_attributes,
+                event_name=records.EVENT_NAME,
+            )
+        )
         span.end(end_time=end)
         self.count.add(1, call.metric_attributes)
         self.latency.record(call.duration_ms, call.metric_attributes)
@@ -552,9 +689,13 @@ class HookTelemetry:
             pending.append(item)
             if self._worker is None:
                 self._idle = False
-                self._worker = threading.Thread(target=self._work, name="hookwise-telemetry", daemon=True)
+                self._worker = threading.Thread(
+                    target=self._work, name="hookwise-telemetry", daemon=True
+                )
                 self._worker.start()
-            elif self._idle or len(pending) == BATCH_FIRINGS:  # busy or in its window, it takes this firing then
+            elif (
+                self._idle or len(pending) == BATCH_FIRINGS
+            ):  # busy or in its window, it takes this firing then
                 self._idle = False
                 self._wake.notify()
 
@@ -581,7 +722,9 @@ class HookTelemetry:
                     self._idle = True
                     if not self._wake.wait(IDLE_EXIT_S) and not self._pending:
                         self._idle = False
-                        self._worker = None  # still under the lock: the next firing starts a new worker
+                        self._worker = (
+                            None  # still under the lock: the next firing starts a new worker
+                        )
                         return
                 pending = self._pending
                 batch = [pending.popleft() for _ in range(min(len(pending), BATCH_FIRINGS))]
@@ -595,8 +738,12 @@ class HookTelemetry:
                         self._failed = True
                         from hookwise.telemetry.export import stderr_warning
 
-                        stderr_warning(f"telemetry: could not record a firing: {type(exc).__name__}: {exc}")
-            batch = item = None  # freed here, before waiting, not by the next firing's garbage collection
+                        stderr_warning(
+                            f"telemetry: could not record a firing: {type(exc).__name__}: {exc}"
+                        )
+            batch = item = (
+                None  # freed here, before waiting, not by the next firing's garbage collection
+            )
 
     def drain(self, timeout_s: float = 5.0) -> bool:
         """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s`` passed."""
@@ -612,21 +759,35 @@ class HookTelemetry:
         return True
 
     # ---- records ---------------------------------------------------------------------------
-    def record(self, rec: Mapping[str, Any], *, span: Any = None, end_ns: int | None = None,
-               input_json: str | None = None) -> None:
+    def record(
+        self,
+        rec: Mapping[str, Any],
+        *,
+        span: Any = None,
+        end_ns: int | None = None,
+        input_json: str | None = None,
+    ) -> None:
         """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended here."""
         end = end_ns if end_ns is not None else time.time_ns()
-        call = records.hook_call_from_record(rec, log_prompts=self.log_prompts, timestamp=iso_ms(end),
-                                             input_json=input_json)
+        call = records.hook_call_from_record(
+            rec, log_prompts=self.log_prompts, timestamp=iso_ms(end), input_json=input_json
+        )
         self._emit(call, span, end - int(call.duration_ms * 1_000_000), end, None)
 
     # ---- host spans (the reference agent host) -----------------------------------------------
     @contextmanager
-    def span(self, name: str, attributes: Mapping[str, Any], *, client: bool = False) -> Iterator[Any]:
+    def span(
+        self, name: str, attributes: Mapping[str, Any], *, client: bool = False
+    ) -> Iterator[Any]:
         """A span around host work (``invoke_agent``, ``chat``, ``execute_tool``), current while it runs."""
         kind = SpanKind.CLIENT if client else SpanKind.INTERNAL
-        with self.tracer.start_as_current_span(name, kind=kind, attributes=dict(attributes),
-                                               record_exception=True, set_status_on_exception=True) as s:
+        with self.tracer.start_as_current_span(
+            name,
+            kind=kind,
+            attributes=dict(attributes),
+            record_exception=True,
+            set_status_on_exception=True,
+        ) as s:
             yield s
 
     # ---- lifetime --------------------------------------------------------------------------

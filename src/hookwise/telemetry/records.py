@@ -90,9 +90,24 @@ class HookCall(NamedTuple):
     decision: str
 
 
-def hook_call(*, event: str, name: str, hook_type: str, source: str, outcome: str, exit_code: int | None,
-              duration_ms: float, output: Any, stdout: str, stderr: str, error: str | None, session: str | None,
-              log_prompts: bool, timestamp: str, input_json: str | None) -> HookCall:
+def hook_call(
+    *,
+    event: str,
+    name: str,
+    hook_type: str,
+    source: str,
+    outcome: str,
+    exit_code: int | None,
+    duration_ms: float,
+    output: Any,
+    stdout: str,
+    stderr: str,
+    error: str | None,
+    session: str | None,
+    log_prompts: bool,
+    timestamp: str,
+    input_json: str | None,
+) -> HookCall:
     """The span, log record and metric attributes of one hook call (docs/telemetry.md, "The records").
 
     ``duration_ms`` is the ``hook_call`` trace record's (rounded to the microsecond); ``session``
@@ -142,14 +157,20 @@ def hook_call(*, event: str, name: str, hook_type: str, source: str, outcome: st
     if err is not None:
         span["error.type"] = err
     return HookCall(
-        span_name=f"hook {event} {shown}", span_attributes=span,
+        span_name=f"hook {event} {shown}",
+        span_attributes=span,
         error_status=(error or outcome) if err is not None else None,
         body=f"Hook call {event}.{shown} {'succeeded' if success else 'failed'} in {ms}ms",
-        log_attributes=log, metric_attributes=metric, duration_ms=duration_ms, decision=decision)
+        log_attributes=log,
+        metric_attributes=metric,
+        duration_ms=duration_ms,
+        decision=decision,
+    )
 
 
-def hook_call_from_record(record: Mapping[str, Any], *, log_prompts: bool, timestamp: str,
-                          input_json: str | None = None) -> HookCall:
+def hook_call_from_record(
+    record: Mapping[str, Any], *, log_prompts: bool, timestamp: str, input_json: str | None = None
+) -> HookCall:
     """:func:`hook_call` for a ``hook_call`` trace record (docs/contract.md §10)."""
     inp = record.get("hook_input")
     session = inp.get("session_id") if isinstance(inp, dict) else None
@@ -157,14 +178,22 @@ def hook_call_from_record(record: Mapping[str, Any], *, log_prompts: bool, times
     if log_prompts and input_json is None:
         input_json = _json2(inp)
     return hook_call(
-        event=str(record.get("hook_event_name")), name=str(record.get("hook_name") or ""),
-        hook_type=str(record.get("hook_type")), source=str(record.get("source")), outcome=str(record.get("outcome")),
+        event=str(record.get("hook_event_name")),
+        name=str(record.get("hook_name") or ""),
+        hook_type=str(record.get("hook_type")),
+        source=str(record.get("source")),
+        outcome=str(record.get("outcome")),
         exit_code=int(exit_code) if exit_code is not None else None,
-        duration_ms=float(record.get("duration_ms") or 0.0), output=record.get("hook_output"),
-        stdout=str(record.get("stdout") or ""), stderr=str(record.get("stderr") or ""),
+        duration_ms=float(record.get("duration_ms") or 0.0),
+        output=record.get("hook_output"),
+        stdout=str(record.get("stdout") or ""),
+        stderr=str(record.get("stderr") or ""),
         error=str(record["error"]) if record.get("error") else None,
-        session=session if isinstance(session, str) and session else None, log_prompts=log_prompts,
-        timestamp=timestamp, input_json=input_json)
+        session=session if isinstance(session, str) and session else None,
+        log_prompts=log_prompts,
+        timestamp=timestamp,
+        input_json=input_json,
+    )
 
 
 def firing_span_name(event: str) -> str:
@@ -176,14 +205,19 @@ def firing_span_attributes(event: str, inp: Mapping[str, Any], hooks: int) -> di
     session = inp.get("session_id")
     if isinstance(session, str) and session:
         attrs["gen_ai.conversation.id"] = session
-    for key, attr in (("tool_name", "gen_ai.tool.name"), ("notification_type", "hookwise.notification_type")):
+    for key, attr in (
+        ("tool_name", "gen_ai.tool.name"),
+        ("notification_type", "hookwise.notification_type"),
+    ):
         v = inp.get(key)
         if isinstance(v, str) and v:
             attrs[attr] = v
     return attrs
 
 
-def firing_result_attributes(decisions: Sequence[str], outcomes: Mapping[str, int]) -> dict[str, Any]:
+def firing_result_attributes(
+    decisions: Sequence[str], outcomes: Mapping[str, int]
+) -> dict[str, Any]:
     """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2, ``deny``
     or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, docs/contract.md §8)."""
     decision = "allow"

@@ -51,6 +51,7 @@ def __getattr__(name: str) -> Any:
         return assert_adapter_conformance
     raise AttributeError(f"module 'hookwise.testing' has no attribute {name!r}")
 
+
 _LAYERS = ("project", "user", "system", "system-defaults")
 
 
@@ -64,8 +65,14 @@ class HookTester:
     :param trust_all: trust project/extension hooks (default True).
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, project_dir: str | os.PathLike[str] | None = None,
-                 env: Mapping[str, str] | None = None, trust_all: bool = True) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        project_dir: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        trust_all: bool = True,
+    ) -> None:
         self.root = Path(root)
         self.project_dir = Path(project_dir) if project_dir is not None else self.root / "project"
         self.project_dir.mkdir(parents=True, exist_ok=True)
@@ -112,9 +119,18 @@ class HookTester:
         value = read_file(str(path))[1]
         return value if isinstance(value, dict) else {}
 
-    def add(self, event: str, command: str, *, matcher: str | None = None, name: str | None = None,
-            timeout: int | None = None, sequential: bool | None = None, layer: str = "project",
-            **extra: Any) -> None:
+    def add(
+        self,
+        event: str,
+        command: str,
+        *,
+        matcher: str | None = None,
+        name: str | None = None,
+        timeout: int | None = None,
+        sequential: bool | None = None,
+        layer: str = "project",
+        **extra: Any,
+    ) -> None:
         """Append one command hook (in its own definition) to ``layer``'s settings file."""
         doc = self.read_settings(layer)
         hook: dict[str, Any] = {"type": "command", "command": command}
@@ -148,17 +164,22 @@ class HookTester:
         path.write_text(body, encoding="utf-8")
         rel = f".gemini/hooks/{name}"
         if python:
-            return f"{_shell_quote(sys.executable)} \"$GEMINI_PROJECT_DIR/{rel}\""
+            return f'{_shell_quote(sys.executable)} "$GEMINI_PROJECT_DIR/{rel}"'
         path.chmod(0o755)
-        return f"\"$GEMINI_PROJECT_DIR/{rel}\""
+        return f'"$GEMINI_PROJECT_DIR/{rel}"'
 
     def copy_project(self, source: str | os.PathLike[str]) -> Path:
         """Copy an existing project tree (its ``.gemini/`` settings and scripts included) into the project dir.
 
         Hooks then run against the copy, so they cannot touch the original.
         """
-        shutil.copytree(source, self.project_dir, dirs_exist_ok=True, symlinks=True,
-                        ignore=shutil.ignore_patterns(".git", "__pycache__", "node_modules"))
+        shutil.copytree(
+            source,
+            self.project_dir,
+            dirs_exist_ok=True,
+            symlinks=True,
+            ignore=shutil.ignore_patterns(".git", "__pycache__", "node_modules"),
+        )
         self._system = None
         return self.project_dir
 
@@ -169,8 +190,12 @@ class HookTester:
         if self._system is None:
             from hookwise.engine import HookSystem
 
-            hs = HookSystem(str(self.project_dir), trust_all=self.trust_all, env=self.env,
-                            session_id="hookwise-testing")
+            hs = HookSystem(
+                str(self.project_dir),
+                trust_all=self.trust_all,
+                env=self.env,
+                session_id="hookwise-testing",
+            )
             for args, kwargs in self._runtime:
                 hs.register(*args, **kwargs)
             self._system = hs
@@ -193,8 +218,15 @@ class HookTester:
         """Settings-load warnings (malformed hooks, unknown events...)."""
         return self.system.warnings
 
-    def fire(self, event: str, payload: Mapping[str, Any] | None = None, /, *, tool: str | None = None,
-             **fields: Any) -> FireResult:
+    def fire(
+        self,
+        event: str,
+        payload: Mapping[str, Any] | None = None,
+        /,
+        *,
+        tool: str | None = None,
+        **fields: Any,
+    ) -> FireResult:
         """Fire ``event``; ``tool=`` is short for ``tool_name=``. Base input fields are filled in."""
         if tool is not None:
             fields["tool_name"] = tool
@@ -214,14 +246,18 @@ class HookTester:
         """Run case files and fail (AssertionError listing every failed case) unless all pass."""
         results = self.run_cases(*paths)
         if not results:
-            raise AssertionError("no hook test cases found in " + ", ".join(os.fspath(p) for p in paths))
+            raise AssertionError(
+                "no hook test cases found in " + ", ".join(os.fspath(p) for p in paths)
+            )
         bad = [r for r in results if not r.passed]
         if bad:
             lines = []
             for r in bad:
                 lines.append(f"{r.case.file}: {r.case.name}")
                 lines.extend("    " + x for x in ([r.error] if r.error else r.failures))
-            raise AssertionError(f"{len(bad)} of {len(results)} hook test case(s) failed:\n" + "\n".join(lines))
+            raise AssertionError(
+                f"{len(bad)} of {len(results)} hook test case(s) failed:\n" + "\n".join(lines)
+            )
         return results
 
 

@@ -40,7 +40,16 @@ from hookwise.jsonc import parse as jsonc
 from hookwise.result import FireResult
 
 SUFFIX = ".hooktest.json"
-SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
+SKIP_DIRS = {
+    ".git",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+}
 
 OUTCOMES = ("ok", "blocked", "failed", "not-run", "timeout", "skipped", "absent")
 
@@ -146,7 +155,10 @@ def load_file(path: str) -> list[Case]:
     if isinstance(doc, dict) and "cases" in doc:
         for k in doc:
             if k not in ("cases", "project", "isolated", "env", "description"):
-                raise err("/" + k, f"unknown key {k!r} (file keys: cases, project, isolated, env, description)")
+                raise err(
+                    "/" + k,
+                    f"unknown key {k!r} (file keys: cases, project, isolated, env, description)",
+                )
         if "project" in doc:
             if not isinstance(doc["project"], str):
                 raise err("/project", '"project" must be a path (relative to this file)')
@@ -156,7 +168,9 @@ def load_file(path: str) -> list[Case]:
                 raise err("/isolated", '"isolated" must be true or false')
             isolated = doc["isolated"]
         if "env" in doc:
-            if not isinstance(doc["env"], dict) or not all(isinstance(v, str) for v in doc["env"].values()):
+            if not isinstance(doc["env"], dict) or not all(
+                isinstance(v, str) for v in doc["env"].values()
+            ):
                 raise err("/env", '"env" must be an object of strings')
             env = dict(doc["env"])
         raw_cases = doc["cases"]
@@ -169,7 +183,7 @@ def load_file(path: str) -> list[Case]:
         raw_cases = [doc]
         prefix = None
     else:
-        raise err("", "a case file must be an object with \"cases\", an array of cases, or one case")
+        raise err("", 'a case file must be an object with "cases", an array of cases, or one case')
     cases = []
     for i, raw in enumerate(raw_cases):
         ptr = f"{prefix}/{i}" if prefix is not None else ""
@@ -177,22 +191,37 @@ def load_file(path: str) -> list[Case]:
     return cases
 
 
-def _load_case(raw: Any, i: int, ptr: str, path: str, err: Callable[[str, str], CaseFileError],
-               project: str | None, isolated: bool, env: dict[str, str]) -> Case:
+def _load_case(
+    raw: Any,
+    i: int,
+    ptr: str,
+    path: str,
+    err: Callable[[str, str], CaseFileError],
+    project: str | None,
+    isolated: bool,
+    env: dict[str, str],
+) -> Case:
     if not isinstance(raw, dict):
-        raise err(ptr, "a case must be an object with \"event\", \"input\" and \"expect\"")
+        raise err(ptr, 'a case must be an object with "event", "input" and "expect"')
     for k in raw:
         if k not in ("name", "event", "input", "expect", "env", "description"):
-            raise err(f"{ptr}/{k}", f"unknown key {k!r} in a case (keys: name, event, input, expect, env)")
+            raise err(
+                f"{ptr}/{k}", f"unknown key {k!r} in a case (keys: name, event, input, expect, env)"
+            )
     event = raw.get("event")
     if not isinstance(event, str):
         raise err(ptr, 'a case needs an "event" (e.g. "BeforeTool")')
     if event not in EVENT_NAMES:
         hint = suggest_event(event)
-        raise err(f"{ptr}/event", f"unknown event {event!r}" + (f" (did you mean {hint!r}?)" if hint else ""))
+        raise err(
+            f"{ptr}/event",
+            f"unknown event {event!r}" + (f" (did you mean {hint!r}?)" if hint else ""),
+        )
     inp = raw.get("input", {})
     if not isinstance(inp, dict):
-        raise err(f"{ptr}/input", '"input" must be an object (the event input; base fields are filled in)')
+        raise err(
+            f"{ptr}/input", '"input" must be an object (the event input; base fields are filled in)'
+        )
     expect = raw.get("expect", {})
     if not isinstance(expect, dict):
         raise err(f"{ptr}/expect", '"expect" must be an object')
@@ -201,21 +230,29 @@ def _load_case(raw: Any, i: int, ptr: str, path: str, err: Callable[[str, str], 
             import difflib
 
             close = difflib.get_close_matches(k, list(EXPECT_KEYS), n=1)
-            raise err(f"{ptr}/expect/{k}", f"unknown expectation {k!r}"
-                      + (f" (did you mean {close[0]!r}?)" if close else "")
-                      + "; known: " + ", ".join(EXPECT_KEYS))
+            raise err(
+                f"{ptr}/expect/{k}",
+                f"unknown expectation {k!r}"
+                + (f" (did you mean {close[0]!r}?)" if close else "")
+                + "; known: "
+                + ", ".join(EXPECT_KEYS),
+            )
         problem = _check_expect_value(k, v)
         if problem:
             raise err(f"{ptr}/expect/{k}", problem)
     case_env = dict(env)
     if "env" in raw:
-        if not isinstance(raw["env"], dict) or not all(isinstance(v, str) for v in raw["env"].values()):
+        if not isinstance(raw["env"], dict) or not all(
+            isinstance(v, str) for v in raw["env"].values()
+        ):
             raise err(f"{ptr}/env", '"env" must be an object of strings')
         case_env.update(raw["env"])
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise err(f"{ptr}/name", '"name" must be a string')
-    return Case(name or f"case {i + 1} ({event})", event, inp, expect, path, i, project, isolated, case_env)
+    return Case(
+        name or f"case {i + 1} ({event})", event, inp, expect, path, i, project, isolated, case_env
+    )
 
 
 def _check_expect_value(k: str, v: Any) -> str | None:
@@ -284,9 +321,11 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
         fails.append(f"stopped: expected {expect['stopped']}, got {r.stopped}{why}")
     if "exitCode" in expect and r.exit_code != expect["exitCode"]:
         fails.append(f"exitCode: expected {expect['exitCode']}, got {r.exit_code}{why}")
-    for key, actual in (("reasonContains", r.effective_reason if (r.reason or r.stop_reason) else ""),
-                        ("systemMessageContains", r.system_message or ""),
-                        ("additionalContextContains", r.hook_specific.get("additionalContext") or "")):
+    for key, actual in (
+        ("reasonContains", r.effective_reason if (r.reason or r.stop_reason) else ""),
+        ("systemMessageContains", r.system_message or ""),
+        ("additionalContextContains", r.hook_specific.get("additionalContext") or ""),
+    ):
         if key in expect and expect[key] not in str(actual):
             fails.append(f"{key}: {expect[key]!r} not found in {str(actual)!r}")
     if "output" in expect:
@@ -304,15 +343,23 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
         got = by_name.get(name, "absent")
         if got != want:
             detail = next((h.error for h in r.hooks if h.name == name and h.error), None)
-            fails.append(f"outcome of {name!r}: expected {want!r}, got {got!r}" + (f" ({detail})" if detail else "")
-                         + ("" if name in by_name or want == "absent" else
-                            "; hooks that ran: " + (", ".join(repr(n) for n in by_name) or "none")))
+            fails.append(
+                f"outcome of {name!r}: expected {want!r}, got {got!r}"
+                + (f" ({detail})" if detail else "")
+                + (
+                    ""
+                    if name in by_name or want == "absent"
+                    else "; hooks that ran: " + (", ".join(repr(n) for n in by_name) or "none")
+                )
+            )
     if "hooksRun" in expect:
         ran = [h.name for h in r.hooks]
         if ran != expect["hooksRun"]:
             fails.append(f"hooksRun: expected {expect['hooksRun']}, got {ran}")
     if "warnings" in expect and len(r.warnings) != expect["warnings"]:
-        fails.append(f"warnings: expected {expect['warnings']}, got {len(r.warnings)}: {r.warnings}")
+        fails.append(
+            f"warnings: expected {expect['warnings']}, got {len(r.warnings)}: {r.warnings}"
+        )
     return fails
 
 
@@ -328,9 +375,15 @@ def isolated_env(base: Mapping[str, str], scratch: str) -> dict[str, str]:
     return env
 
 
-def run_cases(cases: list[Case], project_dir: str, *, claude_settings: bool | None = None,
-              env: Mapping[str, str] | None = None, trace: str | None = None,
-              on_result: Callable[[CaseResult], None] | None = None) -> list[CaseResult]:
+def run_cases(
+    cases: list[Case],
+    project_dir: str,
+    *,
+    claude_settings: bool | None = None,
+    env: Mapping[str, str] | None = None,
+    trace: str | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
     """Run ``cases`` against their project (the file's ``project``, else ``project_dir``).
 
     Hooks of the tested project run trusted (like ``pytest`` runs a repository's
@@ -352,8 +405,14 @@ def run_cases(cases: list[Case], project_dir: str, *, claude_settings: bool | No
                 if hs is None:
                     e = isolated_env(base_env, scratch) if case.isolated else dict(base_env)
                     e.update(case.env)
-                    hs = HookSystem(project, trust_all=True, env=e, claude_settings=claude_settings,
-                                    session_id="hookwise-test", trace=trace)
+                    hs = HookSystem(
+                        project,
+                        trust_all=True,
+                        env=e,
+                        claude_settings=claude_settings,
+                        session_id="hookwise-test",
+                        trace=trace,
+                    )
                     systems[key] = hs
                 res.result = hs.fire(case.event, case.input)
                 res.failures = check(case.expect, res.result)
@@ -380,23 +439,47 @@ def junit_xml(results: list[CaseResult]) -> str:
         n_fail = sum(1 for r in rs if r.failures and r.error is None)
         n_err = sum(1 for r in rs if r.error is not None)
         secs = sum(r.duration_ms for r in rs) / 1000
-        suite = ET.SubElement(suites, "testsuite", name=file, tests=str(len(rs)), failures=str(n_fail),
-                              errors=str(n_err), skipped="0", time=f"{secs:.3f}")
-        classname = os.path.basename(file)[: -len(SUFFIX)] if file.endswith(SUFFIX) else os.path.basename(file)
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=file,
+            tests=str(len(rs)),
+            failures=str(n_fail),
+            errors=str(n_err),
+            skipped="0",
+            time=f"{secs:.3f}",
+        )
+        classname = (
+            os.path.basename(file)[: -len(SUFFIX)]
+            if file.endswith(SUFFIX)
+            else os.path.basename(file)
+        )
         for r in rs:
-            tc = ET.SubElement(suite, "testcase", classname=classname, name=r.case.name,
-                               time=f"{r.duration_ms / 1000:.3f}")
+            tc = ET.SubElement(
+                suite,
+                "testcase",
+                classname=classname,
+                name=r.case.name,
+                time=f"{r.duration_ms / 1000:.3f}",
+            )
             if r.error is not None:
                 el = ET.SubElement(tc, "error", message=r.error[:200], type="HookwiseError")
                 el.text = r.error
             elif r.failures:
-                el = ET.SubElement(tc, "failure", message=r.failures[0][:200], type="AssertionError")
+                el = ET.SubElement(
+                    tc, "failure", message=r.failures[0][:200], type="AssertionError"
+                )
                 el.text = "\n".join(r.failures)
             if r.result is not None and (r.result.warnings or r.failures):
                 out = ET.SubElement(tc, "system-out")
-                out.text = "\n".join(f"{h.name}: {h.outcome.value}" + (f" ({h.error})" if h.error else "")
-                                     for h in r.result.hooks) + ("\n" if r.result.hooks else "") + \
-                    "\n".join(f"warning: {w}" for w in r.result.warnings)
+                out.text = (
+                    "\n".join(
+                        f"{h.name}: {h.outcome.value}" + (f" ({h.error})" if h.error else "")
+                        for h in r.result.hooks
+                    )
+                    + ("\n" if r.result.hooks else "")
+                    + "\n".join(f"warning: {w}" for w in r.result.warnings)
+                )
         total += len(rs)
         fails += n_fail
         errors += n_err
@@ -404,4 +487,6 @@ def junit_xml(results: list[CaseResult]) -> str:
     suites.set("failures", str(fails))
     suites.set("errors", str(errors))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )

@@ -31,14 +31,29 @@ from hookwise.events import HookEvent
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
 
-__all__ = ["DEFAULT_CONVERSATION", "Conversation", "ConformanceReport", "Firing", "ScriptTool", "ToolCall",
-           "assert_adapter_conformance", "record_firings"]
+__all__ = [
+    "DEFAULT_CONVERSATION",
+    "Conversation",
+    "ConformanceReport",
+    "Firing",
+    "ScriptTool",
+    "ToolCall",
+    "assert_adapter_conformance",
+    "record_firings",
+]
 
 #: input fields every firing has (compared by presence only through the event itself)
 BASE_FIELDS = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"})
 #: fields whose values must be equal between the reference host and the adapter
-COMPARED_VALUES = ("prompt", "tool_input", "prompt_response", "stop_hook_active", "source", "reason",
-                   "notification_type")
+COMPARED_VALUES = (
+    "prompt",
+    "tool_input",
+    "prompt_response",
+    "stop_hook_active",
+    "source",
+    "reason",
+    "notification_type",
+)
 
 
 @dataclass(frozen=True)
@@ -115,8 +130,14 @@ def record_firings(hooks: HookSystem) -> list[Firing]:
 
     def make(event: HookEvent) -> Callable[[dict[str, Any]], None]:
         def record(inp: dict[str, Any]) -> None:
-            firings.append(Firing(event.value, inp.get("tool_name"), frozenset(set(inp) - BASE_FIELDS),
-                                  _values(inp)))
+            firings.append(
+                Firing(
+                    event.value,
+                    inp.get("tool_name"),
+                    frozenset(set(inp) - BASE_FIELDS),
+                    _values(inp),
+                )
+            )
 
         return record
 
@@ -150,7 +171,11 @@ def _reference_run(hooks: HookSystem, conversation: Conversation) -> None:
             text = t.result(args.get(t.param))
             return ToolResult(llm_content=text, return_display=text)
 
-        schema = {"type": "object", "properties": {t.param: {"type": "string"}}, "required": [t.param]}
+        schema = {
+            "type": "object",
+            "properties": {t.param: {"type": "string"}},
+            "required": [t.param],
+        }
         return Tool(t.name, t.description, schema, "read", run)
 
     lines = []
@@ -161,20 +186,31 @@ def _reference_run(hooks: HookSystem, conversation: Conversation) -> None:
                 parts.append({"functionCall": {"name": item.name, "args": dict(item.args)}})
             else:
                 parts.append({"text": item})
-        chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}]}
+        chunk = {
+            "candidates": [
+                {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+            ]
+        }
         lines.append(ScriptLine(n, "generateContentStream", [chunk]))
-    session = AgentSession(hooks, ScriptedModel(lines), tools=ToolRegistry([tool(t) for t in conversation.tools]))
+    session = AgentSession(
+        hooks, ScriptedModel(lines), tools=ToolRegistry([tool(t) for t in conversation.tools])
+    )
     prefix = session.start()
-    session.run_prompt(conversation.prompt if prefix is None else f"{prefix}\n\n{conversation.prompt}")
+    session.run_prompt(
+        conversation.prompt if prefix is None else f"{prefix}\n\n{conversation.prompt}"
+    )
     session.end()
 
 
-def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None], *,
-                               conversation: Conversation = DEFAULT_CONVERSATION,
-                               ignore_events: Collection[str] = (),
-                               ignore_fields: Mapping[str, Collection[str]] | None = None,
-                               settings: Mapping[str, Any] | None = None,
-                               root: str | None = None) -> ConformanceReport:
+def assert_adapter_conformance(
+    driver: Callable[[HookSystem, Conversation], None],
+    *,
+    conversation: Conversation = DEFAULT_CONVERSATION,
+    ignore_events: Collection[str] = (),
+    ignore_fields: Mapping[str, Collection[str]] | None = None,
+    settings: Mapping[str, Any] | None = None,
+    root: str | None = None,
+) -> ConformanceReport:
     """Run ``conversation`` through the reference host and through ``driver``; assert they fire alike.
 
     ``ignore_events``: events left out of the comparison (an adapter's documented deviations, e.g.
@@ -194,7 +230,12 @@ def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None
         tester = HookTester(f"{base}/{which}")
         if settings is not None:
             tester.settings(settings)
-        hooks = HookSystem(str(tester.project_dir), trust_all=True, env=tester.env, session_id=f"conformance-{which}")
+        hooks = HookSystem(
+            str(tester.project_dir),
+            trust_all=True,
+            env=tester.env,
+            session_id=f"conformance-{which}",
+        )
         firings = record_firings(hooks)
         try:
             go(hooks, conversation)
@@ -214,14 +255,20 @@ def assert_adapter_conformance(driver: Callable[[HookSystem, Conversation], None
             skip = skip_fields.get(a.event, set())
             fa, fb = a.fields - skip, b.fields - skip
             if fa != fb:
-                report.problems.append(f"firing {i} {a.key()}: input fields differ: only in the reference "
-                                       f"{sorted(fa - fb)}, only in the adapter {sorted(fb - fa)}")
+                report.problems.append(
+                    f"firing {i} {a.key()}: input fields differ: only in the reference "
+                    f"{sorted(fa - fb)}, only in the adapter {sorted(fb - fa)}"
+                )
             va = {k: v for k, v in a.values if k not in skip}
             vb = {k: v for k, v in b.values if k not in skip}
             for k in sorted(set(va) | set(vb)):
                 if va.get(k) != vb.get(k):
-                    report.problems.append(f"firing {i} {a.key()}: {k} differs: reference {va.get(k)!r}, "
-                                           f"adapter {vb.get(k)!r}")
+                    report.problems.append(
+                        f"firing {i} {a.key()}: {k} differs: reference {va.get(k)!r}, "
+                        f"adapter {vb.get(k)!r}"
+                    )
     if report.problems:
-        raise AssertionError("adapter does not conform to the reference host:\n" + "\n".join(report.problems))
+        raise AssertionError(
+            "adapter does not conform to the reference host:\n" + "\n".join(report.problems)
+        )
     return report

@@ -51,23 +51,36 @@ class FakeRunner:
     treat it like a process runner (its ``during`` work runs while it waits).
     """
 
-    answers: Mapping[str, Answer] | Callable[[HookEntry, dict[str, Any]], Answer] = field(default_factory=dict)
+    answers: Mapping[str, Answer] | Callable[[HookEntry, dict[str, Any]], Answer] = field(
+        default_factory=dict
+    )
     kind: str = "command"
     background: bool = False
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     batches: list[list[str]] = field(default_factory=list)
 
     def answer(self, entry: HookEntry, inp: dict[str, Any]) -> FakeAnswer:
-        a = self.answers(entry, inp) if callable(self.answers) else self.answers.get(entry.display_name)
+        a = (
+            self.answers(entry, inp)
+            if callable(self.answers)
+            else self.answers.get(entry.display_name)
+        )
         return a if isinstance(a, FakeAnswer) else FakeAnswer(output=a)
 
     def run_one(self, firing: Firing, entry: HookEntry, inp: dict[str, Any]) -> HookOutcome:
         self.calls.append((entry.display_name, inp))
         a = self.answer(entry, inp)
-        return finish(entry, firing.event, Interpretation(a.outcome, a.output, a.error), a.exit_code)
+        return finish(
+            entry, firing.event, Interpretation(a.outcome, a.output, a.error), a.exit_code
+        )
 
-    def run(self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any],
-            during: Callable[[], None] | None = None) -> list[HookOutcome]:
+    def run(
+        self,
+        firing: Firing,
+        entries: Sequence[HookEntry],
+        inp: dict[str, Any],
+        during: Callable[[], None] | None = None,
+    ) -> list[HookOutcome]:
         self.batches.append([e.display_name for e in entries])
         if during is not None and self.background:
             during()
@@ -76,8 +89,9 @@ class FakeRunner:
             during()
         return out
 
-    async def run_async(self, firing: Firing, entries: Sequence[HookEntry],
-                        inp: dict[str, Any]) -> list[HookOutcome]:
+    async def run_async(
+        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
+    ) -> list[HookOutcome]:
         return self.run(firing, entries, inp)
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """BeforeAgent: give the model the team's conventions and the current branch with every prompt."""
+
 import json
 import os
 import subprocess
@@ -8,8 +9,12 @@ import sys
 
 def branch(project: str) -> str:
     try:
-        out = subprocess.run(["git", "-C", project, "rev-parse", "--abbrev-ref", "HEAD"],
-                             capture_output=True, text=True, timeout=2)
+        out = subprocess.run(
+            ["git", "-C", project, "rev-parse", "--abbrev-ref", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return out.stdout.strip() or "unknown"
@@ -27,7 +32,11 @@ def main() -> int:
     context = f"Current git branch: {branch(project)}."
     if notes:
         context += "\nTeam conventions:\n" + notes
-    print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": context}}))
+    print(
+        json.dumps(
+            {"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": context}}
+        )
+    )
     return 0
 
 

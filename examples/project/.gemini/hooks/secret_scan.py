@@ -5,6 +5,7 @@ Looks at the text the tool is about to write (write_file `content`, replace
 `new_string`) and denies the call when it contains something that looks like a
 credential, naming the kind and the line so the model can fix it.
 """
+
 import json
 import re
 import sys
@@ -29,11 +30,15 @@ def main() -> int:
         m = re.search(pattern, text)
         if m:
             line = text.count("\n", 0, m.start()) + 1
-            print(json.dumps({
-                "decision": "deny",
-                "reason": f"secret-scan: {path} line {line} looks like a {kind}; "
-                          "read it from the environment or a secrets manager instead",
-            }))
+            print(
+                json.dumps(
+                    {
+                        "decision": "deny",
+                        "reason": f"secret-scan: {path} line {line} looks like a {kind}; "
+                        "read it from the environment or a secrets manager instead",
+                    }
+                )
+            )
             return 0
     print(json.dumps({"decision": "allow"}))
     return 0

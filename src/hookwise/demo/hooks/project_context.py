@@ -17,9 +17,15 @@ def main() -> int:
             version = fh.read().strip()
     except OSError:
         version = "unknown"
-    context = (f"Project facts: the current version is {version} (from VERSION). "
-               "Release notes go in notes/RELEASE-<version>.md. Publishing needs a human.")
-    print(json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": context}}))
+    context = (
+        f"Project facts: the current version is {version} (from VERSION). "
+        "Release notes go in notes/RELEASE-<version>.md. Publishing needs a human."
+    )
+    print(
+        json.dumps(
+            {"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": context}}
+        )
+    )
     return 0
 
 

@@ -15,10 +15,14 @@ def main() -> int:
     data = json.load(sys.stdin)
     command = str(data.get("tool_input", {}).get("command", ""))
     if re.search(r"\bgit\s+(push|tag)\b", command):
-        print(json.dumps({
-            "continue": False,
-            "stopReason": "release-gate: publishing is a human's job; the notes are ready for review",
-        }))
+        print(
+            json.dumps(
+                {
+                    "continue": False,
+                    "stopReason": "release-gate: publishing is a human's job; the notes are ready for review",
+                }
+            )
+        )
     return 0
 
 

@@ -30,10 +30,14 @@ def main() -> int:
     count += more
     if not count:
         return 0
-    print(json.dumps({
-        "systemMessage": f"secret-redactor: removed {count} secret(s) from {tool_input.get('file_path')}",
-        "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {key: clean}},
-    }))
+    print(
+        json.dumps(
+            {
+                "systemMessage": f"secret-redactor: removed {count} secret(s) from {tool_input.get('file_path')}",
+                "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {key: clean}},
+            }
+        )
+    )
     return 0
 
 

@@ -12,8 +12,14 @@ import re
 import sys
 
 RULES = [
-    (r"\b(curl|wget)\b[^|]*\|\s*(sudo\s+)?(ba|z|da)?sh\b", "piping a download into a shell runs code nobody reviewed"),
-    (r"\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(/|~|\$HOME)(\s|$)", "recursive delete of / or the home directory"),
+    (
+        r"\b(curl|wget)\b[^|]*\|\s*(sudo\s+)?(ba|z|da)?sh\b",
+        "piping a download into a shell runs code nobody reviewed",
+    ),
+    (
+        r"\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(/|~|\$HOME)(\s|$)",
+        "recursive delete of / or the home directory",
+    ),
     (r"(^|[;&|]\s*)sudo\b", "commands run by the agent never get root"),
     (r"\bgit\s+push\b.*(--force|-f\b)", "force-pushing rewrites shared history"),
 ]

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """A tiny stand-in for black/ruff format: strip trailing blanks, end with one newline."""
+
 import os
 import sys
 

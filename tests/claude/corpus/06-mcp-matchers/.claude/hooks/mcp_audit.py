@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Log MCP tool calls; deny pushes to GitHub from hooks-protected sessions."""
+
 import json
 import os
 import sys
@@ -13,5 +14,14 @@ if not tool.startswith("mcp__"):
 with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], ".claude", "mcp.log"), "a") as f:
     f.write(f"{tag} {data['hook_event_name']} {tool}\n")
 if tag == "github-write" and tool.endswith("push_files"):
-    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
-                                             "permissionDecisionReason": "Pushing files to GitHub needs a human"}}))
+    print(
+        json.dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "ask",
+                    "permissionDecisionReason": "Pushing files to GitHub needs a human",
+                }
+            }
+        )
+    )

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Block prompts that paste secrets; otherwise say nothing."""
+
 import json
 import re
 import sys
@@ -7,4 +8,8 @@ import sys
 data = json.load(sys.stdin)
 assert data["hook_event_name"] == "UserPromptSubmit", data
 if re.search(r"(?i)password\s*[:=]", data.get("prompt", "")):
-    print(json.dumps({"decision": "block", "reason": "Your prompt seems to contain a password; rephrase it."}))
+    print(
+        json.dumps(
+            {"decision": "block", "reason": "Your prompt seems to contain a password; rephrase it."}
+        )
+    )

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Exec-form hook: refuse pushes to the protected branch (argv: --branch NAME)."""
+
 import json
 import sys
 
