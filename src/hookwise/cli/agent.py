@@ -23,7 +23,7 @@ from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.tools import APPROVAL_MODES
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import HeadlessUI
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import ModelError
 
 SYSTEM_INSTRUCTION = (

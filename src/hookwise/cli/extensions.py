@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import ExtensionError
 from hookwise.settings import extensions as ext
 from hookwise.settings.layers import user_dir
