@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import _thread
 import os
+from time import time_ns as _time_ns
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
@@ -20,8 +21,8 @@ from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.errors import PayloadError
-from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
-from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning
+from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning, unanswered
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
 from hookwise.runners.base import Firing
@@ -374,10 +375,10 @@ class HookSystem:
             m(record)
 
     # ---- firing ----------------------------------------------------------------------------
-    def _prepare(
+    def _plan(
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
-        """The event, its complete input (always checked, docs/contract.md §5) and its plan."""
+        """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
         ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
         if ev is None:
             ev = parse_event(event)
@@ -391,8 +392,16 @@ class HookSystem:
             )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
-        plan = self._planner.plan(ev, value if isinstance(value, str) else None)
-        return ev, self.build_input(ev, data), plan
+        return ev, data, self._planner.plan(ev, value if isinstance(value, str) else None)
+
+    def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
+        """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
+        the host reads it; reports of finished background hooks included."""
+        check_input(data)
+        bg = self._background
+        late = bg.collect() if bg is not None and bg.pending else None
+        parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
+        return unanswered(ev, parts, late or None)
 
     def build_input(self, event: HookEvent, data: Mapping[str, Any]) -> dict[str, Any]:
         """The full input of a firing: base fields filled in, ``None`` values dropped, types checked."""
@@ -408,9 +417,10 @@ class HookSystem:
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        ev, inp, plan = self._prepare(event, payload, fields)
+        ev, data, plan = self._plan(event, payload, fields)
         if not plan:  # no hook matched: the fast path stays inline
-            return self._quiet(ev, inp)
+            return self._unmatched(ev, data)
+        inp = self.build_input(ev, data)
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -436,9 +446,10 @@ class HookSystem:
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
-        ev, inp, plan = self._prepare(event, payload, fields)
+        ev, data, plan = self._plan(event, payload, fields)
         if not plan:
-            return self._quiet(ev, inp)
+            return self._unmatched(ev, data)
+        inp = self.build_input(ev, data)
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -456,6 +467,11 @@ class HookSystem:
     ) -> tuple[Plan, list[HookOutcome]] | FireResult:
         """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or the
         firing's result when none is left to run."""
+        for e in plan.entries:
+            if e.condition is not None or e.once or e.run_async:
+                break
+        else:  # no `if`, `once` or `async` hook: nothing to narrow
+            return plan, []
         plan, extra = self._narrow(ev, inp, plan)
         if not plan:
             return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
@@ -711,10 +727,12 @@ class HookSystem:
         merged = merge(ev, outputs, inp)
         warnings = []
         for o in outcomes:
-            w = outcome_warning(o)
-            if w:
-                warnings.append(w)
-            warnings.extend(f"{n} ({ev.value})" for n in o.notes)
+            if o.outcome is not Outcome.OK:
+                w = outcome_warning(o)
+                if w:
+                    warnings.append(w)
+            if o.notes:
+                warnings.extend(f"{n} ({ev.value})" for n in o.notes)
             if o.truncated:
                 cap = (
                     f"{self.output_cap // (1 << 20)} MiB"

@@ -250,6 +250,22 @@ class FireResult:
         t = self.hook_specific.get("tailToolCallRequest")
         return t if isinstance(t, dict) else None
 
+    if not TYPE_CHECKING:  # (type checkers keep seeing FireResult's declared attributes only)
+
+        def __getattr__(self, name):
+            """The input of a result made by :func:`unanswered`, assembled when first read."""
+            parts = self.__dict__.get("_input_parts")
+            if name != "input" or parts is None:
+                raise AttributeError(f"'FireResult' object has no attribute {name!r}")
+            from hookwise.events import assemble_input, iso_ms
+
+            event, data, session_id, transcript_path, cwd, ns = parts
+            inp = self.input = assemble_input(
+                event, data, session_id, transcript_path, cwd, iso_ms(ns)
+            )
+            del self._input_parts
+            return inp
+
     # ---- reporting -------------------------------------------------------------------------
     @property
     def failed_hooks(self) -> list[HookOutcome]:
@@ -274,3 +290,26 @@ class FireResult:
             "hooks": [h.to_json() for h in self.hooks],
             "warnings": list(self.warnings),
         }
+
+
+def unanswered(
+    event: HookEvent,
+    input_parts: tuple[HookEvent, dict[str, Any], str, str, str, int],
+    warnings: list[str] | None = None,
+) -> FireResult:
+    """The result of a firing no hook ran for (nothing to merge), made at the cost of a check.
+
+    ``input_parts`` are :func:`hookwise.events.assemble_input`'s arguments for the input the
+    firing checked, the timestamp as nanoseconds: the input dict is assembled (and the time
+    formatted) only when ``result.input`` is first read. In every other way it is the
+    ``FireResult(event, input, warnings=warnings)`` it stands for.
+    """
+    r: FireResult = object.__new__(FireResult)
+    r.__dict__ = {
+        "event": event,
+        "output": {},
+        "hooks": [],
+        "warnings": [] if warnings is None else warnings,
+        "_input_parts": input_parts,
+    }
+    return r

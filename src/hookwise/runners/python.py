@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import sys
 import time
+from inspect import isawaitable
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
+from hookwise.runners import _workers
 from hookwise.runners.base import Firing, PerHookRunner, finish
 
 if TYPE_CHECKING:
@@ -39,17 +41,12 @@ class PythonRunner(PerHookRunner):
         inp, d = _shape(firing, entry, func, inp)
         t0 = time.perf_counter()
         try:
-            from inspect import isawaitable
-
-            from hookwise.runners import _workers
-
-            timeout = entry.timeout_ms / 1000.0
-            if _workers.is_async(func):  # may block a loop: on a worker, abandoned at the deadline
-                value = _workers.call(func, inp, timeout)
-            else:  # the fast path: inline on the caller's thread
-                value = func(inp)
-                if isawaitable(value):
-                    value = _workers.call(None, None, timeout, awaitable=value)
+            # the fast path: called inline on the caller's thread. A coroutine function's call only makes
+            # its coroutine (none of its code runs): that is awaited on a worker, abandoned at the deadline,
+            # so a hook that blocks its loop cannot stall the caller
+            value = func(inp)
+            if value is not None and value.__class__ is not dict and isawaitable(value):
+                value = _workers.call(None, None, entry.timeout_ms / 1000.0, awaitable=value)
         except Exception as exc:  # a hook's bug is its outcome, not ours
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
@@ -63,8 +60,6 @@ class PythonRunner(PerHookRunner):
         inp, d = _shape(firing, entry, func, inp)
         t0 = time.perf_counter()
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
-            from hookwise.runners import _workers
-
             value = await _workers.call_async(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:
             return _settle(firing, entry, t0, None, exc)
@@ -107,11 +102,12 @@ def _shape(
     """The input in the hook's dialect (its own, or the one ``@hookwise.hook(dialect=...)`` gave the function),
     and that dialect's strategy when answers need normalising (settings hooks and dialect hooks), else None."""
     name = entry.dialect
-    authoring = sys.modules.get("hookwise.authoring")
-    if name is None and authoring is not None and isinstance(func, authoring.HookFunction):
-        name = func.dialect
-    if name is None and entry.func is not None:
-        return inp, None  # a function registered from code: its answer is taken as it is
+    if name is None:
+        authoring = sys.modules.get("hookwise.authoring")
+        if authoring is not None and isinstance(func, authoring.HookFunction):
+            name = func.dialect
+        elif entry.func is not None:
+            return inp, None  # a function registered from code: its answer is taken as it is
     from hookwise.runners.dialects import dialect
 
     d = dialect(name)
@@ -145,13 +141,13 @@ def _settle(
     inp: dict[str, Any] | None = None,
 ) -> HookOutcome:
     """The outcome of one call: what it returned or raised, and how long it took."""
-    from hookwise.runners import _workers
-
     elapsed = (time.perf_counter() - t0) * 1000
-    if isinstance(exc, _workers.HookTimeout):
-        it = Interpretation(Outcome.TIMEOUT, None, _workers.timeout_text(entry.timeout_ms, exc))
-    elif exc is not None:
-        it = _raised(entry, exc)
+    if exc is not None:
+        it = (
+            Interpretation(Outcome.TIMEOUT, None, _workers.timeout_text(entry.timeout_ms, exc))
+            if isinstance(exc, _workers.HookTimeout)
+            else _raised(entry, exc)
+        )
     elif elapsed > entry.timeout_ms:
         it = Interpretation(
             Outcome.TIMEOUT,
