@@ -18,7 +18,7 @@ import os
 import sys
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError
+from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError, option_dest
 
 if TYPE_CHECKING:
     import argparse
@@ -26,18 +26,18 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+#: global option -> (takes a value, repeatable), from :data:`GLOBAL_OPTIONS`
+_TAKES = {flag: (metavar is not None, many) for flag, metavar, many, _ in GLOBAL_OPTIONS}
+
+
 def _command_name(argv: Sequence[str]) -> str | None:
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--project", "--trace", "--plugin-dir", "--profile"):
-            i += 2
-            continue
-        if (
-            a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile="))
-            or a == "--claude-settings"
-        ):
-            i += 1
+        name, eq, _ = a.partition("=")
+        spec = _TAKES.get(name)
+        if spec is not None and (spec[0] or not eq):
+            i += 1 if eq or not spec[0] else 2
             continue
         if a.startswith("-"):
             return None
@@ -49,20 +49,16 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
     from hookwise.cli import fire
 
-    values: dict[str, Any] = {
-        "project": None,
-        "trace": None,
-        "claude_settings": False,
-        "version": None,
-        "plugin_dir": [],
-        "profile": None,
-    }
+    values: dict[str, Any] = {"version": None}
+    for flag, (takes, many) in _TAKES.items():
+        values[option_dest(flag)] = [] if many else (None if takes else False)
     i = 0
     while i < len(argv) and argv[i] != "fire":
         name, eq, value = argv[i].partition("=")
-        takes = GLOBAL_OPTIONS.get(name)
-        if takes is None or (not takes and eq):
+        spec = _TAKES.get(name)
+        if spec is None or (not spec[0] and eq):
             return None
+        takes, many = spec
         if takes and not eq:
             if i + 1 >= len(argv):
                 return None
@@ -70,10 +66,10 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
             value = argv[i]
         if takes and value.startswith("-"):
             return None
-        if name == "--plugin-dir":
-            values["plugin_dir"].append(value)  # repeatable
+        if many:
+            values[option_dest(name)].append(value)
         else:
-            values[name[2:].replace("-", "_")] = value if takes else True
+            values[option_dest(name)] = value if takes else True
         i += 1
     own = fire.parse_fast(argv[i + 1 :])
     if own is None:
