@@ -12,6 +12,7 @@ from hookwise._records import TYPE_CHECKING, Enum, dataclass, field
 from hookwise.events import BLOCKING_DECISIONS, HookEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 
@@ -89,6 +90,34 @@ def outcome_warning(o: HookOutcome) -> str | None:
     if o.outcome is Outcome.SKIPPED:
         return f"hook {o.name} ({o.event}) was skipped: {o.error}"
     return None
+
+
+def outcome_warnings(
+    event: HookEvent, outcomes: Sequence[HookOutcome], output_cap: int
+) -> list[str]:
+    """The warnings a firing's outcomes produce, in plan order: each outcome's own (:func:`outcome_warning`),
+    its notes, and a cut-off output."""
+    warnings = []
+    for o in outcomes:
+        if o.outcome is not Outcome.OK:
+            w = outcome_warning(o)
+            if w:
+                warnings.append(w)
+        if o.notes:
+            warnings.extend(f"{n} ({event.value})" for n in o.notes)
+        if o.truncated:
+            cap = (
+                f"{output_cap // (1 << 20)} MiB"
+                if output_cap % (1 << 20) == 0
+                else f"{output_cap} bytes"
+            )
+            warnings.append(f"output of hook {o.name} ({event.value}) truncated at {cap}")
+    return warnings
+
+
+def asks_to_block(output: Mapping[str, Any] | None) -> bool:
+    """The answer makes a blocking decision (``deny`` or ``block``, :data:`hookwise.events.BLOCKING_DECISIONS`)."""
+    return output is not None and output.get("decision") in BLOCKING_DECISIONS
 
 
 def escape_context(text: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.jsonc.codec import dumps
 from hookwise.jsonc.parse import loads_strict
-from hookwise.result import Outcome
+from hookwise.result import Outcome, asks_to_block
 
 if TYPE_CHECKING:
     from typing import Any
@@ -111,7 +111,7 @@ def interpret(
     if exit_code == 2:
         if obj is not None:
             obj = dict(obj)
-            if obj.get("decision") not in ("block", "deny"):
+            if not asks_to_block(obj):
                 obj["decision"] = "deny"
             if not (isinstance(obj.get("reason"), str) and obj["reason"]):
                 obj["reason"] = (err_s if out_s and err_s else "") or f"Blocked by hook {name}"

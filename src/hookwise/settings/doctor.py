@@ -37,14 +37,13 @@ from hookwise.core.expand import expand_command
 from hookwise.core.plan import compile_matcher
 from hookwise.core.registry import HookEntry
 from hookwise.events import (
-    BLOCKING_DECISIONS,
     EVENT_SPECS,
     PRE_COMPRESS_TRIGGERS,
     SESSION_END_REASONS,
     SESSION_START_SOURCES,
     HookEvent,
 )
-from hookwise.result import HookOutcome, Outcome
+from hookwise.result import HookOutcome, Outcome, asks_to_block
 
 OK = "ok"
 WARNING = "warning"
@@ -483,7 +482,7 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
         check.add(WARNING, f"slow: took {o.duration_ms:.0f} ms of its {e.timeout_ms} ms timeout")
     analyse_output(check)
     out = o.output or {}
-    if o.outcome is Outcome.BLOCKED or out.get("decision") in BLOCKING_DECISIONS:
+    if o.outcome is Outcome.BLOCKED or asks_to_block(out):
         reason = out.get("reason") or out.get("stopReason") or ""
         check.add(WARNING, "blocks a harmless input" + (f": {str(reason)[:120]}" if reason else ""))
     elif out.get("continue") is False:
