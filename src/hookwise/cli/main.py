@@ -58,7 +58,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hookwise.cli.trace",
         "report on a --trace file or telemetry outfile (text, or one HTML page)",
     ),
+    "hook": ("hookwise.cli.hook", "answer one hook call of a coding agent (docs/agents.md)"),
 }
+
+#: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
+FAST_COMMANDS = ("fire", "hook")
 
 
 class UsageError(Exception):
@@ -124,8 +128,7 @@ GLOBAL_OPTIONS = {
 
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
-    """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
-    from hookwise.cli import fire
+    """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else None."""
 
     values: dict[str, Any] = {
         "project": None,
@@ -136,7 +139,7 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         "profile": None,
     }
     i = 0
-    while i < len(argv) and argv[i] != "fire":
+    while i < len(argv) and argv[i] not in FAST_COMMANDS:
         name, eq, value = argv[i].partition("=")
         takes = GLOBAL_OPTIONS.get(name)
         if takes is None or (not takes and eq):
@@ -153,12 +156,15 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         else:
             values[name[2:].replace("-", "_")] = value if takes else True
         i += 1
-    own = fire.parse_fast(argv[i + 1 :])
+    if i >= len(argv):
+        return None
+    command = argv[i]
+    module = COMMANDS[command][0]
+    __import__(module)
+    own = sys.modules[module].parse_fast(argv[i + 1 :])
     if own is None:
         return None
-    ns: argparse.Namespace = _Arguments(
-        command="fire", _module="hookwise.cli.fire", **values, **own
-    )  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(command=command, _module=module, **values, **own)  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
 
 
@@ -172,7 +178,7 @@ class _Arguments:
 def _parse(args_list: list[str]) -> argparse.Namespace | int:
     """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
     only = _command_name(args_list)
-    args = _parse_fast(args_list) if only == "fire" else None
+    args = _parse_fast(args_list) if only in FAST_COMMANDS else None
     if args is not None:
         return args
     from hookwise.cli.parser import build_parser
