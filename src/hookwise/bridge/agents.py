@@ -46,6 +46,11 @@ class Agent:
     own_file: bool = False
     #: what install must tell the user (Codex's hook trust)
     install_note: str = ""
+    #: the shape of its hook file (hookwise.bridge.install.STYLES): ``groups`` (Claude's and Gemini's
+    #: ``hooks.<Event>[{matcher, hooks: [...]}]``), ``copilot``, ``cursor``, ``agy``, ``windsurf``
+    config: str = "groups"
+    #: root keys the agent accepts in its hook file (``None``: any; Codex refuses unknown ones)
+    root_keys: tuple[str, ...] | None = None
 
     def contract_event(self, agent_event: str) -> str | None:
         for name, ev in self.events:
@@ -287,6 +292,7 @@ AGENTS: dict[str, Agent] = {
             ),
             binaries=("codex",),
             config_dirs=(".codex",),
+            root_keys=("hooks",),
             install_note=(
                 "Codex runs project hooks only in a trusted project and only after you approve them: "
                 "open `codex`, run /hooks and trust the hookwise entries (or pass "
@@ -349,6 +355,7 @@ AGENTS: dict[str, Agent] = {
             _CURSOR_EVENTS,
             binaries=("cursor-agent", "cursor"),
             config_dirs=(".cursor",),
+            config="cursor",
         ),
         Agent(
             "copilot",
@@ -361,6 +368,7 @@ AGENTS: dict[str, Agent] = {
             binaries=("copilot",),
             config_dirs=(".copilot",),
             own_file=True,
+            config="copilot",
         ),
         Agent(
             "copilot-pascal",
@@ -373,6 +381,7 @@ AGENTS: dict[str, Agent] = {
             binaries=("copilot",),
             config_dirs=(".copilot",),
             own_file=True,
+            config="copilot",
         ),
         Agent(
             "agy",
@@ -383,6 +392,7 @@ AGENTS: dict[str, Agent] = {
             _AGY_EVENTS,
             binaries=("agy",),
             config_dirs=(".gemini/config", ".antigravity"),
+            config="agy",
         ),
         Agent(
             "windsurf",
@@ -393,6 +403,7 @@ AGENTS: dict[str, Agent] = {
             _WINDSURF_EVENTS,
             binaries=("windsurf",),
             config_dirs=(".codeium/windsurf",),
+            config="windsurf",
         ),
         Agent(
             "goose",

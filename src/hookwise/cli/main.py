@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "report on a --trace file or telemetry outfile (text, or one HTML page)",
     ),
     "hook": ("hookwise.cli.hook", "answer one hook call of a coding agent (docs/agents.md)"),
+    "install": ("hookwise.cli.install", "make a coding agent call hookwise for its hooks"),
+    "uninstall": ("hookwise.cli.install", "remove what `hookwise install` wrote"),
 }
 
 #: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
