@@ -33,10 +33,12 @@ _CONSUMED = frozenset(
     {"hook_event_name", "event", "tool_name", "tool_input", "tool_response", "error"}
 )
 
-#: what each agent cannot take in a PreToolUse answer (docs/agents.md): Codex applies only a deny
-#: (``allow``/``ask`` and ``updatedInput`` are refused or ignored on its side)
+#: what each agent cannot take in a PreToolUse answer (docs/agents.md). Codex 0.171 and Qwen Code 0.15
+#: run the original arguments when a hook answers ``updatedInput`` (seen with the real CLIs,
+#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex documents only ``deny``
 _UNSUPPORTED: dict[str, frozenset[str]] = {
     "codex": frozenset({"allow", "ask", "rewrite"}),
+    "qwen": frozenset({"rewrite"}),
 }
 
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
