@@ -61,6 +61,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("hookwise.cli.hook", "answer one hook call of a coding agent (docs/agents.md)"),
     "install": ("hookwise.cli.install", "make a coding agent call hookwise for its hooks"),
     "uninstall": ("hookwise.cli.install", "remove what `hookwise install` wrote"),
+    "agents": ("hookwise.cli.agents", "coding agents on this machine and when their hooks fired"),
 }
 
 #: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
