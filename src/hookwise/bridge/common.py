@@ -11,6 +11,21 @@ if TYPE_CHECKING:
     from hookwise.result import FireResult
 
 
+#: the contract tools whose parameters Claude Code names differently (hookwise.claude.names.PARAMS_TO_GEMINI;
+#: a test keeps the two alike)
+RENAMED_PARAMS_TOOLS = frozenset(
+    {
+        "read_file",
+        "write_file",
+        "replace",
+        "glob",
+        "grep_search",
+        "search_file_content",
+        "list_directory",
+    }
+)
+
+
 def contract_tool(
     agent: Agent, tool: str, args: Any
 ) -> tuple[str, dict[str, Any], dict[str, Any] | None]:
@@ -34,8 +49,10 @@ def contract_tool(
         import shlex
 
         inp["command"] = shlex.join(str(w) for w in inp["command"])
-    if agent.claude_params:
-        from hookwise.claude.names import params_to_gemini
+    if agent.claude_params and name in RENAMED_PARAMS_TOOLS:
+        from hookwise.claude.names import (
+            params_to_gemini,
+        )  # imports re: only when a rename can apply
 
         inp = params_to_gemini(name, inp, None)
     return name, inp, mcp
