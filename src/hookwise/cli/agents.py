@@ -10,7 +10,7 @@ from hookwise._records import TYPE_CHECKING
 if TYPE_CHECKING:
     import argparse
 
-    from hookwise.cli.main import CliContext
+    from hookwise.cli.base import CliContext
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from hookwise.cli.main import CliContext
+    from hookwise.cli.base import CliContext
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.cli.main import UsageError
+from hookwise.cli.base import UsageError
 
 if TYPE_CHECKING:
     import argparse
 
-    from hookwise.cli.main import CliContext
+    from hookwise.cli.base import CliContext
 
 
 def configure(p: argparse.ArgumentParser) -> None:
