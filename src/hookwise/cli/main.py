@@ -85,9 +85,7 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     own = sys.modules[module].parse_fast(argv[i + 1 :])
     if own is None:
         return None
-    ns: argparse.Namespace = _Arguments(
-        command=command, _module=module, **values, **own
-    )  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(command=command, _module=module, **values, **own)  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
 
 
