@@ -58,6 +58,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hookwise.cli.trace",
         "report on a --trace file or telemetry outfile (text, or one HTML page)",
     ),
+    "serve": ("hookwise.cli.serve", "answer the hooks of many agents as a local HTTP service"),
 }
 
 
