@@ -59,6 +59,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "report on a --trace file or telemetry outfile (text, or one HTML page)",
     ),
     "serve": ("hookwise.cli.serve", "answer the hooks of many agents as a local HTTP service"),
+    "mcp": ("hookwise.cli.mcp", "front an MCP server with hooks (an MCP proxy on stdio)"),
 }
 
 
