@@ -20,6 +20,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+from hookwise.decisions import AGENT
 from hookwise.gateway.policy import (
     gateway_warnings,
     hidden_tools,
@@ -218,6 +219,7 @@ async def run(
     """Serve MCP on stdio in front of ``command`` (or ``url``) until the client disconnects.
 
     ``server``: the name in hook tool names; None: the upstream server's own name."""
+    AGENT.set("mcp")  # decision records say the firings are the gateway's
     async with _upstream(command, url) as upstream:
         start = await system.fire_async("SessionStart", source="startup")
         for w in start.warnings:

@@ -13,6 +13,7 @@ project's firing reaches another's answer.
 
 from __future__ import annotations
 
+import contextvars
 import hmac
 import logging
 import threading
@@ -21,6 +22,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hookwise.decisions import AGENT
 from hookwise.jsonc.codec import dumps, loads
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import Project, Projects
@@ -79,7 +81,9 @@ class Service:
     def _new_system(self, directory: str) -> HookSystem:
         from hookwise.engine import HookSystem
 
-        return HookSystem(directory, **self.config.system_options)
+        system = HookSystem(directory, **self.config.system_options)
+        system.audit_forced = self.config.audit
+        return system
 
     # ---- routing ---------------------------------------------------------------------------
     def handle(
@@ -144,6 +148,7 @@ class Service:
                 req, f"hookwise serve: {why}; no hooks ran", block=self.config.fail_closed
             )
         proj = self.projects.acquire(directory)
+        token = AGENT.set(dialect.name)  # the decision records say which agent asked
         try:
             result = self._fire(proj, req)
             if isinstance(result, str):
@@ -151,6 +156,7 @@ class Service:
                 return dialect.notice(req, result, block=self.config.fail_closed)
             return dialect.answer(result, req)
         finally:
+            AGENT.reset(token)
             self.projects.release(proj)
 
     def _fire(self, proj: Project, req: Request) -> FireResult | str:
@@ -164,7 +170,8 @@ class Service:
             if not system.has_hooks(event, match if isinstance(match, str) else None):
                 return system.fire(event, req.payload)
             limit = self._limit(proj, event)
-            future = self._pool.submit(system.fire, event, req.payload)
+            ctx = contextvars.copy_context()  # the agent (and a caller's span) go with the firing
+            future = self._pool.submit(ctx.run, system.fire, event, req.payload)
             return future.result(timeout=limit)
         except FutureTimeout:
             return f"hookwise serve: the {event} hooks did not answer within {limit:g} s"
@@ -181,9 +188,12 @@ class Service:
         return limit
 
     def close(self, wait: bool = True) -> None:
-        """Stop taking work: wait for running firings, stop every project's persistent hooks."""
+        """Stop taking work: wait for running firings, flush telemetry, stop persistent hooks."""
         self.draining.set()
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        for proj in self.projects.all():  # telemetry out before the process ends
+            if proj.system.telemetry is not None:
+                proj.system.telemetry.flush()
         self.projects.close()
 
 

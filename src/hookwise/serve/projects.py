@@ -8,13 +8,11 @@ holds ``.gemini/``, ``.claude/`` or ``.git``, else the directory itself.
 Each project has its own hook system, built like the CLI builds one (trust exactly as
 ``hookwise fire``). Before every request the settings files it was loaded from are checked
 (``stat``: modification time and size); when one changed, a new system replaces it and the old one
-is closed (its persistent hooks stopped) once its in-flight requests are done. The policy version
-of a system is a hash of the settings files it was loaded from (decision records carry it).
+is closed (its persistent hooks stopped) once its in-flight requests are done.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections import OrderedDict
@@ -48,16 +46,6 @@ def _fingerprint(paths: Sequence[str]) -> Fingerprint:
 def settings_files(system: HookSystem) -> list[str]:
     """The settings files a hook system was loaded from (missing ones too: creating one changes the plan)."""
     return [layer.path for layer in system.settings.layers]
-
-
-def policy_version(system: HookSystem) -> str:
-    """A short hash of the settings files that produced the system's hooks (path and content of each)."""
-    h = hashlib.sha256()
-    for layer in system.settings.layers:
-        if layer.exists:
-            h.update(layer.path.encode("utf-8", "surrogateescape") + b"\0")
-            h.update(layer.text.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()[:16]
 
 
 @dataclass
@@ -129,7 +117,7 @@ class Projects:
     def _load(self, directory: str) -> Project:
         system = self._factory(directory)
         files = settings_files(system)
-        proj = Project(directory, system, _fingerprint(files), policy_version(system), files)
+        proj = Project(directory, system, _fingerprint(files), system.policy_version, files)
         self._projects[directory] = proj
         while len(self._projects) > MAX_PROJECTS:
             _, old = self._projects.popitem(last=False)
