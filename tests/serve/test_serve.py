@@ -113,6 +113,7 @@ def test_settings_change_reloads_the_project(roots: Path) -> None:
         settings = p / ".gemini" / "settings.json"
         settings.write_text(json.dumps({"hooks": {}}) + "\n")
         os.utime(settings, ns=(time.time_ns() + 10**9,) * 2)
+        time.sleep(0.3)  # projects.CHECK_INTERVAL_S
         assert ask(srv, "claude", claude_pre(p, n=2))[1] == {}
 
 

@@ -5,20 +5,19 @@ down), ``POST /hooks/<agent>`` (a row of :data:`hookwise.serve.dialects.AGENTS`,
 bridge). Every refusal (wrong token, body too large, not JSON, unknown agent, a project outside
 the roots, a firing that overran its time) is logged on the ``hookwise.serve`` logger.
 
-A firing that has hooks to run goes to a worker pool, and the request waits at most the slowest
-matching hook's timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`; a
-firing without hooks runs inline. Each request gets its own input and result: nothing of one
-project's firing reaches another's answer.
+A firing runs on its request's thread. When it has hooks to run and the transport can answer early
+(``early``), a deadline is armed (:mod:`hookwise.serve.watchdog`): the slowest matching hook's
+timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Past it the request
+gets the timeout answer at once, and the firing's own answer is dropped when it comes (a python
+hook cannot be interrupted). Each request gets its own input and result: nothing of one project's
+firing reaches another's answer.
 """
 
 from __future__ import annotations
 
-import contextvars
 import hmac
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +25,13 @@ from hookwise.decisions import AGENT
 from hookwise.jsonc.codec import dumps, loads
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import Project, Projects
+from hookwise.serve.watchdog import Watchdog
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    #: the transport's way to answer a request before its handler returns (True: sent)
+    Early = Callable[["Response"], bool]
 
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
@@ -51,7 +54,6 @@ class ServeConfig:
     audit: bool = False
     body_cap: int = DEFAULT_BODY_CAP
     margin_s: float = DEFAULT_MARGIN_S
-    workers: int = 64
     #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
     system_options: dict[str, Any] = field(default_factory=dict)
 
@@ -75,7 +77,7 @@ class Service:
     ) -> None:
         self.config = config
         self.projects = Projects(config.roots, factory or self._new_system)
-        self._pool = ThreadPoolExecutor(config.workers, thread_name_prefix="hookwise-serve")
+        self.watchdog = Watchdog()
         self.draining = threading.Event()
 
     def _new_system(self, directory: str) -> HookSystem:
@@ -87,7 +89,13 @@ class Service:
 
     # ---- routing ---------------------------------------------------------------------------
     def handle(
-        self, method: str, path: str, headers: Mapping[str, str], body: bytes, peer: str = ""
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        peer: str = "",
+        early: Early | None = None,
     ) -> Response:
         path = path.split("?", 1)[0]
         if method == "GET" and path in ("/healthz", "/readyz"):
@@ -108,7 +116,7 @@ class Service:
             return self.refuse(400, f"body is not JSON: {exc}", path, peer)
         if not isinstance(data, dict):
             return self.refuse(400, "body is not a JSON object", path, peer)
-        return _json(200, self.answer(dialect, data, peer))
+        return _json(200, self.answer(dialect, data, peer, early))
 
     def _health(self, path: str) -> Response:
         if path == "/readyz" and self.draining.is_set():
@@ -130,7 +138,9 @@ class Service:
         return _json(status, {"error": why})
 
     # ---- one hook request ------------------------------------------------------------------
-    def answer(self, dialect: Dialect, body: dict[str, Any], peer: str = "") -> dict[str, Any]:
+    def answer(
+        self, dialect: Dialect, body: dict[str, Any], peer: str = "", early: Early | None = None
+    ) -> dict[str, Any]:
         """The agent's answer to one hook request body."""
         req = dialect.read(body)
         if req.event is None:
@@ -150,7 +160,7 @@ class Service:
         proj = self.projects.acquire(directory)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
         try:
-            result = self._fire(proj, req)
+            result = self._fire(proj, req, self._on_timeout(dialect, req, directory, early))
             if isinstance(result, str):
                 LOG.warning("refused %s request for %s: %s", dialect.name, directory, result)
                 return dialect.notice(req, result, block=self.config.fail_closed)
@@ -159,22 +169,40 @@ class Service:
             AGENT.reset(token)
             self.projects.release(proj)
 
-    def _fire(self, proj: Project, req: Request) -> FireResult | str:
-        """The firing's result, or why there is none (a bad input, the time ran out)."""
+    def _on_timeout(
+        self, dialect: Dialect, req: Request, directory: str, early: Early | None
+    ) -> Callable[[float], None] | None:
+        """What the watchdog does when the firing overruns: log it and send the timeout answer."""
+        if early is None:
+            return None
+
+        def overran(limit: float) -> None:
+            why = f"hookwise serve: the {req.event} hooks did not answer within {limit:g} s"
+            LOG.warning("refused %s request for %s: %s", dialect.name, directory, why)
+            early(_json(200, dialect.notice(req, why, block=self.config.fail_closed)))
+
+        return overran
+
+    def _fire(
+        self, proj: Project, req: Request, overran: Callable[[float], None] | None
+    ) -> FireResult | str:
+        """The firing's result, or why there is none (a bad input)."""
         from hookwise.errors import HookwiseError
 
         system = proj.system
         event = str(req.event)
         match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(event, ""))
         try:
-            if not system.has_hooks(event, match if isinstance(match, str) else None):
+            if overran is None or not system.has_hooks(
+                event, match if isinstance(match, str) else None
+            ):
                 return system.fire(event, req.payload)
             limit = self._limit(proj, event)
-            ctx = contextvars.copy_context()  # the agent (and a caller's span) go with the firing
-            future = self._pool.submit(ctx.run, system.fire, event, req.payload)
-            return future.result(timeout=limit)
-        except FutureTimeout:
-            return f"hookwise serve: the {event} hooks did not answer within {limit:g} s"
+            ticket = self.watchdog.arm(limit, lambda: overran(limit))
+            try:
+                return system.fire(event, req.payload)
+            finally:
+                self.watchdog.cancel(ticket)
         except HookwiseError as exc:
             return f"hookwise serve: cannot fire {event}: {exc}"
 
@@ -187,10 +215,10 @@ class Service:
             limit = proj.limits[event] = total / 1000 + self.config.margin_s
         return limit
 
-    def close(self, wait: bool = True) -> None:
-        """Stop taking work: wait for running firings, flush telemetry, stop persistent hooks."""
+    def close(self) -> None:
+        """After the last request: flush telemetry, stop persistent hooks."""
         self.draining.set()
-        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        self.watchdog.stop()
         for proj in self.projects.all():  # telemetry out before the process ends
             if proj.system.telemetry is not None:
                 proj.system.telemetry.flush()

@@ -6,15 +6,17 @@ link cannot lead outside); the project is the nearest directory from there up to
 holds ``.gemini/``, ``.claude/`` or ``.git``, else the directory itself.
 
 Each project has its own hook system, built like the CLI builds one (trust exactly as
-``hookwise fire``). Before every request the settings files it was loaded from are checked
-(``stat``: modification time and size); when one changed, a new system replaces it and the old one
-is closed (its persistent hooks stopped) once its in-flight requests are done.
+``hookwise fire``). Before a request the settings files it was loaded from are checked (``stat``:
+modification time and size; at most every :data:`CHECK_INTERVAL_S`); when one changed, a new
+system replaces it and the old one is closed (its persistent hooks stopped) once its in-flight
+requests are done.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
 PROJECT_MARKERS = (".gemini", ".claude", ".git")
 #: hook systems kept at once (the least recently used one is closed beyond this)
 MAX_PROJECTS = 256
+#: seconds between two checks of a project's settings files (a ``stat`` each)
+CHECK_INTERVAL_S = 0.2
 
 Fingerprint = tuple[tuple[str, int, int], ...]
 
@@ -59,6 +63,7 @@ class Project:
     files: list[str] = field(default_factory=list)
     inflight: int = 0
     retired: bool = False
+    checked: float = 0.0  #: when the settings files were last found unchanged (``time.monotonic``)
     #: event -> seconds a request may wait for its hooks (computed on first use)
     limits: dict[str, float] = field(default_factory=dict)
 
@@ -96,7 +101,11 @@ class Projects:
                 proj.inflight += 1
                 self._projects.move_to_end(directory)
         if proj is not None:
+            now = time.monotonic()
+            if now - proj.checked < CHECK_INTERVAL_S:
+                return proj
             if proj.fingerprint == _fingerprint(proj.files):  # stat outside the lock
+                proj.checked = now
                 return proj
             self.release(proj)
             with self._lock:
