@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
