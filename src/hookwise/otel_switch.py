@@ -34,7 +34,7 @@ class TelemetrySwitch:
         self._remove: Callable[[], None] | None = None
 
     def configure(
-        self, telemetry: Mapping[str, Any], env: dict[str, str], project_dir: str
+        self, telemetry: Mapping[str, Any], env: dict[str, str], project_dir: str, owner: object
     ) -> list[str]:
         """Switch on or off from the ``telemetry`` settings and the environment; the warnings to show."""
         if self._explicit:
@@ -43,7 +43,7 @@ class TelemetrySwitch:
             # nothing could switch it on: off, without importing the resolver (docs/telemetry.md)
             if self._key != _OFF:
                 self._key = _OFF
-                self._set(None)
+                self._set(None, owner)
             return []
         from hookwise.settings.telemetry import resolve
 
@@ -57,18 +57,25 @@ class TelemetrySwitch:
 
             observer, more = from_config(config, env)
             warnings = [*warnings, *more]
-        self._set(observer)
+        self._set(observer, owner)
         return list(warnings)
 
-    def set_by_host(self, observer: HookTelemetry | None) -> None:
+    def set_by_host(self, observer: HookTelemetry | None, owner: object) -> None:
         """The host's own observer (``None``: the settings decide again at the next reload)."""
         self._explicit = observer is not None
-        self._set(observer)
+        self._set(observer, owner)
 
-    def _set(self, observer: HookTelemetry | None) -> None:
+    def _set(self, observer: HookTelemetry | None, owner: object) -> None:
+        """Switch to ``observer``; ``owner`` (the hook system) is what its decision records describe."""
         if self._remove is not None:
             self._remove()
             self._remove = None
         self.observer = observer
+        if (
+            observer is not None
+        ):  # decision records (docs/fleet.md); weak: the observer must not keep us alive
+            import weakref
+
+            observer.decision_source = weakref.ref(owner)
         if observer is not None:  # built on the before/after monitor seam
             self._remove = self._monitors.add(before=observer.before, after=observer.after)
