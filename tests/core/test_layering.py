@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 import hookwise
 
 PKG = pathlib.Path(hookwise.__file__).parent
@@ -173,6 +175,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_import_graph_has_no_cycle() -> None:
     """No module imports itself through others, counting imports made inside functions."""
     assert _cycles(_module_graph()) == []
@@ -183,6 +186,7 @@ def test_the_import_graph_has_no_cycle() -> None:
 PACKAGE_LOOPS = [["hookwise.claude", "hookwise.settings"]]
 
 
+@pytest.mark.slow
 def test_packages_form_no_other_loop() -> None:
     graph = _module_graph()
     pkg: dict[str, set[str]] = {}

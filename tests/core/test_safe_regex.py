@@ -100,6 +100,7 @@ def _random_pattern(rng: random.Random) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow
 def test_linear_matcher_agrees_with_re_on_random_patterns() -> None:
     rng = random.Random(1414)
     checked = 0
@@ -127,6 +128,7 @@ def _fire(project: Path, env: dict[str, str], *args: str) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layer", ["project", "user", "extension"])
 def test_cloned_project_with_catastrophic_matcher_cannot_hang_a_firing(
     tmp_path: Path, layer: str

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
+
 import hookwise
 from hookwise.cli.base import COMMANDS
 from hookwise.events import EVENT_SPECS, HookEvent
@@ -59,6 +61,7 @@ def test_public_api_is_exactly_the_lazy_table_and_every_error() -> None:
         assert issubclass(getattr(errors, name), errors.HookwiseError)
 
 
+@pytest.mark.slow
 def test_no_exception_class_outside_errors_py() -> None:
     import ast
     import pathlib

@@ -123,6 +123,7 @@ async def awaits_forever(_: dict[str, Any]) -> dict[str, Any]:
     return {"decision": "deny"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "func", [blocks_loop, awaits_forever], ids=["blocks-loop", "awaits-forever"]
 )

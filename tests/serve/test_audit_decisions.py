@@ -72,6 +72,7 @@ def _otel_env(endpoint: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_decision_records_reach_an_otlp_receiver(roots: Path) -> None:
     pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs the otel extra")
     pytest.importorskip("opentelemetry.proto", reason="needs opentelemetry-proto (test extra)")
