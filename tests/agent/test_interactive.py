@@ -99,7 +99,6 @@ def test_hook_ask_prompts_and_both_answers_work(agent: AgentEnv) -> None:
     }
 
 
-@pytest.mark.slow
 def test_approval_mode_default_asks_before_writes(agent: AgentEnv) -> None:
     agent.responses(
         say(call("write_file", file_path="f.txt", content="hello\n")), say(text("wrote"))
