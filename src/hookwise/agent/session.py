@@ -214,15 +214,11 @@ class AgentSession:
             f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
             "skipped:"
         ]
+        from hookwise.trust import review
+
+        store = self.hooks.trust_store
         for e in pending:
-            origin = e.extra.get("plugin") or (
-                e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1]
-            )
-            where = f"{e.source} {origin!r}" if origin else e.source
-            matcher = f", matcher {e.matcher!r}" if e.matcher else ""
-            lines.append(
-                f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}"
-            )
+            lines.extend("  " + ln for ln in review(e, store, self.hooks.project_dir, False))
         self._untrusted_reported.update(
             e.display_name for e in pending
         )  # said once here, not at every firing

@@ -33,8 +33,12 @@ from hookwise.claude.names import (
     claude_default_timeout_s,
 )
 from hookwise.claude.permission_rules import rule_error
+from hookwise.core.registry import HookEntry
+from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+from hookwise.runners import KINDS, spec_from_keys
+from hookwise.runners.kind import HookKind
 from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES
 
 
@@ -224,8 +228,10 @@ class HookReport:
     target_event: str | None
     status: str  # "migrated" | "duplicate" | "skipped"
     reason: str = ""
+    #: what the hook runs (its command; an http hook's URL), before and after, and what its kind calls it
     command: str | None = None
     command_to: str | None = None
+    target_label: str = "command"
     matcher_from: str | None = None
     matcher_to: str | None = None
     fields: list[FieldNote] = field(default_factory=list)
@@ -248,8 +254,8 @@ class HookReport:
             "targetEvent": self.target_event,
             "status": self.status,
             "reason": self.reason,
-            "command": self.command,
-            "commandTo": self.command_to,
+            self.target_label: self.command,
+            self.target_label + "To": self.command_to,
             "matcherFrom": self.matcher_from,
             "matcherTo": self.matcher_to,
             "fields": [
@@ -596,6 +602,7 @@ def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -
         else:
             fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(v)})"))
     rep.command = rep.command_to = str(raw["url"])
+    rep.target_label = "url"
     ms = _timeout_ms(raw.get("timeout"))
     hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
     if "timeout" in raw:
@@ -928,6 +935,8 @@ def convert_gemini_hook(
         htype is not None and htype.name == "http"
     ):  # Claude Code has http hooks too (docs/hook-types.md)
         return _gemini_http_to_claude(raw, rep)
+    if htype is not None and (htype.runs_as or htype.name) in KINDS.keys() - {"command"}:
+        return _kind_to_claude(raw, KINDS[htype.runs_as or htype.name], event, rep)
     if htype is None or (htype.runs_as or htype.name) != "command":
         rep.status, rep.reason = (
             "skipped",
@@ -962,6 +971,27 @@ def convert_gemini_hook(
     return out, rep
 
 
+def _kind_to_claude(
+    raw: dict[str, Any], kind: HookKind, event: str, rep: HookReport
+) -> tuple[dict[str, Any] | None, HookReport]:
+    """A hook of another kind, as that kind writes it for Claude Code (:meth:`HookKind.to_claude
+    <hookwise.runners.kind.HookKind.to_claude>`); a kind Claude Code cannot run is skipped with its reason."""
+    spec = spec_from_keys(kind, raw)
+    rep.target_label, rep.command = kind.display(
+        HookEntry(HookEvent(event), type=kind.name, spec=spec)
+    )
+    try:
+        out = kind.to_claude(spec)
+    except ValueError as exc:
+        rep.status, rep.reason = "skipped", str(exc)
+        return None, rep
+    rep.command_to = rep.command
+    own = tuple(row.name for row in kind.keys)
+    rep.fields.extend(FieldNote(k, "carried") for k in ("type", *own) if k in raw)
+    _gemini_common_to_claude(raw, out, rep, ("type", *own, "timeout", "description"))
+    return out, rep
+
+
 def _gemini_http_to_claude(
     raw: dict[str, Any], rep: HookReport
 ) -> tuple[dict[str, Any] | None, HookReport]:
@@ -974,6 +1004,7 @@ def _gemini_http_to_claude(
         return None, rep
     out: dict[str, Any] = {"type": "http", "url": raw["url"]}
     rep.command = rep.command_to = str(raw["url"])
+    rep.target_label = "url"
     rep.fields.extend([FieldNote("type", "carried"), FieldNote("url", "carried")])
     for key in ("headers", "allowedEnvVars"):
         if key in raw:

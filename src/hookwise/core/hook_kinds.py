@@ -70,7 +70,7 @@ def interpolate_headers(
 
     Any other reference becomes the empty string: a header never carries a
     variable its hook did not declare. Line breaks are removed (a value cannot
-    start a second header).
+    start a second header), and framing headers (``Host``, ``Content-Length``...) are left out.
     """
     names = set(allowed)
 
@@ -78,8 +78,14 @@ def interpolate_headers(
         name = m.group(1) or m.group(2)
         return env.get(name, "") if name in names else ""
 
+    from hookwise.core.keys import FRAMING_HEADERS
+
     out = {}
     for k, v in headers.items():
+        if (
+            k.lower() in FRAMING_HEADERS
+        ):  # never sent, also for a hook built in code (settings reject them)
+            continue
         value = _VAR.sub(fill, v) if "$" in v else v
         out[k] = value.replace("\r", "").replace("\n", "")
     return out
