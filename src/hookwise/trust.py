@@ -18,8 +18,8 @@ ever trusting a hook for the other.
 
 from __future__ import annotations
 
+import _thread
 import os
-import threading
 from collections.abc import Iterable, Mapping
 
 from hookwise._records import TYPE_CHECKING
@@ -60,7 +60,7 @@ class FileHasher:
 
     def __init__(self) -> None:
         self._cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def digest(self, path: str) -> str | None:
         try:
@@ -108,7 +108,7 @@ class TrustStore:
         self.hasher = FileHasher()
         self._data: dict[str, Any] = {}
         self._sig: tuple[int, int] | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:

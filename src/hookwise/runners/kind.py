@@ -153,41 +153,77 @@ def _inside(path: str, root: str) -> bool:
     return path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-#: shell operators a file name can be glued to (``x.sh;``, ``bash<x.sh``, ``x.sh||true``, ``$(x.sh)``)
-_OPERATORS = ";&|<>()`{}!"
+#: shell operators a file name can be glued to (``x.sh;``, ``bash<x.sh``, ``x.sh||true``, ``$(x.sh)``); ``$`` so
+#: that ``$(x.sh)`` and ``$x`` leave the name alone
+_OPERATORS = frozenset(";&|<>()`{}!$")
 
 
 def command_words(command: str) -> list[str]:
-    """Every word of a shell command that could name a file: quotes removed, split at operators and
-    redirections as well as at white space, and the value side of ``VAR=value`` and ``--opt=value``."""
-    import shlex  # not on the path of a firing without project hooks
-
-    words: list[str] = []
-    for split in (_plain_words, _operator_words):
-        try:
-            words.extend(split(command, shlex))
-        except ValueError:  # unbalanced quotes: white space is the best guess
-            words.extend(command.split())
+    """Every word of a shell command that could name a file: quotes and escapes removed, split at operators
+    and redirections as well as at white space (``x.sh;``, ``bash<x.sh``, ``x.sh||true``, ``$(x.sh)``), and
+    the value side of ``VAR=value`` and ``--opt=value``. Inside quotes an operator is part of the word."""
     out: list[str] = []
-    for w in words:
-        w = w.strip(_OPERATORS)
-        if not w:
-            continue
+    for w in split_words(command):
         out.append(w)
         if "=" in w:  # VAR=path or --opt=path
             out.append(w.split("=", 1)[1])
     return out
 
 
-def _plain_words(command: str, shlex: Any) -> list[str]:
-    return list(shlex.split(command, comments=False, posix=True))
+def split_words(command: str) -> list[str]:
+    """The words of ``command`` as the shell's tokenizer sees them (quotes, backslashes, operators), without
+    expanding anything; written here so that a firing's trust check does not import :mod:`shlex` and :mod:`re`.
+    An unterminated quote ends at the end of the text."""
+    words: list[str] = []
+    word: list[str] = []
+    started = False
+    i, n = 0, len(command)
+    while i < n:
+        c = command[i]
+        if c == "'":
+            j = command.find("'", i + 1)
+            j = n if j < 0 else j
+            word.append(command[i + 1 : j])
+            started, i = True, j + 1
+            continue
+        if c == '"':
+            i = _double_quoted(command, i + 1, word)
+            started = True
+            continue
+        if c == "\\" and i + 1 < n:
+            if command[i + 1] != "\n":  # a backslash-newline joins lines
+                word.append(command[i + 1])
+                started = True
+            i += 2
+            continue
+        if c.isspace() or c in _OPERATORS:
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+        else:
+            word.append(c)
+            started = True
+        i += 1
+    if started:
+        words.append("".join(word))
+    return words
 
 
-def _operator_words(command: str, shlex: Any) -> list[str]:
-    lex = shlex.shlex(command, posix=True, punctuation_chars=_OPERATORS)
-    lex.whitespace_split = True
-    lex.commenters = ""
-    return list(lex)
+def _double_quoted(command: str, i: int, word: list[str]) -> int:
+    """Append the text of a ``"..."`` starting at ``i`` to ``word``; returns the index after its end."""
+    n = len(command)
+    while i < n:
+        c = command[i]
+        if c == '"':
+            return i + 1
+        if c == "\\" and i + 1 < n and command[i + 1] in '$`"\\\n':
+            if command[i + 1] != "\n":
+                word.append(command[i + 1])
+            i += 2
+            continue
+        word.append(c)
+        i += 1
+    return n
 
 
 def named_files(
