@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 STORE_NAME = "trusted_hooks.json"
+#: hooks declined "never for this project" in the agent's trust offer (same shape: directory -> keys)
+DECLINED_NAME = "hookwise_declined_hooks.json"
 
 
 def _inside(path: str, root: str) -> bool:
@@ -109,6 +111,8 @@ class TrustStore:
         self._data: dict[str, Any] = {}
         self._sig: tuple[int, int] | None = None
         self._lock = _thread.allocate_lock()
+        #: keys trusted for this session only (the agent's offer): never written anywhere
+        self.session_keys: set[str] = set()
 
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
@@ -175,7 +179,45 @@ class TrustStore:
     def is_trusted(self, entry: HookEntry) -> bool:
         if not entry.needs_trust:
             return True
-        return self.key(entry) in self.trusted_keys(self.scope(entry))
+        key = self.key(entry)
+        return key in self.session_keys or key in self.trusted_keys(self.scope(entry))
+
+    def trust_for_session(self, entries: Iterable[HookEntry]) -> None:
+        """Trust ``entries`` for as long as this store lives (one session); nothing is recorded."""
+        self.session_keys.update(self.key(e) for e in entries if e.needs_trust)
+
+    def _declined_path(self) -> str:
+        return os.path.join(os.path.dirname(self.path), DECLINED_NAME)
+
+    def declined(self, entry: HookEntry) -> bool:
+        """True when the user chose "never for this project" for this hook as it is now."""
+        try:
+            with open(self._declined_path(), encoding="utf-8") as f:
+                data = loads(f.read())
+        except (OSError, ValueError):
+            return False
+        keys = data.get(self.scope(entry)) if isinstance(data, dict) else None
+        return isinstance(keys, list) and self.key(entry) in keys
+
+    def decline(self, entries: Iterable[HookEntry]) -> None:
+        """Record ``entries`` as declined for their project (or extension); a changed hook is asked about again."""
+        from hookwise.atomic import write_atomic
+
+        path = self._declined_path()
+        with self._lock:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = loads(f.read())
+            except (OSError, ValueError):
+                data = {}
+            data = data if isinstance(data, dict) else {}
+            for e in entries:
+                keys = data.get(self.scope(e))
+                keys = list(keys) if isinstance(keys, list) else []
+                if self.key(e) not in keys:
+                    keys.append(self.key(e))
+                data[self.scope(e)] = keys
+            write_atomic(path, dumps_indented(data, ensure_ascii=False) + "\n", mode=0o600)
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record every entry as trusted (keys of other tools and projects are kept). Returns those added."""
