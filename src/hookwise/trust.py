@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import _thread
 import os
-from collections.abc import Iterable, Mapping
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
@@ -28,6 +27,7 @@ from hookwise.jsonc.codec import dumps_indented, loads
 from hookwise.runners.kind import Material, visible
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 STORE_NAME = "trusted_hooks.json"
@@ -44,17 +44,22 @@ def _inside(path: str, root: str) -> bool:
 MAX_HASHED_BYTES = 64 << 20
 
 
+_SHA256: list[Any] = []
+
+
 def _sha256() -> Any:
     """A SHA-256 object: the interpreter's own implementation when it has one (``import hashlib`` loads
     OpenSSL, ~3 ms of a CLI start-up), else hashlib's."""
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
-    except ImportError:
+    if not _SHA256:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # up to 3.11
+            from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
         except ImportError:
-            from hashlib import sha256  # type: ignore[assignment]
-    return sha256()
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # up to 3.11
+            except ImportError:
+                from hashlib import sha256  # type: ignore[assignment]
+        _SHA256.append(sha256)
+    return _SHA256[0]()
 
 
 class FileHasher:
