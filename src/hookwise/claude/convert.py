@@ -32,8 +32,8 @@ from hookwise.claude.names import (
     ONCE_IN_SETTINGS,
     claude_default_timeout_s,
 )
-from hookwise.claude.permission_rules import rule_error
 from hookwise.core.registry import HookEntry
+from hookwise.core.rules import rule_error
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of

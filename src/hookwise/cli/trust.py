@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from hookwise.cli.main import CliContext
+from hookwise.cli.base import CliContext
 from hookwise.core.registry import HookEntry
 from hookwise.runners.kind import visible
 from hookwise.trust import review

@@ -13,6 +13,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+#: headers an http hook may not set: they decide where and how the request is framed, so a project could
+#: reach another virtual host behind an allowed address or smuggle a second request (docs/hook-types.md)
+FRAMING_HEADERS = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "upgrade",
+        "te",
+        "trailer",
+        "expect",
+    }
+)
+
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -77,8 +94,6 @@ def interpolate_headers(
     def fill(m: re.Match[str]) -> str:
         name = m.group(1) or m.group(2)
         return env.get(name, "") if name in names else ""
-
-    from hookwise.core.keys import FRAMING_HEADERS
 
     out = {}
     for k, v in headers.items():

@@ -20,23 +20,6 @@ if TYPE_CHECKING:  # typing is not imported when firing
 ERROR: Severity = "error"
 WARNING: Severity = "warning"
 
-#: headers an http hook may not set: they decide where and how the request is framed, so a project could
-#: reach another virtual host behind an allowed address or smuggle a second request (docs/hook-types.md)
-FRAMING_HEADERS = frozenset(
-    {
-        "host",
-        "content-length",
-        "transfer-encoding",
-        "connection",
-        "keep-alive",
-        "proxy-connection",
-        "upgrade",
-        "te",
-        "trailer",
-        "expect",
-    }
-)
-
 
 @dataclass(frozen=True)
 class Note:
@@ -174,6 +157,8 @@ class Headers(Kind):
     def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
         if not isinstance(value, dict):
             return None, [Note(f'"{key}" must be an object of strings, got {kind_of(value)}')]
+        from hookwise.core.hook_kinds import FRAMING_HEADERS
+
         out: dict[str, str] = {}
         notes: list[Note] = []
         for k, v in value.items():
