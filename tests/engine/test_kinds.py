@@ -128,5 +128,16 @@ def test_the_built_in_kinds_write_and_read_claude_hooks() -> None:
         python.to_claude(python.make_spec({"callable": "m:f"}))
 
 
-def test_the_environment_does_not_leak_into_this_module() -> None:
+def test_migrate_names_what_an_http_hook_runs_by_its_kind(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.hooks("BeforeTool", {"type": "http", "url": "https://gate.example/x", "name": "gate"})
+    code, out, _ = _cli(capsys, project, "migrate", "--to-claude", "--dry-run")
+    assert code == 0 and "      url: https://gate.example/x" in out and "command: http" not in out
+    code, out, _ = _cli(capsys, project, "migrate", "--to-claude", "--dry-run", "--json")
+    (hook,) = json.loads(out)["hooks"]
+    assert hook["url"] == "https://gate.example/x" and "command" not in hook
+
+
+def test_the_echo_row_is_gone_after_its_test() -> None:
     assert "echo" not in KINDS and os.sep
