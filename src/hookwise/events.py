@@ -207,7 +207,7 @@ del E
 EVENT_NAMES: tuple[str, ...] = tuple(e.value for e in HookEvent)
 
 # Allowed values of the enumerated input fields (used by the CLI to check shortcuts).
-SESSION_START_SOURCES = ("startup", "resume", "clear")
+SESSION_START_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 SESSION_END_REASONS = ("exit", "clear", "logout", "prompt_input_exit", "other")
 PRE_COMPRESS_TRIGGERS = ("manual", "auto")
 

@@ -174,15 +174,21 @@ def test_newer_events_and_values_are_reported(tmp_path: Path) -> None:
     by = {(h["sourceEvent"], h["matcherFrom"]): h for h in rep["hooks"]}
     for ev in ("PreModelSwitch", "PostModelSwitch", "PostToolBatch"):
         assert by[(ev, None)]["status"] == "skipped"
-        assert by[(ev, None)]["reason"] == f"Claude Code event {ev!r} has no hookwise equivalent"
-    assert by[("SessionStart", "fork")]["status"] == "skipped"
-    assert "fork" in by[("SessionStart", "fork")]["reason"]
+        assert (
+            by[(ev, None)]["reason"]
+            == f"Claude Code event {ev!r} never fires here: it has no hookwise equivalent"
+        )
+    assert rep["counts"]["neverFires"] == 3
+    # issue 21 item 1: Claude's values are kept (fork: a forked session; agent_*: agent notifications)
+    fork = by[("SessionStart", "fork")]
+    assert fork["status"] == "migrated" and fork["matcherTo"] == "fork"
+    assert any("'fork' kept in the matcher" in w for w in fork["warnings"])
     start = by[("SessionStart", "startup|fork")]
-    assert start["status"] == "migrated" and start["matcherTo"] == "startup"
-    assert any("fork" in w for w in start["warnings"])
-    assert by[("Notification", "agent_needs_input|agent_completed")]["status"] == "skipped"
+    assert start["status"] == "migrated" and start["matcherTo"] == "startup|fork"
+    n1 = by[("Notification", "agent_needs_input|agent_completed")]
+    assert n1["status"] == "migrated" and n1["matcherTo"] == "agent_needs_input|agent_completed"
     n2 = by[("Notification", "permission_prompt|agent_completed")]
-    assert n2["status"] == "migrated" and n2["matcherTo"] == "ToolPermission"
+    assert n2["status"] == "migrated" and n2["matcherTo"] == "ToolPermission|agent_completed"
 
 
 def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> None:

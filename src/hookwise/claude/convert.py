@@ -31,6 +31,7 @@ from hookwise.claude.names import (
     GEMINI_TO_CLAUDE_EVENT,
     ONCE_IN_SETTINGS,
     claude_default_timeout_s,
+    never_fires_here,
 )
 from hookwise.claude.permission_rules import rule_error
 from hookwise.jsonc import parse as jsonc
@@ -340,7 +341,7 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
     if target is None:
-        return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
+        return skip(never_fires_here(claude_event))
     htype = raw.get("type", "command")
     if htype == "http" and not matcher.matches_nothing:
         return _convert_http(raw, conv, claude_event)
@@ -797,7 +798,7 @@ def convert_claude_document(
         eptr = jsonc.pointer("hooks", event)
         if event not in CLAUDE_TO_GEMINI_EVENT:
             if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                why = f"Claude Code event {event!r} has no hookwise equivalent"
+                why = never_fires_here(event)
             elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                 "BeforeModel",
                 "AfterModel",
@@ -854,7 +855,7 @@ def convert_claude_document(
                 )
                 if event not in CLAUDE_TO_GEMINI_EVENT and c.report.status == "skipped":
                     if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                        c.report.reason = f"Claude Code event {event!r} has no hookwise equivalent"
+                        c.report.reason = never_fires_here(event)
                     elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                         "BeforeModel",
                         "AfterModel",
