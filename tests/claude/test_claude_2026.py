@@ -215,10 +215,9 @@ def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> 
     )
     rep = migrate(proj)
     assert any(
-        "updatedToolOutput" in w and "cannot replace a tool's result" in w
-        for w in rep["hooks"][0]["warnings"]
+        "updatedToolOutput" in w and "per-tool shapes" in w for w in rep["hooks"][0]["warnings"]
     )
-    assert any("block compaction" in n for n in rep["hooks"][1]["notes"])
+    assert any("stops the compression" in n for n in rep["hooks"][1]["notes"])
 
 
 # --------------------------------------------------------------------------- migrate --to-claude
@@ -480,8 +479,13 @@ def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> N
                 "$CLAUDE_PROJECT_DIR", "$CLAUDE_PROJECT_DIR" if native else "$GEMINI_PROJECT_DIR"
             )
         ]
-        assert any("async hook" in w and "cannot do" in w for w in res["warnings"]), res["warnings"]
-        assert len(log(proj, "bg")) == 1  # `fire` waited for it before exiting
+        # `fire` answers at once (issue 21 item 3): the hook's report if it finished by then, else a note
+        assert any(
+            ("async hook" in w and "cannot do" in w)
+            or "still running when hookwise fire answered" in w
+            for w in res["warnings"]
+        ), res["warnings"]
+        assert len(log(proj, "bg")) <= 1
 
 
 def test_async_hooks_report_on_the_next_firing(tmp_path: Path) -> None:
@@ -621,7 +625,8 @@ def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
         assert res["systemMessage"] == "-NoProfile -Command Write-Output hi", res
 
 
-def test_updated_tool_output_and_precompact_block_are_reported(tmp_path: Path) -> None:
+def test_updated_tool_output_and_precompact_block_are_applied(tmp_path: Path) -> None:
+    """issue 21 items 4 and 5 (the shapes and the reference host: tests/claude/test_claude_groundtruth.py)."""
     hooks = {"PostToolUse": [{"hooks": [rec("post")]}], "PreCompact": [{"hooks": [rec("compact")]}]}
     env = {
         "REPLY_POST": json.dumps(
@@ -644,9 +649,13 @@ def test_updated_tool_output_and_precompact_block_are_reported(tmp_path: Path) -
             env=env,
         )
         assert code == 0 and res["decision"] == "allow"
-        assert any("updatedToolOutput, which hookwise ignores" in w for w in res["warnings"]), res
+        assert any(
+            "updatedToolOutput was dropped: the tool's result has no key 'stdout'" in w
+            for w in res["warnings"]
+        ), res
+        assert "updatedToolOutput" not in (res["hookSpecificOutput"] or {})
         code, res = fire(proj, "PreCompress", {"trigger": "auto"}, native=native, env=env)
-        assert any("compression goes ahead" in w for w in res["warnings"]), res
+        assert code == 2 and res["decision"] in ("block", "deny") and res["reason"] == "not now"
 
 
 def test_stop_additional_context_continues_the_turn(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hookwise.claude.names import CLAUDE_EVENTS_WITHOUT_EQUIVALENT, CLAUDE_TO_GEMINI_EVENT
 
 #: a Claude-dialect hook: appends its stdin (one JSON line) to ``<name>.log`` beside it, then prints the
@@ -199,3 +201,80 @@ def test_hooks_on_events_that_never_fire_here_are_listed_and_counted(tmp_path: P
         f"Claude Code event {e!r} never fires here: it has no hookwise equivalent"
         for e in ("PreModelSwitch", "PostModelSwitch", "PostCompact")
     }
+
+
+# --------------------------------------------------------------------------- acceptance 2: recorded stdin
+
+PAYLOADS = Path(__file__).parent / "payloads"
+
+
+def _payload_files() -> list[Path]:
+    return sorted(PAYLOADS.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", _payload_files(), ids=lambda p: p.stem)
+def test_recorded_stdin_goes_through_the_claude_dialect_and_back(
+    tmp_path: Path, path: Path
+) -> None:
+    """row: every stdin field of every event hookwise fires (the payloads Claude Code 2.1.332 really sent).
+
+    The payload becomes a firing (``from_claude_input``), the firing runs a real Claude-dialect hook loaded
+    from ``.claude/settings.json``, and the hook's stdin is the payload again, field for field.
+    """
+    from hookwise import HookSystem
+    from hookwise.claude.dialect import from_claude_input
+    from hookwise.errors import PayloadError
+
+    sample = json.loads(path.read_text())
+    claude_event = sample["hook_event_name"]
+    if claude_event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:  # PostCompact: a row "never fires here"
+        with pytest.raises(PayloadError, match="never fires here"):
+            from_claude_input(sample)
+        return
+    proj = claude_project(tmp_path, {claude_event: [{"hooks": [hook("rec")]}]})
+    event, fields = from_claude_input(sample)
+    with HookSystem(proj, claude_settings=True, trust_all=True) as hs:
+        result = hs.fire(event, fields)
+    assert [o.outcome for o in result.hooks] == ["ok"], result.warnings
+    assert seen(proj, "rec") == [sample]
+
+
+def test_gemini_dialect_hooks_see_exactly_the_contract_input(tmp_path: Path) -> None:
+    """row: stdin tool_use_id, duration_ms, permission_mode, prompt_id, effort (the Claude-only channel)."""
+    from hookwise import HookSystem
+    from hookwise.claude.dialect import from_claude_input
+
+    sample = json.loads((PAYLOADS / "PostToolUse.json").read_text())
+    proj = claude_project(tmp_path, {"PostToolUse": [{"hooks": [hook("claude")]}]})
+    gem = proj / ".gemini" / "settings.json"
+    gem.parent.mkdir()
+    gem.write_text(
+        json.dumps({"hooks": {"AfterTool": [{"hooks": [hook("gemini")]}]}}).replace(
+            "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"
+        )
+    )
+    event, fields = from_claude_input(sample)
+    with HookSystem(proj, claude_settings=True, trust_all=True) as hs:
+        hs.fire(event, fields)
+    (native,) = seen(proj, "gemini")
+    (claude,) = seen(proj, "claude")
+    claude_only = {"tool_use_id", "duration_ms", "permission_mode", "prompt_id", "effort"}
+    assert claude_only <= set(claude) and not claude_only & set(native)
+    assert set(native) == {
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "hook_event_name",
+        "timestamp",
+        "tool_name",
+        "tool_input",
+        "tool_response",
+    }
+    assert native["tool_name"] == "run_shell_command" and native["hook_event_name"] == "AfterTool"
+
+
+def test_the_claude_only_channel_is_one_set() -> None:
+    from hookwise.claude.dialect import CLAUDE_ONLY_ON
+    from hookwise.runners.dialects import CLAUDE_ONLY_FIELDS
+
+    assert set(CLAUDE_ONLY_ON) == CLAUDE_ONLY_FIELDS

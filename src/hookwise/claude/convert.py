@@ -484,9 +484,10 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
         command, plugin_roots, (b"updatedToolOutput", b"updatedMCPToolOutput")
     ):
         rep.warnings.append(
-            "its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
-            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
-            "warning and the model gets the original result"
+            "its script answers with updatedToolOutput: hookwise applies it only in the shape of the "
+            "tool's result as the hook receives it (hookwise's llmContent/returnDisplay object, not "
+            "Claude Code's per-tool shapes such as Bash's stdout/stderr); another shape is dropped "
+            "with a warning and the model gets the original result"
         )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))

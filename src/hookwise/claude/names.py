@@ -78,8 +78,8 @@ EVENT_NOTES: dict[str, str] = {
     "hook_event_name PostToolUseFailure",
     "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), "
     "and `decision: block` there makes the main agent continue",
-    "PreCompact": "Claude Code lets a PreCompact hook block compaction (exit 2 or `decision: block`); hookwise's "
-    "PreCompress is informational: such a block is reported as a warning and compression goes ahead",
+    "PreCompact": "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, where the host "
+    "compresses (hookwise's reference agent, the ADK adapter); `hookwise fire PreCompress` exits 2",
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})

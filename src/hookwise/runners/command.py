@@ -21,7 +21,7 @@ from hookwise.events import HookEvent
 from hookwise.jsonc.codec import dumps
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
-from hookwise.runners.base import Firing, Host, finish
+from hookwise.runners.base import Firing, Host, check_answer, finish
 from hookwise.runners.dialects import dialect
 
 if TYPE_CHECKING:
@@ -165,11 +165,7 @@ def command_outcome(
         stderr,
         truncated,
     )
-    if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
-        from hookwise.claude.dialect import answer_notes
-
-        o.notes.extend(f"hook {o.name}: {n}" for n in answer_notes(event, output, entry.dialect))
-    return o
+    return check_answer(o, event, entry, inp)
 
 
 class CommandRunner:

@@ -44,8 +44,32 @@ class Dialect(Protocol):
 CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
 
 
+#: the Claude-only channel: input fields a host may give that only Claude-dialect hooks receive (the events
+#: each goes to: ``hookwise.claude.dialect.CLAUDE_ONLY_ON``, a test compares the two)
+CLAUDE_ONLY_FIELDS = frozenset(
+    {
+        "tool_use_id",
+        "duration_ms",
+        "permission_mode",
+        "prompt_id",
+        "effort",
+        "model",
+        "agent_id",
+        "agent_type",
+        "seconds_since_last_response",
+        "context_tokens",
+        "prompt_cache_likely_expired",
+        "estimated_cache_write_usd",
+        "background_tasks",
+        "session_crons",
+        "custom_instructions",
+    }
+)
+
+
 class NativeDialect:
-    """The contract's own shapes: the input as is, answers as given (Claude-style fields mapped)."""
+    """The contract's own shapes: the input as is (without the Claude-only fields), answers as given
+    (Claude-style fields mapped)."""
 
     name: str | None = None
 
@@ -55,7 +79,9 @@ class NativeDialect:
     def encode_input(
         self, event: HookEvent, inp: dict[str, Any], entry: HookEntry
     ) -> dict[str, Any]:
-        return inp
+        if CLAUDE_ONLY_FIELDS.isdisjoint(inp):
+            return inp
+        return {k: v for k, v in inp.items() if k not in CLAUDE_ONLY_FIELDS}
 
     def normalize_output(
         self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None

@@ -14,7 +14,7 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, finish
+from hookwise.runners.base import Firing, check_answer, finish
 
 if TYPE_CHECKING:
     import weakref
@@ -143,4 +143,6 @@ class HttpRunner:
             )
         elif it.output is not None and it.is_json:
             it = Interpretation(it.outcome, d.normalize_output(ev, it.output, inp), it.error, True)
-        return finish(entry, ev, it, None, answer.duration_ms, answer.body)
+        return check_answer(
+            finish(entry, ev, it, None, answer.duration_ms, answer.body), ev, entry, inp
+        )

@@ -18,7 +18,7 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, PerHookRunner, finish
+from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -165,4 +165,4 @@ def _settle(
             it = Interpretation(
                 it.outcome, d.normalize_output(firing.event, it.output, inp), it.error, True
             )
-    return finish(entry, firing.event, it, None, elapsed)
+    return check_answer(finish(entry, firing.event, it, None, elapsed), firing.event, entry, inp)
