@@ -278,3 +278,48 @@ def test_the_claude_only_channel_is_one_set() -> None:
     from hookwise.runners.dialects import CLAUDE_ONLY_FIELDS
 
     assert set(CLAUDE_ONLY_ON) == CLAUDE_ONLY_FIELDS
+
+
+# --------------------------------------------------------------------------- item 3: async hooks
+
+
+def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> None:
+    """row: hook async (hookwise fire: the answer comes at once; background hooks stopped as it exits)."""
+    import time
+
+    proj = claude_project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "async": True,
+                            "command": 'touch "$CLAUDE_PROJECT_DIR/started"; sleep 2; '
+                            'touch "$CLAUDE_PROJECT_DIR/finished"',
+                        },
+                        hook("sync"),
+                    ],
+                }
+            ]
+        },
+    )
+    r = hookwise(
+        proj,
+        "--claude-settings",
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--json",
+        env={"OUT_SYNC": json.dumps({"decision": "block", "reason": "no"})},
+    )
+    assert r.returncode == 2, r.stderr
+    assert not (proj / "finished").exists()  # the answer did not wait for the async hook
+    assert "still running when hookwise fire answered" in r.stderr
+    time.sleep(2.5)
+    assert not (
+        proj / "finished"
+    ).exists()  # stopped as hookwise fire exited, as Claude Code cancels it
