@@ -158,3 +158,30 @@ def test_session_start_compact_follows_a_compression_with_the_model(agent: Agent
     (start,) = log(agent, "after")
     assert start["source"] == "compact" and isinstance(start["model"], str) and start["model"]
     assert "permission_mode" not in start
+
+
+def test_a_stop_block_continues_with_stop_hook_active(agent: AgentEnv) -> None:
+    """row: output Stop decision block (the agent continues; the next Stop has stop_hook_active: true)."""
+    agent.script(
+        "AfterAgent",
+        """
+        import json, os, sys
+        data = json.load(sys.stdin)
+        with open(os.path.join(os.path.dirname(__file__), "stop.log"), "a") as f:
+            f.write(json.dumps(data) + "\\n")
+        if not data["stop_hook_active"]:
+            print(json.dumps({"decision": "block", "reason": "KEEP-GOING"}))
+        """,
+        name="stop",
+    )
+    for d in agent.settings["hooks"]["AfterAgent"]:
+        d["hooks"][0]["dialect"] = "claude"
+    agent.save_settings()
+    agent.responses(say(text("first done")), say(text("second done")))
+    r = agent.run()
+    assert r.returncode == 0, r.stderr
+    first, second = log(agent, "stop")
+    assert (first["stop_hook_active"], first["last_assistant_message"]) == (False, "first done")
+    assert second["stop_hook_active"] is True and second["last_assistant_message"].endswith("second done")
+    assert "KEEP-GOING" in json.dumps(r.model_requests()[1])
+    assert "second done" in r.stdout

@@ -323,3 +323,73 @@ def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> N
     assert not (
         proj / "finished"
     ).exists()  # stopped as hookwise fire exited, as Claude Code cancels it
+
+
+# --------------------------------------------------------------------------- item 8: what already matches
+
+
+@pytest.mark.parametrize(
+    ("stdout", "code", "reason"),
+    [
+        (  # a deny JSON gives the reason even with exit 2; stderr is dropped
+            {
+                "hookSpecificOutput": {
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "JSON-REASON",
+                }
+            },
+            "2",
+            "JSON-REASON",
+        ),
+        ({"decision": "block", "reason": "JSON-REASON"}, "2", "JSON-REASON"),
+        (  # an allow JSON with exit 2 still blocks, with stderr
+            {"hookSpecificOutput": {"permissionDecision": "allow"}},
+            "2",
+            "STDERR-REASON",
+        ),
+        (None, "2", "STDERR-REASON"),  # no JSON
+        ("PLAIN-STDOUT", "2", "STDERR-REASON"),  # plain text
+        (  # deny JSON at exit 0
+            {
+                "hookSpecificOutput": {
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "JSON-REASON",
+                }
+            },
+            "0",
+            "JSON-REASON",
+        ),
+        ({"decision": "block", "reason": "JSON-REASON"}, "0", "JSON-REASON"),
+    ],
+    ids=[
+        "deny-exit2",
+        "block-exit2",
+        "allow-exit2",
+        "stderr-exit2",
+        "text-exit2",
+        "deny-exit0",
+        "block-exit0",
+    ],
+)
+def test_exit_2_and_deny_reasons_match_claude(
+    tmp_path: Path, stdout: Any, code: str, reason: str
+) -> None:
+    """row: exit 2 (reason: the JSON's deny/block reason, else stderr); row: exit 0 JSON deny/block (Q1 of
+    the ground truth: the tool is blocked in every case)."""
+    proj = claude_project(tmp_path, {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("g")]}]})
+    out = stdout if stdout is None or isinstance(stdout, str) else json.dumps(stdout)
+    env = {"EXIT_G": code, "ERR_G": "STDERR-REASON", "OUT_G": out or ""}
+    r = hookwise(
+        proj,
+        "--claude-settings",
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--tool-input",
+        '{"command": "echo REAL-OUTPUT"}',
+        "--json",
+        env=env,
+    )
+    assert r.returncode == 2, r.stderr
+    assert json.loads(r.stdout)["reason"] == reason
