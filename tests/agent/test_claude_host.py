@@ -182,6 +182,8 @@ def test_a_stop_block_continues_with_stop_hook_active(agent: AgentEnv) -> None:
     assert r.returncode == 0, r.stderr
     first, second = log(agent, "stop")
     assert (first["stop_hook_active"], first["last_assistant_message"]) == (False, "first done")
-    assert second["stop_hook_active"] is True and second["last_assistant_message"].endswith("second done")
+    assert second["stop_hook_active"] is True and second["last_assistant_message"].endswith(
+        "second done"
+    )
     assert "KEEP-GOING" in json.dumps(r.model_requests()[1])
     assert "second done" in r.stdout

@@ -59,11 +59,10 @@ def check_answer(
     if out is not None and event is HookEvent.AFTER_TOOL:
         hso = out.get("hookSpecificOutput")
         if isinstance(hso, dict) and any(k in hso for k in _TOOL_OUTPUT_KEYS):
-            from hookwise.claude.dialect import answer_notes
+            from hookwise.runners.dialects import dialect
 
-            o.notes.extend(
-                f"hook {o.name}: {n}" for n in answer_notes(event, out, entry.dialect, inp)
-            )
+            d = dialect(entry.dialect)
+            o.notes.extend(f"hook {o.name}: {n}" for n in d.notes(event, out, inp))
     return o
 
 
