@@ -393,3 +393,78 @@ def test_exit_2_and_deny_reasons_match_claude(
     )
     assert r.returncode == 2, r.stderr
     assert json.loads(r.stdout)["reason"] == reason
+
+
+# --------------------------------------------------------------------------- item 4: the shapes
+
+
+@pytest.mark.parametrize(
+    ("hso", "tool", "kept", "warning"),
+    [
+        (
+            {"updatedToolOutput": {"llmContent": "R"}},
+            "run_shell_command",
+            {"llmContent": "R"},
+            None,
+        ),
+        (
+            {"updatedToolOutput": {"llmContent": "R", "success": True}},
+            "x",
+            {"llmContent": "R", "success": True},
+            None,
+        ),
+        ({"updatedToolOutput": "R"}, "run_shell_command", None, "it is a string"),
+        ({"updatedToolOutput": {}}, "run_shell_command", None, "an empty object"),
+        ({"updatedToolOutput": {"stdout": "R"}}, "run_shell_command", None, "no key 'stdout'"),
+        (
+            {"updatedToolOutput": {"llmContent": 3}},
+            "run_shell_command",
+            None,
+            "'llmContent' is a number",
+        ),
+        (
+            {"updatedMCPToolOutput": {"llmContent": "R"}},
+            "mcp_docs_search",
+            {"llmContent": "R"},
+            None,
+        ),
+        ({"updatedMCPToolOutput": {"llmContent": "R"}}, "run_shell_command", None, "MCP tool only"),
+        (
+            {"updatedToolOutput": {"llmContent": "A"}, "updatedMCPToolOutput": {"llmContent": "B"}},
+            "mcp_docs_search",
+            {"llmContent": "A"},
+            "updatedToolOutput wins",
+        ),
+    ],
+    ids=[
+        "object",
+        "view-keys",
+        "string",
+        "empty",
+        "claude-shape",
+        "wrong-type",
+        "mcp",
+        "mcp-on-bash",
+        "both",
+    ],
+)
+def test_updated_tool_output_shapes(
+    hso: dict[str, Any], tool: str, kept: Any, warning: str | None
+) -> None:
+    """row: output updatedToolOutput; row: output updatedMCPToolOutput (kept, or dropped with a warning)."""
+    from hookwise.claude.dialect import answer_notes
+    from hookwise.events import HookEvent
+
+    output = {"hookSpecificOutput": dict(hso)}
+    inp = {
+        "tool_name": tool,
+        "tool_input": {},
+        "tool_response": {"llmContent": "REAL", "returnDisplay": "REAL"},
+    }
+    notes = answer_notes(HookEvent.AFTER_TOOL, output, "claude", inp)
+    assert output["hookSpecificOutput"].get("updatedToolOutput") == kept
+    assert "updatedMCPToolOutput" not in output["hookSpecificOutput"]
+    if warning is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and warning in notes[0], notes
