@@ -598,6 +598,11 @@ class HookSystem:
                 )
         return lines
 
+    @property
+    def background_running(self) -> int:
+        """How many ``async`` hooks are still running in the background."""
+        return self._background.running if self._background is not None else 0
+
     def wait_background(self, timeout: float | None = None) -> list[str]:
         """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""
         return self._background.wait(timeout) if self._background is not None else []

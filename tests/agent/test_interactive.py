@@ -160,13 +160,14 @@ def test_clear_compress_hooks_and_quit(agent: AgentEnv) -> None:
     ]
     assert [o[:2] for o in order] == [
         ("SessionStart", "startup"),
+        ("SessionStart", "compact"),  # after /compress, as in Claude Code (issue 21)
         ("SessionEnd", "clear"),
         ("SessionStart", "clear"),
         ("SessionEnd", "exit"),
     ]
-    first_sid, new_sid = order[0][2], order[2][2]
-    assert order[1][2] == first_sid and new_sid != first_sid and order[3][2] == new_sid
-    assert len(agent.inputs(hook=start)) == 2 and len(agent.inputs(hook=end)) == 2
+    first_sid, new_sid = order[0][2], order[3][2]
+    assert order[2][2] == first_sid and new_sid != first_sid and order[4][2] == new_sid
+    assert len(agent.inputs(hook=start)) == 3 and len(agent.inputs(hook=end)) == 2
     requests = [
         json.loads(r["request_text"])
         for r in map(json.loads, agent.trace_path.read_text().splitlines())

@@ -31,6 +31,7 @@ from hookwise.claude.names import (
     GEMINI_TO_CLAUDE_EVENT,
     ONCE_IN_SETTINGS,
     claude_default_timeout_s,
+    never_fires_here,
 )
 from hookwise.core.keys import ERROR
 from hookwise.core.registry import HookEntry
@@ -347,7 +348,7 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
     if target is None:
-        return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
+        return skip(never_fires_here(claude_event))
     htype = raw.get("type", "command")
     kind = KINDS.get(htype) if isinstance(htype, str) and htype != "command" else None
     if kind is not None and kind.from_claude(raw) is not None and not matcher.matches_nothing:
@@ -491,9 +492,10 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
         command, plugin_roots, (b"updatedToolOutput", b"updatedMCPToolOutput")
     ):
         rep.warnings.append(
-            "its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
-            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
-            "warning and the model gets the original result"
+            "its script answers with updatedToolOutput: hookwise applies it only in the shape of the "
+            "tool's result as the hook receives it (hookwise's llmContent/returnDisplay object, not "
+            "Claude Code's per-tool shapes such as Bash's stdout/stderr); another shape is dropped "
+            "with a warning and the model gets the original result"
         )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
@@ -810,7 +812,7 @@ def convert_claude_document(
         eptr = jsonc.pointer("hooks", event)
         if event not in CLAUDE_TO_GEMINI_EVENT:
             if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                why = f"Claude Code event {event!r} has no hookwise equivalent"
+                why = never_fires_here(event)
             elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                 "BeforeModel",
                 "AfterModel",
@@ -867,7 +869,7 @@ def convert_claude_document(
                 )
                 if event not in CLAUDE_TO_GEMINI_EVENT and c.report.status == "skipped":
                     if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                        c.report.reason = f"Claude Code event {event!r} has no hookwise equivalent"
+                        c.report.reason = never_fires_here(event)
                     elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                         "BeforeModel",
                         "AfterModel",

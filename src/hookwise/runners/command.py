@@ -22,7 +22,7 @@ from hookwise.events import HookEvent
 from hookwise.jsonc.codec import dumps
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
-from hookwise.runners.base import Firing, Host, finish
+from hookwise.runners.base import Firing, Host, check_answer, finish
 from hookwise.runners.dialects import dialect
 from hookwise.runners.kind import HookKind, Material, env_lines
 
@@ -172,9 +172,7 @@ def command_outcome(
         stderr,
         truncated,
     )
-    if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
-        o.notes.extend(f"hook {o.name}: {n}" for n in d.notes(event, output))
-    return o
+    return check_answer(o, event, entry, inp)
 
 
 class CommandRunner:

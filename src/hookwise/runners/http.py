@@ -15,7 +15,7 @@ from hookwise.core.interpret import Interpretation
 from hookwise.core.keys import NAMES, Headers, Key, Url
 from hookwise.core.registry import HookEntry, HttpSpec, KindSpec
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, finish
+from hookwise.runners.base import Firing, check_answer, finish
 from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
@@ -148,7 +148,9 @@ class HttpRunner:
             )
         elif it.output is not None and it.is_json:
             it = Interpretation(it.outcome, d.normalize_output(ev, it.output, inp), it.error, True)
-        return finish(entry, ev, it, None, answer.duration_ms, answer.body)
+        return check_answer(
+            finish(entry, ev, it, None, answer.duration_ms, answer.body), ev, entry, inp
+        )
 
 
 class HttpKind(HttpRunner, HookKind):

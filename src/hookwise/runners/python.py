@@ -20,7 +20,7 @@ from hookwise.core.interpret import Interpretation, interpret_python
 from hookwise.core.keys import CallableRef, Key
 from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, PerHookRunner, finish
+from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
 from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def _settle(
             it = Interpretation(
                 it.outcome, d.normalize_output(firing.event, it.output, inp), it.error, True
             )
-    return finish(entry, firing.event, it, None, elapsed)
+    return check_answer(finish(entry, firing.event, it, None, elapsed), firing.event, entry, inp)
 
 
 class PythonKind(PythonRunner, HookKind):
