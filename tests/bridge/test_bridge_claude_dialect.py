@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.bridge.conftest import Recorder, payload, payload_names
-from tests.conftest import Project
+from tests.conftest import Project, emit
 
 from hookwise.bridge.core import answer
 
@@ -314,3 +314,23 @@ def test_hookwise_own_failure_is_visible_and_blocks_only_when_fail_closed(
 def test_an_unknown_agent_is_a_usage_error(project: Project) -> None:
     r = _cli(["hook", "nosuchagent"], "{}", project.root)
     assert r.returncode == 1 and "unknown agent 'nosuchagent'" in r.stderr
+
+
+def test_a_broken_settings_file_is_named_in_the_agents_channel(project: Project) -> None:
+    path = project.write_settings('{"hooks": {', layer="user")
+    out = json.loads(_run("claude", payload("claude", "PreToolUse", project), project).stdout)
+    assert str(path) in out["systemMessage"] and "skipped" in out["systemMessage"]
+
+
+def test_pre_compact_block_stops_compaction(project: Project) -> None:
+    project.hooks("PreCompress", emit({"decision": "deny", "reason": "not now"}), layer="user")
+    data = {
+        "hook_event_name": "PreCompact",
+        "session_id": "s",
+        "cwd": str(project.root),
+        "trigger": "manual",
+    }
+    assert json.loads(_run("claude", data, project).stdout) == {
+        "decision": "block",
+        "reason": "not now",
+    }

@@ -252,3 +252,14 @@ def test_taken_over_hooks_run_through_the_bridge(project: Project) -> None:
 def test_take_over_is_refused_where_hookwise_cannot_run_the_format(project: Project) -> None:
     r = _hookwise(project.root, "install", "cursor", "--take-over", home=project.home)
     assert r.returncode == 1 and "--take-over is not available for Cursor" in r.stderr
+
+
+def test_fail_closed_entries(project: Project) -> None:
+    r = _hookwise(project.root, "install", "claude", "--fail-closed", home=project.home)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(_file(project, "claude").read_text())
+    assert doc["hooks"]["PreToolUse"] == [
+        {"hooks": [{"type": "command", "command": "hookwise hook claude --fail-closed"}]}
+    ]
+    r = _hookwise(project.root, "uninstall", "claude", home=project.home)
+    assert r.returncode == 0 and not _file(project, "claude").exists()
