@@ -35,7 +35,8 @@ _CONSUMED = frozenset(
 
 #: what each agent cannot take in a PreToolUse answer (docs/agents.md). Codex 0.171 and Qwen Code 0.15
 #: run the original arguments when a hook answers ``updatedInput`` (seen with the real CLIs,
-#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex documents only ``deny``
+#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex 0.171 also reports a hook that
+#: answers ``ask`` or ``allow`` as failed and runs the call, so ``ask`` is a deny and ``allow`` is not sent
 _UNSUPPORTED: dict[str, frozenset[str]] = {
     "codex": frozenset({"allow", "ask", "rewrite"}),
     "qwen": frozenset({"rewrite"}),
