@@ -684,6 +684,13 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "or once per complete response.",
             default="chunk",
         ),
+        Key(
+            "mode",
+            OneOf("enforce", "audit"),
+            "hookwise: audit runs hooks and records their decisions but enforces nothing "
+            "(user and system settings only; docs/fleet.md).",
+            default="enforce",
+        ),
     )
 }
 
