@@ -326,3 +326,31 @@ def test_claude_dialect_agents(
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
     [seen] = contract.seen()
     assert (seen["tool_name"], seen["tool_input"]) == ("run_shell_command", {"command": "rm x"})
+
+
+def test_gemini_runs_claude_format_hooks_it_lacks(project: Project) -> None:
+    """Gemini CLI does not read .claude/: with hooksConfig.claudeSettings the bridge runs those hooks there,
+    with their Claude meaning (Claude's names in, Claude's answer understood)."""
+    guard = project.root / "guard.sh"
+    guard.write_text(
+        '#!/bin/sh\ngrep -q \'"tool_name":"Bash"\' && '
+        'echo \'{"hookSpecificOutput": {"permissionDecision": "deny", '
+        '"permissionDecisionReason": "claude guard"}}\'\nexit 0\n'
+    )
+    guard.chmod(0o755)
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
+                    ]
+                }
+            }
+        )
+    )
+    project.write_settings({"hooksConfig": {"claudeSettings": True}})
+    data = payload("gemini", "BeforeTool.deny", project)
+    out = json.loads(_run("gemini", data, project=str(project.root)).stdout)
+    assert (out["decision"], out["reason"]) == ("deny", "claude guard")
