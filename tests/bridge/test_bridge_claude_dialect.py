@@ -334,3 +334,21 @@ def test_pre_compact_block_stops_compaction(project: Project) -> None:
         "decision": "block",
         "reason": "not now",
     }
+
+
+def test_trace_records_the_bridged_call(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, _contract, _claude = bridge_project
+    trace = project.root / "trace.jsonl"
+    data = payload("claude", "PreToolUse", project)
+    r = _cli(["--trace", str(trace), "hook", "claude"], json.dumps(data), project.root)
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    calls = [x for x in records if x.get("hook_event_name") == "BeforeTool"]
+    assert len(calls) == 2 and {
+        c["hook_input"]["tool_name"] for c in calls if "hook_input" in c
+    } <= {
+        "run_shell_command",
+        "Bash",
+    }
