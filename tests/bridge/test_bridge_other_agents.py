@@ -354,3 +354,20 @@ def test_gemini_runs_claude_format_hooks_it_lacks(project: Project) -> None:
     data = payload("gemini", "BeforeTool.deny", project)
     out = json.loads(_run("gemini", data, project=str(project.root)).stdout)
     assert (out["decision"], out["reason"]) == ("deny", "claude guard")
+
+
+def test_copilot_pascal_context_is_top_level(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, contract, _claude = bridge_project
+    contract.answer({"hookSpecificOutput": {"additionalContext": "ctx"}})
+    data = {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "s",
+        "cwd": str(project.root),
+        "prompt": "go",
+    }
+    out = json.loads(_run("copilot-pascal", data).stdout)
+    assert (
+        out["additionalContext"] == "ctx"
+    )  # what Copilot reads (seen); the nested copy is Claude's place

@@ -301,12 +301,14 @@ def test_qwen_code(
     assert _later_requests_say(model, "cannot apply rewritten arguments", 2), why
 
 
+@pytest.mark.parametrize("mode", ["copilot", "copilot-pascal"])
 def test_copilot_cli(
-    agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
+    mode: str, agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
 ) -> None:
+    """Both hook modes: camelCase events (payloads without their event) and PascalCase (Claude's)."""
     exe = _agent_bin(agents_cache, "copilot")
     _hookwise_settings(agent_project)
-    _install(agent_project, agent_home, "copilot")
+    _install(agent_project, agent_home, mode)
     extra = {
         "COPILOT_OFFLINE": "true",
         "COPILOT_PROVIDER_BASE_URL": model.url + "/v1",

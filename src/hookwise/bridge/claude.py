@@ -42,6 +42,10 @@ _UNSUPPORTED: dict[str, frozenset[str]] = {
     "qwen": frozenset({"rewrite"}),
 }
 
+#: agents that read ``additionalContext`` at the top level of the answer, not in ``hookSpecificOutput``
+#: (Copilot's PascalCase mode, seen with the real CLI: the nested one does not reach the model)
+_TOP_LEVEL_CONTEXT = frozenset({"copilot-pascal"})
+
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
 _CONTEXT_EVENTS = frozenset(
     {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"}
@@ -166,6 +170,8 @@ def render(
     context = result.hook_specific.get("additionalContext")
     if isinstance(context, str) and context and req.agent_event in _CONTEXT_EVENTS:
         hso["additionalContext"] = context
+        if agent.name in _TOP_LEVEL_CONTEXT:
+            out["additionalContext"] = context
     if result.stopped:
         out["continue"] = False
         out["stopReason"] = result.stop_reason or result.reason or "Stopped by a hookwise hook"
