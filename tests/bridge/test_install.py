@@ -259,7 +259,15 @@ def test_fail_closed_entries(project: Project) -> None:
     assert r.returncode == 0, r.stderr
     doc = json.loads(_file(project, "claude").read_text())
     assert doc["hooks"]["PreToolUse"] == [
-        {"hooks": [{"type": "command", "command": "hookwise hook claude --fail-closed"}]}
+        {
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": "hookwise hook claude --fail-closed",
+                    "onFailure": "block",
+                }
+            ]
+        }
     ]
     r = _hookwise(project.root, "uninstall", "claude", home=project.home)
     assert r.returncode == 0 and not _file(project, "claude").exists()

@@ -105,6 +105,10 @@ def entry(agent: Agent, event: str, program: str, fail_closed: bool = False) -> 
     hook: dict[str, Any] = {"type": "command", "command": cmd}
     if agent.own_profile is not None:
         hook = {"type": "command", "name": ENTRY_NAME, "command": cmd}
+    if fail_closed and agent.name == "claude":
+        hook["onFailure"] = (
+            "block"  # Claude Code 2.1.295+: blocks too when hookwise cannot even start
+        )
     if style == "agy":
         return {"name": ENTRY_NAME, "hooks": [hook]}
     return {"hooks": [hook]}
