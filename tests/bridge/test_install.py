@@ -295,3 +295,11 @@ def test_take_over_and_back_for_every_agent_that_allows_it(agent: str, project: 
     install.apply(install.plan_uninstall(a, str(project.root), env), env)
     assert path.read_bytes() == original.encode()
     assert not (path.parent / f"hookwise-takeover.{agent}.json").exists()
+
+
+def test_install_says_when_the_agent_switched_hooks_off(project: Project) -> None:
+    path = _file(project, "claude")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"disableAllHooks": true}\n')
+    r = _hookwise(project.root, "install", "claude", home=project.home)
+    assert r.returncode == 0 and "disableAllHooks: true" in r.stdout

@@ -206,6 +206,10 @@ def plan_install(
         rec["installed_sha256"] = _sha(text)
         change.store = (change.store[0], dumps_indented(rec, ensure_ascii=False) + "\n")
     _install_notes(agent, change, program, env)
+    if doc.get("disableAllHooks") is True:
+        change.notes.append(
+            f"{path} sets disableAllHooks: true: {agent.product} runs no hook from it, hookwise's neither"
+        )
     return change
 
 
