@@ -105,9 +105,8 @@ def answer(
         return fam.failure(agent, req, f"hookwise hook {agent.name}: {exc}", fail_closed)  # type: ignore[no-any-return]
     try:
         out = _fire(agent, fam, req, project, env, systems, trace)
-    except (
-        Exception
-    ) as exc:  # hookwise's own failure: visible in the agent's channel, never an allow
+    except Exception as exc:
+        # hookwise's own failure: said in the agent's channel, a block only when fail_closed
         msg = f"hookwise hook {agent.name}: internal error: {type(exc).__name__}: {exc}"
         out = fam.failure(agent, req, msg, fail_closed)
     if record:
