@@ -352,3 +352,21 @@ def test_trace_records_the_bridged_call(
         "run_shell_command",
         "Bash",
     }
+
+
+@pytest.mark.parametrize("fail_closed", [False, True])
+def test_a_crash_inside_hookwise_is_said_and_blocks_only_when_fail_closed(
+    project: Project, fail_closed: bool
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("settings service down")
+
+    data = json.dumps(payload("claude", "PreToolUse", project))
+    out = answer(
+        "claude", None, data, env=dict(os.environ), systems=broken, fail_closed=fail_closed
+    )
+    if fail_closed:
+        assert out.exit_code == 2 and "settings service down" in out.stderr
+    else:
+        msg = json.loads(out.stdout)["systemMessage"]
+        assert out.exit_code == 0 and "internal error: RuntimeError: settings service down" in msg
