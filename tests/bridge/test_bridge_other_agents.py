@@ -371,3 +371,32 @@ def test_copilot_pascal_context_is_top_level(
     assert (
         out["additionalContext"] == "ctx"
     )  # what Copilot reads (seen); the nested copy is Claude's place
+
+
+def _blocks(out: Any) -> bool:
+    if out.exit_code == 2:
+        return True
+    doc = json.loads(out.stdout) if out.stdout else {}
+    hso = doc.get("hookSpecificOutput") or {}
+    return "deny" in (
+        doc.get("permission"),
+        doc.get("decision"),
+        doc.get("permissionDecision"),
+        hso.get("permissionDecisionDecision"),
+        hso.get("permissionDecision"),
+    )
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_every_agent_says_hookwise_failed_and_blocks_only_when_fail_closed(agent: str) -> None:
+    tool_event = next(
+        e for e in AGENTS[agent].bridged_events if AGENTS[agent].contract_event(e) == "BeforeTool"
+    )
+    for fail_closed in (False, True):
+        out = answer(agent, tool_event, b"{broken", env=dict(os.environ), fail_closed=fail_closed)
+        if out.stdout:
+            assert isinstance(
+                json.loads(out.stdout), dict
+            )  # always valid JSON (Cursor blocks otherwise)
+        assert "stdin is not JSON" in out.stdout + out.stderr
+        assert _blocks(out) is fail_closed, (agent, fail_closed, out)
