@@ -45,6 +45,16 @@ if "rm " in cmd:
 elif "REWRITE-ME" in cmd:
     print(json.dumps({{"hookSpecificOutput": {{"tool_input": {{"command": "echo REWRITTEN > rewritten.txt"}}}}}}))
 """
+KEEP_GOING = "KEEP-GOING-BY-HOOKWISE"
+#: the first time the agent wants to stop, a hook blocks the stop (once: a marker file remembers)
+STOPPER = f"""
+import json, os, sys
+json.load(sys.stdin)
+marker = os.path.join(os.path.dirname(__file__), "stopped-once")
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    print(json.dumps({{"decision": "deny", "reason": "{KEEP_GOING}"}}))
+"""
 CONTEXTER = f"""
 import json
 print(json.dumps({{"hookSpecificOutput": {{"additionalContext": "{CONTEXT}"}}}}))
@@ -104,6 +114,7 @@ def agent_project(tmp_path: Path) -> Path:
     (proj / ".gemini" / "hooks").mkdir(parents=True)
     (proj / ".gemini" / "hooks" / "guard.py").write_text(GUARD)
     (proj / ".gemini" / "hooks" / "context.py").write_text(CONTEXTER)
+    (proj / ".gemini" / "hooks" / "stop.py").write_text(STOPPER)
     subprocess.run(["git", "init", "-q", str(proj)], check=True, timeout=30)
     return proj
 
@@ -122,6 +133,9 @@ def _hookwise_settings(proj: Path, path: Path | None = None) -> None:
                         {"type": "command", "command": f'{py} "{proj}/.gemini/hooks/context.py"'}
                     ]
                 }
+            ],
+            "AfterAgent": [
+                {"hooks": [{"type": "command", "command": f'{py} "{proj}/.gemini/hooks/stop.py"'}]}
             ],
         }
     }
@@ -334,3 +348,6 @@ def _assert_guarded(proj: Path, model: FakeModel, why: str, *, rewrite_applied: 
     # the rewritten call ran with hookwise's arguments (or, where the agent cannot apply them, not at all)
     assert not (proj / "original.txt").exists(), why
     assert (proj / "rewritten.txt").exists() is rewrite_applied, why
+    # the first stop was blocked: the agent went on, and the model was told why
+    assert (proj / ".gemini" / "hooks" / "stopped-once").exists(), why
+    assert _later_requests_say(model, KEEP_GOING, 2), why
