@@ -37,6 +37,14 @@ def _run(agent: str, data: dict[str, Any], project: Project, event: str | None =
     return answer(agent, event, json.dumps(data).encode(), env=dict(os.environ))
 
 
+def _claude_never_sends(key: str, contract_event: str) -> bool:
+    from hookwise.claude.dialect import CLAUDE_ONLY_ON
+    from hookwise.events import HookEvent
+
+    events = CLAUDE_ONLY_ON.get(key, None)
+    return key in CLAUDE_ONLY_ON and events is not None and HookEvent(contract_event) not in events
+
+
 CASES = [(a, n) for a in ("claude", "codex", "qwen") for n in payload_names(a)]
 
 
@@ -68,9 +76,9 @@ def test_every_recorded_payload_reaches_both_dialects(
             assert as_claude[key]["llmContent"] == value
         elif key == "timestamp":
             continue  # Qwen's own timestamp is kept too, hookwise's replaces it when absent
-        elif key == "model" and event != "SessionStart":
-            # the Claude dialect sends `model` only where Claude Code does (SessionStart); Codex sends
-            # it on every event (hookwise.claude.dialect.CLAUDE_ONLY_ON)
+        elif _claude_never_sends(key, CONTRACT[event]):
+            # the Claude dialect sends Claude's own fields only on the events Claude Code sends them
+            # (hookwise.claude.dialect.CLAUDE_ONLY_ON); Codex sends `model`, `permission_mode` on more
             assert key not in as_claude
         else:
             assert as_claude[key] == value, key
