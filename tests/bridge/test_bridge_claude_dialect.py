@@ -378,3 +378,31 @@ def test_a_crash_inside_hookwise_is_said_and_blocks_only_when_fail_closed(
     else:
         msg = json.loads(out.stdout)["systemMessage"]
         assert out.exit_code == 0 and "internal error: RuntimeError: settings service down" in msg
+
+
+def test_a_replaced_tool_output_comes_back_in_the_tools_own_shape(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    """Claude Code applies updatedToolOutput only in the tool's shape (Bash: stdout, stderr...)."""
+    project, contract, claude = bridge_project
+    data = payload("claude", "PostToolUse", project)
+    contract.answer({"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "REPLACED"}}})
+    out = json.loads(_run("claude", data, project).stdout)
+    assert out["hookSpecificOutput"]["updatedToolOutput"] == {
+        **data["tool_response"],
+        "stdout": "REPLACED",
+    }
+    contract.answer({})
+    claude.answer(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PostToolUse",
+                "updatedToolOutput": {"stdout": "C"},
+            }
+        }
+    )
+    out = json.loads(_run("claude", data, project).stdout)
+    assert out["hookSpecificOutput"]["updatedToolOutput"] == {
+        **data["tool_response"],
+        "stdout": "C",
+    }

@@ -46,6 +46,7 @@ elif "REWRITE-ME" in cmd:
     print(json.dumps({{"hookSpecificOutput": {{"tool_input": {{"command": "echo REWRITTEN > rewritten.txt"}}}}}}))
 """
 KEEP_GOING = "KEEP-GOING-BY-HOOKWISE"
+REPLACED = "OUTPUT-REPLACED-BY-HOOKWISE"
 #: the first time the agent wants to stop, a hook blocks the stop (once: a marker file remembers)
 STOPPER = f"""
 import json, os, sys
@@ -207,6 +208,22 @@ def test_claude_code(
 ) -> None:
     exe = _agent_bin(agents_cache, "claude")
     _hookwise_settings(agent_project)
+    # Claude Code only: a hook replaces the rewritten command's output (updatedToolOutput)
+    settings_path = agent_project / ".gemini" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    replacer = agent_project / ".gemini" / "hooks" / "replace.py"
+    replacer.write_text(
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        "if 'REWRITTEN' in d['tool_input'].get('command', ''):\n"
+        "    print(json.dumps({'hookSpecificOutput': {'updatedToolOutput': {'llmContent': '"
+        + REPLACED
+        + "'}}}))\n"
+    )
+    settings["hooks"]["AfterTool"] = [
+        {"hooks": [{"type": "command", "command": f'{sys.executable} "{replacer}"'}]}
+    ]
+    settings_path.write_text(json.dumps(settings))
     _install(agent_project, agent_home, "claude")
     extra = {
         "ANTHROPIC_BASE_URL": model.url,
@@ -223,6 +240,7 @@ def test_claude_code(
     why = _diagnose(r, model)
     assert r.returncode == 0, why
     _assert_guarded(agent_project, model, why, rewrite_applied=True)
+    assert _later_requests_say(model, REPLACED, 2), why  # the model got the replaced output
 
 
 def test_codex(agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel) -> None:

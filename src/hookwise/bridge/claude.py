@@ -46,6 +46,9 @@ _UNSUPPORTED: dict[str, frozenset[str]] = {
 #: (Copilot's PascalCase mode, seen with the real CLI: the nested one does not reach the model)
 _TOP_LEVEL_CONTEXT = frozenset({"copilot-pascal"})
 
+#: agents that apply ``updatedToolOutput`` in their tool's own output shape (Claude Code, seen)
+_OUTPUT_REPLACED = frozenset({"claude"})
+
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
 _CONTEXT_EVENTS = frozenset(
     {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"}
@@ -164,7 +167,9 @@ def render(
     notes = list(messages)
     if req.event == "BeforeTool":
         _pre_tool(agent, req, result, hso, notes)
-    elif req.event in _BLOCK_EVENTS and result.blocked:
+    elif req.event == "AfterTool" and agent.name in _OUTPUT_REPLACED:
+        _post_tool(req, result, out, hso)
+    if req.event in _BLOCK_EVENTS and result.blocked and "decision" not in out:
         out["decision"] = "block"
         out["reason"] = result.reason or "Blocked by a hookwise hook"
     context = result.hook_specific.get("additionalContext")
@@ -216,6 +221,29 @@ def _pre_tool(
             hso["permissionDecisionReason"] = reason
     if result.tool_input_changed and not result.blocked:
         hso["updatedInput"] = _agent_args(agent, req, result)
+
+
+def _post_tool(req: Request, result: FireResult, out: dict[str, Any], hso: dict[str, Any]) -> None:
+    """A hook's ``updatedToolOutput``, in the shape of the agent's own ``tool_response`` (Claude Code
+    applies only that shape: Bash's ``{stdout, stderr, interrupted, isImage, noOutputExpected}``)."""
+    original = req.input.get("tool_response")
+    if not isinstance(original, dict):
+        return
+    new = result.tool_output_for(original)
+    mine = req.payload.get("tool_response")
+    if new is None or not isinstance(mine, dict):
+        return
+    replaced = {k: new.get(k, v) for k, v in mine.items()}
+    if (
+        new.get("llmContent") != original.get("llmContent")
+        and replaced == mine
+        and "stdout" in mine
+    ):
+        replaced["stdout"] = new["llmContent"]  # a contract hook replaced the text the model reads
+        if "stderr" in mine:
+            replaced["stderr"] = ""
+    if replaced != mine:
+        hso["updatedToolOutput"] = replaced
 
 
 def _agent_args(agent: Agent, req: Request, result: FireResult) -> dict[str, Any]:
