@@ -406,3 +406,15 @@ def test_a_replaced_tool_output_comes_back_in_the_tools_own_shape(
         **data["tool_response"],
         "stdout": "C",
     }
+
+
+def test_a_replaced_output_the_agent_cannot_apply_is_said(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, contract, _claude = bridge_project
+    contract.answer({"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "REPLACED"}}})
+    out = json.loads(_run("codex", payload("codex", "PostToolUse", project), project).stdout)
+    assert "updatedToolOutput" not in json.dumps(out.get("hookSpecificOutput", {}))
+    assert (
+        "which Codex CLI cannot apply: the model gets the original output" in out["systemMessage"]
+    )

@@ -46,9 +46,6 @@ _UNSUPPORTED: dict[str, frozenset[str]] = {
 #: (Copilot's PascalCase mode, seen with the real CLI: the nested one does not reach the model)
 _TOP_LEVEL_CONTEXT = frozenset({"copilot-pascal"})
 
-#: agents that apply ``updatedToolOutput`` in their tool's own output shape (Claude Code, seen)
-_OUTPUT_REPLACED = frozenset({"claude"})
-
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
 _CONTEXT_EVENTS = frozenset(
     {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"}
@@ -167,7 +164,7 @@ def render(
     notes = list(messages)
     if req.event == "BeforeTool":
         _pre_tool(agent, req, result, hso, notes)
-    elif req.event == "AfterTool" and agent.name in _OUTPUT_REPLACED:
+    elif req.event == "AfterTool" and agent.output_replacement:
         _post_tool(req, result, out, hso)
     if req.event in _BLOCK_EVENTS and result.blocked and "decision" not in out:
         out["decision"] = "block"

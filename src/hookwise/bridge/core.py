@@ -161,7 +161,21 @@ def _fire(
     result: FireResult = hs.fire(req.event, req.input)
     result.warnings.extend(hs.wait_background())
     messages = [*hs.warnings, *result.warnings]
+    if not agent.output_replacement and _output_replaced(req, result):
+        messages.append(
+            f"a hook replaced the output of {req.agent_tool}, which {agent.product} cannot apply: "
+            "the model gets the original output"
+        )
     return fam.render(agent, req, result, messages)  # type: ignore[no-any-return]
+
+
+def _output_replaced(req: Request, result: FireResult) -> bool:
+    original = req.input.get("tool_response")
+    return (
+        req.event == "AfterTool"
+        and isinstance(original, dict)
+        and result.tool_output_for(original) is not None
+    )
 
 
 def new_system(
