@@ -22,7 +22,7 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key, select
-from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
 from hookwise.monitors import Monitors
@@ -212,7 +212,7 @@ class HookSystem:
             sequential=sequential,
             timeout_ms=int(timeout_ms),
             source="runtime",
-            func=func,
+            spec=PythonSpec(func=func),
         )
         self._runtime.append(entry)
         self._registry.add(entry)
@@ -337,7 +337,7 @@ class HookSystem:
     def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
         """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
         the host reads it; reports of finished background hooks included."""
-        check_input(data)
+        check_input(ev, data)
         bg = self._background
         late = bg.collect() if bg is not None and bg.pending else None
         parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
@@ -464,7 +464,7 @@ class HookSystem:
         extra = [
             HookOutcome(
                 name=e.display_name,
-                command=e.command,
+                command=e.target,
                 source=e.source,
                 event=ev.value,
                 outcome=Outcome.SKIPPED,
@@ -525,6 +525,11 @@ class HookSystem:
         if self._watch.recording:
             lines.extend(self._watch.record_calls(ev, inp, [o], "async "))
         return lines
+
+    @property
+    def background_running(self) -> int:
+        """How many ``async`` hooks are still running in the background."""
+        return self._background.running if self._background is not None else 0
 
     def wait_background(self, timeout: float | None = None) -> list[str]:
         """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""

@@ -207,7 +207,7 @@ del E
 EVENT_NAMES: tuple[str, ...] = tuple(e.value for e in HookEvent)
 
 # Allowed values of the enumerated input fields (used by the CLI to check shortcuts).
-SESSION_START_SOURCES = ("startup", "resume", "clear")
+SESSION_START_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 SESSION_END_REASONS = ("exit", "clear", "logout", "prompt_input_exit", "other")
 PRE_COMPRESS_TRIGGERS = ("manual", "auto")
 
@@ -282,6 +282,9 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "details": dict,
 }
 
+#: per event, the input fields a firing must carry (``EventSpec.required``), checked with ``in`` only
+REQUIRED: dict[HookEvent, tuple[str, ...]] = {e: spec.required for e, spec in EVENT_SPECS.items()}
+
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
 
 
@@ -314,23 +317,33 @@ def now_iso() -> str:
     return iso_ms(time.time_ns())
 
 
-def check_input(data: Mapping[str, object]) -> None:
-    """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong type.
+#: the fields every input gets from the hook system (a required one of them is never missing)
+BASE_INPUT_FIELDS = frozenset(
+    {"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"}
+)
+
+
+def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
+    """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong type,
+    then the first field ``event`` requires that is missing.
 
     Every firing checks its input, whether or not a hook matches (a host's bug must surface);
-    ``None`` values are left out of an input, so they are not checked.
+    ``None`` values are left out of an input, so they are not checked, and count as missing.
     """
     types = FIELD_TYPES
     for k, v in data.items():
         want = types.get(k)
-        if (
-            want is None or v is None or v.__class__ is want
-        ):  # unknown field, left out, or exact type
+        # an unknown field, one left out, or the exact type: nothing to check
+        if want is None or v is None or v.__class__ is want:
             continue
-        if (
-            not isinstance(v, want) or v.__class__ is bool
-        ):  # a subclass, or true/false for a non-bool
+        # a subclass of the type, or true/false for a field that is not a bool
+        if not isinstance(v, want) or v.__class__ is bool:
             _wrong_type(k, want, v)
+    for k in REQUIRED[event]:  # a host bug (a field left out) must surface, not fire an empty input
+        if data.get(k) is None and k not in BASE_INPUT_FIELDS:
+            from hookwise.errors import PayloadError
+
+            raise PayloadError(f"input field {k!r} is required for {event.value} and is missing")
 
 
 def _wrong_type(key: str, want: type | tuple[type, ...], value: object) -> None:
@@ -372,5 +385,5 @@ def build_input(
 
     Raises :class:`~hookwise.errors.PayloadError` naming the first field of the wrong type.
     """
-    check_input(data)
+    check_input(event, data)
     return assemble_input(event, data, session_id, transcript_path, cwd, now_iso())
