@@ -120,40 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(list(sys.argv[1:] if argv is None else argv))
     if isinstance(args, int):
         return args
-    try:
-        project = args.project or os.getcwd()
-    except (
-        OSError
-    ):  # the current directory was deleted: only --project can say where the project is
-        print(
-            "hookwise: error: the current directory no longer exists; pass --project DIR",
-            file=sys.stderr,
-        )
+    ctx = _context(args)
+    if isinstance(ctx, str):
+        print(f"hookwise: error: {ctx}", file=sys.stderr)
         return 1
-    if not os.path.isdir(project):
-        print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
-        return 1
-    for d in args.plugin_dir:
-        if not os.path.isdir(d):
-            print(f"hookwise: error: --plugin-dir {d}: not a directory", file=sys.stderr)
-            return 1
-    if args.profile is not None:
-        from hookwise.settings.profiles import PROFILES
-
-        if args.profile not in PROFILES:
-            print(
-                f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
-                f"{', '.join(PROFILES)})",
-                file=sys.stderr,
-            )
-            return 1
-    ctx = CliContext(
-        project_dir=os.path.abspath(project),
-        trace=args.trace,
-        claude_settings=bool(args.claude_settings),
-        plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir],
-        profile=args.profile,
-    )
     __import__(args._module)  # importlib itself is not needed for this (start-up time)
     mod = sys.modules[args._module]
     try:
@@ -167,18 +137,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # programming errors: say so clearly, keep the traceback available
-        from hookwise.errors import HookwiseError
+        return _failed(exc)
 
-        if isinstance(exc, HookwiseError):
-            print(f"hookwise: error: {exc}", file=sys.stderr)
-            return 1
-        if os.environ.get("HOOKWISE_DEBUG"):
-            raise
-        print(
-            f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 70
+
+def _context(args: argparse.Namespace) -> CliContext | str:
+    """The context the global options describe, or what is wrong with them."""
+    try:
+        project = args.project or os.getcwd()
+    except (
+        OSError
+    ):  # the current directory was deleted: only --project can say where the project is
+        return "the current directory no longer exists; pass --project DIR"
+    if not os.path.isdir(project):
+        return f"--project {project}: not a directory"
+    for d in args.plugin_dir:
+        if not os.path.isdir(d):
+            return f"--plugin-dir {d}: not a directory"
+    if args.profile is not None:
+        from hookwise.settings.profiles import PROFILES
+
+        if args.profile not in PROFILES:
+            return (
+                f"--profile {args.profile}: unknown profile (expected one of {', '.join(PROFILES)})"
+            )
+    return CliContext(
+        project_dir=os.path.abspath(project),
+        trace=args.trace,
+        claude_settings=bool(args.claude_settings),
+        plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir],
+        profile=args.profile,
+    )
+
+
+def _failed(exc: Exception) -> int:
+    """The exit status of a command that raised: 1 for hookwise's own errors, 70 for a bug."""
+    from hookwise.errors import HookwiseError
+
+    if isinstance(exc, HookwiseError):
+        print(f"hookwise: error: {exc}", file=sys.stderr)
+        return 1
+    if os.environ.get("HOOKWISE_DEBUG"):
+        raise exc
+    print(
+        f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
+        file=sys.stderr,
+    )
+    return 70
 
 
 def console() -> int:
