@@ -110,9 +110,11 @@ def _shape(
     authoring = sys.modules.get("hookwise.authoring")
     if name is None and authoring is not None and isinstance(func, authoring.HookFunction):
         name = func.dialect
+    from hookwise.runners.dialects import NATIVE, dialect
+
     if name is None and entry.func is not None:
-        return inp, None  # a function registered from code: its answer is taken as it is
-    from hookwise.runners.dialects import dialect
+        # a function registered from code: the contract's input (never the Claude-only fields), its answer as is
+        return NATIVE.encode_input(firing.event, inp, entry), None
 
     d = dialect(name)
     return d.encode_input(firing.event, inp, entry), d
