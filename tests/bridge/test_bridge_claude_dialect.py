@@ -40,6 +40,14 @@ def _run(agent: str, data: dict[str, Any], project: Project, event: str | None =
 CASES = [(a, n) for a in ("claude", "codex", "qwen") for n in payload_names(a)]
 
 
+def _not_sent_by_claude(key: str, contract_event: str) -> bool:
+    from hookwise.claude.dialect import CLAUDE_ONLY_ON
+    from hookwise.events import HookEvent
+
+    events = CLAUDE_ONLY_ON.get(key)
+    return events is not None and HookEvent(contract_event) not in events
+
+
 @pytest.mark.parametrize(("agent", "name"), CASES)
 def test_every_recorded_payload_reaches_both_dialects(
     agent: str, name: str, bridge_project: tuple[Project, Recorder, Recorder]
@@ -68,9 +76,9 @@ def test_every_recorded_payload_reaches_both_dialects(
             assert as_claude[key]["llmContent"] == value
         elif key == "timestamp":
             continue  # Qwen's own timestamp is kept too, hookwise's replaces it when absent
-        elif key == "model" and event != "SessionStart":
-            # the Claude dialect sends `model` only where Claude Code does (SessionStart); Codex sends
-            # it on every event (hookwise.claude.dialect.CLAUDE_ONLY_ON)
+        elif _not_sent_by_claude(key, CONTRACT[event]):
+            # the Claude dialect sends `model` (SessionStart), `permission_mode` (not on SessionStart…) only
+            # where Claude Code does; Codex sends them on every event (hookwise.claude.dialect.CLAUDE_ONLY_ON)
             assert key not in as_claude
         else:
             assert as_claude[key] == value, key
