@@ -218,47 +218,41 @@ class AgentSession:
         return str(self.hooks.session_id)
 
     def review_untrusted(self, ask: Callable[[str], str | None] | None = None) -> list[HookEntry]:
-        """Before the first prompt: say which hooks are untrusted, with the commands they would run.
+        """Before the first prompt: say which hooks are untrusted, with exactly what trusting them approves.
 
-        With ``ask`` (an interactive session) the user is offered to trust them all
-        now; without it (headless) this one up-front notice replaces the per-firing
-        warnings. Returns the hooks that stay untrusted (they are skipped when they match).
+        With ``ask`` (an interactive session) the user chooses per hook or for all: always, this
+        session only, never for this project, or not now (:mod:`hookwise.agent.trust_offer`);
+        without it (headless) this one up-front notice replaces the per-firing warnings. Returns
+        the hooks that stay untrusted (they are skipped when they match).
         """
-        pending: list[HookEntry] = [
-            e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)
-        ]
+        from hookwise.trust import review
+
+        store = self.hooks.trust_store
+        untrusted = [e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)]
+        declined = [e for e in untrusted if ask is not None and store.declined(e)]
+        pending = [e for e in untrusted if e not in declined]
+        self._untrusted_reported.update(e.display_name for e in untrusted)  # said once here
+        if declined:
+            self.ui.info(
+                f"{len(declined)} hook(s) you declined for this project are skipped "
+                "(`hookwise trust` reviews them)"
+            )
         if not pending:
-            return []
+            return declined
         lines = [
-            f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
-            "skipped:"
+            f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted "
+            "and will be skipped:"
         ]
         for e in pending:
-            origin = e.extra.get("plugin") or (
-                e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1]
-            )
-            where = f"{e.source} {origin!r}" if origin else e.source
-            matcher = f", matcher {e.matcher!r}" if e.matcher else ""
-            lines.append(
-                f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}"
-            )
-        self._untrusted_reported.update(
-            e.display_name for e in pending
-        )  # said once here, not at every firing
+            lines.extend("  " + ln for ln in review(e, store, self.hooks.project_dir, False))
         if ask is None:
             self.ui.warning("\n".join([*lines, "  review and approve them with `hookwise trust`"]))
             return pending
         for ln in lines:
             self.ui.info(ln)
-        answer = ask("Trust these hooks and run them in this session? [y/N] ")
-        if answer is not None and answer.strip().lower() in ("y", "yes"):
-            self.hooks.trust(pending)
-            self.ui.info(f"trusted {len(pending)} hook(s)")
-            return []
-        self.ui.info(
-            "they stay untrusted and are skipped; `hookwise trust` reviews them one by one"
-        )
-        return pending
+        from hookwise.agent.trust_offer import offer
+
+        return [*declined, *offer(self.hooks, self.ui, ask, pending)]
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         """Fire ``event``; report its warnings and system message; count the hook calls.

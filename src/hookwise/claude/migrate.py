@@ -293,7 +293,7 @@ def format_report(plan: MigrationPlan, *, relative_to: str | None = None) -> str
             state = "" if h.status == "migrated" else f" — {h.reason}"
             lines.append(f"  {mark} {src} → {tgt} {h.pointer} ({loc}){state}")
         if h.command is not None:
-            lines.append(f"      command: {h.command}")
+            lines.append(f"      {h.target_label}: {h.command}")
             if h.command_to is not None and h.command_to != h.command:
                 lines.append(f"            → {h.command_to}")
         if h.status != "skipped":
