@@ -21,6 +21,7 @@ from hookwise.core.keys import CallableRef, Key
 from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
+from hookwise.runners.dialects import NATIVE, dialect
 from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
@@ -112,8 +113,6 @@ def _shape(
     authoring = sys.modules.get("hookwise.authoring")
     if name is None and authoring is not None and isinstance(func, authoring.HookFunction):
         name = func.dialect
-    from hookwise.runners.dialects import NATIVE, dialect
-
     if name is None and entry.func is not None:
         # a function registered from code: the contract's input (never the Claude-only fields), its answer as is
         return NATIVE.encode_input(firing.event, inp, entry), None
