@@ -163,6 +163,15 @@ FLAGS: tuple[tuple[str, str | None, str | None, str, tuple[str, ...] | None, boo
         "session_id (default: a new random id)",
     ),
     ("--json", None, None, SWITCH, None, False, "print the result as one JSON object"),
+    (
+        "--wait-async",
+        None,
+        None,
+        SWITCH,
+        None,
+        False,
+        "wait for async hooks before answering (default: answer at once, stop them at exit)",
+    ),
 )
 _FLAG_TABLE = {row[0]: row[1] is not None for row in FLAGS}
 
@@ -304,7 +313,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         raise UsageError(str(exc)) from None
     # `async` hooks (docs/claude.md): the answer comes at once, with the reports of those already finished;
     # those still running are stopped as the program exits, as Claude Code cancels them at the end of `-p`
-    result.warnings.extend(hs.wait_background(0))
+    result.warnings.extend(hs.wait_background(None if args.wait_async else 0))
     running = hs.background_running
     if running:
         result.warnings.append(
