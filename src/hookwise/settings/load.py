@@ -134,7 +134,7 @@ def parse_hooks_section(
     hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter
 ) -> list[HookEntry]:
     """Every hook of a ``hooks`` object that loads, in file order; problems are reported (settings/schema.py)."""
-    reading = read_hooks_section(hooks, base_ptr)
+    reading = read_hooks_section(hooks, base_ptr, layer.label)
     report.findings(layer, reading.findings)
     return [
         HookEntry(
@@ -191,30 +191,15 @@ class _Switches:
             self.http_url_lists.append((layer.path, list(cfg["allowedHttpHookUrls"])))
         self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
 
-    def add_redaction(self, red: dict[str, Any], layer: SettingsLayer, report: _Reporter) -> None:
-        rptr = "/security/environmentVariableRedaction"
-        loosening_ok = layer.label in ("user", "system")
-        allowed = red.get("allowed", [])
-        if allowed and not loosening_ok:
-            report.at(
-                layer,
-                rptr + "/allowed",
-                "only user and system settings may allow environment variables; ignored",
-            )
-        elif allowed:
-            self.allowed.update(x.upper() for x in allowed)
+    def add_redaction(self, red: dict[str, Any]) -> None:
+        """Redaction keys a layer may set (the others were left out by their origin, settings/schema.py)."""
+        self.allowed.update(x.upper() for x in red.get("allowed", []))
         self.blocked.update(x.upper() for x in red.get("blocked", []))
         en = red.get("enabled")
-        if en is True and loosening_ok:
+        if en is True:
             self.red_trusted = True
-        elif en is False and loosening_ok:
-            self.red_untrusted = False
         elif en is False:
-            report.at(
-                layer,
-                rptr + "/enabled",
-                "only user and system settings may switch environment redaction off; ignored",
-            )
+            self.red_untrusted = False
 
 
 def load_settings(
@@ -352,7 +337,7 @@ def _read_layer(
     entries = parse_hooks_section(doc["hooks"], layer, "/hooks", report) if "hooks" in doc else []
     if "hooksConfig" in doc:
         cfg, findings = read_object(
-            doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
+            doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"', layer.label
         )
         report.findings(layer, findings)
         sw.add_hooks_config(cfg, layer)
@@ -364,7 +349,9 @@ def _read_layer(
                 )
             )
     if "telemetry" in doc:
-        tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
+        tel, findings = read_object(
+            doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"', layer.label
+        )
         report.findings(layer, findings)
         sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
@@ -374,9 +361,10 @@ def _read_layer(
             "/security/environmentVariableRedaction",
             REDACTION_KEYS,
             '"environmentVariableRedaction"',
+            layer.label,
         )
         report.findings(layer, findings)
-        sw.add_redaction(red, layer, report)
+        sw.add_redaction(red)
     return entries
 
 

@@ -461,9 +461,73 @@ HOOK_TYPES: dict[str, HookType] = {
 }
 
 
+#: the source labels of the settings files (docs/contract.md §1); system defaults and system overrides are both
+#: ``system``. Extension ``hooks.json`` files, plugins and packages contribute hooks only, never these keys.
+SYSTEM, USER, PROJECT = "system", "user", "project"
+EVERY_LAYER: tuple[str, ...] = (SYSTEM, USER, PROJECT)
+USER_AND_SYSTEM: tuple[str, ...] = (USER, SYSTEM)
+SYSTEM_ONLY: tuple[str, ...] = (SYSTEM,)
+#: the sources hooks come from; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run only once trusted
+HOOK_SOURCES: tuple[str, ...] = (SYSTEM, USER, PROJECT, "extension", "plugin", "package")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a key may come from (docs/security.md): the one rule for every settings key.
+
+    ``layers``   the source labels of the files that may set it; from any other file the key is
+                 ignored with one warning naming the file (loader, ``validate`` and ``list`` alike)
+    ``narrows``  values every layer may set anyway, because they only make hookwise stricter
+                 (``"enabled": false`` for telemetry, ``"enabled": true`` for redaction)
+    ``trust``    what the key brings in from a project or extension (hooks, plugin directories,
+                 ``.claude/`` files) runs only once ``hookwise trust`` approved it
+    ``why``      what the key would let a cloned project do: the reason given with the warning
+    """
+
+    layers: tuple[str, ...]
+    narrows: tuple[Any, ...] = ()
+    trust: bool = False
+    why: str = ""
+
+    def admits(self, label: str, value: Any) -> bool:
+        """Whether a file with source label ``label`` may set the key to ``value``."""
+        return label in self.layers or any(
+            type(value) is type(v) and value == v for v in self.narrows
+        )
+
+    def statement(self) -> str:
+        """The rule in one sentence, for the JSON Schema: "Only user and system settings."."""
+        text = "Only " + self.who()
+        if self.narrows:
+            text += "; other files only " + " or ".join(show(v) for v in self.narrows)
+        return text + "."
+
+    def who(self) -> str:
+        """The layers in words: "user and system settings"."""
+        return " and ".join(self.layers) + " settings"
+
+    def refusal(self, where: str, value: Any) -> str:
+        """The warning for a file that may not set ``where`` (a dotted key path) to ``value``."""
+        text = f"only {self.who()} may set {where}"
+        if self.narrows:
+            text += " (here only to " + " or ".join(show(v) for v in self.narrows) + ")"
+        text += f", got {show(value)}"
+        return text + (f"; a project could {self.why}" if self.why else "") + "; ignored"
+
+
+#: the origin of a hook's keys: every source; a hook from an untrusted source runs only once trusted, and
+#: what trust covers is the hook kind's trust material (docs/security.md)
+HOOK_ORIGIN = Origin(HOOK_SOURCES, trust=True)
+
+
 @dataclass(frozen=True)
 class Key:
-    """One key of a settings object."""
+    """One key of a settings object.
+
+    ``origin`` (:class:`Origin`) says which settings layers may set it. Every row states it; a row
+    without one is settable from the user and system layers only (tests/settings/test_origins.py
+    fails on such a row).
+    """
 
     name: str
     kind: Kind
@@ -475,6 +539,23 @@ class Key:
     default: Any = None
     claude: str = ""  # migration to Claude Code: "" = carried or converted, else why it is dropped
     old_location: bool = False  # hooksConfig keys Gemini CLI once read directly under "hooks"
+    origin: Origin | None = (
+        None  # which layers may set it (None: user and system only, and a test fails)
+    )
+
+    @property
+    def source_rule(self) -> Origin:
+        """:attr:`origin`, or the safe default for a row that forgot to state one."""
+        return self.origin or Origin(USER_AND_SYSTEM)
+
+    def with_origin(self, origin: Origin) -> Key:
+        """This row, given ``origin`` when it states none (the hook tables' rows share :data:`HOOK_ORIGIN`).
+
+        Only for building a table: the row is completed in place while nothing else holds it yet.
+        """
+        if self.origin is None:
+            object.__setattr__(self, "origin", origin)
+        return self
 
     def applies_to(self, hook_type: str | None) -> bool:
         return not self.types or hook_type is None or hook_type in self.types
@@ -482,7 +563,7 @@ class Key:
 
 #: the keys of a hook (docs/contract.md §2); order = the order of the JSON Schema's properties
 HOOK_KEYS: dict[str, Key] = {
-    k.name: k
+    k.name: k.with_origin(HOOK_ORIGIN)
     for k in (
         Key(
             "type",
@@ -621,7 +702,7 @@ HOOK_KEYS: dict[str, Key] = {
 
 #: the keys of a definition (one element of ``hooks.<Event>``)
 DEFINITION_KEYS: dict[str, Key] = {
-    k.name: k
+    k.name: k.with_origin(HOOK_ORIGIN)
     for k in (
         Key(
             "matcher",
@@ -645,30 +726,54 @@ DEFINITION_KEYS: dict[str, Key] = {
     )
 }
 
+#: hooksConfig.enabled/disabled: any layer, but a system hook is switched off only by the system layers and a
+#: project that switches off user hooks is warned about (settings/load.py, docs/contract.md §7)
+_SWITCH = Origin(EVERY_LAYER)
+_EXPORT = "send your prompts and tool inputs to a collector it chooses"
+
 #: the keys of ``hooksConfig`` (docs/contract.md §2)
 HOOKS_CONFIG_KEYS: dict[str, Key] = {
     k.name: k
     for k in (
-        Key("enabled", FLAG, "Master switch for hooks.", default=True, old_location=True),
+        Key(
+            "enabled",
+            FLAG,
+            "Master switch for hooks.",
+            default=True,
+            old_location=True,
+            origin=_SWITCH,
+        ),
         Key(
             "disabled",
             NAMES,
             "Display names (name, else command) of hooks to switch off.",
             default=[],
             old_location=True,
+            origin=_SWITCH,
         ),
-        Key("notifications", FLAG, "Show hook notifications.", default=True, old_location=True),
+        Key(
+            "notifications",
+            FLAG,
+            "Show hook notifications.",
+            default=True,
+            old_location=True,
+            origin=Origin(EVERY_LAYER),
+        ),
         Key(
             "claudeSettings",
             FLAG,
             "hookwise: also load hooks from .claude/ settings files.",
             default=False,
+            origin=Origin(EVERY_LAYER, trust=True),
         ),
         Key(
             "allowedHttpHookUrls",
             NAMES,
             "hookwise: URL patterns (* = any characters) http hooks may call; every "
             "layer that sets a list must allow the URL, so a project can narrow the list but never widen it.",
+            origin=Origin(
+                EVERY_LAYER
+            ),  # every list must allow a URL: a project's list only narrows
         ),
         Key(
             "claudePlugins",
@@ -676,6 +781,7 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
             "project; ~/ is the home directory).",
             default=[],
+            origin=Origin(EVERY_LAYER, trust=True),
         ),
         Key(
             "afterModel",
@@ -683,6 +789,7 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "hookwise: fire AfterModel for every streamed chunk (default) "
             "or once per complete response.",
             default="chunk",
+            origin=Origin(EVERY_LAYER),
         ),
     )
 }
@@ -695,12 +802,19 @@ REDACTION_KEYS: dict[str, Key] = {
             "allowed",
             NAMES,
             "Variables passed to hooks even if they look secret (user and system settings only).",
+            origin=Origin(USER_AND_SYSTEM, why="pass your secrets to its own hooks"),
         ),
-        Key("blocked", NAMES, "Variables never passed to project and extension hooks."),
+        Key(
+            "blocked",
+            NAMES,
+            "Variables never passed to project and extension hooks.",
+            origin=Origin(EVERY_LAYER),
+        ),
         Key(
             "enabled",
             FLAG,
             "Redaction on (true) for every hook, or off (false, user and system settings only).",
+            origin=Origin(USER_AND_SYSTEM, why="pass your secrets to its own hooks"),
         ),
     )
 }
@@ -714,6 +828,7 @@ TELEMETRY_KEYS: dict[str, Key] = {
             FLAG,
             "Export hook calls as OpenTelemetry logs, metrics and spans (needs hookwise[otel]).",
             default=False,
+            origin=Origin(USER_AND_SYSTEM, narrows=(False,), why=_EXPORT),
         ),
         Key(
             "target",
@@ -721,6 +836,7 @@ TELEMETRY_KEYS: dict[str, Key] = {
             'Gemini CLI\'s target; hookwise always exports over OTLP ("gcp": point '
             "otlpEndpoint at a collector that forwards to Google Cloud).",
             default="local",
+            origin=Origin(EVERY_LAYER),
         ),
         Key(
             "otlpEndpoint",
@@ -728,26 +844,42 @@ TELEMETRY_KEYS: dict[str, Key] = {
             "OTLP collector address, e.g. http://localhost:4317 (grpc) or "
             "http://localhost:4318 (http).",
             default="http://localhost:4317",
+            origin=Origin(USER_AND_SYSTEM, why=_EXPORT),
         ),
         Key(
             "otlpProtocol",
             OneOf("grpc", "http"),
             "OTLP over gRPC or HTTP (protobuf).",
             default="grpc",
+            origin=Origin(USER_AND_SYSTEM, why=_EXPORT),
         ),
         Key(
             "outfile",
             TEXT,
             "Write telemetry as JSON lines to this file instead of exporting over OTLP.",
+            origin=Origin(
+                USER_AND_SYSTEM, why="append text it controls to any file you can write (~/.bashrc)"
+            ),
         ),
         Key(
             "logPrompts",
             FLAG,
             "Include hook inputs, outputs, stdout and stderr, and full hook names.",
             default=True,
+            origin=Origin(USER_AND_SYSTEM, narrows=(False,), why=_EXPORT),
         ),
-        Key("useCollector", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
-        Key("useCliAuth", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+        Key(
+            "useCollector",
+            FLAG,
+            "Gemini CLI setting; accepted and not used by hookwise.",
+            origin=Origin(EVERY_LAYER),
+        ),
+        Key(
+            "useCliAuth",
+            FLAG,
+            "Gemini CLI setting; accepted and not used by hookwise.",
+            origin=Origin(EVERY_LAYER),
+        ),
     )
 }
 
@@ -796,7 +928,8 @@ class ReadDefinition:
 class Reading:
     """What reading a ``hooks`` section found: the hooks that load and every finding, in file order."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str | None = None) -> None:
+        self.label = label  # the source label of the file read (None: no origin rule applied)
         self.hooks: list[ReadHook] = []
         self.definitions: list[ReadDefinition] = []
         self.findings: list[Finding] = []
@@ -835,9 +968,12 @@ def unknown_key_message(key: str, known: Iterable[str], where: str) -> str:
     )
 
 
-def read_hooks_section(hooks: Any, base: str = "/hooks") -> Reading:
-    """Read a ``hooks`` object: every hook that loads, in file order, and every finding."""
-    out = Reading()
+def read_hooks_section(hooks: Any, base: str = "/hooks", label: str | None = None) -> Reading:
+    """Read a ``hooks`` object: every hook that loads, in file order, and every finding.
+
+    ``label``: the source label of the file, for the keys whose :class:`Origin` is narrower.
+    """
+    out = Reading(label)
     if not isinstance(hooks, dict):
         out.add(
             base,
@@ -1027,13 +1163,17 @@ def _read_keys(
 
     A key whose value has the wrong type is left out (an error ending in ``consequence``); required
     keys that are absent are errors; unknown keys are hints (kept as written with ``keep_unknown``).
-    A hook's ``type`` is read by :func:`_read_type`.
+    A key the file's layer (source label ``label``) may not set is left out with one warning
+    (:class:`Origin`). A hook's ``type`` is read by :func:`_read_type`.
     """
     values: dict[str, Any] = {}
+    label = out.label
     for k, v in obj.items():
         kptr = ptr + pointer(k)
         row = table.get(k)
-        if row is None:
+        if row is not None and label is not None and not row.source_rule.admits(label, v):
+            out.add(kptr, row.source_rule.refusal(_dotted(ptr, k, table), v), WARNING)
+        elif row is None:
             _misplaced_key(out, k, kptr, table, where)
             if keep_unknown:
                 values[k] = v
@@ -1052,6 +1192,13 @@ def _read_keys(
                 values[k] = used
     _missing_keys(out, obj, ptr, table, consequence, hook_type)
     return values
+
+
+def _dotted(ptr: str, key: str, table: Mapping[str, Key]) -> str:
+    """A key's name for messages: ``telemetry.outfile``; a hook's own keys by their name (``"env"``)."""
+    if table is HOOK_KEYS or table is DEFINITION_KEYS:
+        return show(key)
+    return ".".join([*(p for p in ptr.split("/") if p), key])
 
 
 def _missing_keys(
@@ -1091,18 +1238,20 @@ def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], wh
 
 
 def read_object(
-    value: Any, ptr: str, table: Mapping[str, Key], where: str
+    value: Any, ptr: str, table: Mapping[str, Key], where: str, label: str | None = None
 ) -> tuple[dict[str, Any], list[Finding]]:
     """Read a flat settings object (``hooksConfig``, redaction): the usable values and the findings.
 
     A value with the wrong type is left out (an error: "ignored"); an unknown key is a hint and its
-    value is passed through unchanged.
+    value is passed through unchanged. ``label``: the source label of the file (``user``,
+    ``project``...); a key that layer may not set is left out with one warning (:class:`Origin`).
     """
-    out = Reading()
+    out = Reading(label)
     if not isinstance(value, dict):
         out.add(ptr, f"{where} must be an object, got {kind_of(value)}; ignored")
         return {}, out.findings
-    return _read_keys(out, value, ptr, table, where, "ignored", keep_unknown=True), out.findings
+    values = _read_keys(out, value, ptr, table, where, "ignored", keep_unknown=True)
+    return values, out.findings
 
 
 # --------------------------------------------------------------------------- the JSON Schema
@@ -1110,8 +1259,13 @@ def read_object(
 
 def _prop(row: Key) -> dict[str, Any]:
     out = dict(row.kind.json())
-    if row.doc:
-        out["description"] = row.doc
+    origin = row.source_rule
+    limited = not set(HOOK_SOURCES).issubset(origin.layers) and origin.layers != EVERY_LAYER
+    description = " ".join([row.doc, origin.statement()] if limited else [row.doc]).strip()
+    if description:
+        out["description"] = description
+    if limited:  # the origin rule (settings/schema.py Origin), for tools that read it
+        out["x-hookwise-layers"] = list(origin.layers)
     if row.default is not None and not row.required:
         out["default"] = row.default
     return out
