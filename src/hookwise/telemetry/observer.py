@@ -551,11 +551,19 @@ class HookTelemetry:
                 for ids, start in f.hook_ids.values():
                     self._start_with("hook", ids._replace(parent=parent), start).end(end_time=end)
             if error is not None:
-                f.span.record_exception(error)
-                f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
-                f.span.set_attribute("error.type", type(error).__name__)
+                self._span_error(f.span, error)
         finally:
             f.span.end(end_time=end)
+
+    def _span_error(self, span: Any, error: BaseException) -> None:
+        """A span ends with an exception: its message (which can quote a hook's answer or the tool input)
+        only with ``logPrompts`` on; the type always."""
+        kind = type(error).__name__
+        if self.log_prompts:
+            span.record_exception(error)
+        text = f"{kind}: {error}" if self.log_prompts else kind
+        span.set_status(Status(StatusCode.ERROR, records.scrub_urls(text)))
+        span.set_attribute("error.type", kind)
 
     def _ids_differ(self, got: Any, assigned: Any) -> None:
         """The SDK did not give a span the context assigned in the firing (an SDK version whose ``start_span``
@@ -785,10 +793,14 @@ class HookTelemetry:
             name,
             kind=kind,
             attributes=dict(attributes),
-            record_exception=True,
-            set_status_on_exception=True,
+            record_exception=False,
+            set_status_on_exception=False,
         ) as s:
-            yield s
+            try:
+                yield s
+            except Exception as exc:
+                self._span_error(s, exc)
+                raise
 
     # ---- lifetime --------------------------------------------------------------------------
     @staticmethod
