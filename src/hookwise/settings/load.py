@@ -158,9 +158,11 @@ class _Switches:
     def __init__(self) -> None:
         self.disabled_all: list[str] = []
         self.disabled_system: list[str] = []
+        self.disabled_trusted: list[str] = []  # named by user and system files
         self.disabled_by_project: list[str] = []
         self.enabled_all = True
         self.enabled_system = True
+        self.enabled_trusted = True  # last-wins over the user and system files
         self.project_switched_off = False
         self.claude = False
         self.hooks_config: dict[str, Any] = {}
@@ -177,12 +179,16 @@ class _Switches:
         self.disabled_all.extend(names)
         if layer.label == "system":
             self.disabled_system.extend(names)
+        if layer.label in ("user", "system"):
+            self.disabled_trusted.extend(names)
         if layer.kind == "project":
             self.disabled_by_project.extend(names)
         if "enabled" in cfg:
             self.enabled_all = cfg["enabled"]
             if layer.label == "system":
                 self.enabled_system = cfg["enabled"]
+            if layer.label in ("user", "system"):
+                self.enabled_trusted = cfg["enabled"]
             if layer.kind == "project" and cfg["enabled"] is False:
                 self.project_switched_off = True
         if "claudeSettings" in cfg:
@@ -226,7 +232,7 @@ def load_settings(
         entries.extend(_read_layer(layer, project_dir, sw, report, env, prof))
     if claude_settings is None:
         claude_settings = sw.claude
-    entries.extend(_package_entries(report))
+    entries.extend(_package_entries(report, project_dir))
     if claude_settings:
         entries.extend(_claude_entries(project_dir, env, warnings))
         sw.http_url_lists.extend(_claude_url_lists(project_dir, env))
@@ -254,12 +260,12 @@ def load_settings(
     )
 
 
-def _package_entries(report: _Reporter) -> list[HookEntry]:
+def _package_entries(report: _Reporter, project_dir: str) -> list[HookEntry]:
     """Hooks of installed hook packages (``hookwise.hooks`` entry points), source ``package``."""
     from hookwise.settings import packages
 
     out: list[HookEntry] = []
-    for dist, ep_name, value, load in packages.discover():
+    for dist, ep_name, value, load in packages.discover(project_dir=project_dir):
         section, problem = packages.load_section(dist, ep_name, value, load)
         if problem is not None:
             report.warnings.append(problem)
@@ -404,27 +410,35 @@ def _claude_entries(
 def _apply_switches(
     entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]
 ) -> None:
-    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching."""
+    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching.
+
+    A layer switches off only hooks of its own trust or less: system hooks only by the system files, user
+    (and package) hooks only by the user and system files; a project's ``disabled`` list and
+    ``enabled: false`` reach project, extension and plugin hooks only (a cloned repository must not switch
+    off your guards; docs/security.md).
+    """
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)
+    dis_trusted = set(sw.disabled_trusted)
     user_names = {e.display_name for e in entries if e.source == "user"}
     for e in entries:
         if e.source == "system":
             e.enabled = sw.enabled_system and e.display_name not in dis_sys
-        else:
+        elif e.needs_trust:
             e.enabled = sw.enabled_all and e.display_name not in dis_all
-    switched = sorted(user_names.intersection(sw.disabled_by_project))
-    if switched:
+        else:
+            e.enabled = sw.enabled_trusted and e.display_name not in dis_trusted
+    kept = sorted(user_names.intersection(set(sw.disabled_by_project) - dis_trusted))
+    if kept:
         warnings.append(
-            f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
-            + ", ".join(repr(n) for n in switched)
-            + " (a cloned repository can switch off your guards; remove them from the list"
-            " if unintended)"
+            f"{project_file}: /hooksConfig/disabled: the project settings list your user hook(s) "
+            + ", ".join(repr(n) for n in kept)
+            + "; only your user and system settings can switch off your hooks, so they stay enabled"
         )
     if sw.project_switched_off and user_names and not sw.enabled_all:
         warnings.append(
-            f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
-            "including your user hooks"
+            f"{project_file}: /hooksConfig/enabled: the project settings switch off project and "
+            "extension hooks; your user hooks stay enabled"
         )
     sys_named = {e.display_name for e in entries if e.source == "system"}
     ignored = sorted(sys_named.intersection(dis_all - dis_sys))

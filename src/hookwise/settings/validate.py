@@ -461,8 +461,8 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
                     out.append(
                         c.problem(
                             ptr,
-                            f"the project settings disable your user hook {name!r} ({users[0].path}); "
-                            "a cloned repository can switch off your guards: remove it if unintended",
+                            f"{name!r} is your user hook ({users[0].path}); only user and system "
+                            "settings can disable it, so it stays enabled",
                             WARNING,
                         )
                     )
