@@ -63,6 +63,13 @@ def _hook_call_record(inp: dict[str, Any], outcome: HookOutcome) -> dict[str, An
     return hook_call_record(inp, outcome)
 
 
+def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
+    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first rule)."""
+    from hookwise.claude.conditions import call_matches
+
+    return call_matches(rule, payload, project_dir=project_dir, home=home)
+
+
 def _uuid4() -> str:
     """A random (version 4) UUID string, without importing :mod:`uuid`."""
     b = bytearray(os.urandom(16))
@@ -486,7 +493,13 @@ class HookSystem:
         visibly (an ``if`` rule that does not parse).
         """
         plan, bad = select(
-            plan, ev, inp, project_dir=self.project_dir, home=self._home, spent=self._spent
+            plan,
+            ev,
+            inp,
+            project_dir=self.project_dir,
+            home=self._home,
+            spent=self._spent,
+            matches=_call_matches,
         )
         extra = [
             HookOutcome(

@@ -391,7 +391,7 @@ class Rule(Kind):
         }  # any string loads; one that does not parse is a warning, and skips its hook
 
     def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
-        from hookwise.claude.permission_rules import rule_error
+        from hookwise.core.rules import rule_error
 
         err = rule_error(value)
         if err is None:
