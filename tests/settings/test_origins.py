@@ -178,3 +178,31 @@ def test_a_later_key_declares_its_origin_in_one_row(
     loaded = load_settings(str(project.root))
     assert not [w for w in loaded.warnings if "may set" in w]
     assert loaded.hooks_config["mode"] == "x" and loaded.entries[0].extra["isolate"] is True
+
+
+def test_docs_security_lists_every_key_with_its_origin() -> None:
+    """docs/security.md's origin table is the schema's column, row for row."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "security.md").read_text()
+    table = doc.split("| key | may be set by |", 1)[1].split("\n\n", 1)[0]
+    rows: dict[str, tuple[set[str], str, str]] = {}
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = (
+                {x.strip() for x in cells[1].split(",")},
+                cells[2],
+                cells[3],
+            )
+    expected = {
+        ".".join([*path, name]): row.source_rule
+        for table_, path, _ in SETTINGS_TABLES
+        for name, row in table_.items()
+    }
+    assert set(rows) == set(expected)
+    for key, origin in expected.items():
+        layers, narrows, trust = rows[key]
+        assert layers == set(origin.layers), key
+        assert narrows == " or ".join(f"`{json.dumps(v)}`" for v in origin.narrows), key
+        assert (trust == "yes") is origin.trust, key
