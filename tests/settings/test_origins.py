@@ -132,6 +132,8 @@ def test_each_layer_sets_the_key_or_is_told_once(
         assert code == 0 and sum(f"may set {dotted}" in w for w in listed["warnings"]) == (
             0 if admitted else 1
         )
+        ignored = [(k["key"], k["file"], k["layer"]) for k in listed.get("ignoredKeys", [])]
+        assert ignored == ([] if admitted else [(dotted, str(file), label)])
 
 
 @pytest.mark.parametrize("table,path,defname,key", ROWS)

@@ -56,6 +56,8 @@ class LoadedSettings:
     profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
     #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
+    #: keys a file set that its layer may not set (settings/schema.py ``Origin``): file, pointer, key, layers
+    ignored_keys: list[dict[str, Any]] = field(default_factory=list)
 
     def hook_vars(
         self, project_dir: str, session_id: str, env: Mapping[str, str]
@@ -73,6 +75,7 @@ class LoadedSettings:
 class _Reporter:
     def __init__(self, warnings: list[str]) -> None:
         self.warnings = warnings
+        self.ignored_keys: list[dict[str, Any]] = []
 
     def at(self, layer: SettingsLayer, ptr: str, message: str) -> None:
         line, col = jsonc.locate(layer.text, ptr) if layer.text else (None, None)
@@ -83,6 +86,15 @@ class _Reporter:
         for f in findings:
             if f.at_load:
                 self.at(layer, f.pointer, f.message)
+            if f.refused:
+                self.ignored_keys.append(
+                    {
+                        "file": layer.path,
+                        "pointer": f.pointer,
+                        "key": f.refused,
+                        "layer": layer.label,
+                    }
+                )
 
 
 _HYDRATE_DROP = ("__proto__", "constructor", "prototype")
@@ -257,6 +269,7 @@ def load_settings(
         http_url_lists=sw.http_url_lists,
         profile=prof,
         telemetry=sw.telemetry,
+        ignored_keys=report.ignored_keys,
     )
 
 

@@ -107,6 +107,9 @@ class Finding:
     message: str
     severity: Severity = ERROR
     at_load: bool = True
+    refused: str = (
+        ""  # the dotted key a file may not set (its Origin): ignored, listed by `hookwise list`
+    )
 
 
 @dataclass(frozen=True)
@@ -1172,7 +1175,10 @@ def _read_keys(
         kptr = ptr + pointer(k)
         row = table.get(k)
         if row is not None and label is not None and not row.source_rule.admits(label, v):
-            out.add(kptr, row.source_rule.refusal(_dotted(ptr, k, table), v), WARNING)
+            where = _dotted(ptr, k, table)
+            out.findings.append(
+                Finding(kptr, row.source_rule.refusal(where, v), WARNING, True, where)
+            )
         elif row is None:
             _misplaced_key(out, k, kptr, table, where)
             if keep_unknown:
