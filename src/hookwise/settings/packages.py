@@ -175,7 +175,14 @@ def discover(
     """``(distribution, entry point name, value, load)`` for every ``hookwise.hooks`` entry point, sorted.
 
     ``paths`` defaults to :func:`installed_paths` (``sys.path`` without what ``project_dir`` controls)."""
-    search = installed_paths(project_dir) if paths is None else paths
+    if paths is None:
+        if not _may_declare_group(
+            sys.path
+        ):  # the common case, answered from the cache: no package at all
+            return []
+        search = installed_paths(project_dir)
+    else:
+        search = paths
     if not _may_declare_group(search):
         return []
     from importlib.metadata import distributions
