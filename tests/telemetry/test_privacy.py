@@ -64,6 +64,12 @@ def _fire(project: Project, outfile: Path, log_prompts: bool, url: str) -> str:
             "print(i['tool_input']['content'], file=sys.stderr); sys.exit(1)\"",
         },
         {"type": "python", "name": "raiser", "callable": "leaky:hook"},
+        {  # a deny whose reason quotes the input: the decision record's reason
+            "type": "command",
+            "name": "quoting-deny",
+            "command": f"{sys.executable} -c \"import sys,json; i=json.load(sys.stdin); "
+            "print(json.dumps({'decision': 'deny', 'reason': i['tool_input']['content']}))\"",
+        },
         {"type": "http", "url": f"{url}/hook?token={URL_SECRET}&x=1", "timeout": 5000},
     ]
     project.write_settings({"hooks": {"BeforeTool": [{"hooks": hooks}]}})
@@ -82,9 +88,10 @@ def _fire(project: Project, outfile: Path, log_prompts: bool, url: str) -> str:
         cwd=str(project.home),
         timeout=60,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 2, proc.stderr
     text = outfile.read_text()
-    assert text.count('"gemini_cli.hook_call"') >= 3, text  # all three calls were exported
+    assert text.count('"gemini_cli.hook_call"') >= 4, text  # every call was exported
+    assert '"hookwise.decision"' in text  # and the firing's decision record
     return text
 
 

@@ -358,7 +358,9 @@ def _read_layer(
         cfg, findings = read_object(
             doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"', layer.label
         )
-        report.findings(layer, findings)
+        report.findings(
+            layer, findings
+        )  # hooksConfig.mode from a project was left out (its Origin)
         sw.add_hooks_config(cfg, layer)
         for i, d in enumerate(cfg.get("claudePlugins", [])):
             sw.plugin_dirs.append(

@@ -794,6 +794,16 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             default="chunk",
             origin=Origin(EVERY_LAYER),
         ),
+        Key(
+            "mode",
+            OneOf("enforce", "audit"),
+            "hookwise: audit runs hooks and records their decisions but enforces nothing "
+            "(docs/fleet.md).",
+            default="enforce",
+            origin=Origin(
+                USER_AND_SYSTEM, narrows=("enforce",), why="switch enforcement off (audit mode)"
+            ),
+        ),
     )
 }
 
