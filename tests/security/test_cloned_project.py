@@ -128,7 +128,8 @@ class Repo:
         self.markers.mkdir()
         self.project = tmp / "work" / "repo"
         self.project.mkdir(parents=True)
-        self.trace = tmp / "chosen-trace.jsonl"  # the one file the user asks hookwise to write
+        self.trace = tmp / "chosen-trace.jsonl"  # the files the user asks hookwise to write
+        self.telemetry = tmp / "chosen-telemetry.jsonl"
         self.user_file = home / ".gemini" / "settings.json"
         self.env = {
             "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
@@ -259,11 +260,21 @@ class Repo:
         deny = json.dumps({"decision": "deny", "reason": "user guard"})
         guard = {"type": "command", "name": "user-guard", "command": f"echo {shlex.quote(deny)}"}
         self.user_file.parent.mkdir(parents=True, exist_ok=True)
-        self.user_file.write_text(
-            json.dumps(
-                {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [guard]}]}}
-            )
-        )
+        doc: dict[str, Any] = {
+            "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [guard]}]}
+        }
+        if self.aims_telemetry:  # the user's own choice of file: the repository's choice is ignored
+            doc["telemetry"] = {
+                "enabled": True,
+                "outfile": str(self.telemetry),
+                "logPrompts": False,
+            }
+        self.user_file.write_text(json.dumps(doc))
+
+    @property
+    def aims_telemetry(self) -> bool:
+        """Whether this repository's settings aim telemetry somewhere (its own outfile or collector)."""
+        return self.source in ("gemini", "claude", "tabnine", "terminai")
 
     # ---- what the user runs ----------------------------------------------------------------
     def cli(self, *args: str, project: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -315,7 +326,7 @@ class Repo:
     def allowed(self, path: str) -> bool:
         """The trace the user chose, hookwise's own session files and discovery cache."""
         return (
-            path == str(self.trace)
+            path in (str(self.trace), str(self.telemetry))
             or path.startswith(str(self.home / ".gemini" / "tmp"))
             or path.startswith(str(self.home / ".cache"))
         )
@@ -420,11 +431,12 @@ def test_nothing_runs_before_trust_and_trusted_hooks_run_after(
     assert not (repo.markers / f"{repo.source}-bashrc").exists()
     assert not (repo.project.parent / "outside-bashrc").exists()
     assert b"/v1/" not in repo.listener.received
+    assert repo.telemetry.exists() is repo.aims_telemetry  # recorded where the user chose
 
 
 def test_the_warning_names_the_file_once(repo: Repo) -> None:
     """Each refused key of the repository's settings is one warning naming the file, on every run."""
-    if repo.source in ("plugin", "extension", "package"):
+    if not repo.aims_telemetry:
         pytest.skip("no telemetry keys in this source")
     proc = repo.cli("fire", "SessionStart", "--source", "startup")
     refused = [ln for ln in proc.stderr.splitlines() if "may set telemetry." in ln]
