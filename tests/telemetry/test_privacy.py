@@ -67,7 +67,7 @@ def _fire(project: Project, outfile: Path, log_prompts: bool, url: str) -> str:
         {  # a deny whose reason quotes the input: the decision record's reason
             "type": "command",
             "name": "quoting-deny",
-            "command": f"{sys.executable} -c \"import sys,json; i=json.load(sys.stdin); "
+            "command": f'{sys.executable} -c "import sys,json; i=json.load(sys.stdin); '
             "print(json.dumps({'decision': 'deny', 'reason': i['tool_input']['content']}))\"",
         },
         {"type": "http", "url": f"{url}/hook?token={URL_SECRET}&x=1", "timeout": 5000},
