@@ -13,7 +13,8 @@ through, a repository is built whose every hook, of every kind, for every event,
 - the ``.tabnine/`` and ``.terminai/`` repositories also try to drop the user's own
   ``~/.gemini/settings.json``, whose guard hook denies every shell command.
 
-The repository is driven as a user drives it: ``hookwise fire`` for every event (a subprocess started in
+The repository is driven as a user drives it: ``hookwise list``, ``validate`` and ``doctor`` (looking
+at it), ``hookwise fire`` for every event (a subprocess started in
 the repository), the Python API (``HookSystem``, in a process whose ``sys.path`` starts with the
 repository, like a host script run from it) and ``hookwise agent`` (the reference host with its scripted
 model, which reads a file, runs a shell command and ends the session). Then nothing may have happened:
@@ -382,6 +383,12 @@ def test_nothing_runs_before_trust_and_trusted_hooks_run_after(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = repo.snapshot()
+
+    # 0. looking at the repository: list, validate, doctor
+    for look in (["list"], ["list", "--json"], ["validate"], ["doctor"]):
+        proc = repo.cli(*look)
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, (look, proc)
+    _nothing_happened(repo, before, "list, validate, doctor")
 
     # 1. the CLI, every event, started inside the repository
     fired = repo.fire_every_event()
