@@ -50,7 +50,8 @@ SOURCES = ["gemini", "claude", "plugin", "extension", "tabnine", "terminai", "pa
 #: the input of each event through ``hookwise fire`` (the base fields are filled in)
 FIRE_ARGS: dict[str, list[str]] = {
     "BeforeTool": ["--tool", "run_shell_command", "--tool-input", '{"command": "rm -rf /"}'],
-    "AfterTool": ["--tool", "read_file", "--tool-input", '{"file_path": "a"}'],
+    "AfterTool": ["--tool", "read_file", "--tool-input", '{"file_path": "a"}']
+    + ["--tool-response", '{"llmContent": "x"}'],
     "BeforeAgent": ["--prompt", "hi"],
     "AfterAgent": ["--prompt", "hi", "--prompt-response", "ok"],
     "SessionStart": ["--source", "startup"],
@@ -60,9 +61,16 @@ FIRE_ARGS: dict[str, list[str]] = {
 }
 API_FIELDS: dict[str, dict[str, Any]] = {
     "BeforeTool": {"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf /"}},
-    "AfterTool": {"tool_name": "read_file", "tool_input": {"file_path": "a"}},
+    "AfterTool": {
+        "tool_name": "read_file",
+        "tool_input": {"file_path": "a"},
+        "tool_response": {"llmContent": "x"},
+    },
     "BeforeAgent": {"prompt": "hi"},
-    "AfterAgent": {"prompt": "hi", "prompt_response": "ok"},
+    "AfterAgent": {"prompt": "hi", "prompt_response": "ok", "stop_hook_active": False},
+    "BeforeModel": {"llm_request": {"contents": []}},
+    "AfterModel": {"llm_request": {"contents": []}, "llm_response": {"candidates": []}},
+    "BeforeToolSelection": {"llm_request": {"contents": []}},
     "SessionStart": {"source": "startup"},
     "SessionEnd": {"reason": "exit"},
     "PreCompress": {"trigger": "manual"},

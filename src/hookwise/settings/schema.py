@@ -892,16 +892,10 @@ def _read_keys(
     (:class:`Origin`). A hook's ``type`` is read by :func:`_read_type`.
     """
     values: dict[str, Any] = {}
-    label = out.label
     for k, v in obj.items():
         kptr = ptr + pointer(k)
         row = table.get(k)
-        if row is not None and label is not None and not row.source_rule.admits(label, v):
-            where = _dotted(ptr, k, table)
-            out.findings.append(
-                Finding(kptr, row.source_rule.refusal(where, v), WARNING, True, where)
-            )
-        elif row is None:
+        if row is None:
             _misplaced_key(out, k, kptr, table, where)
             if keep_unknown:
                 values[k] = v
@@ -916,10 +910,24 @@ def _read_keys(
             used, notes = row.kind.read(k, v)
             for n in notes:
                 out.note(kptr, n, consequence)
-            if not any(n.severity == ERROR and not n.suffix for n in notes):
+            usable = not any(n.severity == ERROR and not n.suffix for n in notes)
+            if usable and _admitted(out, row, k, used, ptr, table):
                 values[k] = used
     _missing_keys(out, obj, ptr, table, consequence, hook_type)
     return values
+
+
+def _admitted(
+    out: Reading, row: Key, key: str, value: Any, ptr: str, table: Mapping[str, Key]
+) -> bool:
+    """Whether the file being read (its source label ``out.label``) may set ``key`` to ``value``; if not,
+    one warning naming the key (a value of the wrong type was already an error of its own)."""
+    if out.label is None or row.source_rule.admits(out.label, value):
+        return True
+    where = _dotted(ptr, key, table)
+    refusal = row.source_rule.refusal(where, value)
+    out.findings.append(Finding(ptr + pointer(key), refusal, WARNING, True, where))
+    return False
 
 
 def _dotted(ptr: str, key: str, table: Mapping[str, Key]) -> str:
