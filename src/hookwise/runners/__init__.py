@@ -27,6 +27,8 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 
 from __future__ import annotations
 
+import sys
+
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
@@ -103,9 +105,8 @@ class LazyKind:
         """The kind itself (its module imported now if it was not yet)."""
         kind = self._kind
         if kind is None:
-            import importlib
-
-            kind = self._kind = getattr(importlib.import_module(self.module), self.cls)()
+            __import__(self.module)  # not importlib: it is not on the firing path
+            kind = self._kind = getattr(sys.modules[self.module], self.cls)()
         return kind
 
     def __getattr__(self, member: str) -> Any:
