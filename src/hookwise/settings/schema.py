@@ -52,7 +52,8 @@ How to add a key to a hook
 How to add a hook type
     A hook kind is a :class:`~hookwise.runners.kind.HookKind` subclass in its own module of
     ``runners/`` and one row of :data:`hookwise.runners.KINDS`; its ``keys`` and ``doc`` reach
-    ``HOOK_KEYS`` and ``HOOK_TYPES`` here (:func:`sync_kinds`). ``OTHER_TYPES`` holds the values of
+    ``HOOK_KEYS`` and ``HOOK_TYPES`` here (:func:`sync_kinds`; reading settings imports a kind's
+    module when a hook of it appears). ``OTHER_TYPES`` holds the values of
     ``"type"`` that are not kinds (an alias, one that cannot be written in settings).
 
 A ``hooksConfig`` key is a :class:`Key` row in ``HOOKS_CONFIG_KEYS`` (``old_location=True`` when
@@ -97,7 +98,7 @@ from hookwise.events import (
 )
 from hookwise.jsonc.codec import dumps_indented
 from hookwise.jsonc.parse import kind_of, pointer
-from hookwise.runners import KINDS
+from hookwise.runners import KINDS, loaded, resolve_kind
 
 if TYPE_CHECKING:  # typing and collections are not imported when firing
     from collections.abc import Iterable, Mapping
@@ -383,23 +384,37 @@ HOOK_TYPES: dict[str, HookType] = {}
 HOOK_KEYS: dict[str, Key] = {}
 #: keys that only a hook has; on a definition they mean a hook was written without its wrapper
 HOOK_MARKERS: list[str] = []
-_SYNCED: list[tuple[object, ...]] = [()]
+_SYNCED: list[object] = [None]
 
 
-def sync_kinds() -> None:
+def sync_kinds(full: bool = True) -> None:
     """Bring :data:`HOOK_TYPES`, :data:`HOOK_KEYS` and :data:`HOOK_MARKERS` in step with
-    :data:`hookwise.runners.KINDS` (in place: a kind registered later is read like the built-in ones)."""
-    kinds = tuple(KINDS.values())
-    if kinds == _SYNCED[0]:
+    :data:`hookwise.runners.KINDS`, in place (a kind registered later is read like the built-in ones).
+
+    ``full``: every kind's module is imported (``validate``, the JSON Schema, migration). Otherwise the
+    tables hold the keys of the kinds already imported: reading settings imports a kind when a hook of
+    it appears, and falls back to the full tables for a key it does not know (a firing whose settings
+    hold only command hooks imports no other kind).
+    """
+    rows = list(KINDS.values())
+    kinds = [resolve_kind(r) for r in rows if full or loaded(r)]
+    state = (tuple(KINDS), tuple(map(id, kinds)))
+    if state == _SYNCED[0]:
         return
-    types = [HookType(k.name, k.doc) for k in kinds]
+    docs = {k.name: k.doc for k in kinds}
+    types = [HookType(n, docs.get(n, "")) for n in KINDS]
     HOOK_TYPES.clear()
     HOOK_TYPES.update((t.name, t) for t in (*types[:1], OTHER_TYPES[0], *types[1:], OTHER_TYPES[1]))
-    rows = [_type_key(), *(row for k in kinds for row in k.keys), *SHARED_HOOK_KEYS]
+    keys = [_type_key(), *(row for k in kinds for row in k.keys), *SHARED_HOOK_KEYS]
     HOOK_KEYS.clear()
-    HOOK_KEYS.update((row.name, row.with_origin(HOOK_ORIGIN)) for row in rows)
+    HOOK_KEYS.update((row.name, row.with_origin(HOOK_ORIGIN)) for row in keys)
     HOOK_MARKERS[:] = [k for k, row in HOOK_KEYS.items() if row.required]
-    _SYNCED[0] = kinds
+    _SYNCED[0] = state
+
+
+def _full() -> bool:
+    """Whether the tables hold every kind's keys (after a full :func:`sync_kinds`)."""
+    return all(loaded(r) for r in KINDS.values()) and len(_SYNCED[0][1]) == len(KINDS)  # type: ignore[index]
 
 
 def _type_key() -> Key:
@@ -412,7 +427,7 @@ def _type_key() -> Key:
     )
 
 
-sync_kinds()
+sync_kinds(full=False)
 
 
 #: the keys of a definition (one element of ``hooks.<Event>``)
@@ -696,7 +711,7 @@ def read_hooks_section(hooks: Any, base: str = "/hooks", label: str | None = Non
 
     ``label``: the source label of the file, for the keys whose :class:`Origin` is narrower.
     """
-    sync_kinds()
+    sync_kinds(full=False)
     out = Reading(label)
     if not isinstance(hooks, dict):
         out.add(
@@ -834,10 +849,13 @@ def _read_hook(out: Reading, h: Any, ptr: str) -> dict[str, Any] | None:
     before = len(out.findings)
     written = _read_type(out, h, ptr)
     htype = None if written is None else HOOK_TYPES[written].runs_as or written
+    if htype is not None and not loaded(KINDS[htype]):
+        resolve_kind(KINDS[htype])  # a hook of a kind not read yet: its module and its keys now
+        sync_kinds(full=False)
     values = _read_keys(out, h, ptr, HOOK_KEYS, "a hook", _SKIP_HOOK, hook_type=htype)
     if htype is None or any(f.severity == ERROR for f in out.findings[before:]):
         return None
-    kind = KINDS[htype]
+    kind = resolve_kind(KINDS[htype])
     own = {row.name: row for row in kind.keys}
     fields: dict[str, Any] = {
         row.attr: _fresh(row.default)
@@ -895,6 +913,9 @@ def _read_keys(
     for k, v in obj.items():
         kptr = ptr + pointer(k)
         row = table.get(k)
+        if row is None and table is HOOK_KEYS and not _full():
+            sync_kinds()  # a key of a kind not imported yet, or a mistake: the full table tells which
+            row = table.get(k)
         if row is None:
             _misplaced_key(out, k, kptr, table, where)
             if keep_unknown:
@@ -957,6 +978,8 @@ def _missing_keys(
 
 
 def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], where: str) -> None:
+    if table is DEFINITION_KEYS:
+        sync_kinds()  # every kind's required keys (HOOK_MARKERS)
     if table is DEFINITION_KEYS and k in HOOK_MARKERS:
         out.add(
             kptr,

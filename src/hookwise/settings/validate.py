@@ -37,6 +37,7 @@ from hookwise.settings.schema import (
     close_match,
     read_hooks_section,
     read_object,
+    sync_kinds,
 )
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
@@ -344,6 +345,7 @@ def validate_project(
     load: ``.claude/`` files when ``claudeSettings`` is on, Claude Code plugins (``--plugin-dir``,
     ``hooksConfig.claudePlugins``, Claude's installed records) and extensions installed from plugins.
     """
+    sync_kinds()  # every kind's keys: hints name the kind a key belongs to
     from hookwise.settings.layers import discover_layers
     from hookwise.settings.profiles import select_profile
 
