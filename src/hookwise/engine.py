@@ -17,7 +17,7 @@ import os
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner, once_key, select
+from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
@@ -241,6 +241,9 @@ class HookSystem:
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
+        refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
+        if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
+            raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
         entry = HookEntry(
             event=ev,
             name=name,

@@ -955,11 +955,9 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
             WARNING,
         )
         return
-    risk = matcher_warning(
-        m, MatcherKind.TOOL
-    )  # could hang a firing: bounded or refused (docs/sources.md)
-    if risk is not None:
-        out.add(ptr, risk, WARNING)
+    refused = matcher_warning(m, MatcherKind.TOOL)  # cannot be bounded: skipped (docs/sources.md)
+    if refused is not None:
+        out.add(ptr, refused)
 
 
 def _read_hook(out: Reading, h: Any, ptr: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
