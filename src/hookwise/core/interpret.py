@@ -59,6 +59,25 @@ def _too_deep(text: str) -> bool:
     return False
 
 
+def json_error(out: str) -> str | None:
+    """Why ``out``, which starts like JSON (``{`` or ``[``), does not parse (with the position); else None.
+
+    Output that starts like JSON and fails to parse is a crashed serializer or a
+    truncated write, not text: a malformed answer (docs/contract.md §6).
+    """
+    if out[:1] not in ("{", "["):
+        return None
+    try:
+        loads_strict(out)
+    except RecursionError:
+        return None  # too deep: reported by the caller
+    except ValueError as exc:
+        line, col, msg = (getattr(exc, k, None) for k in ("lineno", "colno", "msg"))
+        where = f"line {line} column {col}: {msg}" if line is not None else str(exc)
+        return f"its output starts like JSON but does not parse ({where}); the answer was ignored"
+    return None
+
+
 def last_line(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     s = lines[-1].strip() if lines else ""
@@ -105,6 +124,11 @@ def interpret(
     if exit_code == 0:
         if obj is not None:
             return Interpretation(Outcome.OK, obj, None, True)
+        broken = json_error(out)
+        if (
+            broken is not None
+        ):  # starts like JSON but does not parse: malformed, never a silent allow
+            return Interpretation(Outcome.FAILED, None, broken)
         if out:
             return Interpretation(Outcome.OK, {"decision": "allow", "systemMessage": out}, None)
         return Interpretation(Outcome.OK, None, None)
