@@ -116,6 +116,8 @@ class FireResult:
     output: dict[str, Any] = field(default_factory=dict)
     hooks: list[HookOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: audit mode (:mod:`hookwise.decisions`): the merged answer the hooks gave, not applied; else None
+    audit: dict[str, Any] | None = None
 
     # ---- decisions -------------------------------------------------------------------------
     @property
@@ -219,6 +221,16 @@ class FireResult:
             return dict(original)
         return {**original, **t}
 
+    def tool_output_for(self, original: dict[str, Any]) -> dict[str, Any] | None:
+        """AfterTool: the tool result the model should get instead of ``original`` (a hook's
+        ``hookSpecificOutput.updatedToolOutput``, the later hook in plan order winning, merged over
+        ``original``), or None to keep it. Values of the wrong shape were dropped, with a warning, before."""
+        t = self.hook_specific.get("updatedToolOutput")
+        if not isinstance(t, dict) or not t:
+            return None
+        out = {**original, **{k: v for k, v in t.items() if k in original}}
+        return None if out == original else out
+
     @property
     def llm_request(self) -> dict[str, Any] | None:
         """BeforeModel: the hook's ``llm_request`` (stable format), or None."""
@@ -273,4 +285,5 @@ class FireResult:
             "hookSpecificOutput": hso if isinstance(hso, dict) else None,
             "hooks": [h.to_json() for h in self.hooks],
             "warnings": list(self.warnings),
+            **({"audit": self.audit} if self.audit is not None else {}),
         }

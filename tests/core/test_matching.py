@@ -19,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwise.claude.permission_rules import bash_matches, call_matches, parse_rule, rule_error
+from hookwise.claude.conditions import call_matches
 from hookwise.core.matching import Unbounded, compile_regex, unbounded, wildcard
 from hookwise.core.plan import compile_matcher, matcher_warning
+from hookwise.core.rules import bash_matches, parse_rule, rule_error
 from hookwise.events import MatcherKind
 
 #: each property's example count (stated in docs/sources.md)

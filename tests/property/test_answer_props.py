@@ -118,12 +118,29 @@ def test_any_command_answer_is_a_result_or_failed(
     _assert_sound(hs, event, hs.fire(event, _payload(event)))
 
 
+_FULL: dict[str, Any] = {
+    "tool_name": "run_shell_command",
+    "tool_input": {"command": "ls"},
+    "tool_response": {"llmContent": "ok"},
+    "prompt": "hi",
+    "prompt_response": "ok",
+    "stop_hook_active": False,
+    "llm_request": {"messages": []},
+    "llm_response": {"candidates": []},
+    "source": "startup",
+    "reason": "exit",
+    "trigger": "auto",
+    "notification_type": "ToolPermission",
+    "message": "m",
+    "details": {},
+}
+
+
 def _payload(event: HookEvent) -> dict[str, Any]:
-    if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL):
-        return {"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}
-    if event in (HookEvent.BEFORE_AGENT, HookEvent.AFTER_AGENT):
-        return {"prompt": "hi", "prompt_response": "ok"}
-    return {}
+    """Every field the event requires (docs/contract.md §3)."""
+    from hookwise.events import REQUIRED
+
+    return {k: _FULL[k] for k in REQUIRED[event]}
 
 
 @settings(max_examples=PY_EXAMPLES, deadline=None, database=None)

@@ -18,7 +18,7 @@ behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
 
 The framework modules translate their objects, fire through :meth:`HookBridge.fire` (sync seams) or
 :meth:`HookBridge.afire` (async seams) and hand the :class:`~hookwise.result.FireResult` to the
-verdict helpers of :mod:`hookwise.adapters._verdicts`, which the reference host uses too. Nothing here
+verdict helpers of :mod:`hookwise.host.verdicts`, which the reference host uses too. Nothing here
 imports a framework.
 """
 
@@ -30,8 +30,8 @@ from collections.abc import Awaitable, Callable, Collection, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
-from hookwise.adapters import _verdicts as verdicts
 from hookwise.events import HookEvent
+from hookwise.host import verdicts
 from hookwise.result import FireResult
 
 if TYPE_CHECKING:
@@ -346,11 +346,17 @@ class HookBridge:
         """The framework tool for a name a hook used (tail calls, allowedFunctionNames)."""
         return self._native.get(hook_name, hook_name)
 
-    def tool_fields(self, native: str, original: str | None = None) -> dict[str, Any]:
-        """``tool_name`` / ``original_request_name`` input fields for a framework tool."""
+    def tool_fields(
+        self, native: str, original: str | None = None, call_id: str | None = None
+    ) -> dict[str, Any]:
+        """``tool_name`` / ``original_request_name`` input fields for a framework tool, and the framework's call
+        id as Claude Code's ``tool_use_id`` (the Claude-only channel: only Claude-dialect hooks see it)."""
         name = self.hook_name(native)
         orig = original if original is not None else (native if name != native else None)
-        return {"tool_name": name, "original_request_name": orig}
+        fields = {"tool_name": name, "original_request_name": orig}
+        if call_id:
+            fields["tool_use_id"] = call_id
+        return fields
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def session_start_fields(self, source: str = "startup") -> dict[str, Any]:
@@ -495,7 +501,7 @@ class HookBridge:
     def selection_allows(self, sdk_tool_config: dict[str, Any] | None, native: str) -> bool:
         """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its hook name
         or its own name)?"""
-        from hookwise.agent import llm_format as fmt
+        from hookwise.host import llm_format as fmt
 
         if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
             return True
@@ -508,7 +514,7 @@ class HookBridge:
         """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
         if turn.tool_config is None:  # no BeforeToolSelection answer for this model call
             return None
-        from hookwise.agent import llm_format as fmt
+        from hookwise.host import llm_format as fmt
 
         if self.selection_allows(turn.tool_config, native):
             return None

@@ -106,7 +106,6 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES  # noqa: E402
 from langgraph.types import interrupt  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     NATIVE,
     RUN_EVENTS,
@@ -120,9 +119,10 @@ from hookwise.adapters._bridge import (  # noqa: E402
     Steps,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 __all__ = ["HookwiseMiddleware", "HookwiseState"]
 
@@ -563,7 +563,7 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             return self._error(call, refused)
         if request.tool is None:  # unknown tool: the framework's own error
             return (yield _Call(request))
-        names = bridge.tool_fields(native, original)
+        names = bridge.tool_fields(native, original, call.get("id"))
         hook_name = names["tool_name"]
         key = call.get("id") if depth == 0 else None
         v = turn.verdicts.get(key) if key else None
@@ -620,6 +620,9 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         )
         if after.kind in ("hide", "stop"):
             return self._error(call, after.reason)
+        if after.text is not None:  # a hook's updatedToolOutput
+            text = after.text
+            out = out.model_copy(update={"content": text})
         if not failed:
             out = out.model_copy(
                 update={"content": verdicts.model_facing_text(text, after.context, v.modified)}

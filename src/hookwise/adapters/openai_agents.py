@@ -117,7 +117,6 @@ from agents.run_config import CallModelData, ModelInputData, ToolErrorFormatterA
 from openai.types.responses import ResponseOutputMessage, ResponseOutputText  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     MODEL_EVENTS,
     NATIVE,
@@ -128,9 +127,10 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SeamPolicy,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
@@ -370,7 +370,7 @@ class _Governor:
         if not bridge.wants(HookEvent.BEFORE_TOOL, bridge.hook_name(name)):
             return verdicts.ToolVerdict("run", args)
         result = await bridge.afire(
-            HookEvent.BEFORE_TOOL, **bridge.tool_fields(name), tool_input=args
+            HookEvent.BEFORE_TOOL, **bridge.tool_fields(name, None, call_id), tool_input=args
         )
         return bridge.before_tool(self.turn, result, args, call_id)
 
@@ -469,7 +469,7 @@ class _Governor:
         )
         fired = await bridge.afire(
             HookEvent.AFTER_TOOL,
-            **bridge.tool_fields(name, original),
+            **bridge.tool_fields(name, original, getattr(ctx, "tool_call_id", None)),
             tool_input=args,
             tool_response={"llmContent": text, "returnDisplay": text},
         )
@@ -478,6 +478,8 @@ class _Governor:
             raise Stopped(v.reason)
         if v.kind == "hide":
             return v.reason
+        if v.text is not None:  # a hook's updatedToolOutput
+            text = output = v.text
         response = verdicts.model_facing_text(text, v.context, modified)
         if v.tail is None:
             return response

@@ -14,7 +14,7 @@ controls is given to ``re`` for matching. Instead:
   zero-width assertion is compiled by ``re`` itself and asked about one
   character or one position, where it cannot backtrack.
 * Tool matchers (a regex *search*), ``if`` rules (Claude permission-rule globs,
-  turned into regexes by :mod:`hookwise.claude.permission_rules`) and the
+  turned into regexes by :mod:`hookwise.core.rules`) and the
   ``*`` wildcards of :func:`wildcard` all go through here; lifecycle matchers
   are exact names (:func:`exact_names`).
 * What cannot be run this way raises :class:`Unbounded` with the reason:
