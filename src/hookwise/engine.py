@@ -248,12 +248,10 @@ class HookSystem:
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
         returns the same answer as a dict, or None for no opinion; it may be a
-        coroutine function. An exception makes the outcome ``failed``. Coroutine
-        functions (and every hook fired through :meth:`fire_async`) run on a
-        worker thread with its own loop: at the timeout the firing goes on with
-        outcome ``timeout``, even if the hook blocks its loop (docs/reliability.md).
-        A plain function fired through :meth:`fire` runs inline (the fast path) and
-        cannot be interrupted: one that overruns has its answer discarded.
+        coroutine function. An exception makes the outcome ``failed`` (``SystemExit``
+        and ``KeyboardInterrupt`` too: a hook cannot end the host). Every function
+        runs on a worker thread with its own loop: at the timeout the firing goes on
+        with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
         """
         ev = parse_event(event)
         if not callable(func):
