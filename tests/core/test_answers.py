@@ -114,6 +114,8 @@ def test_output_that_starts_like_json_but_does_not_parse_is_malformed(
     assert hook["outcome"] == "failed", hook
     assert "starts like JSON but does not parse (line 1 column" in hook["error"]
     assert r.stderr.count("does not parse") == 1  # one warning
+    result = HookSystem(proj, trust_all=True).fire("BeforeTool", tool_name="x", tool_input={})
+    assert [h.outcome.value for h in result.hooks] == ["failed"]
 
 
 @pytest.mark.parametrize("keys", [{"failClosed": True}, {"dialect": "claude", "failClosed": True}])

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hookwise import HookSystem
 from hookwise.claude.conditions import call_matches
 from hookwise.core.matching import Unbounded, compile_regex, unbounded, wildcard
 from hookwise.core.plan import compile_matcher, matcher_warning
@@ -168,8 +169,6 @@ def test_invalid_regex_is_still_compared_exactly() -> None:
 
 
 def test_register_refuses_an_unboundable_matcher() -> None:
-    from hookwise import HookSystem
-
     hs = HookSystem(project_dir=".")
     with pytest.raises(ValueError, match="bounded time"):
         hs.register("BeforeTool", lambda i: None, name="x", matcher="(a+)\\1")
@@ -275,6 +274,12 @@ def test_if_rule_cannot_hang_a_firing(tmp_path: Path, trusted: bool) -> None:
         else:
             assert outcomes == (["blocked"] if trusted else ["skipped"])
             assert r.returncode == (2 if trusted else 0)
+        t0 = time.perf_counter()
+        result = HookSystem(proj, trust_all=trusted).fire(
+            "BeforeTool", tool_name="run_shell_command", tool_input={"command": command}
+        )  # the Python API
+        assert time.perf_counter() - t0 < 5
+        assert len(result.hooks) == (1 if blocked else 0)
 
 
 @pytest.mark.parametrize("layer", ["project", "user"])

@@ -156,3 +156,8 @@ def test_project_modules_are_loaded_from_source_with_the_standard_library_first(
     assert [h["outcome"] for h in out["hooks"]] == ["ok", "ok"]
     assert "from source" in out["systemMessage"]
     assert str(proj) not in out["systemMessage"]  # colorsys came from the standard library
+    for name in ("guard", "colorsys"):  # the Python API, in this process
+        if name == "guard" or str(proj) in str(getattr(sys.modules.get(name), "__file__", "")):
+            sys.modules.pop(name, None)
+    result = HookSystem(proj, trust_all=True).fire("BeforeTool", tool_name="x", tool_input={})
+    assert not result.blocked and "from source" in (result.system_message or "")
