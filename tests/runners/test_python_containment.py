@@ -161,3 +161,14 @@ def test_project_modules_are_loaded_from_source_with_the_standard_library_first(
             sys.modules.pop(name, None)
     result = HookSystem(proj, trust_all=True).fire("BeforeTool", tool_name="x", tool_input={})
     assert not result.blocked and "from source" in (result.system_message or "")
+
+
+def test_a_function_on_the_worker_sees_the_callers_context_variables() -> None:
+    import contextvars
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="none")
+    hs = HookSystem(".", trust_all=True)
+    hs.register("BeforeTool", lambda i: {"systemMessage": var.get()}, name="ctx")
+    var.set("req-42")
+    result = hs.fire("BeforeTool", tool_name="x", tool_input={})
+    assert result.system_message == "req-42"

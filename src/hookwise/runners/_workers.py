@@ -24,6 +24,7 @@ the GIL; ``"isolate": true`` runs such a hook in a subprocess instead.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import os
 import queue
@@ -62,7 +63,7 @@ class HookEscaped(Exception):
 
 
 class _Job:
-    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned")
+    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned", "context")
 
     def __init__(
         self,
@@ -79,6 +80,8 @@ class _Job:
 
         self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self.abandoned = False
+        #: the caller's context variables: a hook sees them as if it ran on the caller's thread
+        self.context = contextvars.copy_context()
 
 
 async def _await(aw: Awaitable[Any]) -> Any:
@@ -119,7 +122,7 @@ class _Worker:
         if not fut.set_running_or_notify_cancel():
             return
         try:
-            value = job.func(job.arg) if job.func is not None else job.awaitable
+            value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
             if inspect.isawaitable(value):
                 try:
                     value = self.loop.run_until_complete(
