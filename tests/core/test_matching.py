@@ -306,3 +306,23 @@ def test_unboundable_matcher_is_skipped_with_a_warning_and_fails_validate(
     assert "bounded time" in r.stderr and "back-reference" in r.stderr
     v = _hookwise(proj, env, "validate")
     assert v.returncode == 1 and "bounded time" in (v.stdout + v.stderr)
+
+
+def test_unboundable_if_rule_fails_validate_and_skips_its_hook(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    (proj / ".gemini").mkdir(parents=True)
+    hook = {
+        "type": "command",
+        "name": "g",
+        "if": "Edit(" + "[ab]?" * 1500 + ")",
+        "command": "exit 2",
+    }
+    (proj / ".gemini" / "settings.json").write_text(
+        json.dumps({"hooks": {"BeforeTool": [{"hooks": [hook]}]}})
+    )
+    env = _env(tmp_path)
+    env["HOOKWISE_TRUST_ALL"] = "1"
+    v = _hookwise(proj, env, "validate")
+    assert v.returncode == 1 and "bounded time" in (v.stdout + v.stderr)
+    r = _hookwise(proj, env, "fire", "BeforeTool", "--tool", "replace", "--json")
+    assert json.loads(r.stdout)["hooks"] == [] and "bounded time" in r.stderr

@@ -249,6 +249,10 @@ class Rule(Kind):
             return value, []
         if not isinstance(value, str):
             return None, [Note(f'"{key}" {err}; the hook is skipped')]
+        if (
+            "bounded time" in err
+        ):  # could hang a firing: rejected like a tool matcher (docs/sources.md)
+            return None, [Note(f'"{key}" rule {show(value)} {err}; the hook is skipped')]
         return value, [
             Note(
                 f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
