@@ -21,7 +21,7 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner, once_key, select
+from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
@@ -192,18 +192,19 @@ class HookSystem:
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
         returns the same answer as a dict, or None for no opinion; it may be a
-        coroutine function. An exception makes the outcome ``failed``. Coroutine
-        functions (and every hook fired through :meth:`fire_async`) run on a
-        worker thread with its own loop: at the timeout the firing goes on with
-        outcome ``timeout``, even if the hook blocks its loop (docs/reliability.md).
-        A plain function fired through :meth:`fire` runs inline (the fast path) and
-        cannot be interrupted: one that overruns has its answer discarded.
+        coroutine function. An exception makes the outcome ``failed`` (``SystemExit``
+        and ``KeyboardInterrupt`` too: a hook cannot end the host). Every function
+        runs on a worker thread with its own loop: at the timeout the firing goes on
+        with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
         """
         ev = parse_event(event)
         if not callable(func):
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
+        refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
+        if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
+            raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
         entry = HookEntry(
             event=ev,
             name=name,

@@ -14,11 +14,10 @@ from __future__ import annotations
 import os
 import sys
 import time
-from inspect import isawaitable
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
-from hookwise.core.keys import CallableRef, Key
+from hookwise.core.keys import FLAG, CallableRef, Key
 from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _workers
@@ -43,14 +42,13 @@ class PythonRunner(PerHookRunner):
         if isinstance(func, HookOutcome):
             return func
         inp, d = _shape(firing, entry, func, inp)
+        if _isolated(entry):
+            from hookwise.runners import _isolated as iso
+
+            return iso.run(firing, entry, inp, d)
         t0 = time.perf_counter()
-        try:
-            # the fast path: called inline on the caller's thread. A coroutine function's call only makes
-            # its coroutine (none of its code runs): that is awaited on a worker, abandoned at the deadline,
-            # so a hook that blocks its loop cannot stall the caller
-            value = func(inp)
-            if value is not None and value.__class__ is not dict and isawaitable(value):
-                value = _workers.call(None, None, entry.timeout_ms / 1000.0, awaitable=value)
+        try:  # on a worker, plain functions too: abandoned at the deadline (docs/hook-types.md)
+            value = _workers.call(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:  # a hook's bug is its outcome, not ours
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
@@ -62,12 +60,22 @@ class PythonRunner(PerHookRunner):
         if isinstance(func, HookOutcome):
             return func
         inp, d = _shape(firing, entry, func, inp)
+        if _isolated(entry):
+            from hookwise.runners import _isolated as iso
+            from hookwise.runners._workers import in_thread
+
+            return await in_thread(iso.run, firing, entry, inp, d)  # type: ignore[no-any-return]
         t0 = time.perf_counter()
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
             value = await _workers.call_async(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
+
+
+def _isolated(entry: HookEntry) -> bool:
+    """``"isolate": true``: the function runs in a subprocess of its own (runners/_isolated.py)."""
+    return isinstance(entry.spec, PythonSpec) and entry.spec.isolate and entry.func is None
 
 
 def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] | HookOutcome:
@@ -99,6 +107,15 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
     return func
 
 
+def import_root(firing: Firing, entry: HookEntry) -> str | None:
+    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    if entry.source == "project":
+        return firing.host.project_dir
+    if entry.source == "extension":
+        return entry.extension_dir
+    return None
+
+
 def _shape(
     firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any]
 ) -> tuple[dict[str, Any], Any]:
@@ -127,7 +144,13 @@ def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
             {"decision": "deny", "reason": exc.reason or f"Blocked by hook {entry.display_name}"},
             None,
         )
-    error = f"raised {type(exc).__name__}: {exc}"
+    from hookwise.runners._workers import HookEscaped
+
+    error = (
+        f"raised {exc} (a hook cannot end the host; its outcome is failed)"
+        if isinstance(exc, HookEscaped)
+        else f"raised {type(exc).__name__}: {exc}"
+    )
     if (
         entry.func is None
     ):  # a settings hook answers like its command form would (exit 1 + text: a warning message)
@@ -187,10 +210,19 @@ class PythonKind(PythonRunner, HookKind):
             attr="callable",
             missing='missing "callable": the function to call, as "package.module:function"',
         ),
+        Key(
+            "isolate",
+            FLAG,
+            "python hooks: run the function in a subprocess of its own (it can then be killed at its "
+            "timeout, and os._exit or a crash in C code cannot take the host down).",
+            types=("python",),
+            attr="isolate",
+            default=False,
+        ),
     )
 
     def make_spec(self, values: dict[str, Any]) -> KindSpec:
-        return PythonSpec(str(values.get("callable", "")))
+        return PythonSpec(str(values.get("callable", "")), isolate=values.get("isolate") is True)
 
     def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
         """The reference (in the identity), ``env``, and every file under ``root`` Python could load for the
