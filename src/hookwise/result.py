@@ -117,7 +117,10 @@ def outcome_warnings(
 
 def asks_to_block(output: Mapping[str, Any] | None) -> bool:
     """The answer makes a blocking decision (``deny`` or ``block``, :data:`hookwise.events.BLOCKING_DECISIONS`)."""
-    return output is not None and output.get("decision") in BLOCKING_DECISIONS
+    if output is None:
+        return False
+    d = output.get("decision")
+    return isinstance(d, str) and d in BLOCKING_DECISIONS  # any JSON value may arrive here
 
 
 def escape_context(text: str) -> str:
