@@ -104,6 +104,8 @@ class HookSystem:
     :param cwd: the ``cwd`` field of inputs (default: the project dir).
     :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
     :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
+    :param adjust_entries: given the loaded settings, returns the hook entries to use instead of
+        ``settings.entries`` (the agent bridge leaves out the hooks the agent runs itself; docs/agents.md).
     """
 
     def __init__(
@@ -120,6 +122,7 @@ class HookSystem:
         output_cap: int = DEFAULT_CAP,
         plugin_dirs: Sequence[str | os.PathLike[str]] = (),
         profile: str | None = None,
+        adjust_entries: Callable[[LoadedSettings], list[HookEntry]] | None = None,
     ) -> None:
         self.project_dir = os.path.abspath(
             os.fspath(project_dir) if project_dir is not None else os.getcwd()
@@ -135,6 +138,7 @@ class HookSystem:
         self._claude_settings = claude_settings
         self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
         self._profile = profile
+        self._adjust_entries = adjust_entries
         self._runtime: list[HookEntry] = []
         self._spent: set[tuple[str, str, str | None, str, str]] = (
             set()
@@ -167,6 +171,8 @@ class HookSystem:
         loaded = load_settings(
             self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile
         )
+        if self._adjust_entries is not None:
+            loaded.entries = self._adjust_entries(loaded)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])

@@ -47,6 +47,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hookwise.cli.trace",
         "report on a --trace file or telemetry outfile (text, or one HTML page)",
     ),
+    "hook": ("hookwise.cli.hook", "answer one hook call of a coding agent (docs/agents.md)"),
+    "install": ("hookwise.cli.install", "make a coding agent call hookwise for its hooks"),
+    "uninstall": ("hookwise.cli.install", "remove what `hookwise install` wrote"),
+    "agents": ("hookwise.cli.agents", "coding agents on this machine and when their hooks fired"),
     "serve": ("hookwise.cli.serve", "answer the hooks of many agents as a local HTTP service"),
     "mcp": ("hookwise.cli.mcp", "front an MCP server with hooks (an MCP proxy on stdio)"),
 }

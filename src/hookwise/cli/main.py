@@ -20,6 +20,9 @@ import sys
 from hookwise._records import TYPE_CHECKING
 from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError
 
+#: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
+FAST_COMMANDS = ("fire", "hook")
+
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -46,8 +49,7 @@ def _command_name(argv: Sequence[str]) -> str | None:
 
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
-    """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
-    from hookwise.cli import fire
+    """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else None."""
 
     values: dict[str, Any] = {
         "project": None,
@@ -58,7 +60,7 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         "profile": None,
     }
     i = 0
-    while i < len(argv) and argv[i] != "fire":
+    while i < len(argv) and argv[i] not in FAST_COMMANDS:
         name, eq, value = argv[i].partition("=")
         takes = GLOBAL_OPTIONS.get(name)
         if takes is None or (not takes and eq):
@@ -75,12 +77,15 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         else:
             values[name[2:].replace("-", "_")] = value if takes else True
         i += 1
-    own = fire.parse_fast(argv[i + 1 :])
+    if i >= len(argv):
+        return None
+    command = argv[i]
+    module = COMMANDS[command][0]
+    __import__(module)
+    own = sys.modules[module].parse_fast(argv[i + 1 :])
     if own is None:
         return None
-    ns: argparse.Namespace = _Arguments(
-        command="fire", _module="hookwise.cli.fire", **values, **own
-    )  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(command=command, _module=module, **values, **own)  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
 
 
@@ -94,7 +99,7 @@ class _Arguments:
 def _parse(args_list: list[str]) -> argparse.Namespace | int:
     """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
     only = _command_name(args_list)
-    args = _parse_fast(args_list) if only == "fire" else None
+    args = _parse_fast(args_list) if only in FAST_COMMANDS else None
     if args is not None:
         return args
     from hookwise.cli.parser import build_parser
