@@ -63,6 +63,7 @@ class Response:
     status: int
     body: bytes
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def _json(status: int, obj: Any) -> Response:
@@ -102,14 +103,18 @@ class Service:
             return self._health(path)
         if not self._authorized(headers):
             return self.refuse(401, "missing or wrong bearer token", path, peer)
-        if method != "POST" or not path.startswith("/hooks/"):
+        if method != "POST" or not path.startswith(("/hooks/", "/bridge/")):
             return self.refuse(404, f"no route {method} {path}", path, peer)
-        agent = path[len("/hooks/") :]
-        dialect = AGENTS.get(agent)
-        if dialect is None:
-            return self.refuse(404, f"unknown agent {agent!r}", path, peer)
         if len(body) > self.config.body_cap:
             return self.refuse(413, f"body of {len(body)} bytes over the cap", path, peer)
+        full, rest = path.startswith("/bridge/"), path.split("/", 2)[2]
+        dialect = None if full else AGENTS.get(rest)
+        if dialect is None:
+            from hookwise.serve import bridged
+
+            if not bridged.is_bridged(rest.partition("/")[0]):
+                return self.refuse(404, f"unknown agent {rest.partition('/')[0]!r}", path, peer)
+            return bridged.respond(self, rest, body, headers, early, full)
         try:
             data = loads(body.decode("utf-8")) if body.strip() else None
         except (UnicodeDecodeError, ValueError) as exc:
@@ -197,7 +202,7 @@ class Service:
                 event, match if isinstance(match, str) else None
             ):
                 return system.fire(event, req.payload)
-            limit = self._limit(proj, event)
+            limit = self.limit(proj, event)
             ticket = self.watchdog.arm(limit, lambda: overran(limit))
             try:
                 return system.fire(event, req.payload)
@@ -206,7 +211,8 @@ class Service:
         except HookwiseError as exc:
             return f"hookwise serve: cannot fire {event}: {exc}"
 
-    def _limit(self, proj: Project, event: str) -> float:
+    def limit(self, proj: Project, event: str) -> float:
+        """Seconds a request of ``event`` may wait: the slowest hook's timeout (sum if sequential) + margin."""
         limit = proj.limits.get(event)
         if limit is None:
             entries = [e for e in proj.system.entries if e.event.value == event]

@@ -100,7 +100,7 @@ class _Handler(BaseHTTPRequestHandler):
                     return False
                 answered = True
                 self.close_connection = True  # the firing still runs on this connection's thread
-                self._send(resp.status, resp.body, resp.content_type)
+                self._send(resp.status, resp.body, resp.content_type, resp.headers)
                 self.wfile.flush()
                 return True
 
@@ -111,11 +111,15 @@ class _Handler(BaseHTTPRequestHandler):
             if answered:
                 return  # the timeout answer went out; this one is dropped
             answered = True
-            self._send(resp.status, resp.body, resp.content_type)
+            self._send(resp.status, resp.body, resp.content_type, resp.headers)
 
-    def _send(self, status: int, body: bytes, content_type: str) -> None:
+    def _send(
+        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         if self.close_connection:
             self.send_header("Connection", "close")

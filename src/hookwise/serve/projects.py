@@ -93,13 +93,19 @@ class Projects:
                 return real
             d = os.path.dirname(d)
 
-    def acquire(self, directory: str) -> Project:
-        """The project's up-to-date hook system, counted in flight until :meth:`release`."""
+    def acquire(
+        self, directory: str, flavor: str = "", build: Callable[[], HookSystem] | None = None
+    ) -> Project:
+        """The project's up-to-date hook system, counted in flight until :meth:`release`.
+
+        ``flavor`` keeps a separate system per bridged agent (its own entries and profile), made by
+        ``build`` (default: the factory)."""
+        key = f"{directory}\0{flavor}" if flavor else directory
         with self._lock:
-            proj = self._projects.get(directory)
+            proj = self._projects.get(key)
             if proj is not None:
                 proj.inflight += 1
-                self._projects.move_to_end(directory)
+                self._projects.move_to_end(key)
         if proj is not None:
             now = time.monotonic()
             if now - proj.checked < CHECK_INTERVAL_S:
@@ -109,10 +115,10 @@ class Projects:
                 return proj
             self.release(proj)
             with self._lock:
-                if self._projects.get(directory) is proj:
-                    self._retire(self._projects.pop(directory))
+                if self._projects.get(key) is proj:
+                    self._retire(self._projects.pop(key))
         with self._lock:
-            proj = self._projects.get(directory) or self._load(directory)
+            proj = self._projects.get(key) or self._load(key, directory, build)
             proj.inflight += 1
             return proj
 
@@ -123,11 +129,11 @@ class Projects:
         if close:
             proj.system.close()
 
-    def _load(self, directory: str) -> Project:
-        system = self._factory(directory)
+    def _load(self, key: str, directory: str, build: Callable[[], HookSystem] | None) -> Project:
+        system = build() if build is not None else self._factory(directory)
         files = settings_files(system)
         proj = Project(directory, system, _fingerprint(files), system.policy_version, files)
-        self._projects[directory] = proj
+        self._projects[key] = proj
         while len(self._projects) > MAX_PROJECTS:
             _, old = self._projects.popitem(last=False)
             self._retire(old)
