@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +165,7 @@ class Service:
             )
         proj = self.projects.acquire(directory)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
+        t0 = time.perf_counter()
         try:
             result = self._fire(proj, req, self._on_timeout(dialect, req, directory, early))
             if isinstance(result, str):
@@ -172,6 +174,7 @@ class Service:
             return dialect.answer(result, req)
         finally:
             AGENT.reset(token)
+            request_metrics(proj.system, dialect.name, str(req.event), time.perf_counter() - t0)
             self.projects.release(proj)
 
     def _on_timeout(
@@ -230,6 +233,32 @@ class Service:
                 proj.system.telemetry.flush()
         self.projects.close()
 
+
+def request_metrics(system: HookSystem, agent: str, event: str, seconds: float) -> None:
+    """``hookwise.serve.requests`` (count) and ``hookwise.serve.request.duration`` (ms) through the
+    project's OpenTelemetry pipeline, when its telemetry is on (docs/fleet.md)."""
+    tel = system.telemetry
+    if tel is None:
+        return
+    meter = getattr(tel, "meter", None)
+    if meter is None:
+        return
+    instruments = _INSTRUMENTS.get(id(meter))
+    if instruments is None or instruments[0] is not meter:
+        count = meter.create_counter(
+            "hookwise.serve.requests", unit="1", description="Hook requests"
+        )
+        latency = meter.create_histogram(
+            "hookwise.serve.request.duration", unit="ms", description="Hook request duration"
+        )
+        instruments = _INSTRUMENTS[id(meter)] = (meter, count, latency)
+    attrs = {"agent": agent, "hook_event_name": event}
+    instruments[1].add(1, attrs)
+    instruments[2].record(seconds * 1000, attrs)
+
+
+#: id(meter) -> (meter, request counter, duration histogram)
+_INSTRUMENTS: dict[int, tuple[Any, Any, Any]] = {}
 
 _LIFECYCLE = {
     "SessionStart": "source",

@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from hookwise.decisions import AGENT
 from hookwise.errors import PayloadError
-from hookwise.serve.app import LOG, Response, _json
+from hookwise.serve.app import LOG, Response, _json, request_metrics
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -99,6 +100,7 @@ def _fire(
 
     token = AGENT.set(agent.name)
     ticket = None
+    t0 = time.perf_counter()
     try:
         if early is not None and req.event is not None:
             limit = service.limit(proj, req.event)
@@ -124,6 +126,7 @@ def _fire(
         if ticket is not None:
             service.watchdog.cancel(ticket)
         AGENT.reset(token)
+        request_metrics(proj.system, agent.name, str(req.event), time.perf_counter() - t0)
         service.projects.release(proj)
 
 
