@@ -37,7 +37,11 @@ UPSTREAM = textwrap.dedent('''
         return "the secret"
 
     if __name__ == "__main__":
-        mcp.run()
+        import sys
+        if len(sys.argv) > 1:  # a port: Streamable HTTP
+            mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[1]))
+        else:
+            mcp.run()
 ''')
 
 HOOK = textwrap.dedent("""
@@ -157,3 +161,43 @@ def test_ask_becomes_an_elicitation_when_the_client_supports_it(
     result = anyio.run(session)
     assert asked == ["really echo?"]
     assert _texts(result) == ["echo:ask"] and not result.is_error
+
+
+def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> None:
+    """``hookwise mcp --url``: the same hooks in front of a server reached over Streamable HTTP."""
+    import socket
+    import subprocess
+    import time
+
+    params, proj = gateway
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, str(proj / "upstream.py"), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/mcp"
+        args = ["-m", "hookwise", "--project", str(proj), "mcp", "--url", url]
+        via_http = StdioServerParameters(command=sys.executable, args=args, env=params.env)
+
+        async def session() -> tuple[list[str], types.CallToolResult]:
+            async with Client(via_http, cache=None) as c:
+                tools = [t.name for t in (await c.list_tools()).tools]
+                return tools, await c.call_tool("echo", {"text": "deny"})
+
+        tools, denied = anyio.run(session)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert tools == ["echo"]
+    assert denied.is_error and _texts(denied) == ["denied by a hook: echoing deny is forbidden"]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hookwise.decisions import AGENT
+from hookwise.errors import HookwiseError
 from hookwise.jsonc.codec import dumps, loads
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import Project, Projects
@@ -163,7 +164,12 @@ class Service:
             return dialect.notice(
                 req, f"hookwise serve: {why}; no hooks ran", block=self.config.fail_closed
             )
-        proj = self.projects.acquire(directory)
+        try:
+            proj = self.projects.acquire(directory)
+        except HookwiseError as exc:  # e.g. an unknown profile: this project cannot be served
+            why = f"hookwise serve: cannot load the hooks of {directory}: {exc}"
+            LOG.warning("refused %s request: %s", dialect.name, why)
+            return dialect.notice(req, why, block=self.config.fail_closed)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
         t0 = time.perf_counter()
         try:
@@ -195,8 +201,6 @@ class Service:
         self, proj: Project, req: Request, overran: Callable[[float], None] | None
     ) -> FireResult | str:
         """The firing's result, or why there is none (a bad input)."""
-        from hookwise.errors import HookwiseError
-
         system = proj.system
         event = str(req.event)
         match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(event, ""))
