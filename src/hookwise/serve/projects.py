@@ -76,10 +76,25 @@ class Projects:
         self._factory = factory
         self._lock = threading.Lock()
         self._projects: OrderedDict[str, Project] = OrderedDict()
+        self._resolved: dict[str, tuple[str | None, float]] = {}  # cwd -> (project, when)
 
     def resolve(self, cwd: str | None) -> str | None:
-        """The project directory of a request's ``cwd``, or None when it is outside every root."""
-        if not cwd or not os.path.isabs(cwd):
+        """The project directory of a request's ``cwd``, or None when it is outside every root
+        (remembered for :data:`CHECK_INTERVAL_S` per ``cwd``: the walk costs a third of a request)."""
+        if not cwd:
+            return None
+        now = time.monotonic()
+        hit = self._resolved.get(cwd)
+        if hit is not None and now - hit[1] < CHECK_INTERVAL_S:
+            return hit[0]
+        found = self._resolve(cwd)
+        if len(self._resolved) >= MAX_PROJECTS * 16:
+            self._resolved.clear()
+        self._resolved[cwd] = (found, now)
+        return found
+
+    def _resolve(self, cwd: str) -> str | None:
+        if not os.path.isabs(cwd):
             return None
         real = os.path.realpath(cwd)
         root = next((r for r in self.roots if real == r or real.startswith(r + os.sep)), None)
