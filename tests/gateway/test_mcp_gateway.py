@@ -201,3 +201,23 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
         server.wait(10)
     assert tools == ["echo"]
     assert denied.is_error and _texts(denied) == ["denied by a hook: echoing deny is forbidden"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "needs the server's command after --"),
+        (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+    ],
+)
+def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(tmp_path), "mcp", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1 and message in out.stderr, out.stderr
