@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from socketserver import ThreadingMixIn, UnixStreamServer
 from typing import TYPE_CHECKING, Any
 
+from hookwise.jsonc.codec import dumps
 from hookwise.serve.app import LOG, Response, Service
 
 if TYPE_CHECKING:
@@ -105,9 +106,16 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 return True
 
-        resp = self.server.service.handle(
-            self.command, self.path, self.headers, body, self.address_string(), early
-        )
+        try:
+            resp = self.server.service.handle(
+                self.command, self.path, self.headers, body, self.address_string(), early
+            )
+        except (
+            Exception
+        ) as exc:  # hookwise's own bug: a visible 500 (an agent's non-blocking error)
+            LOG.exception("internal error answering %s", self.path)
+            why = f"hookwise serve: internal error: {type(exc).__name__}: {exc}"
+            resp = Response(500, dumps({"error": why}).encode())
         with lock:
             if answered:
                 return  # the timeout answer went out; this one is dropped
