@@ -221,3 +221,45 @@ def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -
         timeout=60,
     )
     assert out.returncode == 1 and message in out.stderr, out.stderr
+
+
+def test_audit_mode_through_the_gateway_records_what_it_would_have_denied(
+    gateway: tuple[Any, Path], tmp_path: Path
+) -> None:
+    """User settings in audit mode: the denied call goes through, and its decision record (agent ``mcp``)
+    reaches an OTLP receiver with the deny it would have been."""
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs the otel extra")
+    pytest.importorskip("opentelemetry.proto", reason="needs opentelemetry-proto (test extra)")
+    from tests.telemetry.receiver import OtlpReceiver
+
+    params, _ = gateway
+    home = Path(params.env["GEMINI_CLI_HOME"])
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps({"hooksConfig": {"mode": "audit"}}))
+    with OtlpReceiver() as rx:
+        env = {k: v for k, v in params.env.items() if not k.startswith("OTEL_")}
+        env.update(
+            OTEL_EXPORTER_OTLP_ENDPOINT=rx.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL="http/protobuf"
+        )
+        audited = StdioServerParameters(command=params.command, args=params.args, env=env)
+
+        async def session() -> types.CallToolResult:
+            async with Client(audited, cache=None) as c:
+                await c.list_tools()
+                return await c.call_tool("echo", {"text": "deny"})
+
+        result = anyio.run(session)
+        assert rx.wait(
+            lambda r: any(
+                d["attributes"].get("tool_name") == "mcp__demo__echo" for d in r.decisions
+            )
+        )
+    assert _texts(result) == ["echo:deny"]  # audit: not denied
+    rec = next(
+        d["attributes"]
+        for d in rx.decisions
+        if d["attributes"].get("tool_name") == "mcp__demo__echo"
+        and d["attributes"]["hook_event_name"] == "BeforeTool"
+    )
+    assert (rec["agent"], rec["decision"], rec["audit"]) == ("mcp", "deny", True)
+    assert rec["reason"] == "echoing deny is forbidden"
