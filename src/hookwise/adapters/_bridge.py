@@ -346,11 +346,17 @@ class HookBridge:
         """The framework tool for a name a hook used (tail calls, allowedFunctionNames)."""
         return self._native.get(hook_name, hook_name)
 
-    def tool_fields(self, native: str, original: str | None = None) -> dict[str, Any]:
-        """``tool_name`` / ``original_request_name`` input fields for a framework tool."""
+    def tool_fields(
+        self, native: str, original: str | None = None, call_id: str | None = None
+    ) -> dict[str, Any]:
+        """``tool_name`` / ``original_request_name`` input fields for a framework tool, and the framework's call
+        id as Claude Code's ``tool_use_id`` (the Claude-only channel: only Claude-dialect hooks see it)."""
         name = self.hook_name(native)
         orig = original if original is not None else (native if name != native else None)
-        return {"tool_name": name, "original_request_name": orig}
+        fields = {"tool_name": name, "original_request_name": orig}
+        if call_id:
+            fields["tool_use_id"] = call_id
+        return fields
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def session_start_fields(self, source: str = "startup") -> dict[str, Any]:

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     except (OSError, ValueError, AttributeError):
         data = b""
     fail_closed = bool(args.fail_closed) or os.environ.get("HOOKWISE_FAIL_CLOSED") == "1"
-    served = _served(args, data, fail_closed)
+    served = None if ctx.trace else _served(args, data, fail_closed)  # a trace is written here
     if served is not None:
         out_s, err_s, code = served
         ctx.stdout.write(out_s)
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         project=args.project,
         env=os.environ,
         fail_closed=fail_closed,
+        trace=ctx.trace,
     )
     if out.stdout:
         ctx.stdout.write(out.stdout)
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] | None:
     """The answer of a running ``hookwise serve`` on its Unix socket (docs/fleet.md), or None: run here.
 
-    Skipped with ``--project`` (the service finds the project from the payload) and with
+    Skipped with ``--project`` (the service finds the project from the payload), ``--trace`` and
     ``HOOKWISE_SERVE=off``."""
     if args.project or os.environ.get("HOOKWISE_SERVE") == "off":
         return None
