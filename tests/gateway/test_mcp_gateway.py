@@ -72,7 +72,8 @@ HOOK = textwrap.dedent("""
         elif out == "echo:ctx":
             print(json.dumps({"hookSpecificOutput": {"additionalContext": "checked by hookwise"}}))
         elif out == "echo:update":
-            print(json.dumps({"hookSpecificOutput": {"updatedToolOutput": "updated output"}}))
+            out = {"updatedToolOutput": {"llmContent": "updated output"}}
+            print(json.dumps({"hookSpecificOutput": out}))
 """)
 
 

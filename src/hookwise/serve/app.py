@@ -16,7 +16,6 @@ firing reaches another's answer.
 from __future__ import annotations
 
 import hmac
-import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.decisions import AGENT
 from hookwise.errors import HookwiseError
-from hookwise.jsonc.codec import dumps, loads
+from hookwise.jsonc.codec import loads
+from hookwise.serve.common import LOG, Response, json_response, request_metrics
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import Project, Projects
 from hookwise.serve.watchdog import Watchdog
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
 
-LOG = logging.getLogger("hookwise.serve")
 
 #: the largest request body accepted (a Claude PostToolUse body carries the tool's whole output)
 DEFAULT_BODY_CAP = 4 << 20
@@ -58,18 +57,6 @@ class ServeConfig:
     margin_s: float = DEFAULT_MARGIN_S
     #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
     system_options: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Response:
-    status: int
-    body: bytes
-    content_type: str = "application/json"
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-def _json(status: int, obj: Any) -> Response:
-    return Response(status, dumps(obj).encode())
 
 
 class Service:
@@ -123,12 +110,12 @@ class Service:
             return self.refuse(400, f"body is not JSON: {exc}", path, peer)
         if not isinstance(data, dict):
             return self.refuse(400, "body is not a JSON object", path, peer)
-        return _json(200, self.answer(dialect, data, peer, early))
+        return json_response(200, self.answer(dialect, data, peer, early))
 
     def _health(self, path: str) -> Response:
         if path == "/readyz" and self.draining.is_set():
-            return _json(503, {"status": "draining"})
-        return _json(200, {"status": "ok", "projects": len(self.projects.all())})
+            return json_response(503, {"status": "draining"})
+        return json_response(200, {"status": "ok", "projects": len(self.projects.all())})
 
     def _authorized(self, headers: Mapping[str, str]) -> bool:
         token = self.config.token
@@ -142,7 +129,7 @@ class Service:
 
     def refuse(self, status: int, why: str, path: str, peer: str) -> Response:
         LOG.warning("refused %s %s from %s: %s", status, path, peer or "local", why)
-        return _json(status, {"error": why})
+        return json_response(status, {"error": why})
 
     # ---- one hook request ------------------------------------------------------------------
     def answer(
@@ -193,7 +180,7 @@ class Service:
         def overran(limit: float) -> None:
             why = f"hookwise serve: the {req.event} hooks did not answer within {limit:g} s"
             LOG.warning("refused %s request for %s: %s", dialect.name, directory, why)
-            early(_json(200, dialect.notice(req, why, block=self.config.fail_closed)))
+            early(json_response(200, dialect.notice(req, why, block=self.config.fail_closed)))
 
         return overran
 
@@ -237,32 +224,6 @@ class Service:
                 proj.system.telemetry.flush()
         self.projects.close()
 
-
-def request_metrics(system: HookSystem, agent: str, event: str, seconds: float) -> None:
-    """``hookwise.serve.requests`` (count) and ``hookwise.serve.request.duration`` (ms) through the
-    project's OpenTelemetry pipeline, when its telemetry is on (docs/fleet.md)."""
-    tel = system.telemetry
-    if tel is None:
-        return
-    meter = getattr(tel, "meter", None)
-    if meter is None:
-        return
-    instruments = _INSTRUMENTS.get(id(meter))
-    if instruments is None or instruments[0] is not meter:
-        count = meter.create_counter(
-            "hookwise.serve.requests", unit="1", description="Hook requests"
-        )
-        latency = meter.create_histogram(
-            "hookwise.serve.request.duration", unit="ms", description="Hook request duration"
-        )
-        instruments = _INSTRUMENTS[id(meter)] = (meter, count, latency)
-    attrs = {"agent": agent, "hook_event_name": event}
-    instruments[1].add(1, attrs)
-    instruments[2].record(seconds * 1000, attrs)
-
-
-#: id(meter) -> (meter, request counter, duration histogram)
-_INSTRUMENTS: dict[int, tuple[Any, Any, Any]] = {}
 
 _LIFECYCLE = {
     "SessionStart": "source",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.decisions import AGENT
 from hookwise.errors import PayloadError
-from hookwise.serve.app import LOG, Response, _json, request_metrics
+from hookwise.serve.common import LOG, Response, json_response, request_metrics
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -64,7 +64,7 @@ def respond(
         why = f"project {req.cwd!r} is not under any --root of this service"
         LOG.warning("refused %s request: %s", name, why)
         if full:
-            return _json(NOT_HERE, {"error": why})
+            return json_response(NOT_HERE, {"error": why})
         msg = f"hookwise serve: {why}; no hooks ran"
         return _out(fam.failure(agent, req, msg, fail_closed), full)
     return _fire(service, agent, req, directory, (event or None, body, fail_closed), early, full)
@@ -152,6 +152,6 @@ def _out(answer: BridgeAnswer, full: bool) -> Response:
             "stderr": answer.stderr,
             "exitCode": answer.exit_code,
         }
-        return _json(200, payload)
+        return json_response(200, payload)
     headers = {"X-Hookwise-Exit-Code": str(answer.exit_code)}
     return Response(200, answer.stdout.encode(), headers=headers)

@@ -25,7 +25,8 @@ from socketserver import ThreadingMixIn, UnixStreamServer
 from typing import TYPE_CHECKING, Any
 
 from hookwise.jsonc.codec import dumps
-from hookwise.serve.app import LOG, Response, Service
+from hookwise.serve.app import Service
+from hookwise.serve.common import LOG, Response
 
 if TYPE_CHECKING:
     from collections.abc import Callable
