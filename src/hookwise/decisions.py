@@ -8,7 +8,7 @@
   beside the ``gemini_cli.hook_call`` records: event, agent, project, session, each hook's name,
   source, outcome and decision, the merged decision and reason, the policy version (a hash of the
   settings files that produced the plan), duration, audit or not; the trace id is the log record's
-  own (its context is the firing's span). :func:`hookwise.telemetry.records.decision_record` builds it.
+  own (its context is the firing's span). :func:`decision_record` builds it (pure).
 
 The agent a firing is for is a context variable (:data:`AGENT`) that ``hookwise serve``, the MCP
 gateway and the bridge set around a firing.
@@ -20,9 +20,9 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
-    from hookwise.result import FireResult
+    from hookwise.result import FireResult, HookOutcome
     from hookwise.settings.layers import SettingsLayer
 
 #: which agent the current firing is for (``claude``, ``gemini``, ``mcp``...); "" when not said
@@ -97,3 +97,66 @@ def audited(result: FireResult) -> FireResult:
             "nothing was enforced"
         )
     return FireResult(result.event, result.input, kept, result.hooks, warnings, audit=would)
+
+
+def decision_of(outcome: str, output: Any) -> str:
+    """A hook's decision from its call's outcome and answer: ``deny``, ``block``, ``ask``, ``allow``,
+    ``stop`` or ``none`` (telemetry's ``hook_decision`` attribute)."""
+    if outcome == "blocked":
+        return "block"
+    if not isinstance(output, dict):
+        return "none"
+    if output.get("continue") is False:
+        return "stop"
+    d = output.get("decision")
+    if d in ("deny", "block", "ask", "allow"):
+        return str(d)
+    if d == "approve":
+        return "allow"
+    return "none"
+
+
+def decision_record(
+    event: str,
+    inp: Mapping[str, Any],
+    outcomes: Sequence[HookOutcome],
+    merged: Mapping[str, Any],
+    context: Mapping[str, Any],
+    duration_ms: float,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(body, attributes)`` of one firing's decision record."""
+    hooks = [
+        {
+            "name": o.name,
+            "source": o.source,
+            "type": o.hook_type,
+            "outcome": o.outcome.value,
+            "decision": decision_of(o.outcome.value, o.output),
+        }
+        for o in outcomes
+    ]
+    reason = merged.get("stopReason") if merged.get("continue") is False else merged.get("reason")
+    session = inp.get("session_id")
+    attrs: dict[str, Any] = {
+        "event.name": DECISION_EVENT,
+        "hook_event_name": event,
+        "agent": str(context.get("agent") or AGENT.get() or "hookwise"),
+        "project": str(context.get("project") or ""),
+        "session.id": session if isinstance(session, str) else "",
+        "decision": merged_decision(merged),
+        "reason": reason if isinstance(reason, str) else "",
+        "policy.version": str(context.get("policy_version") or ""),
+        "audit": bool(context.get("audit")),
+        "duration_ms": round(duration_ms, 3),
+        "hook_count": len(hooks),
+        "hook_names": [h["name"] for h in hooks],
+        "hook_sources": [h["source"] for h in hooks],
+        "hook_outcomes": [h["outcome"] for h in hooks],
+        "hook_decisions": [h["decision"] for h in hooks],
+    }
+    tool = inp.get("tool_name")
+    if isinstance(tool, str):
+        attrs["tool_name"] = tool
+    body = {k: attrs[k] for k in ("hook_event_name", "agent", "project", "decision", "reason")}
+    body["hooks"] = hooks
+    return body, attrs

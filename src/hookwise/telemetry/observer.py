@@ -32,7 +32,7 @@ from opentelemetry import trace
 from opentelemetry._logs import LogRecord, SeverityNumber
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from hookwise.decisions import AGENT, DECISION_EVENT
+from hookwise.decisions import AGENT, DECISION_EVENT, decision_record
 from hookwise.events import iso_ms
 from hookwise.telemetry import records
 
@@ -574,7 +574,7 @@ class HookTelemetry:
         from hookwise.events import parse_event
 
         merged = merge(parse_event(f.event), [o.output for o in outcomes if o.output], f.inp)
-        body, attrs = records.decision_record(
+        body, attrs = decision_record(
             f.event, f.inp, outcomes, merged, f.decision or {}, (end - f.start_ns) / 1e6
         )
         self.logger.emit(

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from hookwise.decisions import AGENT, DECISION_EVENT, merged_decision
+from hookwise.decisions import decision_of
 from hookwise.jsonc.codec import dumps_indented
-
-if TYPE_CHECKING:
-    from hookwise.result import HookOutcome
 
 EVENT_NAME = "gemini_cli.hook_call"
 COUNT_METRIC = "gemini_cli.hook_call.count"
@@ -62,22 +59,6 @@ def input_json(inp: Any) -> str:
 def hook_decision(record: Mapping[str, Any]) -> str:
     """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
     return decision_of(str(record.get("outcome")), record.get("hook_output"))
-
-
-def decision_of(outcome: str, output: Any) -> str:
-    """:func:`hook_decision` from a call's outcome and answer."""
-    if outcome == "blocked":
-        return "block"
-    if not isinstance(output, dict):
-        return "none"
-    if output.get("continue") is False:
-        return "stop"
-    d = output.get("decision")
-    if d in ("deny", "block", "ask", "allow"):
-        return str(d)
-    if d == "approve":
-        return "allow"
-    return "none"
 
 
 class HookCall(NamedTuple):
@@ -233,52 +214,3 @@ def firing_result_attributes(
     for outcome, n in outcomes.items():
         attrs[f"hookwise.outcomes.{outcome}"] = n
     return attrs
-
-
-# --------------------------------------------------------------------------- decision records
-
-
-def decision_record(
-    event: str,
-    inp: Mapping[str, Any],
-    outcomes: Sequence[HookOutcome],
-    merged: Mapping[str, Any],
-    context: Mapping[str, Any],
-    duration_ms: float,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(body, attributes)`` of one firing's decision record."""
-    hooks = [
-        {
-            "name": o.name,
-            "source": o.source,
-            "type": o.hook_type,
-            "outcome": o.outcome.value,
-            "decision": decision_of(o.outcome.value, o.output),
-        }
-        for o in outcomes
-    ]
-    reason = merged.get("stopReason") if merged.get("continue") is False else merged.get("reason")
-    session = inp.get("session_id")
-    attrs: dict[str, Any] = {
-        "event.name": DECISION_EVENT,
-        "hook_event_name": event,
-        "agent": str(context.get("agent") or AGENT.get() or "hookwise"),
-        "project": str(context.get("project") or ""),
-        "session.id": session if isinstance(session, str) else "",
-        "decision": merged_decision(merged),
-        "reason": reason if isinstance(reason, str) else "",
-        "policy.version": str(context.get("policy_version") or ""),
-        "audit": bool(context.get("audit")),
-        "duration_ms": round(duration_ms, 3),
-        "hook_count": len(hooks),
-        "hook_names": [h["name"] for h in hooks],
-        "hook_sources": [h["source"] for h in hooks],
-        "hook_outcomes": [h["outcome"] for h in hooks],
-        "hook_decisions": [h["decision"] for h in hooks],
-    }
-    tool = inp.get("tool_name")
-    if isinstance(tool, str):
-        attrs["tool_name"] = tool
-    body = {k: attrs[k] for k in ("hook_event_name", "agent", "project", "decision", "reason")}
-    body["hooks"] = hooks
-    return body, attrs
