@@ -8,8 +8,8 @@ the roots, a firing that overran its time) is logged on the ``hookwise.serve`` l
 A firing runs on its request's thread. When it has hooks to run and the transport can answer early
 (``early``), a deadline is armed (:mod:`hookwise.serve.watchdog`): the slowest matching hook's
 timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Past it the request
-gets the timeout answer at once, and the firing's own answer is dropped when it comes (a python
-hook cannot be interrupted). Each request gets its own input and result: nothing of one project's
+gets the timeout answer at once, and the firing's own answer is dropped when it comes (each hook
+kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request gets its own input and result: nothing of one project's
 firing reaches another's answer.
 """
 

@@ -10,7 +10,7 @@ asyncio server would hand every firing to a thread anyway; ``bench/serve.py`` me
 - A Unix socket is created with mode 0600 (owner only) under a temporary umask, never over a path
   that is not a stale socket.
 - :meth:`Server.drain` (SIGTERM): stop accepting, cut idle keep-alive connections, let requests in
-  flight finish (at most ``drain_timeout_s``: a python hook cannot be interrupted), then close.
+  flight finish (at most ``drain_timeout_s``), then close.
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ class Server:
         drain_timeout_s: float = 60.0,
     ) -> None:
         self.service = service
-        #: how long a graceful stop waits for requests in flight (a python hook cannot be interrupted)
+        #: how long a graceful stop waits for requests in flight
         self.drain_timeout_s = drain_timeout_s
         self.socket_path = socket_path
         self._server: _TcpServer | _UnixServer
