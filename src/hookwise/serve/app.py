@@ -9,8 +9,8 @@ A firing runs on its request's thread. When it has hooks to run and the transpor
 (``early``), a deadline is armed (:mod:`hookwise.serve.watchdog`): the slowest matching hook's
 timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Past it the request
 gets the timeout answer at once, and the firing's own answer is dropped when it comes (each hook
-kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request gets its own input and result: nothing of one project's
-firing reaches another's answer.
+kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request
+gets its own input and result: nothing of one project's firing reaches another's answer.
 """
 
 from __future__ import annotations
