@@ -812,3 +812,72 @@ def test_run_sync_runs_on_the_thread_default_loop(hooks: Hooks) -> None:
 
     with pytest.raises(RuntimeError, match="await openai_agents.run"):
         asyncio.run(inside())
+
+
+# ---- issue 25: the customer-service example (handoff objects with callbacks) --------------------------
+def _customer_service(r: Run, handed: list[str]) -> Agent[Any]:
+    """Triage hands off through ``handoff(agent=…, on_handoff=…, tool_name_override=…)`` objects, as the
+    SDK's customer_service example does; the seat agent hands back the same way."""
+    from agents import handoff
+
+    t = r.tools
+
+    @function_tool
+    def update_seat(confirmation_number: str, new_seat: str) -> str:
+        """Update the seat for a given confirmation number."""
+        return t.hit("update_seat", confirmation_number=confirmation_number, new_seat=new_seat)
+
+    async def on_seat_booking_handoff(ctx: Any) -> None:
+        handed.append("seat")
+
+    triage = Agent(name="Triage Agent", model=r.model, instructions="Route the customer.")
+    seat = Agent(
+        name="Seat Booking Agent",
+        model=r.model,
+        tools=[update_seat],
+        handoffs=[handoff(agent=triage, tool_name_override="back_to_triage")],
+    )
+    triage.handoffs = [
+        handoff(
+            agent=seat,
+            on_handoff=on_seat_booking_handoff,
+            tool_name_override="transfer_to_seat_booking",
+        )
+    ]
+    return triage
+
+
+def test_agents_behind_handoff_objects_are_governed(hooks: Hooks) -> None:
+    hooks.on(
+        "BeforeTool",
+        {"decision": "deny", "reason": "seat changes are closed"},
+        matcher="update_seat",
+    )
+    r = Run(hooks, [])
+    handed: list[str] = []
+    triage = _customer_service(r, handed)
+    r.model.extend(
+        [
+            ModelStep(output=[function_call("transfer_to_seat_booking", {}, call_id="h1")]),
+            call("update_seat", {"confirmation_number": "ABC", "new_seat": "14F"}, "c1"),
+            say("sorry, I could not change it"),
+        ]
+    )
+    result = openai_agents.run_sync(triage, "change my seat to 14F", r.system, **r.kw)
+    assert handed == ["seat"] and result.last_agent.name == "Seat Booking Agent"
+    assert r.tools.calls["update_seat"] == 0
+    assert "Tool execution blocked: seat changes are closed" in r.request_text(2)
+    assert [i["tool_name"] for i in hooks.log("BeforeTool")] == ["update_seat"]
+    assert not any("Handoff object" in w for w in r.messages.of("warning"))
+
+
+def test_fail_closed_tool_hooks_refuse_to_run_ungoverned_tools(hooks: Hooks) -> None:
+    from agents import WebSearchTool
+
+    hooks.on("BeforeTool", {"decision": "allow"}, failClosed=True)
+    r = Run(hooks, [say("never")])
+    seat = Agent(name="seat", model=r.model, tools=[WebSearchTool()])
+    front = Agent(name="front", model=r.model, handoffs=[seat])
+    with pytest.raises(openai_agents.UngovernedError, match="WebSearchTool|web_search"):
+        openai_agents.run_sync(front, "go", r.system, **r.kw)
+    assert not r.model.calls  # nothing ran

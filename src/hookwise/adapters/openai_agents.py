@@ -89,6 +89,7 @@ import dataclasses
 import json
 import os
 import warnings
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,7 @@ from agents import (  # noqa: E402
     Agent,
     FunctionTool,
     GuardrailFunctionOutput,
+    Handoff,
     InputGuardrail,
     ModelResponse,
     ModelSettings,
@@ -129,13 +131,22 @@ from hookwise.adapters._bridge import (  # noqa: E402
     TurnState,
 )
 from hookwise.agent import llm_format as fmt  # noqa: E402
-from hookwise.errors import AgentStopped  # noqa: E402
+from hookwise.errors import AgentStopped, HookwiseError  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
 
-__all__ = ["HookwiseModel", "Stopped", "end_session", "govern", "run", "run_streamed", "run_sync"]
+__all__ = [
+    "HookwiseModel",
+    "Stopped",
+    "UngovernedError",
+    "end_session",
+    "govern",
+    "run",
+    "run_streamed",
+    "run_sync",
+]
 
 _GOVERNOR = "_hookwise_governor"
 _NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
@@ -167,6 +178,11 @@ class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
     def __init__(self, reason: str) -> None:
         AgentStopped.__init__(self, reason)
         self.run_data = None
+
+
+class UngovernedError(HookwiseError, RuntimeError):
+    """:func:`govern` found tools that no hook can see (hosted tools) while a ``failClosed`` tool hook is
+    configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
 
 
 def _message(text: str) -> ResponseOutputMessage:
@@ -287,6 +303,8 @@ class _Governor:
         self.seams: frozenset[str] = bridge.choose_seams(
             SEAMS, hint=_HINT
         )  # the parts govern() adds
+        self.memo: dict[int, Agent[Any]] = {}  # id(original agent) -> its governed copy
+        self.ungoverned: list[str] = []  # tools whose calls no hook sees (hosted tools)
 
     def unsupported(self, name: str) -> None:
         """Warn once that a hook set ``name``, which the SDK cannot express."""
@@ -733,6 +751,7 @@ class _Provider(ModelProvider):  # type: ignore[misc]
 def _wrap_tool(tool: Any, gov: _Governor) -> Any:
     if not isinstance(tool, FunctionTool):
         if "tool_call" in gov.seams:  # without tool hooks there is nothing its calls would escape
+            gov.ungoverned.append(getattr(tool, "name", type(tool).__name__))
             gov.bridge.warn(
                 f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
                 "hook seam in the OpenAI Agents SDK; hooks do not see its calls"
@@ -750,6 +769,38 @@ def _wrap_tool(tool: Any, gov: _Governor) -> Any:
         if gov.bridge.ask == "native":
             changes["needs_approval"] = gov.needs_approval(tool)
     return dataclasses.replace(tool, **changes) if changes else tool
+
+
+def _wrap_handoff(h: Handoff[Any, Any], gov: _Governor) -> Handoff[Any, Any]:
+    """A copy of the ``Handoff`` whose ``on_invoke_handoff`` (the caller's ``on_handoff`` and all) returns the
+    governed copy of the agent it leads to."""
+    invoke = h.on_invoke_handoff
+    target = h._agent_ref() if h._agent_ref is not None else None
+
+    async def governed(ctx: Any, input_json: str) -> Any:
+        agent = await invoke(ctx, input_json)
+        return _wrap_agent(agent, gov, gov.memo, False) if isinstance(agent, Agent) else agent
+
+    clone = dataclasses.replace(h, on_invoke_handoff=governed)
+    if isinstance(target, Agent):  # governed now (its hosted tools are named before the run starts)
+        clone._agent_ref = weakref.ref(_wrap_agent(target, gov, gov.memo, False))
+    return clone
+
+
+def _refuse_ungoverned(gov: _Governor) -> None:
+    """With a ``failClosed`` BeforeTool/AfterTool hook configured, refuse to run tools no hook can see."""
+    tool_events = (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
+    closed = [
+        e.name or e.command
+        for e in getattr(gov.bridge.hooks, "entries", ())
+        if e.fail_closed and e.enabled and e.event in tool_events
+    ]
+    if gov.ungoverned and closed:
+        raise UngovernedError(
+            f"the agent has tools no hook can see ({', '.join(sorted(set(gov.ungoverned)))}: hosted tools have "
+            f"no seam in the OpenAI Agents SDK) while failClosed tool hooks are configured "
+            f"({', '.join(closed)}); remove those tools or the failClosed setting to run it"
+        )
 
 
 def _wrap_agent(
@@ -780,11 +831,9 @@ def _wrap_agent(
     for h in agent.handoffs:
         if isinstance(h, Agent):
             handoffs.append(_wrap_agent(h, gov, memo, False))
-        else:
-            gov.bridge.warn(
-                f"handoff {getattr(h, 'agent_name', h)!r} is a Handoff object; its agent is not governed "
-                "(pass the Agent itself to govern it)"
-            )
+        elif isinstance(h, Handoff):
+            handoffs.append(_wrap_handoff(h, gov))
+        else:  # pragma: no cover - the SDK accepts only these two
             handoffs.append(h)
     clone.handoffs = handoffs
     return clone
@@ -815,7 +864,8 @@ def govern(
         seams=seams,
     )
     gov = _Governor(bridge)
-    governed = _wrap_agent(agent, gov, {}, True) if gov.seams else agent
+    governed = _wrap_agent(agent, gov, gov.memo, True) if gov.seams else agent
+    _refuse_ungoverned(gov)
     base = run_config or RunConfig()
     own_filter = base.call_model_input_filter
     own_formatter = base.tool_error_formatter
