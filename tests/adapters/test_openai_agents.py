@@ -881,3 +881,20 @@ def test_fail_closed_tool_hooks_refuse_to_run_ungoverned_tools(hooks: Hooks) -> 
     with pytest.raises(openai_agents.UngovernedError, match="WebSearchTool|web_search"):
         openai_agents.run_sync(front, "go", r.system, **r.kw)
     assert not r.model.calls  # nothing ran
+
+
+def test_a_streamed_run_says_it_cannot_retry_without_pointing_at_run(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", {"decision": "block", "reason": "add a summary"})
+    r = Run(hooks, [say("streamed answer"), say("never asked")])
+
+    async def go() -> Any:
+        streamed = openai_agents.run_streamed(r.agent, "stream", r.system, **r.kw)
+        async for _ in streamed.stream_events():
+            pass
+        return streamed
+
+    streamed = asyncio.run(go())
+    assert streamed.final_output == "streamed answer" and len(r.model.calls) == 1
+    warned = [w for w in r.messages.of("warning") if "another try" in w]
+    assert len(warned) == 1 and "streamed run" in warned[0]
+    assert "plain Runner.run" not in warned[0]

@@ -165,6 +165,14 @@ SEAMS: dict[str, frozenset[HookEvent]] = {
     ),  # + needs_approval, formatter
     "tool_call": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),  # on_invoke_tool wrapper
 }
+_NO_RETRY_PLAIN = (
+    "an AfterAgent hook asked for another try; plain Runner.run cannot retry "
+    "(use hookwise.adapters.openai_agents.run), so the answer stands"
+)
+_NO_RETRY_STREAMED = (
+    "an AfterAgent hook asked for another try; a streamed run has ended once its answer streams, so it "
+    "cannot retry and the answer stands (run the prompt again, or use openai_agents.run where a retry matters)"
+)
 _HINT = 'call govern() again (run() governs each call afresh), or pass seams="all"'
 _UNSUPPORTED = {
     "llm_request.config.topK": "the SDK's ModelSettings has no top_k",
@@ -294,6 +302,7 @@ class _Governor:
         self.turn = TurnState()
         self.tools: dict[str, FunctionTool] = {}  # native name -> the original tool
         self.driven = False  # run()/run_sync() handle AfterAgent retries
+        self.streamed = False  # run_streamed(): the answer has streamed when AfterAgent fires
         self.retry_pending = False  # the next run is run()'s AfterAgent retry of the current prompt
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
@@ -354,10 +363,7 @@ class _Governor:
         result = await bridge.afire(HookEvent.AFTER_AGENT, **bridge.after_agent_fields(turn))
         v = self.after = bridge.after_agent(turn, result)
         if v.kind == "retry" and not self.driven:
-            bridge.warn(
-                "an AfterAgent hook asked for another try; plain Runner.run cannot retry "
-                "(use hookwise.adapters.openai_agents.run), so the answer stands"
-            )
+            bridge.warn(_NO_RETRY_STREAMED if self.streamed else _NO_RETRY_PLAIN)
         if v.clear_context and not self.driven:
             bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
@@ -1072,4 +1078,5 @@ def run_streamed(
         run_config=run_config,
         seams=seams,
     )
+    _governor(config).streamed = True
     return Runner.run_streamed(governed, prompt, run_config=config, **runner_kwargs)
