@@ -190,6 +190,7 @@ class HookwiseMiddleware(SessionLifecycle, MiddlewareBundle):  # type: ignore[mi
             max_agent_retries=max_agent_retries,
             seams=seams,
         )
+        self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
         self.hooks = self.bridge.hooks
         chosen = self.bridge.choose_seams(SEAMS, always=(HookEvent.SESSION_END,), hint=_HINT)
         members: list[Any] = []

@@ -244,6 +244,7 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
             max_agent_retries=max_agent_retries,
             seams=seams,
         )
+        self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
         self._approved: dict[
