@@ -63,6 +63,13 @@ def _hook_call_record(inp: dict[str, Any], outcome: HookOutcome) -> dict[str, An
     return hook_call_record(inp, outcome)
 
 
+def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
+    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first rule)."""
+    from hookwise.claude.conditions import call_matches
+
+    return call_matches(rule, payload, project_dir=project_dir, home=home)
+
+
 def _uuid4() -> str:
     """A random (version 4) UUID string, without importing :mod:`uuid`."""
     b = bytearray(os.urandom(16))
@@ -97,6 +104,8 @@ class HookSystem:
     :param cwd: the ``cwd`` field of inputs (default: the project dir).
     :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
     :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
+    :param adjust_entries: given the loaded settings, returns the hook entries to use instead of
+        ``settings.entries`` (the agent bridge leaves out the hooks the agent runs itself; docs/agents.md).
     """
 
     def __init__(
@@ -113,6 +122,7 @@ class HookSystem:
         output_cap: int = DEFAULT_CAP,
         plugin_dirs: Sequence[str | os.PathLike[str]] = (),
         profile: str | None = None,
+        adjust_entries: Callable[[LoadedSettings], list[HookEntry]] | None = None,
     ) -> None:
         self.project_dir = os.path.abspath(
             os.fspath(project_dir) if project_dir is not None else os.getcwd()
@@ -128,6 +138,7 @@ class HookSystem:
         self._claude_settings = claude_settings
         self._plugin_dirs = [os.fspath(d) for d in plugin_dirs]
         self._profile = profile
+        self._adjust_entries = adjust_entries
         self._runtime: list[HookEntry] = []
         self._spent: set[tuple[str, str, str | None, str, str]] = (
             set()
@@ -160,6 +171,8 @@ class HookSystem:
         loaded = load_settings(
             self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile
         )
+        if self._adjust_entries is not None:
+            loaded.entries = self._adjust_entries(loaded)
         self.settings = loaded
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
@@ -197,6 +210,12 @@ class HookSystem:
             self._telemetry_remove()
             self._telemetry_remove = None
         self._telemetry = observer
+        if (
+            observer is not None
+        ):  # decision records (docs/fleet.md); weak: the observer must not keep us alive
+            import weakref
+
+            observer.decision_source = weakref.ref(self)
         if observer is not None:  # built on the before/after monitor seam
             self._telemetry_remove = self.add_monitor(before=observer.before, after=observer.after)
 
@@ -486,7 +505,13 @@ class HookSystem:
         visibly (an ``if`` rule that does not parse).
         """
         plan, bad = select(
-            plan, ev, inp, project_dir=self.project_dir, home=self._home, spent=self._spent
+            plan,
+            ev,
+            inp,
+            project_dir=self.project_dir,
+            home=self._home,
+            spent=self._spent,
+            matches=_call_matches,
         )
         extra = [
             HookOutcome(
@@ -686,6 +711,36 @@ class HookSystem:
         """``hooksConfig.afterModel: "response"``: hosts fire AfterModel once per complete response."""
         return self.settings.hooks_config.get("afterModel") == "response"
 
+    # ---- audit mode and decision records (hookwise.decisions, docs/fleet.md) ---------------------
+    #: audit mode whatever the settings say (``hookwise serve --audit``)
+    audit_forced: bool = False
+    _policy: tuple[LoadedSettings, str] | None = None
+
+    @property
+    def audit(self) -> bool:
+        """Hooks run and are recorded, nothing is enforced: ``hooksConfig.mode: "audit"`` (user and system
+        settings only) or :attr:`audit_forced`."""
+        return self.audit_forced or self.settings.hooks_config.get("mode") == "audit"
+
+    @property
+    def policy_version(self) -> str:
+        """A short hash of the settings files the hooks were loaded from (decision records carry it)."""
+        loaded = self.settings
+        cached = self._policy
+        if cached is None or cached[0] is not loaded:
+            from hookwise.decisions import policy_version
+
+            cached = self._policy = (loaded, policy_version(loaded.layers))
+        return cached[1]
+
+    def decision_context(self) -> dict[str, Any]:
+        """What a decision record says about this system: project, policy version, audit mode."""
+        return {
+            "project": self.project_dir,
+            "policy_version": self.policy_version,
+            "audit": self.audit,
+        }
+
     # ---- result ----------------------------------------------------------------------------
     def _result(
         self,
@@ -714,6 +769,10 @@ class HookSystem:
         if bg is not None and bg.pending:
             warnings.extend(bg.collect())
         result = FireResult(ev, inp, merged, outcomes, warnings)
+        if self.audit:
+            from hookwise.decisions import audited
+
+            result = audited(result)
         if self._trace is not None or self._monitors:
             for o in outcomes:
                 try:

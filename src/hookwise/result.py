@@ -116,6 +116,8 @@ class FireResult:
     output: dict[str, Any] = field(default_factory=dict)
     hooks: list[HookOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: audit mode (:mod:`hookwise.decisions`): the merged answer the hooks gave, not applied; else None
+    audit: dict[str, Any] | None = None
 
     # ---- decisions -------------------------------------------------------------------------
     @property
@@ -273,4 +275,5 @@ class FireResult:
             "hookSpecificOutput": hso if isinstance(hso, dict) else None,
             "hooks": [h.to_json() for h in self.hooks],
             "warnings": list(self.warnings),
+            **({"audit": self.audit} if self.audit is not None else {}),
         }

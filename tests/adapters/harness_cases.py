@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from hookwise.adapters import _verdicts as verdicts
+from hookwise.host import verdicts
 
 from ._kit import Hooks
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hookwise import HookSystem
-from hookwise.adapters._verdicts import CANCELLED, MAX_TAIL_CALLS, MODIFIED_NOTE
+from hookwise.host.verdicts import CANCELLED, MAX_TAIL_CALLS, MODIFIED_NOTE
 from hookwise.testing.conformance import ToolCall, Turn
 
 RESPOND = r"""

@@ -25,8 +25,8 @@ from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.genai import types  # noqa: E402
 
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters.adk import HookwisePlugin  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 from hookwise.testing import assert_adapter_conformance  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall  # noqa: E402
 

@@ -13,9 +13,9 @@ from tests.conftest import Project
 from hookwise import HookSystem
 from hookwise.adapters import EXTRAS, AgentStopped, require
 from hookwise.adapters import _codec as codec
-from hookwise.adapters import _verdicts as verdicts
 from hookwise.adapters._bridge import NATIVE, HookBridge, TurnState
 from hookwise.events import HookEvent
+from hookwise.host import verdicts
 from hookwise.result import FireResult
 from hookwise.testing.conformance import assert_adapter_conformance
 
@@ -193,7 +193,7 @@ def test_has_hooks_follows_matchers(tmp_path: Any) -> None:
 
 def test_import_order_does_not_matter() -> None:
     for first in (
-        "hookwise.adapters._verdicts",
+        "hookwise.host.verdicts",
         "hookwise.agent.ui",
         "hookwise.agent",
         "hookwise.adapters._bridge",

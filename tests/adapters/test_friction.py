@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)")
+pytest.importorskip(
+    "pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)"
+)
 
 from pydantic_ai import Agent  # noqa: E402
 
@@ -21,19 +23,44 @@ from hookwise.adapters.pydantic_ai import HookwiseCapability  # noqa: E402
 from .scenarios import AdapterEnv, Request, call  # noqa: E402
 from .test_pydantic_ai import counting_tools, scripted_model  # noqa: E402
 
+PYDANTIC_SCRIPT = """
+import gc, sys
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelResponse, TextPart
+from pydantic_ai.models.function import FunctionModel
+from hookwise import HookSystem
+from hookwise.adapters.pydantic_ai import HookwiseCapability
 
-def _chat_once(env: AdapterEnv) -> None:
-    """A program's function that uses an agent and returns without close() (pydantic-ai names an agent after
-    its caller's variable, so the caller's frame keeps a snapshot of its locals while it runs)."""
-    cap = HookwiseCapability(env.system())
-    Agent(scripted_model([("hi",)], []), capabilities=[cap]).run_sync("hello")
+def chat_once():
+    cap = HookwiseCapability(HookSystem(sys.argv[1], trust_all=True))
+    model = FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart("hi")]))
+    Agent(model, capabilities=[cap]).run_sync("hello")
+    # returns without cap.close()
+
+chat_once()
+gc.collect()
+"""
 
 
-def test_session_ends_when_the_capability_is_garbage_collected(adapter_env: AdapterEnv) -> None:
+def _run_script(source: str, env: AdapterEnv, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "agent.py"
+    script.write_text(textwrap.dedent(source))
+    return subprocess.run(
+        [sys.executable, str(script), str(env.root)],
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_session_ends_without_close_when_the_capability_goes(
+    adapter_env: AdapterEnv, tmp_path: Path
+) -> None:
     adapter_env.log("SessionStart")
     adapter_env.log("SessionEnd")
-    _chat_once(adapter_env)
-    gc.collect()
+    proc = _run_script(PYDANTIC_SCRIPT, adapter_env, tmp_path)
+    assert proc.returncode == 0, proc.stderr
     assert len(adapter_env.inputs("SessionStart")) == 1
     assert [i["reason"] for i in adapter_env.inputs("SessionEnd")] == ["exit"]
 
@@ -67,20 +94,13 @@ agent.invoke({"messages": [{"role": "user", "content": "hello"}]})
 """
 
 
-def test_session_ends_at_process_exit_without_close(adapter_env: AdapterEnv, tmp_path: Path) -> None:
+def test_session_ends_at_process_exit_without_close(
+    adapter_env: AdapterEnv, tmp_path: Path
+) -> None:
     pytest.importorskip("langchain.agents")
     adapter_env.log("SessionStart")
     adapter_env.log("SessionEnd")
-    script = tmp_path / "agent.py"
-    script.write_text(textwrap.dedent(LANGCHAIN_SCRIPT))
-    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run(
-        [sys.executable, str(script), str(adapter_env.root)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = _run_script(LANGCHAIN_SCRIPT, adapter_env, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert len(adapter_env.inputs("SessionStart")) == 1
     assert [i["reason"] for i in adapter_env.inputs("SessionEnd")] == ["exit"]
@@ -102,7 +122,9 @@ def test_warnings_reach_stderr_without_on_message(
     err = capfd.readouterr().err
     assert "hookwise: warning:" in err and "policy server down" in err
     messages: list[tuple[str, str]] = []
-    quiet = HookwiseCapability(adapter_env.system(), on_message=lambda k, t: messages.append((k, t)))
+    quiet = HookwiseCapability(
+        adapter_env.system(), on_message=lambda k, t: messages.append((k, t))
+    )
     Agent(
         scripted_model([(call("shell", cmd="ls"),), ("done",)], []),
         tools=counting_tools(calls),

@@ -22,7 +22,7 @@ from hookwise.adapters import (
     AgentStopped,  # noqa: E402
     openai_agents,  # noqa: E402
 )
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 from hookwise.testing import assert_adapter_conformance  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall  # noqa: E402
 

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from hookwise.agent import llm_format as fmt
+from hookwise.host import llm_format as fmt
 
 FC = {"functionCall": {"name": "read_file", "args": {"file_path": "a"}}}
 FR = {"functionResponse": {"name": "read_file", "response": {"output": "x"}}}

@@ -31,9 +31,14 @@ IMPURE = {
 
 
 #: the exceptions, each for a reason: the plan executor awaits the runners' coroutines (it starts no
-#: thread or process itself), interpret turns a signal number into its name, and the http hook rules split
-#: URLs with urllib.parse (string parsing only, no I/O)
-ALLOWED = {("execute.py", "asyncio"), ("interpret.py", "signal"), ("hook_kinds.py", "urllib.parse")}
+#: thread or process itself), interpret turns a signal number into its name, and the http hook rules and
+#: the `if` rules' WebFetch(domain:...) split URLs with urllib.parse (string parsing only, no I/O)
+ALLOWED = {
+    ("execute.py", "asyncio"),
+    ("interpret.py", "signal"),
+    ("hook_kinds.py", "urllib.parse"),
+    ("rules.py", "urllib.parse"),
+}
 
 
 def _imports(path: pathlib.Path) -> set[str]:
@@ -69,17 +74,26 @@ def test_core_is_pure() -> None:
                 "adapters",
                 "telemetry",
                 "engine",
+                "claude",
+                "host",
             }:
                 bad.append(f"core/{path.name} imports {name} (a layer above the pure rules)")
     assert bad == []
 
 
-def test_runners_never_import_settings_engine_or_cli() -> None:
+def test_runners_never_import_settings_engine_cli_or_claude() -> None:
+    """The runners reach a dialect's wing only through the ``Dialect`` strategy (looked up by name)."""
     bad = []
     for path in sorted((PKG / "runners").glob("*.py")):
         for name in _imports(path):
             if name.startswith(
-                ("hookwise.settings", "hookwise.engine", "hookwise.cli", "hookwise.agent")
+                (
+                    "hookwise.settings",
+                    "hookwise.engine",
+                    "hookwise.cli",
+                    "hookwise.agent",
+                    "hookwise.claude",
+                )
             ):
                 bad.append(f"runners/{path.name} imports {name}")
     assert bad == []
@@ -91,3 +105,94 @@ def test_import_hookwise_loads_only_the_package_init() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={}
     )
     assert out.stdout.strip() == "['hookwise']"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """hookwise module -> the hookwise modules it imports (inside functions too; not type-only imports)."""
+    mods = {
+        ".".join(p.relative_to(PKG.parent).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in PKG.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for mod, path in mods.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+                node.body = []
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for a in node.names:  # `from pkg import submodule` is an import of the submodule
+                    sub = f"{node.module}.{a.name}"
+                    found.add(sub if sub in mods else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[mod] = {m for m in found if m in mods and m != mod}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    comp.append(top)
+                    if top == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    """No module imports itself through others, counting imports made inside functions."""
+    assert _cycles(_module_graph()) == []
+
+
+#: the one package-level loop the layout keeps: the Claude wing reads the settings schema (migration)
+#: while loading reads Claude's files (settings/load -> claude/loader); no module-level loop comes of it
+PACKAGE_LOOPS = [["hookwise.claude", "hookwise.settings"]]
+
+
+def test_packages_form_no_other_loop() -> None:
+    graph = _module_graph()
+    pkg: dict[str, set[str]] = {}
+    for mod, targets in graph.items():
+        top = ".".join(mod.split(".")[:2])
+        pkg.setdefault(top, set()).update(
+            ".".join(t.split(".")[:2]) for t in targets if not t.startswith(top + ".") and t != top
+        )
+    assert _cycles(pkg) == PACKAGE_LOOPS
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 import hookwise
-from hookwise.cli.main import COMMANDS
+from hookwise.cli.base import COMMANDS
 from hookwise.events import EVENT_SPECS, HookEvent
 from hookwise.result import Outcome
 

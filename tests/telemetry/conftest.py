@@ -33,6 +33,13 @@ class Sdk:
         return found[0]
 
     def logs(self) -> list[Any]:
+        """The ``hook_call`` log records (decision records: :meth:`decisions`)."""
+        return [r for r in self.all_logs() if r.event_name != "hookwise.decision"]
+
+    def decisions(self) -> list[Any]:
+        return [r for r in self.all_logs() if r.event_name == "hookwise.decision"]
+
+    def all_logs(self) -> list[Any]:
         self.drain()
         return [r.log_record for r in self.logs_exporter.get_finished_logs()]
 

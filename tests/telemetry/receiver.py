@@ -40,6 +40,7 @@ class OtlpReceiver:
         )
 
         self.logs: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
         self.spans: list[dict[str, Any]] = []
         self.metrics: list[dict[str, Any]] = []
         self.paths: list[str] = []
@@ -92,7 +93,9 @@ class OtlpReceiver:
             resource = _attrs(rl.resource.attributes)
             for sl in rl.scope_logs:
                 for r in sl.log_records:
-                    self.logs.append(
+                    # decision records (docs/fleet.md) apart from the hook_call records
+                    into = self.decisions if r.event_name == "hookwise.decision" else self.logs
+                    into.append(
                         {
                             "body": _value(r.body),
                             "attributes": _attrs(r.attributes),

@@ -335,6 +335,6 @@ def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
         assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
     finally:
         server.stop(None)
-    assert [r.event_name for r in got["logs"]] == ["gemini_cli.hook_call"]
+    assert [r.event_name for r in got["logs"]] == ["gemini_cli.hook_call", "hookwise.decision"]
     assert sorted(got["spans"]) == ["hook BeforeTool g", "hooks BeforeTool"]
     assert {"gemini_cli.hook_call.count", "gemini_cli.hook_call.latency"} <= set(got["metrics"])

@@ -493,9 +493,10 @@ def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk
         if i == 0:
             time.sleep(0.005)  # the worker took the first firing and is in its window
     deadline = time.monotonic() + 10
-    while len(sdk.logs_exporter.get_finished_logs()) < n and time.monotonic() < deadline:
+    # each firing: one hook_call record and one decision record
+    while len(sdk.logs_exporter.get_finished_logs()) < 2 * n and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert len(sdk.logs_exporter.get_finished_logs()) == n
+    assert len(sdk.logs_exporter.get_finished_logs()) == 2 * n
     assert len(sdk.spans_exporter.get_finished_spans()) == 2 * n
     assert tel.dropped == 0 and not tel._pending
 

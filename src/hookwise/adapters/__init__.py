@@ -8,7 +8,7 @@ Each framework has its own module, imported only when used, and its own extra::
     from hookwise.adapters import openai_agents                      # pip install "hookwise[openai-agents]"
     from hookwise.adapters.agent_framework import HookwiseMiddleware # pip install "hookwise[agent-framework]"
 
-The framework-neutral core (:mod:`~hookwise.adapters._bridge`, :mod:`~hookwise.adapters._verdicts`,
+The framework-neutral core (:mod:`~hookwise.adapters._bridge`, :mod:`~hookwise.host.verdicts`,
 :mod:`~hookwise.adapters._codec`) imports only hookwise and the standard library; the reference host
 ``hookwise agent`` uses the same verdict helpers. A module whose framework is not installed raises
 :class:`ImportError` naming the extra to install.

@@ -19,7 +19,7 @@ behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
 
 The framework modules translate their objects, fire through :meth:`HookBridge.fire` (sync seams) or
 :meth:`HookBridge.afire` (async seams) and hand the :class:`~hookwise.result.FireResult` to the
-verdict helpers of :mod:`hookwise.adapters._verdicts`, which the reference host uses too. Nothing here
+verdict helpers of :mod:`hookwise.host.verdicts`, which the reference host uses too. Nothing here
 imports a framework.
 """
 
@@ -34,8 +34,8 @@ from collections.abc import Awaitable, Callable, Collection, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
-from hookwise.adapters import _verdicts as verdicts
 from hookwise.events import HookEvent
+from hookwise.host import verdicts
 from hookwise.result import FireResult
 
 if TYPE_CHECKING:
@@ -534,7 +534,7 @@ class HookBridge:
     def selection_allows(self, sdk_tool_config: dict[str, Any] | None, native: str) -> bool:
         """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its hook name
         or its own name)?"""
-        from hookwise.agent import llm_format as fmt
+        from hookwise.host import llm_format as fmt
 
         if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
             return True
@@ -547,7 +547,7 @@ class HookBridge:
         """The refusal text for a call to a tool BeforeToolSelection removed (None: allowed)."""
         if turn.tool_config is None:  # no BeforeToolSelection answer for this model call
             return None
-        from hookwise.agent import llm_format as fmt
+        from hookwise.host import llm_format as fmt
 
         if self.selection_allows(turn.tool_config, native):
             return None

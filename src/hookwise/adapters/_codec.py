@@ -1,4 +1,4 @@
-"""Framework messages <-> the google-genai-shaped dicts that :mod:`hookwise.agent.llm_format` speaks.
+"""Framework messages <-> the google-genai-shaped dicts that :mod:`hookwise.host.llm_format` speaks.
 
 Every adapter translates its framework's request into a list of :class:`Entry` (role + text, or no
 text for tool calls/results), builds a request dict with :func:`request_dict`, lets the verdict
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hookwise.agent import llm_format as fmt
+from hookwise.host import llm_format as fmt
 
 GENERATION_KEYS = fmt.GENERATION_KEYS
 #: a part with no text: stands for a tool call or a tool result (hooks do not see it, merges keep it)

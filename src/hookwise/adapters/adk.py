@@ -91,7 +91,6 @@ from google.adk.tools.function_tool import FunctionTool  # noqa: E402
 from google.genai import types  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     NATIVE,
     RUN_EVENTS,
@@ -101,8 +100,9 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SeamPolicy,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem

@@ -81,7 +81,6 @@ from agent_framework import (  # noqa: E402
 from agent_framework._middleware import MiddlewareFailure  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     NATIVE,
     RUN_EVENTS,
@@ -93,10 +92,11 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SessionLifecycle,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.errors import AgentStopped  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 __all__ = ["HookwiseMiddleware", "Stopped"]
 

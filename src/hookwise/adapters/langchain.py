@@ -106,7 +106,6 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES  # noqa: E402
 from langgraph.types import interrupt  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     NATIVE,
     RUN_EVENTS,
@@ -120,9 +119,10 @@ from hookwise.adapters._bridge import (  # noqa: E402
     Steps,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.engine import HookSystem  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 __all__ = ["HookwiseMiddleware", "HookwiseState"]
 

@@ -119,7 +119,6 @@ from agents.run_config import CallModelData, ModelInputData, ToolErrorFormatterA
 from openai.types.responses import ResponseOutputMessage, ResponseOutputText  # noqa: E402
 
 from hookwise.adapters import _codec as codec  # noqa: E402
-from hookwise.adapters import _verdicts as verdicts  # noqa: E402
 from hookwise.adapters._bridge import (  # noqa: E402
     MODEL_EVENTS,
     NATIVE,
@@ -130,9 +129,10 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SeamPolicy,
     TurnState,
 )
-from hookwise.agent import llm_format as fmt  # noqa: E402
 from hookwise.errors import AgentStopped, HookwiseError  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
+from hookwise.host import llm_format as fmt  # noqa: E402
+from hookwise.host import verdicts  # noqa: E402
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem

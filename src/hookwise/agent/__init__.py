@@ -2,7 +2,7 @@
 
 * :mod:`~hookwise.agent.models` — a scripted model (Gemini CLI's fake-responses files) and the
   live Gemini API, behind one streaming interface;
-* :mod:`~hookwise.agent.llm_format` — translation to and from the hook-facing ``llm_request`` /
+* :mod:`~hookwise.host.llm_format` — translation to and from the hook-facing ``llm_request`` /
   ``llm_response`` / ``toolConfig`` format (pure);
 * :mod:`~hookwise.agent.tools` — the seven built-in tools, confined to the project;
 * :mod:`~hookwise.agent.loop` — :class:`AgentSession`, which fires every event and applies its result;

@@ -31,7 +31,7 @@ A hook's malformed ``tool_input`` / ``llm_request`` / ``llm_response`` / ``toolC
 ``tailToolCallRequest`` is reported as a warning and ignored as a whole.
 
 What each verdict means (the wording the model sees, the retry cap, tail calls, ``<hook_context>``
-placement) is defined once in :mod:`hookwise.adapters._verdicts`, which the framework adapters use too.
+placement) is defined once in :mod:`hookwise.host.verdicts`, which the framework adapters use too.
 """
 
 from __future__ import annotations
@@ -45,8 +45,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from hookwise.adapters import _verdicts as verdicts
-from hookwise.agent import llm_format as fmt
 from hookwise.agent.models import Model
 from hookwise.agent.tools import (
     Confirmation,
@@ -60,6 +58,8 @@ from hookwise.agent.ui import AgentUI, Stats
 from hookwise.core.registry import HookEntry
 from hookwise.errors import HookwiseError
 from hookwise.events import HookEvent
+from hookwise.host import llm_format as fmt
+from hookwise.host import verdicts
 from hookwise.result import FireResult, Outcome
 
 if TYPE_CHECKING:

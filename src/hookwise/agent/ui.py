@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import IO, Any
 
-from hookwise.adapters import (
-    _verdicts as verdicts,
-)  # the wording shared with the framework adapters
 from hookwise.agent.tools import Confirmation
+from hookwise.host import verdicts  # the wording shared with the framework adapters
 
 
 @dataclass

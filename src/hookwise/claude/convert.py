@@ -32,7 +32,7 @@ from hookwise.claude.names import (
     ONCE_IN_SETTINGS,
     claude_default_timeout_s,
 )
-from hookwise.claude.permission_rules import rule_error
+from hookwise.core.rules import rule_error
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES

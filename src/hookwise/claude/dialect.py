@@ -355,5 +355,30 @@ class ClaudeDialect:
     def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None:
         return text_output(event, text, self.name)
 
+    def interpret(
+        self, it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
+    ) -> Interpretation:
+        return claude_interpretation(
+            it, exit_code=exit_code, stdout=stdout, stderr=stderr, name=name
+        )
+
+    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
+        return answer_notes(event, output, self.name)
+
 
 CLAUDE = ClaudeDialect()
+
+
+class ClaudeFields:
+    """Claude-style fields in the answer of a hook of any dialect (``runners.dialects.CLAUDE_FIELDS``)."""
+
+    def normalize_output(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        return normalize_output(event, output, None, payload=inp)
+
+    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
+        return answer_notes(event, output, None)
+
+
+CLAUDE_FIELDS = ClaudeFields()

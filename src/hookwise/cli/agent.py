@@ -17,14 +17,14 @@ import json
 import os
 from typing import Any
 
-from hookwise.agent import llm_format as fmt
 from hookwise.agent.models import GEMINI_EXTRA_HINT, GeminiModel, Model, ScriptedModel
 from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.tools import APPROVAL_MODES
 from hookwise.agent.transcripts import TranscriptStore
 from hookwise.agent.ui import HeadlessUI
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import ModelError
+from hookwise.host import llm_format as fmt
 
 SYSTEM_INSTRUCTION = (
     "You are a careful software agent working in the project directory {project}. Use the tools to "

@@ -28,7 +28,7 @@ from typing import IO, Any
 from hookwise.agent.models import ScriptedModel
 from hookwise.agent.session import AgentOptions, AgentSession, TurnStatus
 from hookwise.agent.ui import AgentUI
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import ModelError
 from hookwise.events import BLOCKING_DECISIONS
 

@@ -14,7 +14,7 @@ import os
 import shutil
 import uuid
 
-from hookwise.cli.main import CliContext
+from hookwise.cli.base import CliContext
 from hookwise.settings.doctor import (
     ERROR,
     SKIPPED,

@@ -13,9 +13,10 @@ import json
 import os
 from typing import Any
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import ExtensionError
 from hookwise.settings import extensions as ext
+from hookwise.settings.enablement import extensions_root
 from hookwise.settings.layers import user_dir
 
 VERBS = ("list", "install", "link", "uninstall", "enable", "disable")
@@ -46,7 +47,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
-    root = ext.extensions_root(user_dir())
+    root = extensions_root(user_dir())
     try:
         if args.verb == "list":
             return _list(args, ctx, root)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.jsonc.codec import dumps_indented
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from hookwise.cli.main import CliContext
+from hookwise.cli.base import CliContext
 from hookwise.cli.render import relpath, table
 from hookwise.core.registry import HookEntry
 

@@ -17,81 +17,16 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise._records import TYPE_CHECKING, dataclass, field
+from hookwise._records import TYPE_CHECKING
+from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError
+
+#: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
+FAST_COMMANDS = ("fire", "hook")
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-    from typing import IO, Any
-
-    from hookwise.engine import HookSystem
-
-#: command -> (module, one-line help). Order is the order of ``hookwise --help``.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "fire": (
-        "hookwise.cli.fire",
-        "run one event through the configured hooks and print the merged result",
-    ),
-    "list": (
-        "hookwise.cli.list_hooks",
-        "list every configured hook with its source, state and trust",
-    ),
-    "trust": ("hookwise.cli.trust", "review and approve untrusted project/extension hooks"),
-    "enable": ("hookwise.cli.toggle", "enable a hook by name (edits hooksConfig.disabled)"),
-    "disable": ("hookwise.cli.toggle", "disable a hook by name (edits hooksConfig.disabled)"),
-    "enable-all": ("hookwise.cli.toggle", "enable every hook"),
-    "disable-all": ("hookwise.cli.toggle", "disable every hook"),
-    "validate": ("hookwise.cli.validate", "check every settings layer and report all problems"),
-    "doctor": ("hookwise.cli.doctor", "run every hook once on a synthetic input and diagnose it"),
-    "test": ("hookwise.cli.run_cases", "run *.hooktest.json hook test cases"),
-    "migrate": ("hookwise.cli.migrate", "migrate hooks from or to Claude Code settings"),
-    "agent": ("hookwise.cli.agent", "run the reference agent host"),
-    "extensions": (
-        "hookwise.cli.extensions",
-        "list, install, link, uninstall, enable or disable extensions",
-    ),
-    "demo": (
-        "hookwise.cli.demo",
-        "run a scripted agent session against the example hooks (no key needed)",
-    ),
-    "trace": (
-        "hookwise.cli.trace",
-        "report on a --trace file or telemetry outfile (text, or one HTML page)",
-    ),
-}
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as ``hookwise: error: ...``, exit 1."""
-
-
-@dataclass
-class CliContext:
-    """What every command gets besides its own arguments."""
-
-    project_dir: str
-    trace: str | None
-    claude_settings: bool = False
-    plugin_dirs: list[str] = field(default_factory=list)
-    profile: str | None = None
-    stdout: IO[str] = field(default_factory=lambda: sys.stdout)
-    stderr: IO[str] = field(default_factory=lambda: sys.stderr)
-    stdin: IO[str] = field(default_factory=lambda: sys.stdin)
-
-    def hook_system(self, **kwargs: Any) -> HookSystem:
-        """A :class:`hookwise.HookSystem` for the project, with ``--trace`` applied."""
-        from hookwise.engine import HookSystem
-
-        if self.claude_settings:
-            kwargs.setdefault("claude_settings", True)
-        if self.plugin_dirs:
-            kwargs.setdefault("plugin_dirs", self.plugin_dirs)
-        if self.profile:
-            kwargs.setdefault("profile", self.profile)
-        return HookSystem(self.project_dir, trace=self.trace, **kwargs)
-
-    def warn(self, message: str) -> None:
-        print(f"hookwise: warning: {message}", file=self.stderr)
+    from typing import Any
 
 
 def _command_name(argv: Sequence[str]) -> str | None:
@@ -113,19 +48,8 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
-#: the global options: name -> takes a value
-GLOBAL_OPTIONS = {
-    "--project": True,
-    "--trace": True,
-    "--claude-settings": False,
-    "--plugin-dir": True,
-    "--profile": True,
-}
-
-
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
-    """The arguments of a well-formed ``[global options] fire ...`` without argparse, else None (use argparse)."""
-    from hookwise.cli import fire
+    """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else None."""
 
     values: dict[str, Any] = {
         "project": None,
@@ -136,7 +60,7 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         "profile": None,
     }
     i = 0
-    while i < len(argv) and argv[i] != "fire":
+    while i < len(argv) and argv[i] not in FAST_COMMANDS:
         name, eq, value = argv[i].partition("=")
         takes = GLOBAL_OPTIONS.get(name)
         if takes is None or (not takes and eq):
@@ -153,12 +77,15 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
         else:
             values[name[2:].replace("-", "_")] = value if takes else True
         i += 1
-    own = fire.parse_fast(argv[i + 1 :])
+    if i >= len(argv):
+        return None
+    command = argv[i]
+    module = COMMANDS[command][0]
+    __import__(module)
+    own = sys.modules[module].parse_fast(argv[i + 1 :])
     if own is None:
         return None
-    ns: argparse.Namespace = _Arguments(
-        command="fire", _module="hookwise.cli.fire", **values, **own
-    )  # type: ignore[assignment]
+    ns: argparse.Namespace = _Arguments(command=command, _module=module, **values, **own)  # type: ignore[assignment]
     return ns  # the same attributes argparse would set
 
 
@@ -172,7 +99,7 @@ class _Arguments:
 def _parse(args_list: list[str]) -> argparse.Namespace | int:
     """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
     only = _command_name(args_list)
-    args = _parse_fast(args_list) if only == "fire" else None
+    args = _parse_fast(args_list) if only in FAST_COMMANDS else None
     if args is not None:
         return args
     from hookwise.cli.parser import build_parser

@@ -37,7 +37,7 @@ from hookwise.claude.migrate import (
     plan_from_claude,
     plan_to_claude,
 )
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import EditError, SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.edit import read_text, write_atomic

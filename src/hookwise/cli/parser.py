@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Any
 
-from hookwise.cli.main import COMMANDS
+from hookwise.cli.base import COMMANDS
 
 
 class _Parser(argparse.ArgumentParser):

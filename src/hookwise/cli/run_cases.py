@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import CaseFileError
 from hookwise.jsonc.edit import write_atomic
 from hookwise.testing.cases import CaseResult, discover, junit_xml, load_file, run_cases

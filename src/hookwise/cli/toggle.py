@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 from hookwise.core.registry import HookEntry
 from hookwise.errors import EditError, HookNotFoundError, SettingsError
 from hookwise.settings import edit

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from hookwise.cli.main import CliContext, UsageError
+from hookwise.cli.base import CliContext, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

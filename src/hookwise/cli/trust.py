@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from hookwise.cli.main import CliContext
+from hookwise.cli.base import CliContext
 from hookwise.cli.render import relpath
 from hookwise.core.registry import HookEntry
 from hookwise.trust import named_files

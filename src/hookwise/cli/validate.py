@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 
-from hookwise.cli.main import CliContext
+from hookwise.cli.base import CliContext
 from hookwise.settings.validate import validate_project
 
 

@@ -14,7 +14,14 @@ from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Collection, Mapping, Sequence
-    from typing import Any
+    from typing import Any, Protocol
+
+    from hookwise.core.rules import PermissionRule
+
+    class CallMatches(Protocol):
+        def __call__(
+            self, rule: PermissionRule, payload: Mapping[str, Any], *, project_dir: str, home: str
+        ) -> bool: ...
 
     Predicate = Callable[[str | None], bool]
 
@@ -184,7 +191,7 @@ def condition_error(entry: HookEntry) -> str | None:
     """Why ``entry``'s ``if`` rule cannot be used (does not parse), or None."""
     if entry.condition is None:
         return None
-    from hookwise.claude.permission_rules import rule_error
+    from hookwise.core.rules import rule_error
 
     err = rule_error(entry.condition)
     return (
@@ -207,8 +214,13 @@ def select(
     project_dir: str,
     home: str,
     spent: Collection[tuple[str, str, str | None, str, str]] = (),
+    matches: CallMatches | None = None,
 ) -> tuple[Plan, list[tuple[HookEntry, str]]]:
     """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks removed.
+
+    ``matches`` evaluates a parsed ``if`` rule on the input (the host's translation of
+    tool names: the engine passes :func:`hookwise.claude.conditions.call_matches`); without
+    it, a hook with an ``if`` rule is kept (it only ever narrows a hook, never hides a call).
 
     Returns the narrowed plan and the hooks skipped visibly, with the reason (an
     ``if`` rule that does not parse). A hook whose ``if`` does not match, an ``if``
@@ -217,7 +229,7 @@ def select(
     """
     if not any(e.condition is not None or e.once for e in plan.entries):
         return plan, []
-    from hookwise.claude.permission_rules import call_matches, parse_rule
+    from hookwise.core.rules import parse_rule
 
     kept: list[HookEntry] = []
     skipped: list[tuple[HookEntry, str]] = []
@@ -231,7 +243,8 @@ def select(
                 continue
             if event not in CONDITION_EVENTS:
                 continue
-            if not call_matches(parse_rule(e.condition), inp, project_dir=project_dir, home=home):
+            rule = parse_rule(e.condition)
+            if matches is not None and not matches(rule, inp, project_dir=project_dir, home=home):
                 continue
         kept.append(e)
     if len(kept) == len(plan.entries):

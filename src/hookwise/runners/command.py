@@ -133,12 +133,10 @@ def command_outcome(
         timeout_ms=entry.timeout_ms,
         spawn_error=c.spawn_error,
     )
-    if entry.dialect == "claude":
-        from hookwise.claude.dialect import claude_interpretation
-
-        it = claude_interpretation(
-            it, exit_code=c.returncode, stdout=stdout, stderr=stderr, name=entry.display_name
-        )
+    d = dialect(entry.dialect)
+    it = d.interpret(
+        it, exit_code=c.returncode, stdout=stdout, stderr=stderr, name=entry.display_name
+    )
     outcome, output, error = it.outcome, it.output, it.error
     if outcome in (Outcome.OK, Outcome.FAILED) and (
         c.stdout_truncated or (c.stderr_truncated and not stdout.strip())
@@ -150,7 +148,6 @@ def command_outcome(
             f"its output passed the {cap}-byte cap and was cut off; the answer was ignored",
         )
     elif output is not None:
-        d = dialect(entry.dialect)
         if it.is_json:
             output = d.normalize_output(event, output, inp)
         elif c.returncode == 0 and outcome is Outcome.OK:
@@ -166,9 +163,7 @@ def command_outcome(
         truncated,
     )
     if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
-        from hookwise.claude.dialect import answer_notes
-
-        o.notes.extend(f"hook {o.name}: {n}" for n in answer_notes(event, output, entry.dialect))
+        o.notes.extend(f"hook {o.name}: {n}" for n in d.notes(event, output))
     return o
 
 

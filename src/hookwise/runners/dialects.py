@@ -1,12 +1,14 @@
 """Hook dialects (docs/contract.md §5-§6): the shape of a hook's input and how its answer is read.
 
 A dialect is a small strategy looked up by the hook's ``dialect`` key:
-``encode_input`` (what the hook reads), ``normalize_output`` (its JSON answer
-mapped onto the contract's fields) and ``text_output`` (the meaning of plain
-text on stdout at exit 0, ``None`` for the default). The native dialect sends
-the input as is; Claude-style answer fields are understood from every hook, so
-its ``normalize_output`` hands an answer that has them to the Claude mapping.
-Only :data:`DIALECTS` names the modules; they load on first use.
+``encode_input`` (what the hook reads), ``interpret`` (the dialect's own reading
+of a finished process), ``normalize_output`` (its JSON answer mapped onto the
+contract's fields), ``text_output`` (the meaning of plain text on stdout at exit 0,
+``None`` for the default) and ``notes`` (what the answer asked for that hookwise
+cannot do). The native dialect sends the input as is; Claude-style answer fields
+are understood from every hook, so it hands an answer that has them to
+:data:`CLAUDE_FIELDS`. Only :data:`DIALECTS` and :data:`CLAUDE_FIELDS` name the
+modules (as text); they load on first use, and no runner imports a dialect's wing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
+
+if TYPE_CHECKING:
+    from hookwise.core.interpret import Interpretation
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -38,6 +43,26 @@ class Dialect(Protocol):
     ) -> dict[str, Any]: ...
 
     def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None: ...
+
+    def interpret(
+        self, it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
+    ) -> Interpretation:
+        """The contract's reading of a finished command hook, adjusted to the dialect's own rules."""
+        ...
+
+    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
+        """Warnings for answer fields hookwise cannot carry out (never dropped silently)."""
+        ...
+
+
+class AnswerFields(Protocol):
+    """How Claude-style fields in a native hook's answer are read (see :data:`CLAUDE_FIELDS`)."""
+
+    def normalize_output(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
+    ) -> dict[str, Any]: ...
+
+    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]: ...
 
 
 #: the answer fields that mark a Claude-style answer (mapped for every hook, whatever its dialect)
@@ -66,12 +91,20 @@ class NativeDialect:
                 isinstance(hso, dict) and any(k in hso for k in CLAUDE_ANSWER_KEYS)
             ):
                 return output
-        from hookwise.claude.dialect import normalize_output
-
-        return normalize_output(event, output, None, payload=inp)
+        return _claude_fields().normalize_output(event, output, inp)
 
     def text_output(self, event: HookEvent, text: str) -> dict[str, Any] | None:
         return None
+
+    def interpret(
+        self, it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
+    ) -> Interpretation:
+        return it
+
+    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
+        if not isinstance(output.get("hookSpecificOutput"), dict):
+            return []
+        return _claude_fields().notes(event, output)
 
 
 NATIVE = NativeDialect()
@@ -79,7 +112,26 @@ NATIVE = NativeDialect()
 #: dialect name -> "module:attribute" of its strategy (loaded on first use)
 DIALECTS: dict[str, str] = {"claude": "hookwise.claude.dialect:CLAUDE"}
 
+#: the strategy for Claude-style fields in any hook's answer ("module:attribute", loaded on first use)
+CLAUDE_FIELDS = "hookwise.claude.dialect:CLAUDE_FIELDS"
+
 _loaded: dict[str | None, Dialect] = {None: NATIVE}
+_strategies: dict[str, Any] = {}
+
+
+def _load(ref: str) -> Any:
+    """The object ``"module:attribute"`` names (imported on first use)."""
+    got = _strategies.get(ref)
+    if got is None:
+        module, attr = ref.split(":")
+        # __import__ with a fromlist returns the module itself (importlib is not on the firing path)
+        got = _strategies[ref] = getattr(__import__(module, fromlist=[attr]), attr)
+    return got
+
+
+def _claude_fields() -> AnswerFields:
+    fields: AnswerFields = _load(CLAUDE_FIELDS)
+    return fields
 
 
 def dialect(name: str | None) -> Dialect:
@@ -88,8 +140,5 @@ def dialect(name: str | None) -> Dialect:
     if d is None:
         if name not in DIALECTS:
             raise KeyError(f"unknown hook dialect {name!r} (known: {', '.join(DIALECTS)})")
-        module, attr = DIALECTS[name].split(":")
-        import importlib  # only for a dialect's module (not on the path of a native firing)
-
-        d = _loaded[name] = getattr(importlib.import_module(module), attr)
+        d = _loaded[name] = _load(DIALECTS[name])
     return d

@@ -123,7 +123,7 @@ def discover_layers(
         names = []
     enablement = None
     if names:
-        from hookwise.settings.extensions import Enablement
+        from hookwise.settings.enablement import Enablement
 
         enablement = Enablement.read(ext_root)
     for name in names:

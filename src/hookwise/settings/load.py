@@ -355,6 +355,14 @@ def _read_layer(
             doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
         )
         report.findings(layer, findings)
+        if "mode" in cfg and layer.label not in ("user", "system"):
+            report.at(
+                layer,
+                "/hooksConfig/mode",
+                "read only from user and system settings (a project cannot switch enforcement "
+                "off); ignored",
+            )
+            del cfg["mode"]
         sw.add_hooks_config(cfg, layer)
         for i, d in enumerate(cfg.get("claudePlugins", [])):
             sw.plugin_dirs.append(

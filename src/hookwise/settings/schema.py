@@ -391,7 +391,7 @@ class Rule(Kind):
         }  # any string loads; one that does not parse is a warning, and skips its hook
 
     def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
-        from hookwise.claude.permission_rules import rule_error
+        from hookwise.core.rules import rule_error
 
         err = rule_error(value)
         if err is None:
@@ -683,6 +683,13 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "hookwise: fire AfterModel for every streamed chunk (default) "
             "or once per complete response.",
             default="chunk",
+        ),
+        Key(
+            "mode",
+            OneOf("enforce", "audit"),
+            "hookwise: audit runs hooks and records their decisions but enforces nothing "
+            "(user and system settings only; docs/fleet.md).",
+            default="enforce",
         ),
     )
 }

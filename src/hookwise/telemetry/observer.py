@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -32,6 +32,7 @@ from opentelemetry import trace
 from opentelemetry._logs import LogRecord, SeverityNumber
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
+from hookwise.decisions import AGENT, DECISION_EVENT, decision_record
 from hookwise.events import iso_ms
 from hookwise.telemetry import records
 
@@ -79,6 +80,8 @@ class _Firing:
     #: the context the firing ran in (the hook spans built on the export worker start in it, as children of
     #: ``span``, so a span processor sees the caller's context, baggage included)
     caller: Any = None
+    #: what the firing's decision record says about its host (agent, project, policy version, audit)
+    decision: dict[str, Any] | None = None
 
 
 class _Ids(NamedTuple):
@@ -441,13 +444,20 @@ class HookTelemetry:
         return f
 
     # ---- HookSystem.add_monitor(before=..., after=...) ----------------------------------------
+    #: a weak reference to the hook system whose ``decision_context()`` goes into decision records
+    decision_source: Callable[[], Any] | None = None
+
     def before(self, event: Any, entries: Sequence[Any], inp: dict[str, Any]) -> None:
         """A firing starts running ``entries``: open its span and make it current."""
-        self.start_firing(
+        f = self.start_firing(
             str(getattr(event, "value", event)),
             inp,
             entries,
             any(getattr(e, "sequential", False) for e in entries),
+        )
+        source = self.decision_source() if self.decision_source is not None else None
+        f.decision = dict(
+            source.decision_context() if source is not None else {}, agent=AGENT.get()
         )
 
     def after(
@@ -542,6 +552,7 @@ class HookTelemetry:
         try:
             if outcomes:
                 self._emit_calls(f, outcomes, end)
+                self._emit_decision(f, outcomes, end)
             for span, _ in (
                 f.started or {}
             ).values():  # spawned but without an outcome (the firing raised)
@@ -556,6 +567,28 @@ class HookTelemetry:
                 f.span.set_attribute("error.type", type(error).__name__)
         finally:
             f.span.end(end_time=end)
+
+    def _emit_decision(self, f: _Firing, outcomes: Sequence[Any], end: int) -> None:
+        """The firing's decision record (:mod:`hookwise.decisions`), in the context of its span."""
+        from hookwise.core.merge import merge
+        from hookwise.events import parse_event
+
+        merged = merge(parse_event(f.event), [o.output for o in outcomes if o.output], f.inp)
+        body, attrs = decision_record(
+            f.event, f.inp, outcomes, merged, f.decision or {}, (end - f.start_ns) / 1e6
+        )
+        self.logger.emit(
+            LogRecord(
+                timestamp=end,
+                observed_timestamp=time.time_ns(),
+                context=trace.set_span_in_context(f.span),
+                severity_number=SeverityNumber.INFO,
+                severity_text="INFO",
+                body=body,
+                attributes=attrs,
+                event_name=DECISION_EVENT,
+            )
+        )
 
     def _ids_differ(self, got: Any, assigned: Any) -> None:
         """The SDK did not give a span the context assigned in the firing (an SDK version whose ``start_span``

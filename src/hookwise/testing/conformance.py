@@ -221,7 +221,7 @@ def assert_adapter_conformance(
     :class:`AssertionError` listing every difference; returns the report otherwise.
     """
     from hookwise.engine import HookSystem
-    from hookwise.testing import HookTester
+    from hookwise.testing.tester import HookTester
 
     ignored = {str(e) for e in ignore_events}
     skip_fields = {str(k): set(v) for k, v in (ignore_fields or {}).items()}

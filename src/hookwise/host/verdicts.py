@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hookwise.agent import llm_format as fmt
 from hookwise.errors import LlmFormatError
+from hookwise.host import llm_format as fmt
 from hookwise.result import FireResult, Outcome
 
 Warn = Callable[[str], None]

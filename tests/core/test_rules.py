@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hookwise.claude.permission_rules import (
+from hookwise.claude.conditions import call_matches
+from hookwise.core.rules import (
     bash_matches,
-    call_matches,
     parse_rule,
     path_matches,
     rule_error,

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""What one Bash tool call costs an agent: a Python hook run directly, against the same function through
+``hookwise hook claude`` (docs/agents.md, "Performance").
+
+- (a) **direct**: the agent spawns ``python3 guard.py``, a hook script that reads Claude Code's PreToolUse
+  payload on stdin and answers (the way most hooks are written).
+- (b) **bridge**: the agent spawns ``hookwise hook claude``; hookwise runs the same function as a
+  ``python`` hook (in process) and answers in Claude's format.
+- (c) **served**: the same through a warm ``hookwise serve`` socket. Not measured yet: the service adds
+  its fast path to ``hookwise hook`` (see :data:`VARIANTS`, the place to add its row).
+
+Each variant runs N times, interleaved (a noisy neighbour hurts all alike); wall time is taken around
+``posix_spawn`` + ``os.wait4`` with the payload on stdin. Prints the median wall and CPU milliseconds and
+the ratio of (b) to (a) (target: at most 1.5). Never used by the test-suite.
+
+    python bench/bridge.py            # N=30
+    BENCH_N=60 python bench/bridge.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import sysconfig
+import tempfile
+import time
+
+GUARD = """
+def check(inp):
+    cmd = inp.get("tool_input", {}).get("command", "")
+    if "rm -rf" in cmd:
+        return {"decision": "deny", "reason": "no rm -rf"}
+    return None
+"""
+
+DIRECT = """import json, sys
+from guard_fn import check
+d = json.load(sys.stdin)
+a = check(d)
+if a:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": a["reason"]}}))
+"""
+
+PAYLOAD = {
+    "session_id": "bench",
+    "transcript_path": "",
+    "cwd": "",
+    "permission_mode": "bypassPermissions",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls -la", "description": "list"},
+    "tool_use_id": "toolu_bench",
+}
+
+
+def _run(argv: list[str], env: dict[str, str], cwd: str, stdin: str) -> tuple[float, float]:
+    """(wall ms, child CPU ms) of one process, ``stdin`` as its standard input."""
+    fd_in = os.open(stdin, os.O_RDONLY)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    try:
+        fa = [
+            (os.POSIX_SPAWN_DUP2, fd_in, 0),
+            (os.POSIX_SPAWN_DUP2, devnull, 1),
+            (os.POSIX_SPAWN_DUP2, devnull, 2),
+        ]
+        old = os.getcwd()
+        os.chdir(cwd)
+        try:
+            t0 = time.perf_counter()
+            pid = os.posix_spawn(argv[0], argv, env, file_actions=fa)
+            _, status, ru = os.wait4(pid, 0)
+            wall = (time.perf_counter() - t0) * 1000
+        finally:
+            os.chdir(old)
+    finally:
+        os.close(fd_in)
+        os.close(devnull)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{argv} exited with {os.waitstatus_to_exitcode(status)}")
+    return wall, (ru.ru_utime + ru.ru_stime) * 1000
+
+
+def _setup(root: str) -> tuple[dict[str, str], str]:
+    proj = os.path.join(root, "proj")
+    home = os.path.join(root, "home")
+    os.makedirs(os.path.join(proj, ".gemini"))
+    os.makedirs(os.path.join(home, ".gemini"))
+    with open(os.path.join(proj, "guard_fn.py"), "w") as f:
+        f.write(GUARD)
+    with open(os.path.join(proj, "guard.py"), "w") as f:
+        f.write(DIRECT)
+    hook = {"type": "python", "callable": "guard_fn:check"}
+    settings = {"hooks": {"BeforeTool": [{"hooks": [hook]}]}}
+    with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+        json.dump(settings, f)  # a user hook: imported from sys.path (PYTHONPATH below)
+    payload = dict(PAYLOAD, cwd=proj)
+    stdin = os.path.join(root, "payload.json")
+    with open(stdin, "w") as f:
+        json.dump(payload, f)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "PYTHONPATH": proj,
+        "CLAUDE_PROJECT_DIR": proj,
+    }
+    return env, stdin
+
+
+#: name -> argv (program first); the served variant (c) goes here once ``hookwise serve`` exists
+VARIANTS: dict[str, list[str]] = {
+    "(a) direct: python3 guard.py": [sys.executable, "guard.py"],
+    "(b) bridge: hookwise hook claude": [
+        os.path.join(sysconfig.get_path("scripts"), "hookwise"),
+        "hook",
+        "claude",
+    ],
+}
+
+
+def main() -> None:
+    n = int(os.environ.get("BENCH_N", "30"))
+    with tempfile.TemporaryDirectory() as root:
+        env, stdin = _setup(root)
+        cwd = env["PYTHONPATH"]
+        if not os.path.exists(VARIANTS["(b) bridge: hookwise hook claude"][0]):
+            raise SystemExit("hookwise is not installed in this environment's scripts directory")
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in VARIANTS}
+        for argv in VARIANTS.values():  # warm the file cache
+            _run(argv, env, cwd, stdin)
+        for _ in range(n):
+            for name, argv in VARIANTS.items():
+                times[name].append(_run(argv, env, cwd, stdin))
+    med = {
+        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for k, v in times.items()
+    }
+    print(f"one Claude Code PreToolUse call, median of {n} (wall ms / CPU ms)")
+    for name, (wall, cpu) in med.items():
+        print(f"  {name:<36} {wall:7.1f} {cpu:7.1f}")
+    a = med["(a) direct: python3 guard.py"]
+    b = med["(b) bridge: hookwise hook claude"]
+    print(f"  (b)/(a): wall {b[0] / a[0]:.2f}x, CPU {b[1] / a[1]:.2f}x (target: at most 1.5x)")
+    print("  (c) served: not measured yet (hookwise serve adds its fast path to `hookwise hook`)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""The bridge's entry point: one agent's hook call in, the agent's answer out (docs/agents.md).
+
+:func:`answer` is pure with respect to the process: it reads the bytes it is given, never
+``sys.stdin``, and returns what to print, never printing. ``hookwise hook`` (cli/hook.py) is a thin
+edge around it, and a long-lived service can call it with a warm :class:`~hookwise.HookSystem`
+(the ``systems`` argument).
+
+Each agent family (``hookwise.bridge.<family>``) provides three functions:
+
+- ``to_contract(agent, event, payload) -> Request``: the agent's stdin as a contract firing (raises
+  :class:`~hookwise.errors.PayloadError` for a payload it cannot read);
+- ``render(agent, request, result, messages) -> BridgeAnswer``: the merged answer in the agent's format;
+- ``failure(agent, request, message, block) -> BridgeAnswer``: hookwise itself could not answer.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hookwise._records import TYPE_CHECKING, dataclass, field
+from hookwise.bridge.agents import AGENTS, Agent
+from hookwise.errors import PayloadError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from hookwise.core.registry import HookEntry
+    from hookwise.engine import HookSystem
+    from hookwise.result import FireResult
+    from hookwise.settings.load import LoadedSettings
+
+    #: ``systems(agent, project_dir, request) -> HookSystem``: a warm system to fire on (a service)
+    SystemFactory = Callable[["Agent", str, "Request"], HookSystem]
+
+
+@dataclass
+class BridgeAnswer:
+    """What the agent gets back: its stdout, its stderr and the exit status."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+@dataclass
+class Request:
+    """One agent hook call, read: the agent's event, the contract event and the firing's input."""
+
+    agent_event: str
+    #: the contract event (``None``: the agent's event is not bridged)
+    event: str | None
+    input: dict[str, Any] = field(default_factory=dict)
+    session_id: str = ""
+    transcript_path: str = ""
+    cwd: str = ""
+    #: ``main``, ``sub-agent`` or ``headless`` (the state file of ``hookwise agents``)
+    context: str = "main"
+    #: the agent's own tool name (answers name it back) and the payload as received
+    agent_tool: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _family(agent: Agent) -> Any:
+    mod = f"hookwise.bridge.{agent.family}"
+    __import__(mod)
+    import sys
+
+    return sys.modules[mod]
+
+
+def answer(
+    agent_name: str,
+    event: str | None,
+    stdin: bytes | str,
+    *,
+    project: str | None = None,
+    env: Mapping[str, str] | None = None,
+    fail_closed: bool = False,
+    systems: SystemFactory | None = None,
+    record: bool = True,
+) -> BridgeAnswer:
+    """Answer one hook call of ``agent_name`` (a key of :data:`~hookwise.bridge.agents.AGENTS`).
+
+    ``event`` is the agent's event when its payload does not name it (Copilot); ``project`` the
+    project directory (default: the agent's project variable, else the payload's ``cwd``, else the
+    current directory). ``fail_closed`` makes hookwise's own failure (unreadable stdin, a crash) a
+    block instead of a visible warning. ``record`` updates the last-fired state file.
+    """
+    agent = AGENTS.get(agent_name)
+    if agent is None:
+        known = ", ".join(AGENTS)
+        return BridgeAnswer(
+            stderr=f"hookwise: unknown agent {agent_name!r} (known: {known})\n", exit_code=1
+        )
+    env = os.environ if env is None else env
+    fam = _family(agent)
+    try:
+        payload = _payload(stdin)
+        req = fam.to_contract(agent, event, payload)
+    except PayloadError as exc:
+        req = Request(agent_event=event or "?", event=None)
+        return fam.failure(agent, req, f"hookwise hook {agent.name}: {exc}", fail_closed)  # type: ignore[no-any-return]
+    try:
+        out = _fire(agent, fam, req, project, env, systems)
+    except (
+        Exception
+    ) as exc:  # hookwise's own failure: visible in the agent's channel, never an allow
+        msg = f"hookwise hook {agent.name}: internal error: {type(exc).__name__}: {exc}"
+        out = fam.failure(agent, req, msg, fail_closed)
+    if record:
+        from hookwise.bridge.state import record_firing
+
+        record_firing(agent.name, req.agent_event, req.context, req.session_id, env)
+    return out  # type: ignore[no-any-return]
+
+
+def _payload(stdin: bytes | str) -> dict[str, Any]:
+    from hookwise.jsonc.codec import loads
+
+    text = stdin.decode("utf-8", "replace") if isinstance(stdin, bytes) else stdin
+    if not text.strip():
+        raise PayloadError("empty stdin: expected the agent's hook payload (a JSON object)")
+    try:
+        value = loads(text)
+    except ValueError as exc:
+        raise PayloadError(f"stdin is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise PayloadError(f"stdin is a JSON {type(value).__name__}, expected an object")
+    return value
+
+
+def project_dir(agent: Agent, req: Request, project: str | None, env: Mapping[str, str]) -> str:
+    """The project whose hooks run: explicit, else the agent's variable, else the payload's cwd."""
+    if project:
+        return os.path.abspath(project)
+    if agent.project_dir_var and env.get(agent.project_dir_var):
+        return os.path.abspath(env[agent.project_dir_var])
+    if req.cwd and os.path.isdir(req.cwd):
+        return os.path.abspath(req.cwd)
+    return os.getcwd()
+
+
+def _fire(
+    agent: Agent,
+    fam: Any,
+    req: Request,
+    project: str | None,
+    env: Mapping[str, str],
+    systems: SystemFactory | None,
+) -> BridgeAnswer:
+    if req.event is None:
+        return fam.render(agent, req, None, [])  # type: ignore[no-any-return]
+    proj = project_dir(agent, req, project, env)
+    if systems is not None:
+        hs = systems(agent, proj, req)
+    else:
+        hs = new_system(agent, proj, req, env)
+    result: FireResult = hs.fire(req.event, req.input)
+    result.warnings.extend(hs.wait_background())
+    messages = [*hs.warnings, *result.warnings]
+    return fam.render(agent, req, result, messages)  # type: ignore[no-any-return]
+
+
+def new_system(agent: Agent, proj: str, req: Request, env: Mapping[str, str]) -> HookSystem:
+    """A :class:`~hookwise.HookSystem` for one hook call of ``agent`` in project ``proj``."""
+    from hookwise.engine import HookSystem
+
+    return HookSystem(
+        proj,
+        env=env,
+        session_id=req.session_id or None,
+        transcript_path=req.transcript_path,
+        cwd=req.cwd if req.cwd and os.path.isdir(req.cwd) else None,
+        claude_settings=False if agent.reads_claude_files else None,
+        profile=agent.own_profile,
+        adjust_entries=lambda loaded: bridged_entries(agent, loaded, proj, env),
+    )
+
+
+def bridged_entries(
+    agent: Agent, loaded: LoadedSettings, proj: str, env: Mapping[str, str]
+) -> list[HookEntry]:
+    """The hooks the bridge runs for ``agent``: hookwise's, minus the ones the agent runs itself, plus the
+    ones ``install --take-over`` moved out of the agent's file (docs/agents.md, "No double runs")."""
+    own: set[str] = set()
+    if agent.own_profile is not None:  # a Gemini-contract agent reads these layers itself
+        own = {os.path.abspath(layer.path) for layer in loaded.layers}
+    out: list[HookEntry] = []
+    for e in loaded.entries:
+        if e.file is not None and os.path.abspath(e.file) in own:
+            continue
+        if is_bridge_command(e.command):
+            loaded.warnings.append(
+                f"{e.file}: {e.pointer}: a hook that calls `hookwise hook` is not run by the bridge "
+                "(it would call itself)"
+            )
+            continue
+        out.append(e)
+    from hookwise.bridge.takeover import taken_over_entries
+
+    entries, warnings = taken_over_entries(agent, proj, env)
+    loaded.warnings.extend(warnings)
+    out.extend(entries)
+    return out
+
+
+def is_bridge_command(command: str) -> bool:
+    """``command`` runs ``hookwise hook ...`` (an entry ``hookwise install`` wrote)."""
+    words = command.split()
+    for i, w in enumerate(words[:-1]):
+        if (w == "hookwise" or w.endswith("/hookwise")) and words[i + 1] == "hook":
+            return True  # also ``python -m hookwise hook``
+    return False

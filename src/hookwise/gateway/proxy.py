@@ -1,0 +1,251 @@
+"""The MCP proxy of ``hookwise mcp`` on the official ``mcp`` SDK (extra ``hookwise[mcp]``).
+
+Downstream it is an MCP server on stdio (the client starts ``hookwise mcp -- <server command>`` in
+place of the server); upstream it is an SDK client of the real server (a command on stdio, or a
+Streamable HTTP URL). Around the connection it fires SessionStart (its ``additionalContext`` is
+added to the server's instructions) and SessionEnd; listings and calls go through
+:mod:`hookwise.gateway.policy`. Hook warnings (a hook that failed, timed out, was not trusted) are
+written on stderr, which MCP clients keep in their server logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import TYPE_CHECKING, Any
+
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from hookwise.decisions import AGENT
+from hookwise.gateway.policy import (
+    gateway_warnings,
+    hidden_tools,
+    hook_tool_name,
+    mcp_context,
+    tool_response,
+    tool_selection_request,
+    updated_output,
+)
+from hookwise.jsonc.codec import dumps
+from hookwise.result import hook_context_block
+
+if TYPE_CHECKING:
+    from hookwise.engine import HookSystem
+    from hookwise.result import FireResult
+
+LOG = logging.getLogger("hookwise.mcp")
+#: the key of the gateway's confirmation question in an ``input_required`` round
+_CONFIRM = "hookwise_confirm"
+
+
+def _text(message: str, *, error: bool = True) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message)], is_error=error
+    )
+
+
+class Gateway:
+    """The request handlers of the proxy for one upstream server and one hook system."""
+
+    def __init__(self, system: HookSystem, server: str, upstream: Client) -> None:
+        self.system = system
+        self.server = server
+        self.upstream = upstream
+        self.hidden: set[str] = set()
+
+    def _warn(self, result: FireResult) -> None:
+        for w in gateway_warnings(result):
+            LOG.warning("%s", w)
+
+    async def list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        listed = await self.upstream.list_tools(cursor=params.cursor if params else None)
+        tools = [self._listed(t) for t in listed.tools]
+        if self.system.has_hooks("BeforeToolSelection"):
+            req = tool_selection_request(
+                self.server, ((t.name, t.description or "") for t in tools)
+            )
+            result = await self.system.fire_async("BeforeToolSelection", llm_request=req)
+            self._warn(result)
+            self.hidden = hidden_tools(self.server, (t.name for t in tools), result)
+            tools = [t for t in tools if t.name not in self.hidden]
+        return types.ListToolsResult(tools=tools, next_cursor=listed.next_cursor)
+
+    def _listed(self, tool: types.Tool) -> types.Tool:
+        """The tool as listed to the client: without its ``outputSchema`` when an AfterTool hook may
+        replace its result (the schema would no longer be a promise the client can check)."""
+        if tool.output_schema is None or not self.system.has_hooks(
+            "AfterTool", hook_tool_name(self.server, tool.name)
+        ):
+            return tool
+        return tool.model_copy(update={"output_schema": None})
+
+    async def call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        name, args = params.name, dict(params.arguments or {})
+        if name in self.hidden:
+            return _text(f"tool {name} is not available: a hook hid it (BeforeToolSelection)")
+        hname, mctx = hook_tool_name(self.server, name), mcp_context(self.server, name)
+        before = await self.system.fire_async(
+            "BeforeTool", tool_name=hname, tool_input=args, mcp_context=mctx
+        )
+        self._warn(before)
+        refused = await self._refusal(ctx, params, before)
+        if refused is not None:
+            return refused
+        args = before.tool_input_for(args)
+        result = await self.upstream.call_tool(name, args)
+        if not self.system.has_hooks("AfterTool", hname):
+            return result
+        texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+        after = await self.system.fire_async(
+            "AfterTool",
+            tool_name=hname,
+            tool_input=args,
+            tool_response=tool_response(texts, bool(result.is_error)),
+            mcp_context=mctx,
+        )
+        self._warn(after)
+        return self._after(result, after)
+
+    async def _refusal(
+        self, ctx: Any, params: types.CallToolRequestParams, before: FireResult
+    ) -> types.CallToolResult | types.InputRequiredResult | None:
+        """What replaces the call (deny, stop, an ask nobody confirmed, the question itself), or None."""
+        if before.stopped:
+            return _text(f"stopped by a hook: {before.effective_reason}")
+        if before.blocked:
+            return _text(f"denied by a hook: {before.reason or 'no reason given'}")
+        if not before.asked:
+            return None
+        answer = await self._confirm(ctx, params, before)
+        if isinstance(answer, types.InputRequiredResult):
+            return answer
+        if answer:
+            return None
+        return _text(f"denied: a hook asked for confirmation ({before.reason or 'no reason'})")
+
+    async def _confirm(
+        self, ctx: Any, params: types.CallToolRequestParams, before: FireResult
+    ) -> bool | types.InputRequiredResult:
+        """Ask the person through MCP elicitation: True/False, or the question to hand the client (the
+        2026-07-28 protocol asks by answering ``input_required``; the client calls again with the
+        answer). False when the client supports no elicitation."""
+        session = getattr(ctx, "session", None)
+        caps = getattr(session, "client_capabilities", None)
+        if session is None or caps is None or caps.elicitation is None:
+            LOG.warning(
+                "a hook asked for confirmation and the client supports no elicitation: denied"
+            )
+            return False
+        given = (params.input_responses or {}).get(_CONFIRM)
+        if given is not None:
+            return getattr(given, "action", None) == "accept"
+        message = before.system_message or before.reason or "A hook asks you to confirm this call."
+        schema: dict[str, Any] = {"type": "object", "properties": {}}
+        if not getattr(session, "can_send_request", False):
+            form = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+            return types.InputRequiredResult(
+                input_requests={_CONFIRM: types.ElicitRequest(params=form)}
+            )
+        try:
+            answer = await session.elicit(
+                message, schema, related_request_id=getattr(ctx, "request_id", None)
+            )
+        except Exception as exc:  # the client could not be asked: that is a no
+            LOG.warning("asking for confirmation failed (%s: %s): denied", type(exc).__name__, exc)
+            return False
+        return getattr(answer, "action", None) == "accept"
+
+    def _after(self, result: types.CallToolResult, after: FireResult) -> types.CallToolResult:
+        if after.stopped:
+            return _text(f"stopped by a hook: {after.effective_reason}")
+        if after.blocked:
+            return _text(after.reason or "the tool's result was withheld by a hook")
+        replaced, value = updated_output(after)
+        if replaced:
+            result = _replacement(value, result)
+        ctx = after.additional_context
+        if ctx:
+            extra = types.TextContent(
+                type="text", text=hook_context_block(after.hook_specific["additionalContext"])
+            )
+            result = types.CallToolResult(
+                content=[*result.content, extra],
+                structured_content=result.structured_content,
+                is_error=result.is_error,
+            )
+        return result
+
+
+def _replacement(value: Any, original: types.CallToolResult) -> types.CallToolResult:
+    """A hook's ``updatedToolOutput``: a string is the new text; an MCP result shape (``content``) is
+    read as one; anything else is its JSON text (and the structured content when it is an object)."""
+    if isinstance(value, str):
+        return _text(value, error=bool(original.is_error))
+    if isinstance(value, dict) and isinstance(value.get("content"), list):
+        try:
+            return types.CallToolResult.model_validate(value)
+        except Exception:  # not an MCP result after all: fall through to its JSON text
+            pass
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=dumps(value))],
+        structured_content=value if isinstance(value, dict) else None,
+        is_error=bool(original.is_error),
+    )
+
+
+def _safe_name(name: str) -> str:
+    """A server name usable in ``mcp__<server>__<tool>`` (letters, digits, ``-`` and ``_``)."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name).strip("_")
+
+
+def _upstream(command: list[str] | None, url: str | None) -> Client:
+    if url is not None:
+        return Client(url, cache=None)
+    assert command
+    return Client(StdioServerParameters(command=command[0], args=command[1:]), cache=None)
+
+
+async def run(
+    system: HookSystem, server: str | None, command: list[str] | None = None, url: str | None = None
+) -> None:
+    """Serve MCP on stdio in front of ``command`` (or ``url``) until the client disconnects.
+
+    ``server``: the name in hook tool names; None: the upstream server's own name."""
+    AGENT.set("mcp")  # decision records say the firings are the gateway's
+    async with _upstream(command, url) as upstream:
+        start = await system.fire_async("SessionStart", source="startup")
+        for w in start.warnings:
+            LOG.warning("%s", w)
+        instructions = (
+            "\n\n".join(p for p in (upstream.instructions, start.hook_context) if p) or None
+        )
+        info = upstream.server_info
+        server = server or _safe_name(info.name if info is not None else "") or "server"
+        gw = Gateway(system, server, upstream)
+        srv: Server[Any] = Server(
+            server,
+            version=info.version if info is not None else "",
+            instructions=instructions,
+            on_list_tools=gw.list_tools,
+            on_call_tool=gw.call_tool,
+        )
+        try:
+            async with stdio_server() as (read, write):
+                await srv.run(read, write, srv.create_initialization_options())
+        finally:
+            end = await system.fire_async("SessionEnd", reason="exit")
+            for w in end.warnings:
+                LOG.warning("%s", w)
+            system.close()
+
+
+def configure_logging() -> None:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="hookwise mcp: %(message)s")

@@ -1,0 +1,233 @@
+"""The request handler of ``hookwise serve``, free of any transport: ``handle(method, path, headers, body)``.
+
+Routes: ``GET /healthz`` (the process answers), ``GET /readyz`` (it takes requests: not shutting
+down), ``POST /hooks/<agent>`` (a row of :data:`hookwise.serve.dialects.AGENTS`, or an agent of the
+bridge). Every refusal (wrong token, body too large, not JSON, unknown agent, a project outside
+the roots, a firing that overran its time) is logged on the ``hookwise.serve`` logger.
+
+A firing runs on its request's thread. When it has hooks to run and the transport can answer early
+(``early``), a deadline is armed (:mod:`hookwise.serve.watchdog`): the slowest matching hook's
+timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Past it the request
+gets the timeout answer at once, and the firing's own answer is dropped when it comes (a python
+hook cannot be interrupted). Each request gets its own input and result: nothing of one project's
+firing reaches another's answer.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hookwise.decisions import AGENT
+from hookwise.jsonc.codec import dumps, loads
+from hookwise.serve.dialects import AGENTS, Dialect, Request
+from hookwise.serve.projects import Project, Projects
+from hookwise.serve.watchdog import Watchdog
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    #: the transport's way to answer a request before its handler returns (True: sent)
+    Early = Callable[["Response"], bool]
+
+    from hookwise.engine import HookSystem
+    from hookwise.result import FireResult
+
+LOG = logging.getLogger("hookwise.serve")
+
+#: the largest request body accepted (a Claude PostToolUse body carries the tool's whole output)
+DEFAULT_BODY_CAP = 4 << 20
+#: seconds a request may run beyond its slowest hook's timeout
+DEFAULT_MARGIN_S = 2.0
+
+
+@dataclass
+class ServeConfig:
+    """How the service answers (``hookwise serve`` flags)."""
+
+    roots: list[str]
+    token: bytes | None = None
+    fail_closed: bool = False
+    audit: bool = False
+    body_cap: int = DEFAULT_BODY_CAP
+    margin_s: float = DEFAULT_MARGIN_S
+    #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
+    system_options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    content_type: str = "application/json"
+
+
+def _json(status: int, obj: Any) -> Response:
+    return Response(status, dumps(obj).encode())
+
+
+class Service:
+    """Answers hook requests for the projects under the configured roots."""
+
+    def __init__(
+        self, config: ServeConfig, factory: Callable[[str], HookSystem] | None = None
+    ) -> None:
+        self.config = config
+        self.projects = Projects(config.roots, factory or self._new_system)
+        self.watchdog = Watchdog()
+        self.draining = threading.Event()
+
+    def _new_system(self, directory: str) -> HookSystem:
+        from hookwise.engine import HookSystem
+
+        system = HookSystem(directory, **self.config.system_options)
+        system.audit_forced = self.config.audit
+        return system
+
+    # ---- routing ---------------------------------------------------------------------------
+    def handle(
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        peer: str = "",
+        early: Early | None = None,
+    ) -> Response:
+        path = path.split("?", 1)[0]
+        if method == "GET" and path in ("/healthz", "/readyz"):
+            return self._health(path)
+        if not self._authorized(headers):
+            return self.refuse(401, "missing or wrong bearer token", path, peer)
+        if method != "POST" or not path.startswith("/hooks/"):
+            return self.refuse(404, f"no route {method} {path}", path, peer)
+        agent = path[len("/hooks/") :]
+        dialect = AGENTS.get(agent)
+        if dialect is None:
+            return self.refuse(404, f"unknown agent {agent!r}", path, peer)
+        if len(body) > self.config.body_cap:
+            return self.refuse(413, f"body of {len(body)} bytes over the cap", path, peer)
+        try:
+            data = loads(body.decode("utf-8")) if body.strip() else None
+        except (UnicodeDecodeError, ValueError) as exc:
+            return self.refuse(400, f"body is not JSON: {exc}", path, peer)
+        if not isinstance(data, dict):
+            return self.refuse(400, "body is not a JSON object", path, peer)
+        return _json(200, self.answer(dialect, data, peer, early))
+
+    def _health(self, path: str) -> Response:
+        if path == "/readyz" and self.draining.is_set():
+            return _json(503, {"status": "draining"})
+        return _json(200, {"status": "ok", "projects": len(self.projects.all())})
+
+    def _authorized(self, headers: Mapping[str, str]) -> bool:
+        token = self.config.token
+        if token is None:
+            return True
+        given = headers.get("Authorization") or headers.get("authorization") or ""
+        scheme, _, value = given.partition(" ")
+        # compare in constant time whatever the header holds (its length still shows, not the token's)
+        ok = hmac.compare_digest(value.strip().encode("utf-8", "replace"), token)
+        return ok and scheme.lower() == "bearer"
+
+    def refuse(self, status: int, why: str, path: str, peer: str) -> Response:
+        LOG.warning("refused %s %s from %s: %s", status, path, peer or "local", why)
+        return _json(status, {"error": why})
+
+    # ---- one hook request ------------------------------------------------------------------
+    def answer(
+        self, dialect: Dialect, body: dict[str, Any], peer: str = "", early: Early | None = None
+    ) -> dict[str, Any]:
+        """The agent's answer to one hook request body."""
+        req = dialect.read(body)
+        if req.event is None:
+            return dialect.notice(
+                req,
+                f"hookwise serve: {dialect.name} event {req.agent_event!r} has no hookwise "
+                "equivalent; no hooks ran",
+                block=False,
+            )
+        directory = self.projects.resolve(req.cwd)
+        if directory is None:
+            why = f"project {req.cwd!r} is not under any --root of this service"
+            LOG.warning("refused %s request from %s: %s", dialect.name, peer or "local", why)
+            return dialect.notice(
+                req, f"hookwise serve: {why}; no hooks ran", block=self.config.fail_closed
+            )
+        proj = self.projects.acquire(directory)
+        token = AGENT.set(dialect.name)  # the decision records say which agent asked
+        try:
+            result = self._fire(proj, req, self._on_timeout(dialect, req, directory, early))
+            if isinstance(result, str):
+                LOG.warning("refused %s request for %s: %s", dialect.name, directory, result)
+                return dialect.notice(req, result, block=self.config.fail_closed)
+            return dialect.answer(result, req)
+        finally:
+            AGENT.reset(token)
+            self.projects.release(proj)
+
+    def _on_timeout(
+        self, dialect: Dialect, req: Request, directory: str, early: Early | None
+    ) -> Callable[[float], None] | None:
+        """What the watchdog does when the firing overruns: log it and send the timeout answer."""
+        if early is None:
+            return None
+
+        def overran(limit: float) -> None:
+            why = f"hookwise serve: the {req.event} hooks did not answer within {limit:g} s"
+            LOG.warning("refused %s request for %s: %s", dialect.name, directory, why)
+            early(_json(200, dialect.notice(req, why, block=self.config.fail_closed)))
+
+        return overran
+
+    def _fire(
+        self, proj: Project, req: Request, overran: Callable[[float], None] | None
+    ) -> FireResult | str:
+        """The firing's result, or why there is none (a bad input)."""
+        from hookwise.errors import HookwiseError
+
+        system = proj.system
+        event = str(req.event)
+        match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(event, ""))
+        try:
+            if overran is None or not system.has_hooks(
+                event, match if isinstance(match, str) else None
+            ):
+                return system.fire(event, req.payload)
+            limit = self._limit(proj, event)
+            ticket = self.watchdog.arm(limit, lambda: overran(limit))
+            try:
+                return system.fire(event, req.payload)
+            finally:
+                self.watchdog.cancel(ticket)
+        except HookwiseError as exc:
+            return f"hookwise serve: cannot fire {event}: {exc}"
+
+    def _limit(self, proj: Project, event: str) -> float:
+        limit = proj.limits.get(event)
+        if limit is None:
+            entries = [e for e in proj.system.entries if e.event.value == event]
+            ms = [e.timeout_ms for e in entries]
+            total = sum(ms) if any(e.sequential for e in entries) else max(ms, default=0)
+            limit = proj.limits[event] = total / 1000 + self.config.margin_s
+        return limit
+
+    def close(self) -> None:
+        """After the last request: flush telemetry, stop persistent hooks."""
+        self.draining.set()
+        self.watchdog.stop()
+        for proj in self.projects.all():  # telemetry out before the process ends
+            if proj.system.telemetry is not None:
+                proj.system.telemetry.flush()
+        self.projects.close()
+
+
+_LIFECYCLE = {
+    "SessionStart": "source",
+    "SessionEnd": "reason",
+    "PreCompress": "trigger",
+    "Notification": "notification_type",
+}

@@ -1,0 +1,159 @@
+"""``hookwise mcp`` in front of a real MCP server written with the SDK, driven by the SDK's client.
+
+The server and the gateway are real processes on stdio; the hooks are real command hooks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="needs the mcp extra")
+
+import anyio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+
+UPSTREAM = textwrap.dedent('''
+    from mcp.server import MCPServer
+
+    mcp = MCPServer("demo", instructions="the demo server")
+
+    @mcp.tool()
+    def echo(text: str) -> str:
+        """Echo the text."""
+        return "echo:" + text
+
+    @mcp.tool()
+    def secret() -> str:
+        """A tool the policy hides."""
+        return "the secret"
+
+    if __name__ == "__main__":
+        mcp.run()
+''')
+
+HOOK = textwrap.dedent("""
+    import json, os, sys
+    d = json.load(sys.stdin)
+    ev = d["hook_event_name"]
+    if ev == "SessionStart":
+        print(json.dumps({"hookSpecificOutput": {"additionalContext": "policy v1 applies"}}))
+    elif ev == "SessionEnd":
+        open(os.path.join(os.environ["GEMINI_PROJECT_DIR"], "ended"), "w").write(d["reason"])
+    elif ev == "BeforeToolSelection":
+        names = [t["name"] for t in d["llm_request"]["tools"] if t["name"] != "mcp__demo__secret"]
+        print(json.dumps({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": names}}}))
+    elif ev == "BeforeTool":
+        assert d["tool_name"] == "mcp__demo__echo", d["tool_name"]
+        assert d["mcp_context"] == {"server_name": "demo", "tool_name": "echo"}
+        text = d["tool_input"]["text"]
+        if text == "deny":
+            print(json.dumps({"decision": "deny", "reason": "echoing deny is forbidden"}))
+        elif text == "rewrite":
+            print(json.dumps({"hookSpecificOutput": {"tool_input": {"text": "rewritten"}}}))
+        elif text == "ask":
+            print(json.dumps({"decision": "ask", "reason": "really echo?"}))
+    elif ev == "AfterTool":
+        out = d["tool_response"]["llmContent"]
+        if out == "echo:replace":
+            print(json.dumps({"decision": "block", "reason": "result withheld by policy"}))
+        elif out == "echo:ctx":
+            print(json.dumps({"hookSpecificOutput": {"additionalContext": "checked by hookwise"}}))
+        elif out == "echo:update":
+            print(json.dumps({"hookSpecificOutput": {"updatedToolOutput": "updated output"}}))
+""")
+
+
+@pytest.fixture
+def gateway(tmp_path: Path) -> tuple[StdioServerParameters, Path]:
+    proj = tmp_path / "proj"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "hook.py").write_text(HOOK)
+    (proj / "upstream.py").write_text(UPSTREAM)
+    cmd = f'{sys.executable} "$GEMINI_PROJECT_DIR/hook.py"'
+    group = [{"hooks": [{"type": "command", "name": "policy", "command": cmd}]}]
+    events = ("SessionStart", "SessionEnd", "BeforeToolSelection", "BeforeTool", "AfterTool")
+    settings = {"hooks": {ev: group for ev in events}}
+    (proj / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    env = {k: v for k, v in os.environ.items() if k.startswith(("GEMINI_", "XDG_", "PATH", "HOME"))}
+    env["HOOKWISE_TRUST_ALL"] = "1"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "hookwise",
+            "--project",
+            str(proj),
+            "mcp",
+            "--",
+            sys.executable,
+            str(proj / "upstream.py"),
+        ],
+        env=env,
+    )
+    return params, proj
+
+
+def _texts(result: types.CallToolResult) -> list[str]:
+    return [c.text for c in result.content if isinstance(c, types.TextContent)]
+
+
+def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
+    params, proj = gateway
+
+    async def session() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with Client(params, cache=None) as c:
+            seen["instructions"] = c.instructions
+            seen["tools"] = [t.name for t in (await c.list_tools()).tools]
+            for text in ("plain", "deny", "rewrite", "replace", "ctx", "update", "ask"):
+                seen[text] = await c.call_tool("echo", {"text": text})
+            seen["hidden"] = await c.call_tool("secret", {})
+        return seen
+
+    seen = anyio.run(session)
+    assert (
+        seen["instructions"] == "the demo server\n\n<hook_context>policy v1 applies</hook_context>"
+    )
+    assert seen["tools"] == ["echo"]  # list filtered
+    assert _texts(seen["plain"]) == ["echo:plain"] and not seen["plain"].is_error
+    assert seen["deny"].is_error and _texts(seen["deny"]) == [
+        "denied by a hook: echoing deny is forbidden"
+    ]
+    assert _texts(seen["rewrite"]) == ["echo:rewritten"]  # the server got the new arguments
+    assert _texts(seen["replace"]) == ["result withheld by policy"]  # result replaced
+    assert _texts(seen["ctx"]) == ["echo:ctx", "<hook_context>checked by hookwise</hook_context>"]
+    assert _texts(seen["update"]) == ["updated output"]
+    # this client declares no elicitation: an ask is a deny
+    assert seen["ask"].is_error and "asked for confirmation" in _texts(seen["ask"])[0]
+    assert seen["hidden"].is_error and "hid it" in _texts(seen["hidden"])[0]
+    assert (proj / "ended").read_text() == "exit"  # SessionEnd fired when the client left
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])  # input_required round / elicitation request
+def test_ask_becomes_an_elicitation_when_the_client_supports_it(
+    gateway: tuple[Any, Path], mode: str
+) -> None:
+    params, _ = gateway
+    asked: list[str] = []
+
+    async def accept(ctx: Any, p: Any) -> types.ElicitResult:
+        asked.append(p.message)
+        return types.ElicitResult(action="accept", content={})
+
+    async def session() -> types.CallToolResult:
+        async with Client(params, cache=None, elicitation_callback=accept, mode=mode) as c:
+            await c.list_tools()
+            return await c.call_tool("echo", {"text": "ask"})
+
+    result = anyio.run(session)
+    assert asked == ["really echo?"]
+    assert _texts(result) == ["echo:ask"] and not result.is_error
