@@ -608,12 +608,118 @@ def openai_agents_sides(project: str) -> Sides:
     )
 
 
+# ---- Microsoft Agent Framework ------------------------------------------------------------------------
+def agent_framework_sides(project: str) -> Sides:
+    import warnings
+
+    from agent_framework import (
+        Agent,
+        AgentMiddleware,
+        BaseChatClient,
+        ChatMiddleware,
+        ChatMiddlewareLayer,
+        ChatResponse,
+        Content,
+        FunctionInvocationLayer,
+        FunctionMiddleware,
+        Message,
+        tool,
+    )
+
+    from hookwise.adapters.agent_framework import HookwiseMiddleware
+
+    class Scripted(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatClient):  # type: ignore[misc]
+        """BENCH_TOOLS tool calls, then the answer (the framework ships no test model)."""
+
+        def _inner_get_response(
+            self, *, messages: Any, stream: bool, options: Any, **kw: Any
+        ) -> Any:
+            done = sum(1 for m in messages for c in m.contents if c.type == "function_result")
+            if done >= TOOLS:
+                contents = [Content.from_text("done")]
+            else:
+                contents = [
+                    Content.from_function_call(
+                        call_id=f"c{done}", name="shell", arguments={"cmd": "ls"}
+                    )
+                ]
+
+            async def answer() -> ChatResponse:
+                return ChatResponse(messages=[Message(role="assistant", contents=contents)])
+
+            return answer()
+
+    @tool
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    class NoopAgent(AgentMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    class NoopChat(ChatMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    class NoopFunction(FunctionMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    warnings.simplefilter("ignore")  # MiddlewareBundle is marked experimental by the framework
+    system = hook_system(project)
+    every = HookwiseMiddleware(system, seams="all")
+    client = Scripted()
+
+    def agent(middleware: list[Any]) -> Any:
+        return Agent(client=client, name="bench", tools=[shell], middleware=middleware)
+
+    bare, governed = agent([]), agent([HookwiseMiddleware(system)])
+    every_seam, noop = agent([every]), agent([NoopAgent(), NoopChat(), NoopFunction()])
+    _, chat_seam, function_seam = every._middleware
+    messages = [Message(role="user", contents=[Content.from_text("go")])]
+    response = ChatResponse(
+        messages=[Message(role="assistant", contents=[Content.from_text("hi")])]
+    )
+    chat_ctx = SimpleNamespace(
+        messages=messages, options={}, client=client, result=None, stream=False
+    )
+    fn_ctx = SimpleNamespace(function=shell, arguments={"cmd": "ls"}, result=None, tools=[shell])
+
+    async def chat_next() -> None:
+        chat_ctx.result = response
+
+    async def fn_next() -> None:
+        fn_ctx.result = "ok"
+
+    def model_with(n: int) -> None:
+        async def step() -> None:
+            chat_ctx.messages = messages
+            await chat_seam.process(chat_ctx, chat_next)
+
+        _loop(n, step)
+
+    def tool_with(n: int) -> None:
+        _loop(n, lambda: function_seam.process(fn_ctx, fn_next))
+
+    def run(a: Any) -> Callable[[], None]:
+        return lambda: asyncio.run(a.run("go"))
+
+    return Sides(
+        (model_with, lambda n: _loop(n, chat_next)),
+        (tool_with, lambda n: _loop(n, fn_next)),
+        Runs(run(bare), run(governed), run(every_seam), run(noop)),
+        2 * TOOLS + 1,
+    )
+
+
 #: framework name -> (module that must be importable, how to build its sides)
 FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "langchain": ("langchain.agents", langchain_sides),
     "pydantic-ai": ("pydantic_ai", pydantic_ai_sides),
     "adk": ("google.adk", adk_sides),
     "openai-agents": ("agents", openai_agents_sides),
+    "agent-framework": ("agent_framework", agent_framework_sides),
 }
 
 

@@ -166,47 +166,55 @@ def _text_response(text: str) -> ChatResponse:
     return ChatResponse(messages=[Message(role="assistant", contents=[Content.from_text(text)])])
 
 
-class HookwiseMiddleware(SessionLifecycle, MiddlewareBundle):  # type: ignore[misc]
-    """Fires the project's hooks at every seam of a Microsoft Agent Framework agent (module docstring)."""
+# the framework marks MiddlewareBundle (and subclassing it) experimental: the warning is not the user's to act on
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
 
-    def __init__(
-        self,
-        hooks: HookSystem | str | os.PathLike[str] = ".",
-        *,
-        ask: AskPolicy = "deny",
-        on_message: OnMessage | None = None,
-        tool_aliases: dict[str, str] | None = None,
-        session_id: str | None = None,
-        max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
-        seams: SeamPolicy = "configured",
-    ) -> None:
-        self.bridge = HookBridge(
-            hooks,
-            framework="agent-framework",
-            ask=ask,
-            on_message=on_message,
-            tool_aliases=tool_aliases,
-            session_id=session_id,
-            max_agent_retries=max_agent_retries,
-            seams=seams,
-        )
-        self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
-        self.hooks = self.bridge.hooks
-        chosen = self.bridge.choose_seams(SEAMS, always=(HookEvent.SESSION_END,), hint=_HINT)
-        members: list[Any] = []
-        if "agent" in chosen:
-            members += [_AgentSeam(self.bridge), _ChatSeam(self.bridge)]
-        if "function" in chosen:
-            members.append(_FunctionSeam(self.bridge))
-        with warnings.catch_warnings():  # MiddlewareBundle is marked experimental by the framework
-            warnings.simplefilter("ignore")
-            MiddlewareBundle.__init__(self, members)
+    class HookwiseMiddleware(SessionLifecycle, MiddlewareBundle):  # type: ignore[misc]
+        """Fires the project's hooks at every seam of a Microsoft Agent Framework agent (module docstring)."""
 
-    def close(self) -> None:
-        self.bridge.end_session()
+        def __init__(
+            self,
+            hooks: HookSystem | str | os.PathLike[str] = ".",
+            *,
+            ask: AskPolicy = "deny",
+            on_message: OnMessage | None = None,
+            tool_aliases: dict[str, str] | None = None,
+            session_id: str | None = None,
+            max_agent_retries: int = verdicts.DEFAULT_MAX_AGENT_RETRIES,
+            seams: SeamPolicy = "configured",
+        ) -> None:
+            self.bridge = HookBridge(
+                hooks,
+                framework="agent-framework",
+                ask=ask,
+                on_message=on_message,
+                tool_aliases=tool_aliases,
+                session_id=session_id,
+                max_agent_retries=max_agent_retries,
+                seams=seams,
+            )
+            self.bridge.end_with(
+                self
+            )  # SessionEnd when this object is collected or the process exits
+            self.hooks = self.bridge.hooks
+            chosen = self.bridge.choose_seams(SEAMS, always=(HookEvent.SESSION_END,), hint=_HINT)
+            members: list[Any] = []
+            if "agent" in chosen:
+                members += [_AgentSeam(self.bridge), _ChatSeam(self.bridge)]
+            if "function" in chosen:
+                members.append(_FunctionSeam(self.bridge))
+            with (
+                warnings.catch_warnings()
+            ):  # MiddlewareBundle is marked experimental by the framework
+                warnings.simplefilter("ignore")
+                MiddlewareBundle.__init__(self, members)
 
-    async def aclose(self) -> None:
-        await self.bridge.aend_session()
+        def close(self) -> None:
+            self.bridge.end_session()
+
+        async def aclose(self) -> None:
+            await self.bridge.aend_session()
 
 
 def _turn() -> TurnState:
