@@ -7,6 +7,7 @@ Each framework has its own module, imported only when used, and its own extra::
     from hookwise.adapters.adk import HookwisePlugin                 # pip install "hookwise[adk]"
     from hookwise.adapters import openai_agents                      # pip install "hookwise[openai-agents]"
     from hookwise.adapters.agent_framework import HookwiseMiddleware # pip install "hookwise[agent-framework]"
+    from hookwise.adapters.crewai import HookwiseCrewHooks           # pip install "hookwise[crewai]"
 
 The framework-neutral core (:mod:`~hookwise.adapters._bridge`, :mod:`~hookwise.host.verdicts`,
 :mod:`~hookwise.adapters._codec`) imports only hookwise and the standard library; the reference host
@@ -33,6 +34,7 @@ EXTRAS: dict[str, tuple[str, str, str]] = {
     "adk": ("adk", "google-adk", "google.adk"),
     "openai_agents": ("openai-agents", "openai-agents", "agents"),
     "agent_framework": ("agent-framework", "agent-framework-core", "agent_framework"),
+    "crewai": ("crewai", "crewai", "crewai.hooks"),
 }
 
 _FRAMEWORK_MODULES = frozenset(EXTRAS)
