@@ -713,6 +713,119 @@ def agent_framework_sides(project: str) -> Sides:
     )
 
 
+# ---- CrewAI ------------------------------------------------------------------------------------------
+def crewai_sides(project: str) -> Sides:
+    os.environ.setdefault("CREWAI_TESTING", "true")  # CrewAI's own switch: no tracing prompt
+    os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+    os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+    import json
+
+    from crewai import Agent, Crew, Task
+    from crewai.hooks import (
+        register_after_llm_call_hook,
+        register_after_tool_call_hook,
+        register_before_llm_call_hook,
+        register_before_tool_call_hook,
+        unregister_after_llm_call_hook,
+        unregister_after_tool_call_hook,
+        unregister_before_llm_call_hook,
+        unregister_before_tool_call_hook,
+    )
+    from crewai.llms.base_llm import BaseLLM
+    from crewai.tools import tool
+
+    from hookwise.adapters.crewai import HookwiseCrewHooks
+
+    class Scripted(BaseLLM):  # type: ignore[misc]
+        """BENCH_TOOLS tool calls in CrewAI's ReAct text, then the answer (CrewAI ships no test model)."""
+
+        def __init__(self) -> None:
+            super().__init__(model="scripted")
+
+        def call(self, messages: Any, tools: Any = None, callbacks: Any = None, **kw: Any) -> str:
+            done = sum(str(m.get("content", "")).count("Observation:") for m in messages)
+            if done >= TOOLS:
+                return "Thought: done\nFinal Answer: done"
+            return f"Thought: go\nAction: shell\nAction Input: {json.dumps({'cmd': f'ls {done}'})}"
+
+        def supports_function_calling(self) -> bool:
+            return False
+
+    @tool("shell")
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    system = hook_system(project)
+
+    def kickoff() -> None:
+        agent = Agent(role="bench", goal="bench", backstory="bench", llm=Scripted(), tools=[shell])
+        task = Task(description="go", expected_output="done", agent=agent)
+        Crew(agents=[agent], tasks=[task]).kickoff()
+
+    def governed(seams: Any) -> Callable[[], None]:
+        def go() -> None:
+            with HookwiseCrewHooks(system, seams=seams):
+                kickoff()
+
+        return go
+
+    def noop_hook(ctx: Any) -> None:
+        return None
+
+    pairs = [
+        (register_before_llm_call_hook, unregister_before_llm_call_hook),
+        (register_after_llm_call_hook, unregister_after_llm_call_hook),
+        (register_before_tool_call_hook, unregister_before_tool_call_hook),
+        (register_after_tool_call_hook, unregister_after_tool_call_hook),
+    ]
+
+    def noop() -> None:
+        for register, _ in pairs:
+            register(noop_hook)
+        try:
+            kickoff()
+        finally:
+            for _, unregister in pairs:
+                unregister(noop_hook)
+
+    every = HookwiseCrewHooks(system, seams="all")
+    every.close()  # its methods are called directly below, not through CrewAI's registry
+    executor = SimpleNamespace(messages=[{"role": "user", "content": "go"}])
+    llm_ctx = SimpleNamespace(
+        executor=executor,
+        messages=executor.messages,
+        task=None,
+        llm=None,
+        agent=None,
+        response="Thought: go",
+    )
+    tool_ctx = SimpleNamespace(
+        tool_name="shell", tool_input={"cmd": "ls"}, tool_result="ok", agent=None
+    )
+
+    def model_with(n: int) -> None:
+        for _ in range(n):
+            every.before_llm(llm_ctx)
+            every.after_llm(llm_ctx)
+
+    def tool_with(n: int) -> None:
+        for _ in range(n):
+            every.before_tool(tool_ctx)
+            every.after_tool(tool_ctx)
+
+    def handler(n: int) -> None:
+        for _ in range(n):
+            noop_hook(llm_ctx)
+
+    return Sides(
+        (model_with, handler),
+        (tool_with, handler),
+        Runs(kickoff, governed("configured"), governed("all"), noop),
+        2 * TOOLS + 1,
+    )
+
+
 #: framework name -> (module that must be importable, how to build its sides)
 FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "langchain": ("langchain.agents", langchain_sides),
@@ -720,6 +833,7 @@ FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "adk": ("google.adk", adk_sides),
     "openai-agents": ("agents", openai_agents_sides),
     "agent-framework": ("agent_framework", agent_framework_sides),
+    "crewai": ("crewai.hooks", crewai_sides),
 }
 
 

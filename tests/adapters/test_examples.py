@@ -65,3 +65,12 @@ def test_agent_framework_example(_isolated_gemini_home: Path) -> None:
     assert "Tool execution blocked: shell-guard" in out and "[model] context: True" in out
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
     assert "answer: Cleaned up" in out
+
+
+def test_crewai_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("crewai.hooks")
+    out = run_example("crewai_example.py", _isolated_gemini_home)
+    assert "[hookwise block] shell-guard" in out and "[model] context: True" in out
+    assert "Tool execution blocked by hook. Tool: shell" in out
+    assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+    assert "answer: Cleaned up" in out
