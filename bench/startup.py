@@ -3,8 +3,10 @@
 
 The floor is what any Python tool that runs one hook must pay: ``python -c pass``
 plus one raw spawn of the hook's program (``true``). The measured process is
-``hookwise fire BeforeAgent --json`` in a temporary project whose only hook is
-``true``. Each variant runs N times (interleaved, so a noisy neighbour hurts all
+``hookwise fire BeforeAgent --json`` in two temporary projects: one whose only hook
+is a user hook running ``true``, and one whose only hook is a trusted project hook
+(a project script whose ``#!`` names ``true``, approved with ``hookwise trust --all``;
+each firing checks its trust). Each variant runs N times (interleaved, so a noisy neighbour hurts all
 of them alike); wall time is taken around ``posix_spawn`` + ``os.wait4``, and
 the children's CPU time comes from ``wait4``'s rusage.
 
@@ -13,7 +15,7 @@ the children's CPU time comes from ``wait4``'s rusage.
     BENCH_PYTHONPATH=other-checkout/src python bench/startup.py   # the same for another checkout
 
 Prints the median wall and CPU milliseconds of each variant and the ratios of
-``hookwise fire`` to the floor (target: at most 2.0). On a busy machine the CPU
+both ``hookwise fire`` rows to the floor (target: at most 2.0 each). On a busy machine the CPU
 ratio is the steadier of the two.
 
 One more row splits the program's time: the imports of the firing path alone
@@ -67,65 +69,90 @@ _FIRING_IMPORTS = (
 )
 
 
+def _setup(tmp: str, true: str, where: str) -> tuple[dict[str, str], str]:
+    """A project and a home whose one hook runs ``true``: a user hook, or a trusted project hook.
+
+    The project hook is a script of the project (``#!`` naming ``true``, so its process is the same one
+    spawn as the floor's) that ``hookwise trust --all`` approved: each firing checks its trust key
+    (the trust store read, the script hashed or its cached signature checked)."""
+    project = os.path.join(tmp, where, "project")
+    home = os.path.join(tmp, where, "home")
+    os.makedirs(os.path.join(project, ".gemini", "hooks"))
+    os.makedirs(os.path.join(home, ".gemini"))
+    command = "true"
+    if where == "project":
+        hook_file = os.path.join(project, ".gemini", "hooks", "check.sh")
+        with open(hook_file, "w") as f:
+            f.write(f"#!{true}\n")
+        os.chmod(hook_file, 0o755)
+        command = '"$GEMINI_PROJECT_DIR"/.gemini/hooks/check.sh'
+    hooks = {"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": command}]}]}}
+    settings = os.path.join(home if where == "user" else project, ".gemini", "settings.json")
+    with open(settings, "w") as f:
+        json.dump(hooks, f)
+    env = {
+        "PATH": os.path.dirname(true) + ":/usr/bin:/bin",
+        "HOME": home,
+        "GEMINI_CLI_HOME": home,
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"),
+        "LANG": "C.UTF-8",
+    }
+    if os.environ.get("BENCH_PYTHONPATH"):  # time another checkout's src/ with the same interpreter
+        env["PYTHONPATH"] = os.environ["BENCH_PYTHONPATH"]
+    if where == "project":
+        import subprocess
+
+        subprocess.run(
+            [sys.executable, "-m", "hookwise", "trust", "--all"],
+            env=env,
+            cwd=project,
+            check=True,
+            capture_output=True,
+        )
+    return env, project
+
+
+#: the rows whose ratio to the floor has a target, and the target
+TARGETS = {"hookwise fire (user hook)": 2.0, "hookwise fire (trusted project hook)": 2.0}
+
+
 def main() -> int:
     n = int(os.environ.get("BENCH_N", "40"))
     true = shutil.which("true") or "/bin/true"
     script = os.path.join(os.path.dirname(sys.executable), "hookwise")
     with tempfile.TemporaryDirectory() as tmp:
-        project = os.path.join(tmp, "project")
-        home = os.path.join(tmp, "home")
-        os.makedirs(os.path.join(project, ".gemini"))
-        hooks = {"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
-        os.makedirs(os.path.join(home, ".gemini"))
-        with open(
-            os.path.join(home, ".gemini", "settings.json"), "w"
-        ) as f:  # a user hook: no trust needed
-            json.dump(hooks, f)
-        env = {
-            "PATH": os.path.dirname(true) + ":/usr/bin:/bin",
-            "HOME": home,
-            "GEMINI_CLI_HOME": home,
-            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(tmp, "none.json"),
-            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": os.path.join(tmp, "none.json"),
-            "LANG": "C.UTF-8",
+        user = _setup(tmp, true, "user")
+        trusted = _setup(tmp, true, "project")
+        fire = ["fire", "BeforeAgent", "--json"]
+        program = [script] if os.path.exists(script) else [sys.executable, "-m", "hookwise"]
+        variants: dict[str, tuple[list[str], tuple[dict[str, str], str]]] = {
+            "python -c pass": ([sys.executable, "-c", "pass"], user),
+            "true (raw spawn)": ([true], user),
+            "hookwise fire (user hook)": ([*program, *fire], user),
+            "hookwise fire (trusted project hook)": ([*program, *fire], trusted),
+            "python -m hookwise fire (user hook)": (
+                [sys.executable, "-m", "hookwise", *fire],
+                user,
+            ),
+            "python -c 'import <firing path>'": ([sys.executable, "-c", _FIRING_IMPORTS], user),
+            "python -c 'import json, re'": (
+                [sys.executable, "-c", "import json, os, re; os._exit(0)"],
+                user,
+            ),
         }
-        if os.environ.get(
-            "BENCH_PYTHONPATH"
-        ):  # time another checkout's src/ with the same interpreter
-            env["PYTHONPATH"] = os.environ["BENCH_PYTHONPATH"]
-        variants: dict[str, list[str]] = {
-            "python -c pass": [sys.executable, "-c", "pass"],
-            "true (raw spawn)": [true],
-            "hookwise fire (the program)": [script, "fire", "BeforeAgent", "--json"],
-            "python -m hookwise fire": [
-                sys.executable,
-                "-m",
-                "hookwise",
-                "fire",
-                "BeforeAgent",
-                "--json",
-            ],
-            "python -c 'import <firing path>'": [sys.executable, "-c", _FIRING_IMPORTS],
-            "python -c 'import json, re'": [
-                sys.executable,
-                "-c",
-                "import json, os, re; os._exit(0)",
-            ],
-        }
-        if not os.path.exists(script):
-            del variants["hookwise fire (the program)"]
-        # check the hook really runs (one outcome, ok) before timing anything
-        check = _check(variants, env, project)
+        # check the hooks really run (one outcome, ok) before timing anything
+        check = _check(variants)
         if check:
             print(check, file=sys.stderr)
             return 1
         wall: dict[str, list[float]] = {k: [] for k in variants}
         cpu: dict[str, list[float]] = {k: [] for k in variants}
-        for argv in variants.values():  # warm-up (page cache, .pyc files)
-            _run(argv, env, project)
+        for argv, (env, cwd) in variants.values():  # warm-up (page cache, .pyc files)
+            _run(argv, env, cwd)
         for _ in range(n):
-            for name, argv in variants.items():
-                w, c, status = _run(argv, env, project)
+            for name, (argv, (env, cwd)) in variants.items():
+                w, c, status = _run(argv, env, cwd)
                 if status != 0:
                     print(f"{name} exited {status}", file=sys.stderr)
                     return 1
@@ -135,22 +162,24 @@ def main() -> int:
     medc = {k: statistics.median(v) for k, v in cpu.items()}
     print(f"start-up, N={n} (median wall ms / median child CPU ms)")
     for k in variants:
-        print(f"  {k:34s} {med[k]:7.2f} ms  {medc[k]:7.2f} ms cpu")
+        print(f"  {k:38s} {med[k]:7.2f} ms  {medc[k]:7.2f} ms cpu")
     floor = med["python -c pass"] + med["true (raw spawn)"]
     floorc = medc["python -c pass"] + medc["true (raw spawn)"]
-    print(f"  {'floor (python -c pass + true)':34s} {floor:7.2f} ms  {floorc:7.2f} ms cpu")
-    fire = (
-        "hookwise fire (the program)"
-        if "hookwise fire (the program)" in medc
-        else "python -m hookwise fire"
-    )
+    print(f"  {'floor (python -c pass + true)':38s} {floor:7.2f} ms  {floorc:7.2f} ms cpu")
     for k in variants:
-        if k.startswith(("hookwise", "python -m")):
-            # the target is the program's; `python -m` runs runpy, which imports modules of its own before hookwise
+        if "fire" in k:
+            # the target is the program's; `python -m` runs runpy, which imports modules of its own first
             note = (
-                "target <= 2.0" if k == fire else "for comparison: runpy's own imports come first"
+                f"target <= {TARGETS[k]}"
+                if k in TARGETS
+                else "for comparison: runpy's own imports come first"
             )
             print(f"  ratio {k}: {med[k] / floor:.2f}x wall, {medc[k] / floorc:.2f}x cpu ({note})")
+    _split(medc, floorc, "hookwise fire (user hook)")
+    return 0
+
+
+def _split(medc: dict[str, float], floorc: float, fire: str) -> None:
     imports = medc["python -c 'import <firing path>'"]
     parts = {
         "floor": 1.0,
@@ -164,16 +193,15 @@ def main() -> int:
         + ", ".join(f"{k} {v:.2f}" for k, v in parts.items())
         + ")"
     )
-    return 0
 
 
-def _check(variants: dict[str, list[str]], env: dict[str, str], project: str) -> str | None:
+def _check(variants: dict[str, tuple[list[str], tuple[dict[str, str], str]]]) -> str | None:
     import subprocess
 
-    for name, argv in variants.items():
+    for name, (argv, (env, cwd)) in variants.items():
         if "fire" not in argv:
             continue
-        p = subprocess.run(argv, env=env, cwd=project, capture_output=True, text=True, check=False)
+        p = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False)
         try:
             hooks = json.loads(p.stdout)["hooks"]
         except (ValueError, KeyError):

@@ -18,7 +18,7 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key, select
-from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
 from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning
@@ -268,7 +268,7 @@ class HookSystem:
             sequential=sequential,
             timeout_ms=int(timeout_ms),
             source="runtime",
-            func=func,
+            spec=PythonSpec(func=func),
         )
         self._runtime.append(entry)
         self._registry.add(entry)
@@ -516,7 +516,7 @@ class HookSystem:
         extra = [
             HookOutcome(
                 name=e.display_name,
-                command=e.command,
+                command=e.target,
                 source=e.source,
                 event=ev.value,
                 outcome=Outcome.SKIPPED,
@@ -597,6 +597,11 @@ class HookSystem:
                     f"{type(exc).__name__}: {exc}"
                 )
         return lines
+
+    @property
+    def background_running(self) -> int:
+        """How many ``async`` hooks are still running in the background."""
+        return self._background.running if self._background is not None else 0
 
     def wait_background(self, timeout: float | None = None) -> list[str]:
         """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""

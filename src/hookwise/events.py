@@ -207,7 +207,7 @@ del E
 EVENT_NAMES: tuple[str, ...] = tuple(e.value for e in HookEvent)
 
 # Allowed values of the enumerated input fields (used by the CLI to check shortcuts).
-SESSION_START_SOURCES = ("startup", "resume", "clear")
+SESSION_START_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 SESSION_END_REASONS = ("exit", "clear", "logout", "prompt_input_exit", "other")
 PRE_COMPRESS_TRIGGERS = ("manual", "auto")
 
@@ -282,6 +282,9 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "details": dict,
 }
 
+#: per event, the input fields a firing must carry (``EventSpec.required``), checked with ``in`` only
+REQUIRED: dict[HookEvent, tuple[str, ...]] = {e: spec.required for e, spec in EVENT_SPECS.items()}
+
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
 
 
@@ -331,5 +334,10 @@ def build_input(
                 f"input field {k!r} must be {_TYPE_NAMES.get(want, want)}, got {type(v).__name__}"
             )
         inp[k] = v
+    for k in REQUIRED[event]:  # a host bug (a field left out) must surface, not fire an empty input
+        if k not in inp:
+            from hookwise.errors import PayloadError
+
+            raise PayloadError(f"input field {k!r} is required for {event.value} and is missing")
     inp["hook_event_name"] = event.value
     return inp

@@ -221,6 +221,16 @@ class FireResult:
             return dict(original)
         return {**original, **t}
 
+    def tool_output_for(self, original: dict[str, Any]) -> dict[str, Any] | None:
+        """AfterTool: the tool result the model should get instead of ``original`` (a hook's
+        ``hookSpecificOutput.updatedToolOutput``, the later hook in plan order winning, merged over
+        ``original``), or None to keep it. Values of the wrong shape were dropped, with a warning, before."""
+        t = self.hook_specific.get("updatedToolOutput")
+        if not isinstance(t, dict) or not t:
+            return None
+        out = {**original, **{k: v for k, v in t.items() if k in original}}
+        return None if out == original else out
+
     @property
     def llm_request(self) -> dict[str, Any] | None:
         """BeforeModel: the hook's ``llm_request`` (stable format), or None."""

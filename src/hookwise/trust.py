@@ -1,10 +1,14 @@
 """Trust of project and extension hooks (docs/contract.md §7).
 
-A hook's trust key is its identity (``name:command``) plus a SHA-256 over every
-file its command names: each word of the expanded command that resolves
-(symlinks followed) to an existing file inside the project directory (inside
-the extension's directory for an extension hook). Editing the script, or
-swapping it for a symlink, changes the key, so the hook is asked about again.
+A hook's trust key is its identity (``name:target``) plus a SHA-256 over its
+*trust material*, which its kind declares (:meth:`HookKind.trust_material
+<hookwise.runners.kind.HookKind.trust_material>`): labelled lines (``env``, ``shell``,
+headers, sent variables) and the contents of every file that runs (for a command,
+each word of the expanded command, also glued to an operator or a redirection,
+that resolves, symlinks followed, to an existing file inside the project directory,
+or the extension's directory for an extension hook). Editing the script, an
+``env`` value or a header, or swapping the script for a symlink, changes the key,
+so the hook is asked about again. :func:`review` prints exactly that material.
 
 The store is ``<user dir>/trusted_hooks.json``, in Gemini CLI's own shape: an
 object mapping a directory to a list of keys. hookwise's keys carry a
@@ -14,19 +18,21 @@ ever trusting a hook for the other.
 
 from __future__ import annotations
 
-import json
+import _thread
 import os
-import threading
-from collections.abc import Iterable, Mapping
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.core.expand import expand_command
 from hookwise.core.registry import HookEntry
+from hookwise.jsonc.codec import dumps_indented, loads
+from hookwise.runners.kind import Material, visible
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 STORE_NAME = "trusted_hooks.json"
+#: hooks declined "never for this project" in the agent's trust offer (same shape: directory -> keys)
+DECLINED_NAME = "hookwise_declined_hooks.json"
 
 
 def _inside(path: str, root: str) -> bool:
@@ -38,12 +44,30 @@ def _inside(path: str, root: str) -> bool:
 MAX_HASHED_BYTES = 64 << 20
 
 
+_SHA256: list[Any] = []
+
+
+def _sha256() -> Any:
+    """A SHA-256 object: the interpreter's own implementation when it has one (``import hashlib`` loads
+    OpenSSL, ~3 ms of a CLI start-up), else hashlib's."""
+    if not _SHA256:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # up to 3.11
+            except ImportError:
+                from hashlib import sha256  # type: ignore[assignment]
+        _SHA256.append(sha256)
+    return _SHA256[0]()
+
+
 class FileHasher:
     """SHA-256 of files, cached by (device, inode, size, mtime) so unchanged files are hashed once."""
 
     def __init__(self) -> None:
         self._cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def digest(self, path: str) -> str | None:
         try:
@@ -55,9 +79,7 @@ class FileHasher:
             hit = self._cache.get(path)
         if hit is not None and hit[0] == sig:
             return hit[1]
-        import hashlib  # here, not at the top: loading OpenSSL costs ~3 ms of CLI start-up
-
-        h = hashlib.sha256()
+        h = _sha256()
         left = MAX_HASHED_BYTES
         try:
             with open(path, "rb") as f:
@@ -73,57 +95,12 @@ class FileHasher:
                     h.update(f"\0size={st.st_size}\0mtime={st.st_mtime_ns}".encode())
         except OSError:
             return None
-        d = h.hexdigest()
+        d: str = h.hexdigest()
         with self._lock:
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[path] = (sig, d)
         return d
-
-
-def command_words(command: str) -> list[str]:
-    """The words of a shell command (quotes removed); falls back to splitting on white space."""
-    import shlex  # not on the path of a firing without project hooks
-
-    try:
-        words = shlex.split(command, comments=False, posix=True)
-    except ValueError:
-        words = command.split()
-    out = []
-    for w in words:
-        out.append(w)
-        if "=" in w:  # VAR=path or --opt=path
-            out.append(w.split("=", 1)[1])
-    return out
-
-
-def named_files(command: str, root: str, cwd: str) -> list[tuple[str, str]]:
-    """``(word, real path)`` for every word of ``command`` that names an existing file under ``root``.
-
-    A word counts when its own path or its resolved target lies inside ``root``,
-    so a script swapped for a symlink pointing elsewhere still changes the key.
-    """
-    root_real = os.path.realpath(root)
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for w in command_words(command):
-        if not w or w.startswith("-") and "=" not in w:
-            continue
-        p = w if os.path.isabs(w) else os.path.join(cwd, w)
-        p = os.path.normpath(p)
-        try:
-            if not os.path.lexists(p):
-                continue
-        except (OSError, ValueError):
-            continue
-        real = os.path.realpath(p)
-        if not (_inside(p, root) or _inside(p, root_real) or _inside(real, root_real)):
-            continue
-        if not os.path.isfile(real) or real in seen:
-            continue
-        seen.add(real)
-        out.append((w, real))
-    return out
 
 
 class TrustStore:
@@ -138,7 +115,9 @@ class TrustStore:
         self.hasher = FileHasher()
         self._data: dict[str, Any] = {}
         self._sig: tuple[int, int] | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
+        #: keys trusted for this session only (the agent's offer): never written anywhere
+        self.session_keys: set[str] = set()
 
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
@@ -147,41 +126,34 @@ class TrustStore:
             return entry.extension_dir
         return self.project_dir
 
+    def material(self, entry: HookEntry) -> Material:
+        """What trusting ``entry`` approves, as its kind declares it (:meth:`HookKind.trust_material
+        <hookwise.runners.kind.HookKind.trust_material>`): the review screen prints it, the key hashes it."""
+        from hookwise.runners import KINDS
+
+        kind = KINDS.get(entry.type)
+        if kind is None:  # no kind, nothing it could run is known: never matches a stored key
+            return Material([("unknown kind", entry.type)], [("", "")])
+        values = {
+            **self.values,
+            "GEMINI_PROJECT_DIR": self.project_dir,
+            "CLAUDE_PROJECT_DIR": self.project_dir,
+        }
+        return kind.trust_material(entry, self.scope(entry), values)
+
     def key(self, entry: HookEntry) -> str:
-        root = self.scope(entry)
-        expanded = expand_command(
-            entry.command,
-            {
-                **self.values,
-                "GEMINI_PROJECT_DIR": self.project_dir,
-                "CLAUDE_PROJECT_DIR": self.project_dir,
-            },
-        )
-        import hashlib
-
-        h = hashlib.sha256()
-        if (
-            entry.type == "python"
-        ):  # a settings python hook: the files of its module (docs/hook-types.md)
-            from hookwise.runners.callable import module_files
-
-            files = [
-                (entry.command, os.path.realpath(f)) for f in module_files(entry.command, root)
-            ]
-        elif (
-            entry.type == "http"
-        ):  # the URL is in the identity; what is sent along is in the key too
-            files = []
-            h.update(
-                json.dumps(
-                    [entry.extra.get("headers"), entry.extra.get("allowedEnvVars")], sort_keys=True
-                ).encode("utf-8", "surrogateescape")
-            )
-        else:
-            files = named_files(expanded, root, self.project_dir)
-        for word, real in files:
-            d = self.hasher.digest(real) or "unreadable"
-            rel = os.path.relpath(real, os.path.realpath(root))
+        """``name:target|sha256:<digest of the material>`` (labelled lines, then each file's content)."""
+        m = self.material(entry)
+        h = _sha256()
+        for (
+            label,
+            text,
+        ) in m.lines:  # a leading NUL: never the start of a file record (a path has no NUL)
+            h.update(f"\0{label}\0{text}\n".encode("utf-8", "surrogateescape"))
+        root = os.path.realpath(self.scope(entry))
+        for word, real in m.files:
+            d = (self.hasher.digest(real) or "unreadable") if real else "none"
+            rel = os.path.relpath(real, root) if real else ""
             h.update(f"{word}\0{rel}\0{d}\n".encode("utf-8", "surrogateescape"))
         return f"{entry.identity}|sha256:{h.hexdigest()}"
 
@@ -197,7 +169,7 @@ class TrustStore:
             return self._data
         try:
             with open(self.path, encoding="utf-8") as f:
-                data = json.load(f)
+                data = loads(f.read())
         except (OSError, ValueError):
             data = {}
         self._data = data if isinstance(data, dict) else {}
@@ -212,7 +184,45 @@ class TrustStore:
     def is_trusted(self, entry: HookEntry) -> bool:
         if not entry.needs_trust:
             return True
-        return self.key(entry) in self.trusted_keys(self.scope(entry))
+        key = self.key(entry)
+        return key in self.session_keys or key in self.trusted_keys(self.scope(entry))
+
+    def trust_for_session(self, entries: Iterable[HookEntry]) -> None:
+        """Trust ``entries`` for as long as this store lives (one session); nothing is recorded."""
+        self.session_keys.update(self.key(e) for e in entries if e.needs_trust)
+
+    def _declined_path(self) -> str:
+        return os.path.join(os.path.dirname(self.path), DECLINED_NAME)
+
+    def declined(self, entry: HookEntry) -> bool:
+        """True when the user chose "never for this project" for this hook as it is now."""
+        try:
+            with open(self._declined_path(), encoding="utf-8") as f:
+                data = loads(f.read())
+        except (OSError, ValueError):
+            return False
+        keys = data.get(self.scope(entry)) if isinstance(data, dict) else None
+        return isinstance(keys, list) and self.key(entry) in keys
+
+    def decline(self, entries: Iterable[HookEntry]) -> None:
+        """Record ``entries`` as declined for their project (or extension); a changed hook is asked about again."""
+        from hookwise.atomic import write_atomic
+
+        path = self._declined_path()
+        with self._lock:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = loads(f.read())
+            except (OSError, ValueError):
+                data = {}
+            data = data if isinstance(data, dict) else {}
+            for e in entries:
+                keys = data.get(self.scope(e))
+                keys = list(keys) if isinstance(keys, list) else []
+                if self.key(e) not in keys:
+                    keys.append(self.key(e))
+                data[self.scope(e)] = keys
+            write_atomic(path, dumps_indented(data, ensure_ascii=False) + "\n", mode=0o600)
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record every entry as trusted (keys of other tools and projects are kept). Returns those added."""
@@ -242,8 +252,42 @@ class TrustStore:
                         os.chmod(directory, 0o700)
                 except OSError:
                     pass  # missing: write_atomic creates it 0700
-                write_atomic(
-                    self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600
-                )
+                write_atomic(self.path, dumps_indented(data, ensure_ascii=False) + "\n", mode=0o600)
             self._sig = None
         return added
+
+
+def review(entry: HookEntry, store: TrustStore, project_dir: str, trusted: bool) -> list[str]:
+    """The review screen of one hook: where it is from, then exactly its trust material, every control
+    character made visible (``hookwise trust`` and the agent's trust offer print this)."""
+    from hookwise.runners import KINDS
+
+    origin = entry.extra.get("plugin") or (
+        os.path.basename(entry.extension_dir) if entry.extension_dir else None
+    )
+    label = f"{entry.source} {visible(str(origin))!r}" if origin else entry.source
+    matcher = f", matcher {visible(entry.matcher)!r}" if entry.matcher else ""
+    where = _rel(entry.file, project_dir) if entry.file else entry.source
+    state = "" if trusted else " [untrusted]"
+    name = visible(entry.name) if entry.name else "(no name)"
+    out = [f"{label} hook {name} ({entry.event.value}{matcher}) from {visible(where)}{state}"]
+    kind = KINDS.get(entry.type)
+    what, target = kind.display(entry) if kind is not None else (entry.type, entry.target)
+    m = store.material(entry)
+    width = max(len(w) for w in (what, *(lbl for lbl, _ in m.lines), "file"))
+    out.append(f"  {what + ':':{width + 1}} {visible(target)}")
+    out.extend(f"  {lbl + ':':{width + 1}} {visible(text)}" for lbl, text in m.lines)
+    out.extend(
+        f"  {'file:':{width + 1}} {visible(_rel(real, project_dir))}"
+        for _w, real in m.files
+        if real
+    )
+    return out
+
+
+def _rel(path: str, base: str) -> str:
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel

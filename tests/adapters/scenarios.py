@@ -579,3 +579,23 @@ def hook_failure_fail_closed_denies(driver: Driver, env: AdapterEnv) -> None:
     run = go(driver, env, (call("shell", cmd="ls"),), ("done",))
     assert run.count("shell") == 0
     assert run.requests[1].texts("tool")[0].startswith("Tool execution blocked:")
+
+
+# ---- Claude Code's answers (issue 21; docs/claude.md's table, column "adapters") ---------------------------
+@scenario
+def after_tool_updated_tool_output(driver: Driver, env: AdapterEnv) -> None:
+    """row: output updatedToolOutput — the later hook in plan order wins; a plain string is dropped, with a
+    warning; every hook sees the framework's call id as tool_use_id only in the Claude dialect."""
+    env.hook("AfterTool", {"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "FIRST"}}})
+    env.hook(
+        "AfterTool", {"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "[redacted]"}}}
+    )
+    env.hook("AfterTool", {"hookSpecificOutput": {"updatedToolOutput": "a plain string"}})
+    run = go(driver, env, (call("shell", cmd="cat key"),), ("done",))
+    assert run.count("shell") == 1
+    assert run.requests[1].texts("tool") == ["[redacted]"]
+    assert "shell:cat key" not in run.requests[1]
+    assert any("updatedToolOutput was dropped: it is a string" in w for w in run.kinds("warning"))
+    assert all(
+        "tool_use_id" not in i for i in env.inputs("AfterTool")
+    )  # native hooks: the contract only

@@ -371,9 +371,13 @@ def test_untrusted_project_hooks_do_not_run_and_are_reported_once(agent: AgentEn
     assert r.returncode == 0, r.stderr
     assert agent.inputs(hook=guard) == []
     assert [t["success"] for t in r.records("tool_call")] == [True, True]
-    # one notice, up front (before the first prompt), naming the hook and the command it would run
+    # one notice, up front (before the first prompt): the hook, then the command it would run (the review
+    # screen of `hookwise trust`)
     mentions = [i for i, ln in enumerate(r.stderr_lines) if guard in ln]
-    assert len(mentions) == 1 and "would run:" in r.stderr_lines[mentions[0]], r.stderr
-    assert "not trusted and will be skipped" in r.stderr_lines[mentions[0] - 1]
-    assert "hookwise trust" in r.stderr_lines[mentions[0] + 1]
+    first = mentions[0]
+    assert f"project hook {guard} (BeforeTool)" in r.stderr_lines[first], r.stderr
+    assert "command: " in r.stderr_lines[first + 1] and guard in r.stderr_lines[first + 1]
+    assert f"file:    .gemini/hooks/{guard}.json" in r.stderr_lines[mentions[-1]]
+    assert "not trusted and will be skipped" in r.stderr_lines[first - 1]
+    assert "hookwise trust" in r.stderr_lines[mentions[-1] + 1]
     assert r.stderr.count("skipped") == 1

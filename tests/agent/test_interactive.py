@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,13 +160,14 @@ def test_clear_compress_hooks_and_quit(agent: AgentEnv) -> None:
     ]
     assert [o[:2] for o in order] == [
         ("SessionStart", "startup"),
+        ("SessionStart", "compact"),  # after /compress, as in Claude Code (issue 21)
         ("SessionEnd", "clear"),
         ("SessionStart", "clear"),
         ("SessionEnd", "exit"),
     ]
-    first_sid, new_sid = order[0][2], order[2][2]
-    assert order[1][2] == first_sid and new_sid != first_sid and order[3][2] == new_sid
-    assert len(agent.inputs(hook=start)) == 2 and len(agent.inputs(hook=end)) == 2
+    first_sid, new_sid = order[0][2], order[3][2]
+    assert order[2][2] == first_sid and new_sid != first_sid and order[4][2] == new_sid
+    assert len(agent.inputs(hook=start)) == 3 and len(agent.inputs(hook=end)) == 2
     requests = [
         json.loads(r["request_text"])
         for r in map(json.loads, agent.trace_path.read_text().splitlines())
@@ -184,7 +186,7 @@ def test_clear_compress_hooks_and_quit(agent: AgentEnv) -> None:
     ]  # history was cleared
 
 
-@pytest.mark.parametrize("answer", ["y", "n"])
+@pytest.mark.parametrize("answer", ["a", "s", "n", ""])
 def test_untrusted_hooks_are_listed_with_commands_and_offered_before_the_first_prompt(
     agent: AgentEnv, answer: str
 ) -> None:
@@ -215,13 +217,19 @@ def test_untrusted_hooks_are_listed_with_commands_and_offered_before_the_first_p
         dimensions=(50, 300),
     )
     child.expect_exact("not trusted and will be skipped")
-    child.expect_exact(
-        f"project hook {guard!r} (BeforeTool, matcher 'run_shell_command') would run: "
-    )
+    # the same screen as `hookwise trust`: the hook, then exactly what trusting it approves
+    child.expect_exact(f"project hook {guard} (BeforeTool, matcher 'run_shell_command') from ")
     child.expect_exact(f".gemini/hooks/{guard}.json")  # the command as written, not just the name
-    child.expect_exact("Trust these hooks and run them in this session? [y/N] ")
+    child.expect_exact("[s] this session only  [n] never for this project  [Enter] not now: ")
     child.sendline(answer)
-    child.expect_exact("trusted 1 hook(s)" if answer == "y" else "they stay untrusted")
+    child.expect_exact(
+        {
+            "a": "trusted 1 hook(s)",
+            "s": "run in this session only; nothing was recorded",
+            "n": "declined for this project",
+            "": "they stay untrusted",
+        }[answer]
+    )
     child.expect_exact("interactive session")
     child.expect_exact(PROMPT)
     child.sendline("install it")
@@ -229,4 +237,6 @@ def test_untrusted_hooks_are_listed_with_commands_and_offered_before_the_first_p
     child.expect_exact(PROMPT)
     child.sendline("/quit")
     finish(child)
-    assert len(agent.inputs(hook=guard)) == (1 if answer == "y" else 0)
+    assert len(agent.inputs(hook=guard)) == (1 if answer in ("a", "s") else 0)
+    store = Path(agent.env()["GEMINI_CLI_HOME"]) / ".gemini" / "trusted_hooks.json"
+    assert store.exists() == (answer == "a")  # "this session" trusts nothing permanently

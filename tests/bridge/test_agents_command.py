@@ -101,3 +101,21 @@ def test_all_lists_every_agent(project: Project) -> None:
     env = {**os.environ, "HOME": str(project.home), "PATH": str(project.home)}
     out = _hookwise(project, env, "agents", "--all").stdout
     assert out.count("not installed (hookwise install") == 13
+
+
+def test_sessions_that_never_reached_hookwise_are_flagged(project: Project) -> None:
+    """Codex skips project hooks it was not told to trust, silently: its own sessions show it."""
+    env, _bindir = _machine(project)
+    _hookwise(project, env, "install", "codex")
+    installed = project.root / ".codex" / "hooks.json"
+    old = installed.stat().st_mtime - 100
+    os.utime(installed, (old, old))
+    day = project.home / ".codex" / "sessions" / "2026" / "11" / "27"
+    day.mkdir(parents=True)
+    (day / "rollout-2026-11-27T04-04-23-x.jsonl").write_text("{}\n")
+    out = _hookwise(project, env, "agents").stdout
+    assert (
+        "! 1 Codex CLI session(s) since hookwise was installed, and no hook call reached hookwise"
+        in out
+    )
+    assert "/hooks" in out  # how to trust them on Codex's side

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.bridge.conftest import Recorder, payload, payload_names
-from tests.conftest import Project
+from tests.conftest import Project, emit
 
 from hookwise.bridge.core import answer
 
@@ -35,6 +35,14 @@ CONTRACT = {
 
 def _run(agent: str, data: dict[str, Any], project: Project, event: str | None = None) -> Any:
     return answer(agent, event, json.dumps(data).encode(), env=dict(os.environ))
+
+
+def _claude_never_sends(key: str, contract_event: str) -> bool:
+    from hookwise.claude.dialect import CLAUDE_ONLY_ON
+    from hookwise.events import HookEvent
+
+    events = CLAUDE_ONLY_ON.get(key, None)
+    return key in CLAUDE_ONLY_ON and events is not None and HookEvent(contract_event) not in events
 
 
 CASES = [(a, n) for a in ("claude", "codex", "qwen") for n in payload_names(a)]
@@ -68,9 +76,9 @@ def test_every_recorded_payload_reaches_both_dialects(
             assert as_claude[key]["llmContent"] == value
         elif key == "timestamp":
             continue  # Qwen's own timestamp is kept too, hookwise's replaces it when absent
-        elif key == "model" and event != "SessionStart":
-            # the Claude dialect sends `model` only where Claude Code does (SessionStart); Codex sends
-            # it on every event (hookwise.claude.dialect.CLAUDE_ONLY_ON)
+        elif _claude_never_sends(key, CONTRACT[event]):
+            # the Claude dialect sends Claude's own fields only on the events Claude Code sends them
+            # (hookwise.claude.dialect.CLAUDE_ONLY_ON); Codex sends `model`, `permission_mode` on more
             assert key not in as_claude
         else:
             assert as_claude[key] == value, key
@@ -314,3 +322,99 @@ def test_hookwise_own_failure_is_visible_and_blocks_only_when_fail_closed(
 def test_an_unknown_agent_is_a_usage_error(project: Project) -> None:
     r = _cli(["hook", "nosuchagent"], "{}", project.root)
     assert r.returncode == 1 and "unknown agent 'nosuchagent'" in r.stderr
+
+
+def test_a_broken_settings_file_is_named_in_the_agents_channel(project: Project) -> None:
+    path = project.write_settings('{"hooks": {', layer="user")
+    out = json.loads(_run("claude", payload("claude", "PreToolUse", project), project).stdout)
+    assert str(path) in out["systemMessage"] and "skipped" in out["systemMessage"]
+
+
+def test_pre_compact_block_stops_compaction(project: Project) -> None:
+    project.hooks("PreCompress", emit({"decision": "deny", "reason": "not now"}), layer="user")
+    data = {
+        "hook_event_name": "PreCompact",
+        "session_id": "s",
+        "cwd": str(project.root),
+        "trigger": "manual",
+    }
+    assert json.loads(_run("claude", data, project).stdout) == {
+        "decision": "block",
+        "reason": "not now",
+    }
+
+
+def test_trace_records_the_bridged_call(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, _contract, _claude = bridge_project
+    trace = project.root / "trace.jsonl"
+    data = payload("claude", "PreToolUse", project)
+    r = _cli(["--trace", str(trace), "hook", "claude"], json.dumps(data), project.root)
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    calls = [x for x in records if x.get("hook_event_name") == "BeforeTool"]
+    assert len(calls) == 2 and {
+        c["hook_input"]["tool_name"] for c in calls if "hook_input" in c
+    } <= {
+        "run_shell_command",
+        "Bash",
+    }
+
+
+@pytest.mark.parametrize("fail_closed", [False, True])
+def test_a_crash_inside_hookwise_is_said_and_blocks_only_when_fail_closed(
+    project: Project, fail_closed: bool
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("settings service down")
+
+    data = json.dumps(payload("claude", "PreToolUse", project))
+    out = answer(
+        "claude", None, data, env=dict(os.environ), systems=broken, fail_closed=fail_closed
+    )
+    if fail_closed:
+        assert out.exit_code == 2 and "settings service down" in out.stderr
+    else:
+        msg = json.loads(out.stdout)["systemMessage"]
+        assert out.exit_code == 0 and "internal error: RuntimeError: settings service down" in msg
+
+
+def test_a_replaced_tool_output_comes_back_in_the_tools_own_shape(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    """Claude Code applies updatedToolOutput only in the tool's shape (Bash: stdout, stderr...)."""
+    project, contract, claude = bridge_project
+    data = payload("claude", "PostToolUse", project)
+    contract.answer({"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "REPLACED"}}})
+    out = json.loads(_run("claude", data, project).stdout)
+    assert out["hookSpecificOutput"]["updatedToolOutput"] == {
+        **data["tool_response"],
+        "stdout": "REPLACED",
+    }
+    contract.answer({})
+    claude.answer(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PostToolUse",
+                "updatedToolOutput": {"stdout": "C"},
+            }
+        }
+    )
+    out = json.loads(_run("claude", data, project).stdout)
+    assert out["hookSpecificOutput"]["updatedToolOutput"] == {
+        **data["tool_response"],
+        "stdout": "C",
+    }
+
+
+def test_a_replaced_output_the_agent_cannot_apply_is_said(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, contract, _claude = bridge_project
+    contract.answer({"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "REPLACED"}}})
+    out = json.loads(_run("codex", payload("codex", "PostToolUse", project), project).stdout)
+    assert "updatedToolOutput" not in json.dumps(out.get("hookSpecificOutput", {}))
+    assert (
+        "which Codex CLI cannot apply: the model gets the original output" in out["systemMessage"]
+    )

@@ -326,3 +326,77 @@ def test_claude_dialect_agents(
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
     [seen] = contract.seen()
     assert (seen["tool_name"], seen["tool_input"]) == ("run_shell_command", {"command": "rm x"})
+
+
+def test_gemini_runs_claude_format_hooks_it_lacks(project: Project) -> None:
+    """Gemini CLI does not read .claude/: with hooksConfig.claudeSettings the bridge runs those hooks there,
+    with their Claude meaning (Claude's names in, Claude's answer understood)."""
+    guard = project.root / "guard.sh"
+    guard.write_text(
+        '#!/bin/sh\ngrep -q \'"tool_name":"Bash"\' && '
+        'echo \'{"hookSpecificOutput": {"permissionDecision": "deny", '
+        '"permissionDecisionReason": "claude guard"}}\'\nexit 0\n'
+    )
+    guard.chmod(0o755)
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
+                    ]
+                }
+            }
+        )
+    )
+    project.write_settings({"hooksConfig": {"claudeSettings": True}})
+    data = payload("gemini", "BeforeTool.deny", project)
+    out = json.loads(_run("gemini", data, project=str(project.root)).stdout)
+    assert (out["decision"], out["reason"]) == ("deny", "claude guard")
+
+
+def test_copilot_pascal_context_is_top_level(
+    bridge_project: tuple[Project, Recorder, Recorder],
+) -> None:
+    project, contract, _claude = bridge_project
+    contract.answer({"hookSpecificOutput": {"additionalContext": "ctx"}})
+    data = {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "s",
+        "cwd": str(project.root),
+        "prompt": "go",
+    }
+    out = json.loads(_run("copilot-pascal", data).stdout)
+    assert (
+        out["additionalContext"] == "ctx"
+    )  # what Copilot reads (seen); the nested copy is Claude's place
+
+
+def _blocks(out: Any) -> bool:
+    if out.exit_code == 2:
+        return True
+    doc = json.loads(out.stdout) if out.stdout else {}
+    hso = doc.get("hookSpecificOutput") or {}
+    return "deny" in (
+        doc.get("permission"),
+        doc.get("decision"),
+        doc.get("permissionDecision"),
+        hso.get("permissionDecisionDecision"),
+        hso.get("permissionDecision"),
+    )
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_every_agent_says_hookwise_failed_and_blocks_only_when_fail_closed(agent: str) -> None:
+    tool_event = next(
+        e for e in AGENTS[agent].bridged_events if AGENTS[agent].contract_event(e) == "BeforeTool"
+    )
+    for fail_closed in (False, True):
+        out = answer(agent, tool_event, b"{broken", env=dict(os.environ), fail_closed=fail_closed)
+        if out.stdout:
+            assert isinstance(
+                json.loads(out.stdout), dict
+            )  # always valid JSON (Cursor blocks otherwise)
+        assert "stdin is not JSON" in out.stdout + out.stderr
+        assert _blocks(out) is fail_closed, (agent, fail_closed, out)

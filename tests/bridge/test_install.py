@@ -252,3 +252,54 @@ def test_taken_over_hooks_run_through_the_bridge(project: Project) -> None:
 def test_take_over_is_refused_where_hookwise_cannot_run_the_format(project: Project) -> None:
     r = _hookwise(project.root, "install", "cursor", "--take-over", home=project.home)
     assert r.returncode == 1 and "--take-over is not available for Cursor" in r.stderr
+
+
+def test_fail_closed_entries(project: Project) -> None:
+    r = _hookwise(project.root, "install", "claude", "--fail-closed", home=project.home)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(_file(project, "claude").read_text())
+    assert doc["hooks"]["PreToolUse"] == [
+        {
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": "hookwise hook claude --fail-closed",
+                    "onFailure": "block",
+                }
+            ]
+        }
+    ]
+    r = _hookwise(project.root, "uninstall", "claude", home=project.home)
+    assert r.returncode == 0 and not _file(project, "claude").exists()
+
+
+TAKE_OVER = sorted(a.name for a in AGENTS.values() if a.config == "groups" and not a.own_file)
+
+
+@pytest.mark.parametrize("agent", TAKE_OVER)
+def test_take_over_and_back_for_every_agent_that_allows_it(agent: str, project: Project) -> None:
+    from hookwise.bridge import install
+
+    path = _file(project, agent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = (
+        EXISTING[agent]
+        or '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}\n'
+    )
+    path.write_bytes(original.encode())
+    env = {**os.environ, "HOME": str(project.home)}
+    a = AGENTS[agent]
+    install.apply(install.plan_install(a, str(project.root), env, take_over=True), env)
+    doc = json.loads(_uncomment(path.read_text()))
+    assert all(install.ours(g, a) for items in doc["hooks"].values() for g in items)
+    install.apply(install.plan_uninstall(a, str(project.root), env), env)
+    assert path.read_bytes() == original.encode()
+    assert not (path.parent / f"hookwise-takeover.{agent}.json").exists()
+
+
+def test_install_says_when_the_agent_switched_hooks_off(project: Project) -> None:
+    path = _file(project, "claude")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"disableAllHooks": true}\n')
+    r = _hookwise(project.root, "install", "claude", home=project.home)
+    assert r.returncode == 0 and "disableAllHooks: true" in r.stdout

@@ -45,6 +45,17 @@ if "rm " in cmd:
 elif "REWRITE-ME" in cmd:
     print(json.dumps({{"hookSpecificOutput": {{"tool_input": {{"command": "echo REWRITTEN > rewritten.txt"}}}}}}))
 """
+KEEP_GOING = "KEEP-GOING-BY-HOOKWISE"
+REPLACED = "OUTPUT-REPLACED-BY-HOOKWISE"
+#: the first time the agent wants to stop, a hook blocks the stop (once: a marker file remembers)
+STOPPER = f"""
+import json, os, sys
+json.load(sys.stdin)
+marker = os.path.join(os.path.dirname(__file__), "stopped-once")
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    print(json.dumps({{"decision": "deny", "reason": "{KEEP_GOING}"}}))
+"""
 CONTEXTER = f"""
 import json
 print(json.dumps({{"hookSpecificOutput": {{"additionalContext": "{CONTEXT}"}}}}))
@@ -104,6 +115,7 @@ def agent_project(tmp_path: Path) -> Path:
     (proj / ".gemini" / "hooks").mkdir(parents=True)
     (proj / ".gemini" / "hooks" / "guard.py").write_text(GUARD)
     (proj / ".gemini" / "hooks" / "context.py").write_text(CONTEXTER)
+    (proj / ".gemini" / "hooks" / "stop.py").write_text(STOPPER)
     subprocess.run(["git", "init", "-q", str(proj)], check=True, timeout=30)
     return proj
 
@@ -122,6 +134,9 @@ def _hookwise_settings(proj: Path, path: Path | None = None) -> None:
                         {"type": "command", "command": f'{py} "{proj}/.gemini/hooks/context.py"'}
                     ]
                 }
+            ],
+            "AfterAgent": [
+                {"hooks": [{"type": "command", "command": f'{py} "{proj}/.gemini/hooks/stop.py"'}]}
             ],
         }
     }
@@ -193,6 +208,22 @@ def test_claude_code(
 ) -> None:
     exe = _agent_bin(agents_cache, "claude")
     _hookwise_settings(agent_project)
+    # Claude Code only: a hook replaces the rewritten command's output (updatedToolOutput)
+    settings_path = agent_project / ".gemini" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    replacer = agent_project / ".gemini" / "hooks" / "replace.py"
+    replacer.write_text(
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        "if 'REWRITTEN' in d['tool_input'].get('command', ''):\n"
+        "    print(json.dumps({'hookSpecificOutput': {'updatedToolOutput': {'llmContent': '"
+        + REPLACED
+        + "'}}}))\n"
+    )
+    settings["hooks"]["AfterTool"] = [
+        {"hooks": [{"type": "command", "command": f'{sys.executable} "{replacer}"'}]}
+    ]
+    settings_path.write_text(json.dumps(settings))
     _install(agent_project, agent_home, "claude")
     extra = {
         "ANTHROPIC_BASE_URL": model.url,
@@ -209,6 +240,7 @@ def test_claude_code(
     why = _diagnose(r, model)
     assert r.returncode == 0, why
     _assert_guarded(agent_project, model, why, rewrite_applied=True)
+    assert _later_requests_say(model, REPLACED, 2), why  # the model got the replaced output
 
 
 def test_codex(agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel) -> None:
@@ -301,12 +333,14 @@ def test_qwen_code(
     assert _later_requests_say(model, "cannot apply rewritten arguments", 2), why
 
 
+@pytest.mark.parametrize("mode", ["copilot", "copilot-pascal"])
 def test_copilot_cli(
-    agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
+    mode: str, agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
 ) -> None:
+    """Both hook modes: camelCase events (payloads without their event) and PascalCase (Claude's)."""
     exe = _agent_bin(agents_cache, "copilot")
     _hookwise_settings(agent_project)
-    _install(agent_project, agent_home, "copilot")
+    _install(agent_project, agent_home, mode)
     extra = {
         "COPILOT_OFFLINE": "true",
         "COPILOT_PROVIDER_BASE_URL": model.url + "/v1",
@@ -332,3 +366,6 @@ def _assert_guarded(proj: Path, model: FakeModel, why: str, *, rewrite_applied: 
     # the rewritten call ran with hookwise's arguments (or, where the agent cannot apply them, not at all)
     assert not (proj / "original.txt").exists(), why
     assert (proj / "rewritten.txt").exists() is rewrite_applied, why
+    # the first stop was blocked: the agent went on, and the model was told why
+    assert (proj / ".gemini" / "hooks" / "stopped-once").exists(), why
+    assert _later_requests_say(model, KEEP_GOING, 2), why

@@ -174,15 +174,21 @@ def test_newer_events_and_values_are_reported(tmp_path: Path) -> None:
     by = {(h["sourceEvent"], h["matcherFrom"]): h for h in rep["hooks"]}
     for ev in ("PreModelSwitch", "PostModelSwitch", "PostToolBatch"):
         assert by[(ev, None)]["status"] == "skipped"
-        assert by[(ev, None)]["reason"] == f"Claude Code event {ev!r} has no hookwise equivalent"
-    assert by[("SessionStart", "fork")]["status"] == "skipped"
-    assert "fork" in by[("SessionStart", "fork")]["reason"]
+        assert (
+            by[(ev, None)]["reason"]
+            == f"Claude Code event {ev!r} never fires here: it has no hookwise equivalent"
+        )
+    assert rep["counts"]["neverFires"] == 3
+    # issue 21 item 1: Claude's values are kept (fork: a forked session; agent_*: agent notifications)
+    fork = by[("SessionStart", "fork")]
+    assert fork["status"] == "migrated" and fork["matcherTo"] == "fork"
+    assert any("'fork' kept in the matcher" in w for w in fork["warnings"])
     start = by[("SessionStart", "startup|fork")]
-    assert start["status"] == "migrated" and start["matcherTo"] == "startup"
-    assert any("fork" in w for w in start["warnings"])
-    assert by[("Notification", "agent_needs_input|agent_completed")]["status"] == "skipped"
+    assert start["status"] == "migrated" and start["matcherTo"] == "startup|fork"
+    n1 = by[("Notification", "agent_needs_input|agent_completed")]
+    assert n1["status"] == "migrated" and n1["matcherTo"] == "agent_needs_input|agent_completed"
     n2 = by[("Notification", "permission_prompt|agent_completed")]
-    assert n2["status"] == "migrated" and n2["matcherTo"] == "ToolPermission"
+    assert n2["status"] == "migrated" and n2["matcherTo"] == "ToolPermission|agent_completed"
 
 
 def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> None:
@@ -209,10 +215,9 @@ def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> 
     )
     rep = migrate(proj)
     assert any(
-        "updatedToolOutput" in w and "cannot replace a tool's result" in w
-        for w in rep["hooks"][0]["warnings"]
+        "updatedToolOutput" in w and "per-tool shapes" in w for w in rep["hooks"][0]["warnings"]
     )
-    assert any("block compaction" in n for n in rep["hooks"][1]["notes"])
+    assert any("stops the compression" in n for n in rep["hooks"][1]["notes"])
 
 
 # --------------------------------------------------------------------------- migrate --to-claude
@@ -474,8 +479,13 @@ def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> N
                 "$CLAUDE_PROJECT_DIR", "$CLAUDE_PROJECT_DIR" if native else "$GEMINI_PROJECT_DIR"
             )
         ]
-        assert any("async hook" in w and "cannot do" in w for w in res["warnings"]), res["warnings"]
-        assert len(log(proj, "bg")) == 1  # `fire` waited for it before exiting
+        # `fire` answers at once (issue 21 item 3): the hook's report if it finished by then, else a note
+        assert any(
+            ("async hook" in w and "cannot do" in w)
+            or "still running when hookwise fire answered" in w
+            for w in res["warnings"]
+        ), res["warnings"]
+        assert len(log(proj, "bg")) <= 1
 
 
 def test_async_hooks_report_on_the_next_firing(tmp_path: Path) -> None:
@@ -615,7 +625,8 @@ def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
         assert res["systemMessage"] == "-NoProfile -Command Write-Output hi", res
 
 
-def test_updated_tool_output_and_precompact_block_are_reported(tmp_path: Path) -> None:
+def test_updated_tool_output_and_precompact_block_are_applied(tmp_path: Path) -> None:
+    """issue 21 items 4 and 5 (the shapes and the reference host: tests/claude/test_claude_groundtruth.py)."""
     hooks = {"PostToolUse": [{"hooks": [rec("post")]}], "PreCompact": [{"hooks": [rec("compact")]}]}
     env = {
         "REPLY_POST": json.dumps(
@@ -638,9 +649,13 @@ def test_updated_tool_output_and_precompact_block_are_reported(tmp_path: Path) -
             env=env,
         )
         assert code == 0 and res["decision"] == "allow"
-        assert any("updatedToolOutput, which hookwise ignores" in w for w in res["warnings"]), res
+        assert any(
+            "updatedToolOutput was dropped: the tool's result has no key 'stdout'" in w
+            for w in res["warnings"]
+        ), res
+        assert "updatedToolOutput" not in (res["hookSpecificOutput"] or {})
         code, res = fire(proj, "PreCompress", {"trigger": "auto"}, native=native, env=env)
-        assert any("compression goes ahead" in w for w in res["warnings"]), res
+        assert code == 2 and res["decision"] in ("block", "deny") and res["reason"] == "not now"
 
 
 def test_stop_additional_context_continues_the_turn(tmp_path: Path) -> None:

@@ -49,10 +49,18 @@ E = HookEvent
         ("PreToolUse", "", ""),
         ("PreToolUse", None, None),
         ("SessionStart", "startup|resume", "startup|resume"),
-        ("SessionStart", "startup|compact", "startup"),
+        ("SessionStart", "startup|compact", "startup|compact"),
+        ("SessionStart", "fork", "fork"),
+        ("Notification", "agent_needs_input|agent_completed", "agent_needs_input|agent_completed"),
+        ("PreToolUse", "Task", "^Task$"),
+        ("PreToolUse", "mcp__filesystem", "^mcp_filesystem$"),
         ("SessionEnd", "other|prompt_input_exit", "other|prompt_input_exit|exit"),
+        ("SessionEnd", "clear|logout|resume", "clear|logout|resume"),
+        ("SessionEnd", "bypass_permissions_disabled", "bypass_permissions_disabled"),
+        ("SessionStart", "clear", "clear"),
+        ("PreCompact", "manual", "manual"),
         ("PreCompact", "auto", "auto"),
-        ("Notification", "permission_prompt|idle_prompt", "ToolPermission"),
+        ("Notification", "permission_prompt|idle_prompt", "ToolPermission|idle_prompt"),
         ("Stop", "anything", None),
     ],
 )
@@ -66,19 +74,23 @@ def test_matchers_from_claude(event: str, matcher: str | None, expected: str | N
         ("PreToolUse", "Task"),
         ("PreToolUse", "Task|NotebookEdit"),
         ("PreToolUse", "mcp__filesystem"),
-        ("SessionStart", "compact"),
+        ("SessionStart", "fork"),
+        ("SessionStart", "compact|fork"),
         ("Notification", "idle_prompt"),
+        ("Notification", "agent_needs_input|agent_completed"),
+        ("SessionEnd", "no_such_reason"),
     ],
 )
-def test_matchers_that_can_never_match(event: str, matcher: str) -> None:
+def test_values_hookwise_does_not_send_are_kept_with_one_warning(event: str, matcher: str) -> None:
+    """Issue 21 item 1: never a dropped hook; the value stays in the matcher, with one warning."""
     res = translate_matcher_from_claude(event, matcher)
-    assert res.matches_nothing and res.warnings
+    assert not res.matches_nothing and res.value is not None and len(res.warnings) == 1
 
 
 def test_matcher_warnings_name_what_was_lost() -> None:
     res = translate_matcher_from_claude("PreToolUse", "Bash|Task")
-    assert res.value == "^run_shell_command$"
-    assert any("'Task' has no Gemini CLI equivalent" in w for w in res.warnings)
+    assert res.value == "^(run_shell_command|Task)$"
+    assert any("'Task' has no Gemini CLI equivalent; kept" in w for w in res.warnings)
     assert any(
         "not a Claude Code built-in" in n
         for n in translate_matcher_from_claude("PreToolUse", "MyTool").notes

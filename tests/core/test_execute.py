@@ -10,7 +10,7 @@ import pytest
 
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.plan import Plan
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import CommandSpec, HookEntry
 from hookwise.events import HookEvent
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners.base import Firing
@@ -25,7 +25,7 @@ def entry(name: str, kind: str = "command", source: str = "user", **kw: Any) -> 
         name=name,
         type=kind,
         source=source,
-        command=f"cmd-{name}",
+        spec=CommandSpec(f"cmd-{name}"),
         **kw,
     )
 

@@ -28,7 +28,7 @@ def test_a_firing_that_matches_no_hook_has_the_base_fields(project: Project) -> 
     hs = HookSystem(project.root, session_id="s-1", transcript_path="/t.jsonl")
     for result in (
         hs.fire("BeforeTool", tool_name="read_file", tool_input={"p": 1}),
-        asyncio.run(hs.fire_async("BeforeTool", {"tool_name": "read_file"})),
+        asyncio.run(hs.fire_async("BeforeTool", {"tool_name": "read_file", "tool_input": {}})),
     ):
         assert result.hooks == [] and result.proceed
         inp = result.input

@@ -43,19 +43,19 @@ def test_before_and_after_see_the_plan_and_each_outcome(project: Project) -> Non
 
     records: list[dict[str, Any]] = []
     undo = hs.add_monitor(records.append, before=before, after=after)
-    result = hs.fire("BeforeTool", tool_name="t")
+    result = hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert result.blocked
     assert seen[0] == ("before", HookEvent.BEFORE_TOOL, 2, "t")
     assert [(a, b) for a, b, _ in seen[1][1]] == [(h.name, h.name) for h in result.hooks]
     assert [r["type"] for r in records] == ["hook_call", "hook_call"]
-    asyncio.run(hs.fire_async("BeforeTool", tool_name="t"))
+    asyncio.run(hs.fire_async("BeforeTool", tool_name="t", tool_input={}))
     assert len(seen) == 4 and len(records) == 4
     hs.fire(
-        "AfterAgent", prompt="p", prompt_response="r"
+        "AfterAgent", prompt="p", prompt_response="r", stop_hook_active=False
     )  # no hook matched: the executor does not run
     assert len(seen) == 4
     undo()
-    hs.fire("BeforeTool", tool_name="t")
+    hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert len(seen) == 4 and len(records) == 4
 
 
@@ -67,7 +67,7 @@ def test_a_monitor_that_raises_is_a_warning(project: Project) -> None:
         raise RuntimeError("monitor bug")
 
     hs.add_monitor(before=broken, after=broken)
-    result = hs.fire("BeforeTool", tool_name="t")
+    result = hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert result.blocked and len(result.hooks) == 1
     assert sum("monitor bug" in w for w in result.warnings) == 2
 

@@ -102,17 +102,14 @@ def test_decision_words_are_written_once_and_agree() -> None:
     assert set(typing.get_args(wire.Decision)) == set(events.DECISIONS)
 
 
-def test_the_runner_table_covers_every_hook_type_and_deferred_rows_describe_their_runner() -> None:
-    from hookwise.runners import RUNNERS, Deferred
-    from hookwise.settings.schema import HOOK_TYPES
+def test_the_kind_table_covers_every_hook_type() -> None:
+    from hookwise.runners import KINDS, RUNNERS
+    from hookwise.settings.schema import HOOK_TYPES, sync_kinds
 
-    assert set(RUNNERS) == {
+    sync_kinds()
+    assert set(KINDS) == {
         t.runs_as or t.name for t in HOOK_TYPES.values() if t.loads
     }  # "runtime": from code
-    for kind, row in RUNNERS.items():
-        runner = row.runner if isinstance(row, Deferred) else row
-        assert (
-            (row.kind, row.background)
-            == (runner.kind, runner.background)
-            == (kind, type(runner).background)
-        )
+    assert RUNNERS is KINDS  # the running half is the same rows
+    for name, kind in KINDS.items():
+        assert kind.name == name

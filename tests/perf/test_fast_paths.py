@@ -69,9 +69,11 @@ HEAVY = (
     "types",
     "hookwise.core.chain",
     "hookwise.runners.background",
-    # the runners of other kinds: imported when a hook of theirs runs (hookwise.runners.Deferred)
-    "hookwise.runners.python",
-    "hookwise.runners.http",
+    # what running the other kinds needs (their kind modules describe them and are light): threads for Python
+    # hooks, the HTTP client
+    "hookwise.runners._workers",
+    "hookwise.runners.callable",
+    "hookwise.runners._http_client",
 )
 
 

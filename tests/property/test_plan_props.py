@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from faults._stats import counted
 from hookwise.core.plan import Planner, compile_matcher, dedupe, make_plan
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import CommandSpec, HookEntry, PythonSpec
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 
 from .conftest import EXAMPLES, events
@@ -108,12 +108,13 @@ def entries(draw: st.DrawFn, event: HookEvent | None = None) -> list[HookEntry]:
             HookEntry(
                 event=ev,
                 name=draw(names),
-                command=draw(commands) if typ == "command" else "",
                 type=typ,
+                spec=CommandSpec(draw(commands))
+                if typ == "command"
+                else PythonSpec(func=lambda i: None),
                 matcher=draw(matchers),
                 sequential=draw(st.booleans()),
                 source=draw(st.sampled_from(["runtime", "user", "project", "system", "extension"])),
-                func=(lambda i: None) if typ == "python" else None,
             )
         )
     return out

@@ -156,7 +156,12 @@ def test_direct_exec_is_used_for_a_plain_command(project: Any) -> None:
     project.hooks("BeforeTool", {"type": "command", "command": "env"})
     hs = HookSystem(project.root, trust_all=True)
     entry = hs.entries[0]
-    req = spawn_request(hs, entry, hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}")
+    req = spawn_request(
+        hs,
+        entry,
+        hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t", "tool_input": {}}),
+        b"{}",
+    )
     assert req.executable is not None and list(req.argv) == ["env"]
     assert req.fallback is not None and list(req.fallback.argv) == ["bash", "-c", "env"]
 
@@ -182,7 +187,10 @@ def test_prompt_variables_are_treated_as_bash_treats_them(
     direct, bash, hs = _fire_both(project, "env")
     assert (
         spawn_request(
-            hs, hs.entries[0], hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}"
+            hs,
+            hs.entries[0],
+            hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t", "tool_input": {}}),
+            b"{}",
         ).executable
         is not None
     )
@@ -205,7 +213,10 @@ def test_argv_and_quoting_with_spaces_in_the_project_dir(
     )
     direct, bash, hs = _fire_both(project, cmd + " 'two words' plain")
     assert spawn_request(
-        hs, hs.entries[0], hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t"}), b"{}"
+        hs,
+        hs.entries[0],
+        hs.build_input(HookEvent.BEFORE_TOOL, {"tool_name": "t", "tool_input": {}}),
+        b"{}",
     ).executable
     assert direct.system_message == bash.system_message
     assert "two words" in (direct.system_message or "") and "my project's dir" in (

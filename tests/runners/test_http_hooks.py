@@ -238,7 +238,7 @@ def test_malformed_urls_are_reported_and_skipped(project: Project, server: HookS
         http_hook(server.answer("ok", {})),
     )
     hs = HookSystem(project.root, trust_all=True)
-    assert [e.command for e in hs.entries] == [server.url("/answer/ok")]
+    assert [e.target for e in hs.entries] == [server.url("/answer/ok")]
     w = "\n".join(hs.warnings)
     assert (
         "/hooks/BeforeTool/0/hooks/0/url: the URL 'ftp://example.com/x' must start with http:// or https://"
@@ -403,7 +403,7 @@ def test_trust_covers_the_url_and_headers(project: Project, server: HookServer) 
     hs = HookSystem(project.root)
     r = hs.fire("BeforeTool", tool_name="t", tool_input={})
     assert r.hooks[0].outcome is Outcome.SKIPPED and not server.requests
-    assert [e.command for e in hs.untrusted()] == [a]
+    assert [e.target for e in hs.untrusted()] == [a]
     hs.trust(hs.untrusted())
     assert hs.fire("BeforeTool", tool_name="t", tool_input={}).hooks[0].outcome is Outcome.OK
     for changed in (
@@ -546,7 +546,7 @@ def test_claude_http_hook_natively(project: Project, server: HookServer) -> None
     )
     hs = HookSystem(project.root, trust_all=True, env={**os.environ, "TOK": "v"})
     [e] = hs.entries
-    assert (e.type, e.command, e.timeout_ms, e.dialect) == ("http", url, 3000, "claude")
+    assert (e.type, e.target, e.timeout_ms, e.dialect) == ("http", url, 3000, "claude")
     r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "git push"})
     hs.close()
     assert r.blocked and r.reason == "no pushes"
@@ -612,7 +612,7 @@ def test_cli_fire_and_trace_from_a_gemini_file(
     assert rec["hook_output"] == {"decision": "deny", "reason": "via http"}
     assert rec["hook_input"]["tool_input"] == {"command": "rm -rf /"}
     listed = json.loads(hookwise_cli(project, "list", "--json").stdout)["hooks"]
-    assert [(h["name"], h["command"]) for h in listed] == [("remote-gate", url)]
+    assert [(h["name"], h["url"]) for h in listed] == [("remote-gate", url)]
 
 
 def test_cli_fire_from_a_claude_file(project: Project, server: HookServer) -> None:

@@ -402,10 +402,11 @@ def test_list_shows_python_and_http_hooks(project: Project) -> None:
     )
     code, data = cli(project, "list", "--json")
     assert code == 0
-    assert [(h["name"], h["command"]) for h in data["hooks"]] == [
-        ("guard:answer", "guard:answer"),
-        ("remote", "http://127.0.0.1:9/x"),
+    assert [(h["name"], h.get("callable"), h.get("url")) for h in data["hooks"]] == [
+        ("guard:answer", "guard:answer", None),
+        ("remote", None, "http://127.0.0.1:9/x"),
     ]
+    assert all("command" not in h for h in data["hooks"])  # no kind but command has a command
 
 
 @pytest.fixture(autouse=True)
@@ -438,11 +439,8 @@ def test_trust_prompt_shows_the_callable_and_its_module(project: Project) -> Non
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    assert "  callable: guard:answer\n  script:  guard.py\n" in out.stdout
-    assert (
-        "  url:     https://policy.example/x\n  header:  A: Bearer $T\n  sends:   T (environment variables"
-        in out.stdout
-    )
+    assert "  callable: guard:answer\n  file:     guard.py\n" in out.stdout
+    assert "  url:    https://policy.example/x\n  header: A: Bearer $T\n  sends:  T\n" in out.stdout
     assert (
         "trusted: g (BeforeTool, project)" in out.stdout
         and "trusted: h (BeforeTool, project)" in out.stdout

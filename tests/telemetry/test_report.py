@@ -207,9 +207,10 @@ def test_bad_input_names_the_file_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"type": "hook_call"}\nnot json\n')
+    bad.write_text("not json\n{partial\n")  # no line is readable: exit 1, every line named
     assert main(["trace", "report", str(bad)]) == 1
-    assert f"{bad}:2: not a JSON line" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{bad}:1: not a JSON line" in err and f"{bad}:2: not a JSON line" in err
     assert main(["trace", "report", str(tmp_path / "missing.jsonl")]) == 1
     assert "no such file" in capsys.readouterr().err
     assert main(["trace"]) == 1

@@ -363,11 +363,17 @@ class HookBridge:
         alias = self.hook_name(native)
         return text.replace(alias, native) if alias != native and text else text
 
-    def tool_fields(self, native: str, original: str | None = None) -> dict[str, Any]:
-        """``tool_name`` / ``original_request_name`` input fields for a framework tool."""
+    def tool_fields(
+        self, native: str, original: str | None = None, call_id: str | None = None
+    ) -> dict[str, Any]:
+        """``tool_name`` / ``original_request_name`` input fields for a framework tool, and the framework's call
+        id as Claude Code's ``tool_use_id`` (the Claude-only channel: only Claude-dialect hooks see it)."""
         name = self.hook_name(native)
         orig = original if original is not None else (native if name != native else None)
-        return {"tool_name": name, "original_request_name": orig}
+        fields = {"tool_name": name, "original_request_name": orig}
+        if call_id:
+            fields["tool_use_id"] = call_id
+        return fields
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def end_with(self, owner: object) -> None:

@@ -304,7 +304,14 @@ class _PreCompressSummarizer(BaseEventsSummarizer):  # type: ignore[misc]
 
     async def maybe_summarize_events(self, *, events: list[Any]) -> Any:
         if self.bridge.wants(HookEvent.PRE_COMPRESS):
-            await self.bridge.afire(HookEvent.PRE_COMPRESS, trigger="auto")
+            pre = await self.bridge.afire(HookEvent.PRE_COMPRESS, trigger="auto")
+            if (
+                pre.blocked
+            ):  # as Claude Code's PreCompact block: no summary this time (ADK keeps the events)
+                self.bridge.warn(
+                    f"Compression blocked by a PreCompress hook: {pre.effective_reason}"
+                )
+                return None
         return await self.inner.maybe_summarize_events(events=events)
 
 
@@ -721,7 +728,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 return None
             result = await self.bridge.afire(
                 HookEvent.BEFORE_TOOL,
-                **self.bridge.tool_fields(tool.name),
+                **self.bridge.tool_fields(tool.name, None, tool_context.function_call_id),
                 tool_input=_json_safe(dict(tool_args)),
             )
             v = call.verdict = self.bridge.before_tool(turn, result, dict(tool_args))
@@ -811,7 +818,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             return _with_text(result, note)
         fired = await self.bridge.afire(
             HookEvent.AFTER_TOOL,
-            **self.bridge.tool_fields(name, original),
+            **self.bridge.tool_fields(
+                name, original, getattr(tool_context, "function_call_id", None)
+            ),
             tool_input=_json_safe(args),
             tool_response=_tool_response(result),
         )
@@ -821,6 +830,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             return {"error": v.reason}
         if v.kind == "hide":
             return {"error": v.reason}
+        if v.text is not None:  # a hook's updatedToolOutput
+            result = {"result": v.text}
         ctx = f"\n\n{v.context}" if v.context else ""
         response = _with_text(result, ctx + note)
         if v.tail is None:

@@ -553,6 +553,8 @@ class _FunctionSeam(FunctionMiddleware):  # type: ignore[misc]
         if after.kind == "hide":
             return after.reason
         out: Any = result
+        if after.text is not None:  # a hook's updatedToolOutput
+            out = text = after.text
         if after.context or v.modified:
             out = verdicts.model_facing_text(text, after.context, v.modified)
         if after.tail is None:

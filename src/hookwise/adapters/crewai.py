@@ -373,6 +373,8 @@ class HookwiseCrewHooks(SessionLifecycle):
             return after.reason
         if after.kind == "hide":
             return after.reason
+        if after.text is not None:  # a hook's updatedToolOutput
+            text = after.text
         out = (
             verdicts.model_facing_text(text, after.context, modified)
             if (after.context or modified)

@@ -564,7 +564,7 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             return self._error(call, refused)
         if request.tool is None:  # unknown tool: the framework's own error
             return (yield _Call(request))
-        names = bridge.tool_fields(native, original)
+        names = bridge.tool_fields(native, original, call.get("id"))
         hook_name = names["tool_name"]
         key = call.get("id") if depth == 0 else None
         v = turn.verdicts.get(key) if key else None
@@ -621,6 +621,9 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         )
         if after.kind in ("hide", "stop"):
             return self._error(call, after.reason)
+        if after.text is not None:  # a hook's updatedToolOutput
+            text = after.text
+            out = out.model_copy(update={"content": text})
         if not failed:
             out = out.model_copy(
                 update={"content": verdicts.model_facing_text(text, after.context, v.modified)}

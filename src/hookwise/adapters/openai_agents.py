@@ -394,7 +394,7 @@ class _Governor:
         if not bridge.wants(HookEvent.BEFORE_TOOL, bridge.hook_name(name)):
             return verdicts.ToolVerdict("run", args)
         result = await bridge.afire(
-            HookEvent.BEFORE_TOOL, **bridge.tool_fields(name), tool_input=args
+            HookEvent.BEFORE_TOOL, **bridge.tool_fields(name, None, call_id), tool_input=args
         )
         return bridge.before_tool(self.turn, result, args, call_id)
 
@@ -493,7 +493,7 @@ class _Governor:
         )
         fired = await bridge.afire(
             HookEvent.AFTER_TOOL,
-            **bridge.tool_fields(name, original),
+            **bridge.tool_fields(name, original, getattr(ctx, "tool_call_id", None)),
             tool_input=args,
             tool_response={"llmContent": text, "returnDisplay": text},
         )
@@ -502,6 +502,8 @@ class _Governor:
             raise Stopped(v.reason)
         if v.kind == "hide":
             return v.reason
+        if v.text is not None:  # a hook's updatedToolOutput
+            text = output = v.text
         response = verdicts.model_facing_text(text, v.context, modified)
         if v.tail is None:
             return response

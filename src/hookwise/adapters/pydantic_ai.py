@@ -586,7 +586,7 @@ class _Run(HookwiseCapability):
         refused = bridge.refused_by_selection(turn, native)
         if refused is not None:
             return refused
-        names = bridge.tool_fields(native, original)
+        names = bridge.tool_fields(native, original, key)
         hook_name = names["tool_name"]
         args = dict(args or {})
         approved = bool(getattr(ctx, "tool_call_approved", False)) and depth == 0
@@ -637,6 +637,8 @@ class _Run(HookwiseCapability):
         if after.kind == "hide":
             return after.reason
         out: Any = result
+        if after.text is not None:  # a hook's updatedToolOutput
+            out = text = after.text
         if after.context or v.modified:
             out = verdicts.model_facing_text(text, after.context, v.modified)
         if after.tail is None:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -148,6 +149,20 @@ def _whole_response(stream: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]
     yield {**last, "candidates": [cand]}
 
 
+#: the reference host's approval modes as Claude Code's ``permission_mode`` (the Claude-only channel)
+PERMISSION_MODES = {
+    "default": "default",
+    "auto_edit": "acceptEdits",
+    "yolo": "bypassPermissions",
+    "plan": "plan",
+}
+
+
+def _tool_use_id() -> str:
+    """A tool call's id, the same in its BeforeTool and AfterTool (Claude Code's ``tool_use_id``)."""
+    return "toolu_" + uuid.uuid4().hex[:24]
+
+
 @dataclass
 class _CallOutcome:
     response: dict[str, Any]  # functionResponse.response
@@ -190,6 +205,10 @@ class AgentSession:
             0  # history[:n] is a compression snapshot (nothing new to compress there)
         )
         self._untrusted_reported: set[str] = set()
+        self._prompt_id: str | None = None  # Claude Code's prompt_id: one per user prompt
+        self._compress_blocked: str | None = (
+            None  # the prompt during which a hook blocked compression
+        )
         if transcripts is not None:
             hooks.transcript_path = transcripts.path(hooks.session_id)
 
@@ -199,53 +218,53 @@ class AgentSession:
         return str(self.hooks.session_id)
 
     def review_untrusted(self, ask: Callable[[str], str | None] | None = None) -> list[HookEntry]:
-        """Before the first prompt: say which hooks are untrusted, with the commands they would run.
+        """Before the first prompt: say which hooks are untrusted, with exactly what trusting them approves.
 
-        With ``ask`` (an interactive session) the user is offered to trust them all
-        now; without it (headless) this one up-front notice replaces the per-firing
-        warnings. Returns the hooks that stay untrusted (they are skipped when they match).
+        With ``ask`` (an interactive session) the user chooses per hook or for all: always, this
+        session only, never for this project, or not now (:mod:`hookwise.agent.trust_offer`);
+        without it (headless) this one up-front notice replaces the per-firing warnings. Returns
+        the hooks that stay untrusted (they are skipped when they match).
         """
-        pending: list[HookEntry] = [
-            e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)
-        ]
+        from hookwise.trust import review
+
+        store = self.hooks.trust_store
+        untrusted = [e for e in self.hooks.untrusted() if not self.hooks.is_trusted(e)]
+        declined = [e for e in untrusted if ask is not None and store.declined(e)]
+        pending = [e for e in untrusted if e not in declined]
+        self._untrusted_reported.update(e.display_name for e in untrusted)  # said once here
+        if declined:
+            self.ui.info(
+                f"{len(declined)} hook(s) you declined for this project are skipped "
+                "(`hookwise trust` reviews them)"
+            )
         if not pending:
-            return []
+            return declined
         lines = [
-            f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted and will be "
-            "skipped:"
+            f"{len(pending)} hook(s) from this project, its extensions or plugins are not trusted "
+            "and will be skipped:"
         ]
         for e in pending:
-            origin = e.extra.get("plugin") or (
-                e.extension_dir and e.extension_dir.rstrip("/").rsplit("/", 1)[-1]
-            )
-            where = f"{e.source} {origin!r}" if origin else e.source
-            matcher = f", matcher {e.matcher!r}" if e.matcher else ""
-            lines.append(
-                f"  {where} hook {e.display_name!r} ({e.event.value}{matcher}) would run: {e.command}"
-            )
-        self._untrusted_reported.update(
-            e.display_name for e in pending
-        )  # said once here, not at every firing
+            lines.extend("  " + ln for ln in review(e, store, self.hooks.project_dir, False))
         if ask is None:
             self.ui.warning("\n".join([*lines, "  review and approve them with `hookwise trust`"]))
             return pending
         for ln in lines:
             self.ui.info(ln)
-        answer = ask("Trust these hooks and run them in this session? [y/N] ")
-        if answer is not None and answer.strip().lower() in ("y", "yes"):
-            self.hooks.trust(pending)
-            self.ui.info(f"trusted {len(pending)} hook(s)")
-            return []
-        self.ui.info(
-            "they stay untrusted and are skipped; `hookwise trust` reviews them one by one"
-        )
-        return pending
+        from hookwise.agent.trust_offer import offer
+
+        return [*declined, *offer(self.hooks, self.ui, ask, pending)]
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
         """Fire ``event``; report its warnings and system message; count the hook calls.
 
         ``seen``: warnings already reported for this model response (AfterModel fires per chunk;
         a failing hook is reported once per response, not once per chunk)."""
+        # the Claude-only channel: Claude-dialect hooks get these on the events Claude Code sends them on
+        if self._prompt_id is not None:
+            fields.setdefault("prompt_id", self._prompt_id)
+        fields.setdefault(
+            "permission_mode", PERMISSION_MODES.get(self.options.approval_mode, "default")
+        )
         result: FireResult = self.hooks.fire(event, **fields)
         self.stats.hook_calls += sum(1 for h in result.hooks if h.outcome is not Outcome.SKIPPED)
         for w in verdicts.warnings_to_show(
@@ -309,7 +328,15 @@ class AgentSession:
         k = self._compressible()
         if k == 0:
             return False
-        self.fire(HookEvent.PRE_COMPRESS, trigger=trigger)
+        pre = self.fire(HookEvent.PRE_COMPRESS, trigger=trigger)
+        if (
+            pre.blocked
+        ):  # as in Claude Code: a PreCompact block stops the compaction (hookwise: any hook)
+            self.ui.warning(f"Compression blocked by a PreCompress hook: {pre.effective_reason}")
+            self._compress_blocked = (
+                self._prompt_id
+            )  # not asked again automatically for this prompt
+            return False
         before = self.estimated_tokens()
         request = {
             "model": self.options.model_name,
@@ -319,8 +346,13 @@ class AgentSession:
         self._trace_model_call(request)
         response = self.model.generate(request)
         summary = _text_of(fmt.chunk_parts(response)).strip() or "(the model returned no summary)"
+        # as in Claude Code, SessionStart (source "compact", with the model) follows a compaction
+        ctx = self.fire(
+            HookEvent.SESSION_START, source="compact", model=self.options.model_name
+        ).hook_context
+        snapshot = f"<state_snapshot>\n{summary}\n</state_snapshot>" + (f"\n{ctx}" if ctx else "")
         self.history = [
-            _user(f"<state_snapshot>\n{summary}\n</state_snapshot>"),
+            _user(snapshot),
             {"role": "model", "parts": [{"text": SNAPSHOT_ACK}]},
         ] + self.history[k:]
         self._snapshot_len = 2
@@ -330,6 +362,8 @@ class AgentSession:
         return True
 
     def _maybe_compress(self) -> None:
+        if self._compress_blocked is not None and self._compress_blocked == self._prompt_id:
+            return
         if self.estimated_tokens() > self.options.compress_threshold:
             self.compress("auto")
 
@@ -365,6 +399,7 @@ class AgentSession:
         texts: list[str] = []
         try:
             while True:
+                self._prompt_id = str(uuid.uuid4())
                 before = verdicts.before_agent(self.fire(HookEvent.BEFORE_AGENT, prompt=message))
                 if before.kind == "stop":
                     self.history.append(_user(message))
@@ -640,12 +675,14 @@ class AgentSession:
         if invalid is not None:
             return self._fail(name, args, f"Invalid parameters for {name}: {invalid}")
 
+        tool_use_id = _tool_use_id()
         before = verdicts.before_tool(
             self.fire(
                 HookEvent.BEFORE_TOOL,
                 tool_name=name,
                 tool_input=args,
                 original_request_name=original,
+                tool_use_id=tool_use_id,
             ),
             args,
             self.ui.warning,
@@ -679,17 +716,21 @@ class AgentSession:
             if refused is not None:
                 return self._fail(name, run_args, refused)
 
+        started = time.monotonic()
         result = tool.execute(self.tool_ctx, run_args)
-        after = verdicts.after_tool(
-            self.fire(
-                HookEvent.AFTER_TOOL,
-                tool_name=name,
-                tool_input=run_args,
-                tool_response=result.to_hook(),
-                original_request_name=original,
-            ),
-            self.ui.warning,
+        fired = self.fire(
+            HookEvent.AFTER_TOOL,
+            tool_name=name,
+            tool_input=run_args,
+            tool_response=result.to_hook(),
+            original_request_name=original,
+            tool_use_id=tool_use_id,
+            duration_ms=round((time.monotonic() - started) * 1000),
         )
+        after = verdicts.after_tool(fired, self.ui.warning)
+        replaced = fired.tool_output_for(result.to_hook())
+        if replaced is not None:  # a hook's updatedToolOutput (the later hook in plan order wins)
+            result = ToolResult.from_hook(replaced)
         if after.kind == "stop":
             reason = after.reason
             return self._finish_call(

@@ -58,6 +58,16 @@ class ToolResult:
             llm_content=message, return_display=message, error={"type": kind, "message": message}
         )
 
+    @classmethod
+    def from_hook(cls, response: dict[str, Any]) -> ToolResult:
+        """The result an AfterTool hook's ``updatedToolOutput`` (merged over :meth:`to_hook`) stands for."""
+        error = response.get("error")
+        return cls(
+            llm_content=str(response.get("llmContent", "")),
+            return_display=str(response.get("returnDisplay", "")),
+            error=dict(error) if isinstance(error, dict) else None,
+        )
+
     def to_hook(self) -> dict[str, Any]:
         """The ``tool_response`` AfterTool hooks receive (``error`` omitted when there is none)."""
         out: dict[str, Any] = {"llmContent": self.llm_content, "returnDisplay": self.return_display}

@@ -51,6 +51,8 @@ class Agent:
     config: str = "groups"
     #: root keys the agent accepts in its hook file (``None``: any; Codex refuses unknown ones)
     root_keys: tuple[str, ...] | None = None
+    #: the agent applies a hook's replacement of a tool's output (Claude Code's ``updatedToolOutput``)
+    output_replacement: bool = False
 
     def contract_event(self, agent_event: str) -> str | None:
         for name, ev in self.events:
@@ -276,6 +278,7 @@ AGENTS: dict[str, Agent] = {
             config_dirs=(".claude",),
             project_dir_var="CLAUDE_PROJECT_DIR",
             reads_claude_files=True,
+            output_replacement=True,
         ),
         Agent(
             "codex",

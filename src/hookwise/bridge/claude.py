@@ -35,11 +35,16 @@ _CONSUMED = frozenset(
 
 #: what each agent cannot take in a PreToolUse answer (docs/agents.md). Codex 0.171 and Qwen Code 0.15
 #: run the original arguments when a hook answers ``updatedInput`` (seen with the real CLIs,
-#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex documents only ``deny``
+#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex 0.171 also reports a hook that
+#: answers ``ask`` or ``allow`` as failed and runs the call, so ``ask`` is a deny and ``allow`` is not sent
 _UNSUPPORTED: dict[str, frozenset[str]] = {
     "codex": frozenset({"allow", "ask", "rewrite"}),
     "qwen": frozenset({"rewrite"}),
 }
+
+#: agents that read ``additionalContext`` at the top level of the answer, not in ``hookSpecificOutput``
+#: (Copilot's PascalCase mode, seen with the real CLI: the nested one does not reach the model)
+_TOP_LEVEL_CONTEXT = frozenset({"copilot-pascal"})
 
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
 _CONTEXT_EVENTS = frozenset(
@@ -159,12 +164,16 @@ def render(
     notes = list(messages)
     if req.event == "BeforeTool":
         _pre_tool(agent, req, result, hso, notes)
-    elif req.event in _BLOCK_EVENTS and result.blocked:
+    elif req.event == "AfterTool" and agent.output_replacement:
+        _post_tool(req, result, out, hso)
+    if req.event in _BLOCK_EVENTS and result.blocked and "decision" not in out:
         out["decision"] = "block"
         out["reason"] = result.reason or "Blocked by a hookwise hook"
     context = result.hook_specific.get("additionalContext")
     if isinstance(context, str) and context and req.agent_event in _CONTEXT_EVENTS:
         hso["additionalContext"] = context
+        if agent.name in _TOP_LEVEL_CONTEXT:
+            out["additionalContext"] = context
     if result.stopped:
         out["continue"] = False
         out["stopReason"] = result.stop_reason or result.reason or "Stopped by a hookwise hook"
@@ -209,6 +218,29 @@ def _pre_tool(
             hso["permissionDecisionReason"] = reason
     if result.tool_input_changed and not result.blocked:
         hso["updatedInput"] = _agent_args(agent, req, result)
+
+
+def _post_tool(req: Request, result: FireResult, out: dict[str, Any], hso: dict[str, Any]) -> None:
+    """A hook's ``updatedToolOutput``, in the shape of the agent's own ``tool_response`` (Claude Code
+    applies only that shape: Bash's ``{stdout, stderr, interrupted, isImage, noOutputExpected}``)."""
+    original = req.input.get("tool_response")
+    if not isinstance(original, dict):
+        return
+    new = result.tool_output_for(original)
+    mine = req.payload.get("tool_response")
+    if new is None or not isinstance(mine, dict):
+        return
+    replaced = {k: new.get(k, v) for k, v in mine.items()}
+    if (
+        new.get("llmContent") != original.get("llmContent")
+        and replaced == mine
+        and "stdout" in mine
+    ):
+        replaced["stdout"] = new["llmContent"]  # a contract hook replaced the text the model reads
+        if "stderr" in mine:
+            replaced["stderr"] = ""
+    if replaced != mine:
+        hso["updatedToolOutput"] = replaced
 
 
 def _agent_args(agent: Agent, req: Request, result: FireResult) -> dict[str, Any]:

@@ -79,13 +79,15 @@ def answer(
     fail_closed: bool = False,
     systems: SystemFactory | None = None,
     record: bool = True,
+    trace: str | None = None,
 ) -> BridgeAnswer:
     """Answer one hook call of ``agent_name`` (a key of :data:`~hookwise.bridge.agents.AGENTS`).
 
     ``event`` is the agent's event when its payload does not name it (Copilot); ``project`` the
     project directory (default: the agent's project variable, else the payload's ``cwd``, else the
     current directory). ``fail_closed`` makes hookwise's own failure (unreadable stdin, a crash) a
-    block instead of a visible warning. ``record`` updates the last-fired state file.
+    block instead of a visible warning. ``record`` updates the last-fired state file; ``trace`` is a
+    file to append hookwise's trace records to (``hookwise --trace FILE hook ...``).
     """
     agent = AGENTS.get(agent_name)
     if agent is None:
@@ -102,10 +104,9 @@ def answer(
         req = Request(agent_event=event or "?", event=None)
         return fam.failure(agent, req, f"hookwise hook {agent.name}: {exc}", fail_closed)  # type: ignore[no-any-return]
     try:
-        out = _fire(agent, fam, req, project, env, systems)
-    except (
-        Exception
-    ) as exc:  # hookwise's own failure: visible in the agent's channel, never an allow
+        out = _fire(agent, fam, req, project, env, systems, trace)
+    except Exception as exc:
+        # hookwise's own failure: said in the agent's channel, a block only when fail_closed
         msg = f"hookwise hook {agent.name}: internal error: {type(exc).__name__}: {exc}"
         out = fam.failure(agent, req, msg, fail_closed)
     if record:
@@ -148,6 +149,7 @@ def _fire(
     project: str | None,
     env: Mapping[str, str],
     systems: SystemFactory | None,
+    trace: str | None = None,
 ) -> BridgeAnswer:
     if req.event is None:
         return fam.render(agent, req, None, [])  # type: ignore[no-any-return]
@@ -155,19 +157,36 @@ def _fire(
     if systems is not None:
         hs = systems(agent, proj, req)
     else:
-        hs = new_system(agent, proj, req, env)
+        hs = new_system(agent, proj, req, env, trace)
     result: FireResult = hs.fire(req.event, req.input)
     result.warnings.extend(hs.wait_background())
     messages = [*hs.warnings, *result.warnings]
+    if not agent.output_replacement and _output_replaced(req, result):
+        messages.append(
+            f"a hook replaced the output of {req.agent_tool}, which {agent.product} cannot apply: "
+            "the model gets the original output"
+        )
     return fam.render(agent, req, result, messages)  # type: ignore[no-any-return]
 
 
-def new_system(agent: Agent, proj: str, req: Request, env: Mapping[str, str]) -> HookSystem:
+def _output_replaced(req: Request, result: FireResult) -> bool:
+    original = req.input.get("tool_response")
+    return (
+        req.event == "AfterTool"
+        and isinstance(original, dict)
+        and result.tool_output_for(original) is not None
+    )
+
+
+def new_system(
+    agent: Agent, proj: str, req: Request, env: Mapping[str, str], trace: str | None = None
+) -> HookSystem:
     """A :class:`~hookwise.HookSystem` for one hook call of ``agent`` in project ``proj``."""
     from hookwise.engine import HookSystem
 
     return HookSystem(
         proj,
+        trace=trace,
         env=env,
         session_id=req.session_id or None,
         transcript_path=req.transcript_path,

@@ -84,16 +84,17 @@ def store_path(path: str, agent: Agent) -> str:
     return os.path.join(os.path.dirname(path), f"hookwise-takeover.{agent.name}.json")
 
 
-def bridge_command(agent: Agent, event: str, program: str) -> str:
+def bridge_command(agent: Agent, event: str, program: str, fail_closed: bool = False) -> str:
     """The command an entry runs; agents whose payload may not name its event get it as an argument."""
-    if agent.config == "groups":
-        return f"{program} hook {agent.name}"
-    return f"{program} hook {agent.name} {event}"
+    cmd = f"{program} hook {agent.name}"
+    if agent.config != "groups":
+        cmd += f" {event}"
+    return cmd + " --fail-closed" if fail_closed else cmd
 
 
-def entry(agent: Agent, event: str, program: str) -> dict[str, Any]:
+def entry(agent: Agent, event: str, program: str, fail_closed: bool = False) -> dict[str, Any]:
     """hookwise's entry for one event, in the agent's hook file format."""
-    cmd = bridge_command(agent, event, program)
+    cmd = bridge_command(agent, event, program, fail_closed)
     style = agent.config
     if style == "copilot":
         return {"type": "command", "bash": cmd, "timeoutSec": COPILOT_TIMEOUT_S}
@@ -104,6 +105,10 @@ def entry(agent: Agent, event: str, program: str) -> dict[str, Any]:
     hook: dict[str, Any] = {"type": "command", "command": cmd}
     if agent.own_profile is not None:
         hook = {"type": "command", "name": ENTRY_NAME, "command": cmd}
+    if fail_closed and agent.name == "claude":
+        hook["onFailure"] = (
+            "block"  # Claude Code 2.1.295+: blocks too when hookwise cannot even start
+        )
     if style == "agy":
         return {"name": ENTRY_NAME, "hooks": [hook]}
     return {"hooks": [hook]}
@@ -177,6 +182,7 @@ def plan_install(
     user: bool = False,
     take_over: bool = False,
     program: str = "hookwise",
+    fail_closed: bool = False,
 ) -> Change:
     """The edit that makes ``agent`` call ``hookwise hook`` for every event it can bridge."""
     path = config_path(agent, project, env, user)
@@ -193,19 +199,25 @@ def plan_install(
         text = edit.set_value(text, "/version", 1, path=path)
     if doc.get("hooks") == {} and not _foreign(agent, doc):
         change.empty_hooks = True
-    text = _add_entries(agent, text, doc, program, path)
+    text = _add_entries(agent, text, doc, program, path, fail_closed)
     change.after = text
     if change.store is not None and change.store[1] is not None:
         rec = _store_record(change.store[1])
         rec["installed_sha256"] = _sha(text)
         change.store = (change.store[0], dumps_indented(rec, ensure_ascii=False) + "\n")
     _install_notes(agent, change, program, env)
+    if doc.get("disableAllHooks") is True:
+        change.notes.append(
+            f"{path} sets disableAllHooks: true: {agent.product} runs no hook from it, hookwise's neither"
+        )
     return change
 
 
-def _add_entries(agent: Agent, text: str, doc: dict[str, Any], program: str, path: str) -> str:
+def _add_entries(
+    agent: Agent, text: str, doc: dict[str, Any], program: str, path: str, fail_closed: bool
+) -> str:
     hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else None
-    wanted = {ev: entry(agent, ev, program) for ev in agent.bridged_events}
+    wanted = {ev: entry(agent, ev, program, fail_closed) for ev in agent.bridged_events}
     if hooks is None:
         return edit.set_value(text, "/hooks", {ev: [e] for ev, e in wanted.items()}, path=path)
     for ev, e in wanted.items():

@@ -15,6 +15,16 @@ from hookwise.bridge.state import read_state
 #: sessions after which an event that never fired is flagged
 FLAG_AFTER_SESSIONS = 3
 
+#: where each agent keeps its session transcripts (home-relative globs; from the transcript paths of the
+#: recorded payloads): sessions that ran while no hook call reached hookwise show hooks that did not run
+SESSION_FILES: dict[str, str] = {
+    "claude": ".claude/projects/*/*.jsonl",
+    "codex": ".codex/sessions/*/*/*/rollout-*.jsonl",
+    "gemini": ".gemini/tmp/*/chats/session-*",
+    "qwen": ".qwen/projects/*/chats/*.jsonl",
+    "copilot": ".copilot/session-state/*/events.jsonl",
+}
+
 
 @dataclass
 class AgentReport:
@@ -27,6 +37,8 @@ class AgentReport:
     #: event -> context -> {"count", "last"}
     fired: dict[str, dict[str, Any]] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
+    #: the agent's own sessions that started after hookwise was installed (``None``: unknown)
+    sessions_since_install: int | None = None
 
     @property
     def present(self) -> bool:
@@ -42,6 +54,7 @@ class AgentReport:
             "sessions": self.sessions,
             "events": self.fired,
             "flags": self.flags,
+            "sessionsSinceInstall": self.sessions_since_install,
         }
 
 
@@ -63,6 +76,7 @@ def survey(project: str, env: Mapping[str, str]) -> list[AgentReport]:
         st = state.get(agent.name) or {}
         rep.sessions = int(st.get("session_count", 0))
         rep.fired = dict(st.get("events") or {})
+        rep.sessions_since_install = _sessions_since(agent, home, rep.installed)
         rep.flags = _flags(rep)
         out.append(rep)
     return out
@@ -93,9 +107,26 @@ def _installed(agent: Agent, project: str, env: Mapping[str, str]) -> list[tuple
     return found
 
 
+def _sessions_since(agent: Agent, home: str, installed: list[tuple[str, str]]) -> int | None:
+    """How many of the agent's own session files were written after the hook file hookwise installed."""
+    pattern = SESSION_FILES.get(agent.name)
+    if pattern is None or not installed:
+        return None
+    import glob
+
+    since = min(os.path.getmtime(p) for _, p in installed)
+    return sum(1 for f in glob.glob(os.path.join(home, pattern)) if os.path.getmtime(f) > since)
+
+
 def _flags(rep: AgentReport) -> list[str]:
     """Events that never fired although sessions ran (the answer to "did my hook run?")."""
     flags: list[str] = []
+    if rep.sessions_since_install and not rep.fired:
+        note = f" ({rep.agent.install_note})" if rep.agent.install_note else ""
+        flags.append(
+            f"{rep.sessions_since_install} {rep.agent.product} session(s) since hookwise was installed, "
+            f"and no hook call reached hookwise{note}"
+        )
     if not rep.installed or rep.sessions < FLAG_AFTER_SESSIONS:
         return flags
     for ev in rep.agent.bridged_events:

@@ -31,10 +31,16 @@ from hookwise.claude.names import (
     GEMINI_TO_CLAUDE_EVENT,
     ONCE_IN_SETTINGS,
     claude_default_timeout_s,
+    never_fires_here,
 )
+from hookwise.core.keys import ERROR
+from hookwise.core.registry import HookEntry
 from hookwise.core.rules import rule_error
+from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+from hookwise.runners import KINDS, spec_from_keys
+from hookwise.runners.kind import HookKind
 from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES
 
 
@@ -224,8 +230,10 @@ class HookReport:
     target_event: str | None
     status: str  # "migrated" | "duplicate" | "skipped"
     reason: str = ""
+    #: what the hook runs (its command; an http hook's URL), before and after, and what its kind calls it
     command: str | None = None
     command_to: str | None = None
+    target_label: str = "command"
     matcher_from: str | None = None
     matcher_to: str | None = None
     fields: list[FieldNote] = field(default_factory=list)
@@ -248,8 +256,8 @@ class HookReport:
             "targetEvent": self.target_event,
             "status": self.status,
             "reason": self.reason,
-            "command": self.command,
-            "commandTo": self.command_to,
+            self.target_label: self.command,
+            self.target_label + "To": self.command_to,
             "matcherFrom": self.matcher_from,
             "matcherTo": self.matcher_to,
             "fields": [
@@ -340,10 +348,11 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
     if target is None:
-        return skip(f"Claude Code event {claude_event!r} has no hookwise equivalent")
+        return skip(never_fires_here(claude_event))
     htype = raw.get("type", "command")
-    if htype == "http" and not matcher.matches_nothing:
-        return _convert_http(raw, conv, claude_event)
+    kind = KINDS.get(htype) if isinstance(htype, str) and htype != "command" else None
+    if kind is not None and kind.from_claude(raw) is not None and not matcher.matches_nothing:
+        return _convert_kind(raw, kind, conv, claude_event)
     if htype != "command":
         what = {
             "http": "HTTP hooks",
@@ -483,9 +492,10 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
         command, plugin_roots, (b"updatedToolOutput", b"updatedMCPToolOutput")
     ):
         rep.warnings.append(
-            "its script answers with updatedToolOutput, which hookwise cannot apply (an AfterTool "
-            "hook cannot replace a tool's result): when it does, the answer is ignored with a "
-            "warning and the model gets the original result"
+            "its script answers with updatedToolOutput: hookwise applies it only in the shape of the "
+            "tool's result as the hook receives it (hookwise's llmContent/returnDisplay object, not "
+            "Claude Code's per-tool shapes such as Bash's stdout/stderr); another shape is dropped "
+            "with a warning and the model gets the original result"
         )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
@@ -564,42 +574,73 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt,
     return _claude_dialect(conv, hook, claude_event)
 
 
-#: Claude http hook keys carried as they are (docs/hook-types.md); timeout and statusMessage are converted
-_HTTP_CARRIED = ("url", "headers", "allowedEnvVars", "name")
+#: keys of a Claude hook of any kind that are converted, not carried (see _convert_kind)
+_CONVERTED_KEYS = ("type", "name", "timeout", "statusMessage", "if", "async", "onFailure", "once")
 
 
-def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -> ConvertedHook:
-    """A Claude ``"type": "http"`` hook: hookwise runs it natively (same keys, timeout in ms)."""
-    from hookwise.core.hook_kinds import check_url
+def _own_keys(
+    raw: dict[str, Any], kind: HookKind, hook: dict[str, Any], rep: HookReport
+) -> str | None:
+    """Carry the kind's own keys as they are, each read by its settings row; the reason to skip the hook
+    when one cannot be used (as loading the same hook from a hookwise file would skip it), else None."""
+    for row in kind.keys:
+        if row.name not in raw:
+            if row.required:
+                return row.missing
+            continue
+        _value, notes = row.kind.read(row.name, raw[row.name])
+        bad = next((n.message for n in notes if n.severity == ERROR), None)
+        if bad is not None:
+            return bad
+        hook[row.name] = raw[row.name]
+        rep.fields.append(FieldNote(row.name, "carried"))
+    return None
 
+
+def _convert_kind(
+    raw: dict[str, Any], kind: HookKind, conv: ConvertedHook, claude_event: str
+) -> ConvertedHook:
+    """A Claude hook of a kind hookwise runs natively besides command (``http``): its own keys carried as
+    they are (:attr:`HookKind.keys <hookwise.runners.kind.HookKind.keys>`), timeout in ms, the shared flags."""
     rep = conv.report
-    bad = check_url(raw.get("url"))
+    hook: dict[str, Any] = {"type": kind.name}
+    rep.fields.append(FieldNote("type", "carried"))
+    bad = _own_keys(raw, kind, hook, rep)
     if bad is not None:
         rep.status, rep.reason = "skipped", bad
         return conv
-    fields = rep.fields
-    hook: dict[str, Any] = {"type": "http"}
-    fields.append(FieldNote("type", "carried"))
-    for key in _HTTP_CARRIED:
-        if key not in raw:
-            continue
-        v = raw[key]
-        ok = {
-            "url": isinstance(v, str),
-            "name": isinstance(v, str) and bool(v),
-            "headers": isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
-            "allowedEnvVars": isinstance(v, list) and all(isinstance(x, str) for x in v),
-        }[key]
-        if ok:
-            hook[key] = v
-            fields.append(FieldNote(key, "carried"))
-        else:
-            fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(v)})"))
-    rep.command = rep.command_to = str(raw["url"])
+    spec = spec_from_keys(kind, hook)
+    rep.target_label, rep.command = kind.display(
+        HookEntry(HookEvent.BEFORE_TOOL, type=kind.name, spec=spec)
+    )
+    rep.command_to = rep.command
+    if isinstance(raw.get("name"), str) and raw["name"]:
+        hook["name"] = raw["name"]
+        rep.fields.append(FieldNote("name", "carried"))
+    _claude_timeout(raw, hook, rep)
+    status = raw.get("statusMessage")
+    if isinstance(status, str) and status:
+        hook["description"] = status
+        rep.fields.append(
+            FieldNote(
+                "statusMessage", "converted", "kept as description (hookwise shows no spinner)"
+            )
+        )
+    _convert_claude_flags(raw, claude_event, hook, rep)  # if, async, onFailure ("block"), once
+    own = {row.name for row in kind.keys}
+    for key in raw:
+        if key not in own and key not in _CONVERTED_KEYS:
+            why = _DROP_REASONS.get(key, f"not a hookwise {kind.name} hook field")
+            rep.fields.append(FieldNote(key, "dropped", why))
+    return _claude_dialect(conv, hook, claude_event)
+
+
+def _claude_timeout(raw: dict[str, Any], hook: dict[str, Any], rep: HookReport) -> None:
+    """Claude's ``timeout`` (seconds; Claude Code's default when absent or invalid) as milliseconds."""
     ms = _timeout_ms(raw.get("timeout"))
     hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
     if "timeout" in raw:
-        fields.append(
+        rep.fields.append(
             FieldNote(
                 "timeout",
                 "converted",
@@ -609,7 +650,7 @@ def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -
             )
         )
     else:
-        fields.append(
+        rep.fields.append(
             FieldNote(
                 "timeout",
                 "added",
@@ -617,32 +658,6 @@ def _convert_http(raw: dict[str, Any], conv: ConvertedHook, claude_event: str) -
                 f"kept as {CLAUDE_DEFAULT_TIMEOUT_S * 1000} ms",
             )
         )
-    status = raw.get("statusMessage")
-    if isinstance(status, str) and status:
-        hook["description"] = status
-        fields.append(
-            FieldNote(
-                "statusMessage", "converted", "kept as description (hookwise shows no spinner)"
-            )
-        )
-    _convert_claude_flags(
-        raw, claude_event, hook, rep
-    )  # if, async, onFailure ("block" = failClosed), once
-    for key in raw:
-        if key not in (
-            *_HTTP_CARRIED,
-            "type",
-            "timeout",
-            "statusMessage",
-            "if",
-            "async",
-            "onFailure",
-            "once",
-        ):
-            fields.append(
-                FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise http hook field"))
-            )
-    return _claude_dialect(conv, hook, claude_event)
 
 
 def _claude_dialect(conv: ConvertedHook, hook: dict[str, Any], claude_event: str) -> ConvertedHook:
@@ -797,7 +812,7 @@ def convert_claude_document(
         eptr = jsonc.pointer("hooks", event)
         if event not in CLAUDE_TO_GEMINI_EVENT:
             if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                why = f"Claude Code event {event!r} has no hookwise equivalent"
+                why = never_fires_here(event)
             elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                 "BeforeModel",
                 "AfterModel",
@@ -854,7 +869,7 @@ def convert_claude_document(
                 )
                 if event not in CLAUDE_TO_GEMINI_EVENT and c.report.status == "skipped":
                     if event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
-                        c.report.reason = f"Claude Code event {event!r} has no hookwise equivalent"
+                        c.report.reason = never_fires_here(event)
                     elif event in GEMINI_TO_CLAUDE_EVENT or event in (
                         "BeforeModel",
                         "AfterModel",
@@ -924,10 +939,8 @@ def convert_gemini_hook(
         if isinstance(raw.get("type", "command"), str)
         else None
     )
-    if (
-        htype is not None and htype.name == "http"
-    ):  # Claude Code has http hooks too (docs/hook-types.md)
-        return _gemini_http_to_claude(raw, rep)
+    if htype is not None and (htype.runs_as or htype.name) in KINDS.keys() - {"command"}:
+        return _kind_to_claude(raw, KINDS[htype.runs_as or htype.name], event, rep)
     if htype is None or (htype.runs_as or htype.name) != "command":
         rep.status, rep.reason = (
             "skipped",
@@ -962,37 +975,29 @@ def convert_gemini_hook(
     return out, rep
 
 
-def _gemini_http_to_claude(
-    raw: dict[str, Any], rep: HookReport
+def _kind_to_claude(
+    raw: dict[str, Any], kind: HookKind, event: str, rep: HookReport
 ) -> tuple[dict[str, Any] | None, HookReport]:
-    """An ``http`` hook keeps its shape under Claude Code (``url``, ``headers``, ``allowedEnvVars``; seconds)."""
-    from hookwise.core.hook_kinds import check_url
-
-    bad = check_url(raw.get("url"))
+    """A hook of another kind, as that kind writes it for Claude Code (:meth:`HookKind.to_claude
+    <hookwise.runners.kind.HookKind.to_claude>`); a kind Claude Code cannot run is skipped with its reason."""
+    checked: dict[str, Any] = {"type": kind.name}
+    rep.fields.append(FieldNote("type", "carried"))
+    bad = _own_keys(raw, kind, checked, rep)
     if bad is not None:
         rep.status, rep.reason = "skipped", bad
         return None, rep
-    out: dict[str, Any] = {"type": "http", "url": raw["url"]}
-    rep.command = rep.command_to = str(raw["url"])
-    rep.fields.extend([FieldNote("type", "carried"), FieldNote("url", "carried")])
-    for key in ("headers", "allowedEnvVars"):
-        if key in raw:
-            v = raw[key]
-            values = (
-                v.values()
-                if isinstance(v, dict) and key == "headers"
-                else v
-                if isinstance(v, list) and key == "allowedEnvVars"
-                else None
-            )
-            if values is not None and all(isinstance(x, str) for x in values):
-                out[key] = raw[key]
-                rep.fields.append(FieldNote(key, "carried"))
-            else:
-                rep.fields.append(FieldNote(key, "dropped", f"wrong type ({kind_of(raw[key])})"))
-    _gemini_common_to_claude(
-        raw, out, rep, ("type", "url", "headers", "allowedEnvVars", "timeout", "description")
+    spec = spec_from_keys(kind, checked)
+    rep.target_label, rep.command = kind.display(
+        HookEntry(HookEvent(event), type=kind.name, spec=spec)
     )
+    try:
+        out = kind.to_claude(spec)
+    except ValueError as exc:
+        rep.status, rep.reason = "skipped", str(exc)
+        return None, rep
+    rep.command_to = out.get("command", out.get("url", rep.command))
+    own = tuple(row.name for row in kind.keys)
+    _gemini_common_to_claude(raw, out, rep, ("type", *own, "timeout", "description"))
     return out, rep
 
 

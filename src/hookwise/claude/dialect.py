@@ -23,8 +23,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from hookwise.claude.names import (
+    CLAUDE_TO_GEMINI_EVENT,
+    CLAUDE_TO_GEMINI_TOOL,
     GEMINI_LIFECYCLE_TO_CLAUDE,
     GEMINI_TO_CLAUDE_EVENT,
+    mcp_to_gemini,
     params_to_claude,
     params_to_gemini,
     tool_to_claude,
@@ -51,14 +54,35 @@ _TEXT_CONTEXT_EVENTS = frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGEN
 
 # --------------------------------------------------------------------------- input
 
-#: input fields Claude Code added in 2026 that hookwise has no source for: a host may put them in a
-#: firing's input (``tool_use_id``, ``duration_ms``, ``model``, ``permission_mode``, ``agent_id``,
-#: ``agent_type``) and a Claude-dialect hook gets them; these three only on the events Claude sends them
-CLAUDE_ONLY_ON: dict[str, frozenset[HookEvent]] = {
-    "tool_use_id": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),
-    "duration_ms": frozenset({HookEvent.AFTER_TOOL}),
-    "model": frozenset({HookEvent.SESSION_START}),
+_E = HookEvent
+_TOOL = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
+#: the Claude-only channel (docs/claude.md "What a Claude-dialect hook receives"): input fields Claude Code
+#: sends that the contract does not have, and the events Claude sends each on (None: every event). A host puts
+#: them in a firing's input like any field (``fire(..., tool_use_id=...)``, ``fire --input``); a Claude-dialect
+#: hook gets them on those events, and a hook of the contract's dialect never sees them
+#: (:data:`hookwise.runners.dialects.CLAUDE_ONLY_FIELDS` is the same set, read without importing this module).
+CLAUDE_ONLY_ON: dict[str, frozenset[HookEvent] | None] = {
+    "tool_use_id": _TOOL,
+    "duration_ms": frozenset({_E.AFTER_TOOL}),
+    "permission_mode": _TOOL | {_E.BEFORE_AGENT, _E.AFTER_AGENT, _E.NOTIFICATION},
+    "prompt_id": None,
+    "effort": _TOOL | {_E.AFTER_AGENT},
+    "model": frozenset({_E.SESSION_START}),
+    "agent_id": None,
+    "agent_type": None,
+    "seconds_since_last_response": frozenset({_E.SESSION_START}),
+    "context_tokens": frozenset({_E.SESSION_START}),
+    "prompt_cache_likely_expired": frozenset({_E.SESSION_START}),
+    "estimated_cache_write_usd": frozenset({_E.SESSION_START}),
+    "background_tasks": frozenset({_E.AFTER_AGENT}),
+    "session_crons": frozenset({_E.AFTER_AGENT}),
+    "custom_instructions": frozenset({_E.PRE_COMPRESS}),
 }
+#: where a Claude-dialect hook gets ``permission_mode: "default"`` when the host gave none
+_PERMISSION_MODE_EVENTS = CLAUDE_ONLY_ON["permission_mode"] or frozenset()
+#: fields of the contract that Claude Code never sends (left out of a Claude-dialect hook's stdin)
+_NOT_CLAUDE = ("timestamp", "mcp_context", "original_request_name")
+del _E
 
 
 def claude_event_name(event: HookEvent, payload: Mapping[str, Any] | None = None) -> str:
@@ -84,18 +108,21 @@ def _tool_error(payload: Mapping[str, Any]) -> str | None:
 def to_claude_input(
     event: HookEvent, payload: dict[str, Any], claude_event: str | None = None
 ) -> dict[str, Any]:
-    """The stdin a ``"dialect": "claude"`` hook receives for ``payload``.
+    """The stdin a ``"dialect": "claude"`` hook receives for ``payload``: what Claude Code sends.
 
     Base fields are kept; ``hook_event_name`` is Claude's name (or
     ``claude_event`` when the engine knows the hook's own Claude event, e.g.
     ``SubagentStop``); tool events get Claude tool and parameter names; Stop
     gets ``last_assistant_message``; lifecycle values use Claude's spelling.
-    Fields hookwise adds (``timestamp``, ``mcp_context``) stay, as extra fields
-    are harmless to Claude hooks.
+    The Claude-only fields (:data:`CLAUDE_ONLY_ON`) stay on the events Claude
+    sends them on; the contract's fields Claude never sends (``timestamp``,
+    ``mcp_context``, ``original_request_name``; Stop's ``prompt``) are left out.
     """
     out = dict(payload)
+    for key in _NOT_CLAUDE:
+        out.pop(key, None)
     for key, events in CLAUDE_ONLY_ON.items():
-        if key in out and event not in events:
+        if key in out and events is not None and event not in events:
             del out[
                 key
             ]  # Claude Code sends it only there; a host-provided value elsewhere is dropped
@@ -103,30 +130,14 @@ def to_claude_input(
     if claude_event and claude_event not in ("PostToolUse", "PostToolUseFailure"):
         name = claude_event  # e.g. SubagentStop; for tool events success/failure decides
     out["hook_event_name"] = name
-    out.setdefault("permission_mode", "default")
+    if event in _PERMISSION_MODE_EVENTS:
+        out.setdefault("permission_mode", "default")
     if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL):
-        gname = payload.get("tool_name")
-        if isinstance(gname, str):
-            mcp = payload.get("mcp_context")
-            out["tool_name"] = tool_to_claude(gname, mcp if isinstance(mcp, dict) else None)
-            ti = payload.get("tool_input")
-            if isinstance(ti, dict):
-                out["tool_input"] = params_to_claude(gname, ti)
-        if event is HookEvent.AFTER_TOOL:
-            err = _tool_error(payload)
-            if err is not None:
-                out["error"] = err
-            resp = payload.get("tool_response")
-            if isinstance(resp, dict):
-                r = dict(resp)
-                ti2 = out.get("tool_input")
-                if isinstance(ti2, dict) and isinstance(ti2.get("file_path"), str):
-                    r.setdefault("filePath", ti2["file_path"])
-                r.setdefault("success", err is None)
-                out["tool_response"] = r
+        _claude_tool_fields(event, payload, out)
     elif event is HookEvent.AFTER_AGENT:
-        if "prompt_response" in payload:
-            out.setdefault("last_assistant_message", payload["prompt_response"])
+        out.pop("prompt", None)
+        if "prompt_response" in out:
+            out.setdefault("last_assistant_message", out.pop("prompt_response"))
         out.setdefault("stop_hook_active", False)
     elif event is HookEvent.SESSION_END:
         reason = payload.get("reason")
@@ -137,8 +148,77 @@ def to_claude_input(
         if isinstance(t, str):
             out["notification_type"] = GEMINI_LIFECYCLE_TO_CLAUDE["Notification"].get(t, t)
     elif event is HookEvent.PRE_COMPRESS:
-        out.setdefault("custom_instructions", "")
+        out.setdefault("custom_instructions", None)  # Claude Code sends null when none were given
     return out
+
+
+def _claude_tool_fields(event: HookEvent, payload: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Claude's tool and parameter names; after a tool, its error and (for hookwise's own response shape)
+    ``filePath`` and ``success``. A response already in the tool's own shape (a Claude host's) is kept."""
+    gname = payload.get("tool_name")
+    if isinstance(gname, str):
+        mcp = payload.get("mcp_context")
+        out["tool_name"] = tool_to_claude(gname, mcp if isinstance(mcp, dict) else None)
+        ti = payload.get("tool_input")
+        if isinstance(ti, dict):
+            out["tool_input"] = params_to_claude(gname, ti)
+    if event is not HookEvent.AFTER_TOOL:
+        return
+    err = _tool_error(payload)
+    if err is not None:
+        out["error"] = err
+    resp = payload.get("tool_response")
+    if isinstance(resp, dict) and ("llmContent" in resp or "returnDisplay" in resp):
+        r = dict(resp)
+        ti2 = out.get("tool_input")
+        if isinstance(ti2, dict) and isinstance(ti2.get("file_path"), str):
+            r.setdefault("filePath", ti2["file_path"])
+        r.setdefault("success", err is None)
+        out["tool_response"] = r
+
+
+def from_claude_input(payload: Mapping[str, Any]) -> tuple[HookEvent, dict[str, Any]]:
+    """The firing a Claude Code hook's stdin stands for: the hookwise event and its input.
+
+    The reverse of :func:`to_claude_input`: Gemini tool and parameter names (an MCP tool's server and name in
+    ``mcp_context``), Stop's ``last_assistant_message`` as ``prompt_response`` (Claude sends no prompt: ``""``),
+    ``permission_prompt`` as ``ToolPermission``; the Claude-only fields stay, for Claude-dialect hooks.
+    Raises :class:`~hookwise.errors.PayloadError` for an event hookwise has no equivalent of.
+    """
+    name = payload.get("hook_event_name")
+    target = CLAUDE_TO_GEMINI_EVENT.get(name) if isinstance(name, str) else None
+    if target is None:
+        from hookwise.errors import PayloadError
+
+        raise PayloadError(
+            f"Claude Code event {name!r} has no hookwise equivalent: it never fires here"
+        )
+    event = HookEvent(target)
+    data = {k: v for k, v in payload.items() if k != "hook_event_name"}
+    if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL):
+        _gemini_tool_fields(data)
+    elif event is HookEvent.AFTER_AGENT:
+        data["prompt_response"] = data.pop("last_assistant_message", "")
+        data.setdefault("prompt", "")
+    elif event is HookEvent.NOTIFICATION:
+        t = data.get("notification_type")
+        data["notification_type"] = "ToolPermission" if t == "permission_prompt" else t
+    return event, data
+
+
+def _gemini_tool_fields(data: dict[str, Any]) -> None:
+    tool = data.get("tool_name")
+    if not isinstance(tool, str):
+        return
+    if tool.startswith("mcp__") and tool.count("__") >= 2:
+        server, _, mcp_tool = tool[5:].partition("__")
+        data["mcp_context"] = {"server_name": server, "tool_name": mcp_tool}
+        data["tool_name"] = mcp_to_gemini(tool)
+    else:
+        data["tool_name"] = CLAUDE_TO_GEMINI_TOOL.get(tool) or tool
+    ti = data.get("tool_input")
+    if isinstance(ti, dict):
+        data["tool_input"] = params_to_gemini(data["tool_name"], ti, None)
 
 
 # --------------------------------------------------------------------------- output
@@ -193,37 +273,92 @@ def claude_interpretation(
 
 
 def answer_notes(
-    event: HookEvent, output: Mapping[str, Any] | None, dialect: str | None
+    event: HookEvent,
+    output: dict[str, Any] | None,
+    dialect: str | None,
+    payload: Mapping[str, Any] | None = None,
 ) -> list[str]:
-    """Warnings for Claude Code answers that hookwise cannot carry out (never dropped silently).
+    """Check the answers hookwise carries out only in a given shape; a value it cannot apply is dropped from
+    ``output`` (in place) and named in the returned warnings, never dropped silently.
 
-    - PostToolUse ``updatedToolOutput`` / ``updatedMCPToolOutput``: an AfterTool hook
-      cannot replace a tool's result in hookwise (nor in Gemini CLI); the model gets
-      the original result.
-    - PreCompact ``decision: block`` or exit 2: PreCompress is informational in
-      hookwise; compression goes ahead.
+    - AfterTool ``hookSpecificOutput.updatedToolOutput`` (PostToolUse's, also a hookwise extension for any
+      hook): kept when it has the shape of the tool's result in ``payload`` (see :func:`tool_output_problem`);
+      ``updatedMCPToolOutput`` counts as one for an MCP tool, as in Claude Code, and is dropped elsewhere.
+    - PreCompact ``decision: block`` or exit 2 needs nothing here: hosts that compress honour it
+      (:attr:`hookwise.FireResult.blocked` on PreCompress).
     """
-    if not output:
+    if not output or event is not HookEvent.AFTER_TOOL:
+        return []
+    hso = output.get("hookSpecificOutput")
+    if not isinstance(hso, dict):
         return []
     notes: list[str] = []
-    hso = output.get("hookSpecificOutput")
-    if event is HookEvent.AFTER_TOOL and isinstance(hso, dict):
-        for key in ("updatedToolOutput", "updatedMCPToolOutput"):
-            if key in hso:
-                notes.append(
-                    f"its answer has hookSpecificOutput.{key}, which hookwise ignores: an AfterTool "
-                    "hook cannot replace a tool's result, so the model gets the original result"
-                )
-    if (
-        event is HookEvent.PRE_COMPRESS
-        and dialect == "claude"
-        and output.get("decision") in ("block", "deny")
-    ):
-        notes.append(
-            "it asked to block compaction, which hookwise cannot do (PreCompress is informational); "
-            "compression goes ahead"
-        )
+    tool = payload.get("tool_name") if payload is not None else None
+    if "updatedMCPToolOutput" in hso:
+        mcp_value = hso.pop("updatedMCPToolOutput")
+        if isinstance(tool, str) and tool.startswith("mcp_") and "updatedToolOutput" not in hso:
+            hso["updatedToolOutput"] = mcp_value
+        else:
+            notes.append(
+                "its hookSpecificOutput.updatedMCPToolOutput was dropped: it replaces the result of an "
+                "MCP tool only (use updatedToolOutput, which works for every tool)"
+                if "updatedToolOutput" not in hso
+                else "its hookSpecificOutput.updatedMCPToolOutput was dropped: updatedToolOutput wins"
+            )
+    if "updatedToolOutput" in hso:
+        resp = payload.get("tool_response") if payload is not None else None
+        why = tool_output_problem(hso["updatedToolOutput"], resp)
+        if why is not None:
+            del hso["updatedToolOutput"]
+            notes.append(
+                f"its hookSpecificOutput.updatedToolOutput was dropped: {why}; the model gets the tool's "
+                "own result"
+            )
     return notes
+
+
+#: keys a Claude-dialect hook sees in ``tool_response`` beyond the host's own (docs/claude.md)
+_VIEW_KEYS = {"filePath": str, "success": bool}
+_JSON_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "true or false"),
+    (str, "a string"),
+    ((int, float), "a number"),
+    (dict, "an object"),
+    (list, "an array"),
+)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return next((name for t, name in _JSON_TYPES if isinstance(value, t)), type(value).__name__)
+
+
+def tool_output_problem(value: Any, tool_response: Any) -> str | None:
+    """Why ``value`` cannot replace ``tool_response`` (None: it can).
+
+    As in Claude Code, the replacement must have the shape of the tool's own result: an object (a plain
+    string is refused) whose keys are keys of the result the hook received (``filePath`` and ``success``
+    included), each of the same JSON type. Keys it leaves out keep the tool's values.
+    """
+    if not isinstance(value, dict):
+        return f"it is {_json_type(value)}, not an object with the shape of the tool's result"
+    if not value:
+        return "it is an empty object"
+    if not isinstance(tool_response, dict):
+        return "the firing has no tool_response to replace"
+    for k, v in value.items():
+        if k in tool_response:
+            want = _json_type(tool_response[k])
+        elif k in _VIEW_KEYS:
+            want = _json_type(_VIEW_KEYS[k]())
+        else:
+            keys = ", ".join(sorted(tool_response))
+            return f"the tool's result has no key {k!r} (its keys: {keys})"
+        got = _json_type(v)
+        if got != want and want != "null":
+            return f"{k!r} is {got}; the tool's result has {want} there"
+    return None
 
 
 def normalize_output(
@@ -362,8 +497,10 @@ class ClaudeDialect:
             it, exit_code=exit_code, stdout=stdout, stderr=stderr, name=name
         )
 
-    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
-        return answer_notes(event, output, self.name)
+    def notes(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        return answer_notes(event, output, self.name, inp)
 
 
 CLAUDE = ClaudeDialect()
@@ -377,8 +514,10 @@ class ClaudeFields:
     ) -> dict[str, Any]:
         return normalize_output(event, output, None, payload=inp)
 
-    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
-        return answer_notes(event, output, None)
+    def notes(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        return answer_notes(event, output, None, inp)
 
 
 CLAUDE_FIELDS = ClaudeFields()

@@ -19,6 +19,7 @@ from hookwise.core.registry import HookEntry
 from hookwise.errors import SettingsError
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
+from hookwise.runners import KINDS, spec_from_keys
 
 
 def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list[tuple[str, str]]:
@@ -110,17 +111,11 @@ def converted_entries(
         env_map = {str(k): str(v) for k, v in (hook.get("env") or {}).items()}
         env_map.update(env or {})
         htype = hook.get("type", "command")
-        more: dict[str, Any] = {}
-        if htype == "http":  # docs/hook-types.md
-            more = {
-                "url": hook["url"],
-                "headers": hook.get("headers", {}),
-                "allowedEnvVars": hook.get("allowedEnvVars", []),
-            }
+        kind = KINDS[htype]
         entries.append(
             HookEntry(
                 event=HookEvent(c.event),
-                command=hook["url"] if htype == "http" else hook["command"],
+                spec=spec_from_keys(kind, hook),
                 name=hook.get("name", ""),
                 type=htype,
                 description=hook.get("description", ""),
@@ -135,12 +130,10 @@ def converted_entries(
                 fail_closed=hook.get("failClosed") is True,
                 condition=hook.get("if") if isinstance(hook.get("if"), str) else None,
                 run_async=hook.get("async") is True,
-                shell=hook.get("shell") if isinstance(hook.get("shell"), str) else None,
                 extension_dir=extension_dir,
                 extra={
                     "claude_event": c.claude_event,
                     "claude_matcher": rep.matcher_from,
-                    **more,
                     **(extra or {}),
                 },
             )

@@ -17,6 +17,7 @@ from hookwise.claude.names import (
     GEMINI_TO_CLAUDE_EVENT,
     GEMINI_TO_CLAUDE_TOOL,
     GEMINI_TOOL_EVENTS,
+    HOOKWISE_SENDS,
     LIFECYCLE_VALUES,
     mcp_to_claude,
     mcp_to_gemini,
@@ -106,38 +107,45 @@ def translate_matcher_from_claude(claude_event: str, matcher: Any) -> MatcherRes
     )
 
 
+def _tool_names_from_claude(m: str) -> MatcherResult:
+    """A matcher made only of names: each in hookwise's spelling; a name without one is kept as it is (never a
+    dropped hook), with one warning."""
+    notes: list[str] = []
+    warns: list[str] = []
+    names: list[str] = []
+    kept: list[str] = []
+    for name in _split_simple(m):
+        if name.startswith("mcp__"):
+            g = mcp_to_gemini(name)
+            if name.count("__") < 2:
+                warns.append(
+                    f"{name!r} names a whole MCP server but Claude Code compares it exactly, so it "
+                    f"matches no tool there, nor here (kept as {g!r}; write {name + '__.*'!r} to match "
+                    "the server's tools)"
+                )
+        elif name in CLAUDE_TO_GEMINI_TOOL:
+            g = CLAUDE_TO_GEMINI_TOOL[name] or name
+            if CLAUDE_TO_GEMINI_TOOL[name] is None:
+                kept.append(name)
+        else:
+            notes.append(f"tool {name!r} is not a Claude Code built-in tool; kept unchanged")
+            g = name
+        if g not in names:
+            names.append(g)
+    if kept:
+        warns.append(
+            f"tool{'s' if len(kept) > 1 else ''} {', '.join(repr(k) for k in kept)} "
+            f"{'have' if len(kept) > 1 else 'has'} no Gemini CLI equivalent; kept in the matcher "
+            "unchanged, so the hook runs when a host's tool has that name"
+        )
+    return MatcherResult(_anchored(names), notes, warns)
+
+
 def _tool_matcher_from_claude(m: str) -> MatcherResult:
     notes: list[str] = []
     warns: list[str] = []
     if _SIMPLE_MATCHER.match(m):
-        names: list[str] = []
-        for name in _split_simple(m):
-            if name.startswith("mcp__"):
-                if name.count("__") < 2:
-                    warns.append(
-                        f"{name!r} names a whole MCP server but Claude Code compares it exactly, so it "
-                        f"matches no tool there; left out (write {name + '__.*'!r} to match the "
-                        "server's tools)"
-                    )
-                    continue
-                g = mcp_to_gemini(name)
-                if g not in names:
-                    names.append(g)
-            elif name in CLAUDE_TO_GEMINI_TOOL:
-                gt = CLAUDE_TO_GEMINI_TOOL[name]
-                if gt is None:
-                    warns.append(
-                        f"tool {name!r} has no Gemini CLI equivalent; left out of the matcher"
-                    )
-                elif gt not in names:
-                    names.append(gt)
-            else:
-                notes.append(f"tool {name!r} is not a Claude Code built-in tool; kept unchanged")
-                if name not in names:
-                    names.append(name)
-        if not names:
-            return MatcherResult(None, notes, warns, matches_nothing=True)
-        return MatcherResult(_anchored(names), notes, warns)
+        return _tool_names_from_claude(m)
 
     def tok(word: str) -> str:
         if word.startswith("mcp__") or ("__" in word and "mcp__" in m):
@@ -176,6 +184,8 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
 
 
 def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
+    """Every value is kept (Claude Code does not check matcher values either): known ones in hookwise's
+    spelling, the rest as they are, with one warning naming the values hookwise's own hosts never send."""
     table = LIFECYCLE_VALUES[claude_event]
     if not _SIMPLE_MATCHER.match(m):
         return MatcherResult(
@@ -185,26 +195,31 @@ def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
                 f"exactly (values: {', '.join(sorted(table))})"
             ],
         )
-    notes: list[str] = []
-    warns: list[str] = []
     values: list[str] = []
+    unknown: list[str] = []
     for name in _split_simple(m):
-        if name in table:
-            mapped = table[name]
-            if not mapped:
-                warns.append(
-                    f"{claude_event} value {name!r} does not occur in hookwise; left out of the matcher"
-                )
-            for v in mapped:
-                if v not in values:
-                    values.append(v)
-        else:
-            notes.append(f"{claude_event} value {name!r} is unknown; kept unchanged")
-            if name not in values:
-                values.append(name)
-    if not values:
-        return MatcherResult(None, notes, warns, matches_nothing=True)
-    return MatcherResult("|".join(values), notes, warns)
+        for v in table.get(name, [name]):
+            if v not in values:
+                values.append(v)
+        if name not in table:
+            unknown.append(name)
+    sent = HOOKWISE_SENDS[claude_event]
+    quiet = [v for v in values if v not in sent]
+    warns: list[str] = []
+    if quiet or unknown:
+        what = [
+            f"{v!r}" + (" (not a Claude Code value)" if v in unknown else "")
+            for v in values
+            if v in quiet or v in unknown
+        ]
+        warns.append(
+            f"{claude_event} value{'s' if len(what) > 1 else ''} {', '.join(what)} kept in the matcher; "
+            "hookwise's own hosts never send "
+            + ("them" if len(what) > 1 else "it")
+            + ", so the hook runs only when a host fires the event with "
+            + ("one of them" if len(what) > 1 else "it")
+        )
+    return MatcherResult("|".join(values), [], warns)
 
 
 _ANCHORED_LIST = re.compile(r"^\^(?:\((?P<many>[A-Za-z0-9_|\\-]+)\)|(?P<one>[A-Za-z0-9_\\-]+))\$$")

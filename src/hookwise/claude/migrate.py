@@ -19,7 +19,11 @@ from hookwise.claude.matchers import (
     translate_matcher_from_claude,
     translate_matcher_to_claude,
 )
-from hookwise.claude.names import _PROJECT_DIR_REF, CLAUDE_TO_GEMINI_EVENT
+from hookwise.claude.names import (
+    _PROJECT_DIR_REF,
+    CLAUDE_EVENTS_WITHOUT_EQUIVALENT,
+    CLAUDE_TO_GEMINI_EVENT,
+)
 from hookwise.jsonc import parse as jsonc
 
 
@@ -44,9 +48,11 @@ class MigrationPlan:
 
     @property
     def counts(self) -> dict[str, int]:
-        c = {"migrated": 0, "duplicate": 0, "skipped": 0}
+        c = {"migrated": 0, "duplicate": 0, "skipped": 0, "neverFires": 0}
         for h in self.hooks:
             c[h.status] = c.get(h.status, 0) + 1
+            if h.status == "skipped" and h.source_event in CLAUDE_EVENTS_WITHOUT_EQUIVALENT:
+                c["neverFires"] += 1  # a Claude Code event hookwise cannot fire (PreModelSwitch…)
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -287,7 +293,7 @@ def format_report(plan: MigrationPlan, *, relative_to: str | None = None) -> str
             state = "" if h.status == "migrated" else f" — {h.reason}"
             lines.append(f"  {mark} {src} → {tgt} {h.pointer} ({loc}){state}")
         if h.command is not None:
-            lines.append(f"      command: {h.command}")
+            lines.append(f"      {h.target_label}: {h.command}")
             if h.command_to is not None and h.command_to != h.command:
                 lines.append(f"            → {h.command_to}")
         if h.status != "skipped":
@@ -306,8 +312,10 @@ def format_report(plan: MigrationPlan, *, relative_to: str | None = None) -> str
             finding = finding[len(relative_to.rstrip(os.sep)) + 1 :]
         lines.append(f"  ! {finding}")
     c = plan.counts
+    never = f" ({c['neverFires']} on events that never fire here)" if c["neverFires"] else ""
     lines.append(
-        f"{c['migrated']} migrated, {c['duplicate']} already present, {c['skipped']} not migrated."
+        f"{c['migrated']} migrated, {c['duplicate']} already present, {c['skipped']} not migrated"
+        f"{never}."
     )
     return "\n".join(lines)
 

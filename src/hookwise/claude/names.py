@@ -54,6 +54,12 @@ CLAUDE_EVENTS_WITHOUT_EQUIVALENT: tuple[str, ...] = (
     "PostModelSwitch",
 )
 
+
+def never_fires_here(event: str) -> str:
+    """Why a hook on a Claude Code event of :data:`CLAUDE_EVENTS_WITHOUT_EQUIVALENT` is listed, not run."""
+    return f"Claude Code event {event!r} never fires here: it has no hookwise equivalent"
+
+
 #: Claude Code events whose hooks may carry an ``if`` rule; on any other event Claude Code never
 #: runs a hook that has one (hooks reference, "Common fields")
 CLAUDE_IF_EVENTS = frozenset(
@@ -72,8 +78,8 @@ EVENT_NOTES: dict[str, str] = {
     "hook_event_name PostToolUseFailure",
     "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), "
     "and `decision: block` there makes the main agent continue",
-    "PreCompact": "Claude Code lets a PreCompact hook block compaction (exit 2 or `decision: block`); hookwise's "
-    "PreCompress is informational: such a block is reported as a warning and compression goes ahead",
+    "PreCompact": "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, where the host "
+    "compresses (hookwise's reference agent, the ADK adapter); `hookwise fire PreCompress` exits 2",
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
@@ -170,38 +176,53 @@ PARAMS_TO_GEMINI: dict[str, dict[str, tuple[str, ...]]] = {
     "list_directory": {"path": ("dir_path", "path", "directory")},
 }
 
-#: lifecycle matcher values: Claude value -> hookwise values ([] = no equivalent)
+#: lifecycle matcher values: Claude value -> hookwise values (a value maps to itself unless hookwise spells it
+#: differently; every value Claude Code has is listed, and a value not listed is kept as it is, with a warning)
 LIFECYCLE_VALUES: dict[str, dict[str, list[str]]] = {
     "SessionStart": {
         "startup": ["startup"],
         "resume": ["resume"],
         "clear": ["clear"],
-        "compact": [],
-        "fork": [],
+        "compact": ["compact"],
+        "fork": ["fork"],
     },
     "SessionEnd": {
         "clear": ["clear"],
         "logout": ["logout"],
         "prompt_input_exit": ["prompt_input_exit", "exit"],
         "other": ["other"],
-        "resume": [],
-        "bypass_permissions_disabled": [],
+        "resume": ["resume"],
+        "bypass_permissions_disabled": ["bypass_permissions_disabled"],
     },
     "PreCompact": {"manual": ["manual"], "auto": ["auto"]},
     "Notification": {
         "permission_prompt": ["ToolPermission"],
-        "idle_prompt": [],
-        "auth_success": [],
-        "elicitation_dialog": [],
-        "elicitation_url_dialog": [],
-        "elicitation_complete": [],
-        "elicitation_response": [],
-        "agent_needs_input": [],
-        "agent_completed": [],
-        "quota_auto_resume_fired": [],
-        "quota_auto_resume_stale": [],
-        "quota_auto_resume_disabled": [],
+        **{
+            v: [v]
+            for v in (
+                "idle_prompt",
+                "auth_success",
+                "elicitation_dialog",
+                "elicitation_url_dialog",
+                "elicitation_complete",
+                "elicitation_response",
+                "agent_needs_input",
+                "agent_completed",
+                "quota_auto_resume_fired",
+                "quota_auto_resume_stale",
+                "quota_auto_resume_disabled",
+            )
+        },
     },
+}
+
+#: the lifecycle values hookwise's own hosts send (the reference host, the adapters, ``hookwise fire``'s
+#: shortcuts); a matcher value outside these is kept, and the hook runs when a host sends that value
+HOOKWISE_SENDS: dict[str, frozenset[str]] = {
+    "SessionStart": frozenset({"startup", "resume", "clear", "compact"}),
+    "SessionEnd": frozenset({"exit", "clear", "logout", "prompt_input_exit", "other"}),
+    "PreCompact": frozenset({"manual", "auto"}),
+    "Notification": frozenset({"ToolPermission"}),
 }
 
 #: hookwise lifecycle value -> Claude value (reverse direction and Claude-shaped stdin)

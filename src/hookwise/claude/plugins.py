@@ -197,7 +197,7 @@ def plugin_entries(
         warnings.extend(findings)
         for c in converted:
             c.report.warnings = [w for w in c.report.warnings if "$CLAUDE_PLUGIN_DATA" not in w]
-            if c.hook is not None:
+            if c.hook is not None and isinstance(c.hook.get("command"), str):
                 c.hook["command"] = expand_command(c.hook["command"], {"CLAUDE_PLUGIN_DATA": data})
         got = converted_entries(
             converted,

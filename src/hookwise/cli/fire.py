@@ -244,9 +244,16 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         result = hs.fire(event, payload)
     except PayloadError as exc:
         raise UsageError(str(exc)) from None
-    result.warnings.extend(
-        hs.wait_background()
-    )  # `async` hooks: reported once they finish (docs/claude.md)
+    # `async` hooks (docs/claude.md): the answer comes at once, with the reports of those already finished;
+    # those still running are stopped as the program exits, as Claude Code cancels them at the end of `-p`
+    result.warnings.extend(hs.wait_background(0))
+    running = hs.background_running
+    if running:
+        result.warnings.append(
+            f"{running} async hook{'s' if running != 1 else ''} still running when hookwise fire answered: "
+            "stopped as it exits (as Claude Code cancels background hooks at the end of a -p session); "
+            "no outcome is reported for them"
+        )
     if args.json:
         print(dumps_indented(result.to_json(), ensure_ascii=False), file=ctx.stdout)
     else:
@@ -255,4 +262,11 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         print(render_fire(result), file=ctx.stdout)
     for w in result.warnings:
         ctx.warn(w)
+    if (
+        running
+    ):  # the answer is out first; then the processes of the async hooks still running are stopped
+        from hookwise.runners import _reaper
+
+        ctx.stdout.flush()
+        _reaper.signal_runs_of_this_process(_reaper.SIGTERM)
     return int(result.exit_code)

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         project=args.project,
         env=os.environ,
         fail_closed=bool(args.fail_closed) or os.environ.get("HOOKWISE_FAIL_CLOSED") == "1",
+        trace=ctx.trace,
     )
     if out.stdout:
         ctx.stdout.write(out.stdout)

@@ -36,6 +36,11 @@ def configure(p: argparse.ArgumentParser) -> None:
             default="hookwise",
             help="how the agent runs hookwise (default: `hookwise`, found on the agent's PATH)",
         )
+        p.add_argument(
+            "--fail-closed",
+            action="store_true",
+            help="entries call `hookwise hook --fail-closed`: hookwise's own failure blocks",
+        )
 
 
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -55,6 +60,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                 user=args.user,
                 take_over=args.take_over,
                 program=args.program,
+                fail_closed=args.fail_closed,
             )
         else:
             change = install.plan_uninstall(agent, ctx.project_dir, os.environ, user=args.user)

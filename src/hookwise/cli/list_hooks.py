@@ -9,6 +9,8 @@ from typing import Any
 from hookwise.cli.base import CliContext
 from hookwise.cli.render import relpath, table
 from hookwise.core.registry import HookEntry
+from hookwise.runners import KINDS
+from hookwise.runners.kind import visible
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -19,11 +21,12 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     hs = ctx.hook_system()
     rows: list[dict[str, Any]] = []
     for e in hs.entries:
+        what, target = KINDS[e.type].display(e) if e.type in KINDS else ("target", e.target)
         rows.append(
             {
                 "event": e.event.value,
                 "name": e.display_name,
-                "command": e.command,
+                what: target,  # "command", "url", "callable": what the hook runs, as its kind names it
                 "matcher": e.matcher,
                 "sequential": e.sequential,
                 "timeout": e.timeout_ms,
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     body = [
         [
             r["event"],
-            r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…",
+            visible(r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…"),
             r["matcher"] or "*",
             f"{r['timeout']} ms",
             r["source"]

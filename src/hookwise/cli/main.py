@@ -124,7 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(list(sys.argv[1:] if argv is None else argv))
     if isinstance(args, int):
         return args
-    project = args.project or os.getcwd()
+    try:
+        project = args.project or os.getcwd()
+    except (
+        OSError
+    ):  # the current directory was deleted: only --project can say where the project is
+        print(
+            "hookwise: error: the current directory no longer exists; pass --project DIR",
+            file=sys.stderr,
+        )
+        return 1
     if not os.path.isdir(project):
         print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
         return 1

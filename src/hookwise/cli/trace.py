@@ -31,9 +31,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
     if getattr(args, "verb", None) != "report":
         raise UsageError("trace needs a verb: hookwise trace report FILE [--html OUT]")
-    from hookwise.report.calls import read_calls, text_report
+    from hookwise.report.calls import Reading, read_calls, text_report
 
-    calls = read_calls(args.file)
+    reading = Reading()
+    calls = read_calls(args.file, reading)
+    for msg in reading.skipped:  # a partial last line (a killed process) must not hide the rest
+        ctx.warn(msg)
+    if reading.skipped and not reading.readable:
+        print(f"hookwise: error: {args.file}: no line is readable JSON", file=ctx.stderr)
+        return 1
     ctx.stdout.write(text_report(calls, args.file, max(0, args.top)))
     if args.html:
         from hookwise.atomic import write_atomic

@@ -32,9 +32,11 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     for p in report.problems:
         print(str(p), file=ctx.stdout)
     n_err, n_warn = len(report.errors), len(report.warnings)
-    files = len(report.files)
+    files = len(
+        set(report.files) | {p.path for p in report.problems}
+    )  # a plugin file that did not load too
     where = f"{files} settings file{'s' if files != 1 else ''}"
-    if not report.files:
+    if not files:
         print(
             "no settings files found (looked for the system, user, project and extension layers)",
             file=ctx.stderr,

@@ -13,6 +13,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+#: headers an http hook may not set: they decide where and how the request is framed, so a project could
+#: reach another virtual host behind an allowed address or smuggle a second request (docs/hook-types.md)
+FRAMING_HEADERS = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "upgrade",
+        "te",
+        "trailer",
+        "expect",
+    }
+)
+
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -70,7 +87,7 @@ def interpolate_headers(
 
     Any other reference becomes the empty string: a header never carries a
     variable its hook did not declare. Line breaks are removed (a value cannot
-    start a second header).
+    start a second header), and framing headers (``Host``, ``Content-Length``...) are left out.
     """
     names = set(allowed)
 
@@ -80,6 +97,10 @@ def interpolate_headers(
 
     out = {}
     for k, v in headers.items():
+        if (
+            k.lower() in FRAMING_HEADERS
+        ):  # never sent, also for a hook built in code (settings reject them)
+            continue
         value = _VAR.sub(fill, v) if "$" in v else v
         out[k] = value.replace("\r", "").replace("\n", "")
     return out

@@ -27,7 +27,7 @@ def finish(
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
     return HookOutcome(
         name=entry.display_name,
-        command=entry.command,
+        command=entry.target,
         source=entry.source,
         event=event.value,
         outcome=it.outcome,
@@ -47,11 +47,11 @@ def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
     where = entry.file or entry.source
     return HookOutcome(
         name=entry.display_name,
-        command=entry.command,
+        command=entry.target,
         source=entry.source,
         event=event.value,
         outcome=Outcome.SKIPPED,
         hook_type=entry.type,
         error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
-        + (f"; it would run: {entry.command}" if entry.type == "command" and entry.name else ""),
+        + (f"; it would run: {entry.command}" if entry.command and entry.name else ""),
     )

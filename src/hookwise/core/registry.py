@@ -32,26 +32,75 @@ SOURCE_ORDER: dict[str, int] = {
 UNTRUSTED_SOURCES = frozenset({"project", "extension", "plugin"})
 
 
+@dataclass(frozen=True)
+class KindSpec:
+    """What a hook of one kind runs: the values of its kind's own keys, typed (one subclass per kind).
+
+    ``target`` is what the hook runs in one line (its command, URL or function reference): the second half of
+    its identity and its display name when it has no name. A kind defines its spec next to its runner; the
+    three built-in kinds' specs are here because :class:`HookEntry` readers across the package use them.
+    """
+
+    @property
+    def target(self) -> str:
+        return ""
+
+
+@dataclass(frozen=True)
+class CommandSpec(KindSpec):
+    """``"type": "command"``: a shell command, its shell (None = bash, or ``"powershell"``), ``persistent``."""
+
+    command: str = ""
+    shell: str | None = None
+    persistent: bool = False
+
+    @property
+    def target(self) -> str:
+        return self.command
+
+
+@dataclass(frozen=True)
+class HttpSpec(KindSpec):
+    """``"type": "http"``: the URL the input is POSTed to, its headers, the variables headers may use."""
+
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    allowed_env: tuple[str, ...] = ()
+
+    @property
+    def target(self) -> str:
+        return self.url
+
+
+@dataclass(frozen=True)
+class PythonSpec(KindSpec):
+    """``"type": "python"``: a ``"package.module:function"`` reference (settings), or a function (code)."""
+
+    callable: str = ""
+    func: Callable[..., Any] | None = None
+
+    @property
+    def target(self) -> str:
+        return self.callable
+
+
 @dataclass(eq=False)
 class HookEntry:
     """One configured hook.
 
-    ``type`` names the runner of the hook (a row of :data:`hookwise.runners.RUNNERS`):
-    ``command`` (a shell command), ``http`` (a POST to ``extra["url"]``; ``command``
-    holds the URL) or ``python`` (a function registered from code, held by ``func``,
-    or named in settings by ``callable``, which ``command`` then holds).
-    ``extra["package"]`` names the distribution of a hook from a hook package (source
-    ``package``). ``condition``, ``run_async``, ``once`` and ``shell`` are the hook
-    keys ``if``, ``async``, ``once`` and ``shell`` (docs/claude.md). ``pointer`` is the JSON
-    pointer of the hook object inside ``file`` (``/hooks/BeforeTool/0/hooks/1``).
-    ``definition`` is the index of the definition within the whole event list, used to
-    apply the definition-level ``sequential`` flag.
+    ``type`` names the hook's kind (a row of :data:`hookwise.runners.KINDS`) and ``spec`` holds
+    what that kind runs (:class:`CommandSpec`, :class:`HttpSpec`, :class:`PythonSpec` or a new
+    kind's own spec); everything else is what every hook has. ``extra`` holds where a hook came
+    from beyond its layer (``plugin``, ``origin``, ``package``, ``claude_event``), never what it
+    runs. ``condition``, ``run_async`` and ``once`` are the hook keys ``if``, ``async`` and
+    ``once`` (docs/claude.md). ``pointer`` is the JSON pointer of the hook object inside ``file``
+    (``/hooks/BeforeTool/0/hooks/1``).
     """
 
     event: HookEvent
-    command: str = ""
     name: str = ""
     type: str = "command"
+    spec: KindSpec = field(default_factory=CommandSpec)
     description: str = ""
     matcher: str | None = None
     sequential: bool = False
@@ -63,9 +112,7 @@ class HookEntry:
     fail_closed: bool = False
     dialect: str | None = None
     enabled: bool = True
-    func: Callable[..., Any] | None = None
     extension_dir: str | None = None
-    persistent: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     #: ``if``: one Claude Code permission rule (``Bash(git push *)``); the hook runs only for tool calls it
     #: matches, never on other events, and an ``if`` that does not parse skips the hook (docs/claude.md)
@@ -74,22 +121,33 @@ class HookEntry:
     run_async: bool = False
     #: ``once``: runs until its first ``ok`` outcome in this HookSystem (session), then no more
     once: bool = False
-    #: ``shell``: None or "bash" (``bash -c``), or "powershell" (``pwsh -NoProfile -Command``)
-    shell: str | None = None
+
+    @property
+    def target(self) -> str:
+        """What the hook runs, in one line (:attr:`KindSpec.target`)."""
+        return self.spec.target
+
+    @property
+    def command(self) -> str:
+        """A command hook's shell command; empty for every other kind."""
+        spec = self.spec
+        return spec.command if isinstance(spec, CommandSpec) else ""
+
+    @property
+    def func(self) -> Callable[..., Any] | None:
+        """A Python hook registered from code: its function."""
+        spec = self.spec
+        return spec.func if isinstance(spec, PythonSpec) else None
 
     @property
     def identity(self) -> str:
-        """``name:command`` — the de-duplication key (docs/contract.md §2)."""
-        return f"{self.name}:{self.command}"
+        """``name:target`` — the de-duplication key (docs/contract.md §2)."""
+        return f"{self.name}:{self.spec.target}"
 
     @property
     def display_name(self) -> str:
-        """The name if set, else the command (what ``hooksConfig.disabled`` lists)."""
-        return (
-            self.name
-            or self.command
-            or ("unknown-hook" if self.type == "python" else "unknown-command")
-        )
+        """The name if set, else what it runs (what ``hooksConfig.disabled`` lists)."""
+        return self.name or self.spec.target or f"unknown-{self.type}-hook"
 
     @property
     def needs_trust(self) -> bool:

@@ -359,6 +359,8 @@ class ResultVerdict:
     reason: str = ""
     context: str | None = None
     tail: tuple[str, dict[str, Any]] | None = None
+    #: a hook's ``updatedToolOutput``: the text the model gets instead of the tool's (None: the tool's own)
+    text: str | None = None
 
 
 def after_tool(result: FireResult, warn: Warn) -> ResultVerdict:
@@ -366,4 +368,20 @@ def after_tool(result: FireResult, warn: Warn) -> ResultVerdict:
         return ResultVerdict("stop", result.effective_reason)
     if result.blocked:
         return ResultVerdict("hide", result.effective_reason)
-    return ResultVerdict("result", context=result.hook_context, tail=tail_request(result, warn))
+    return ResultVerdict(
+        "result",
+        context=result.hook_context,
+        tail=tail_request(result, warn),
+        text=replaced_text(result),
+    )
+
+
+def replaced_text(result: FireResult) -> str | None:
+    """The ``llmContent`` of a hook's ``updatedToolOutput`` over the firing's ``tool_response`` (the later hook
+    in plan order wins; a value of the wrong shape was dropped with a warning), or None to keep the tool's."""
+    original = result.input.get("tool_response")
+    if not isinstance(original, dict):
+        return None
+    new = result.tool_output_for(original)
+    text = new.get("llmContent") if new is not None else None
+    return text if isinstance(text, str) and text != original.get("llmContent") else None

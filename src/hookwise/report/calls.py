@@ -143,7 +143,20 @@ def call_from_log(i: int, r: Mapping[str, Any]) -> Call | None:
     )
 
 
-def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
+@dataclass
+class Reading:
+    """What a lenient read of a trace skipped: one message per malformed line, and how many lines were
+    readable JSON (a trace written by a process that was killed ends with a partial line)."""
+
+    skipped: list[str] = field(default_factory=list)
+    readable: int = 0
+
+
+def parse_lines(
+    lines: Iterable[str], path: str = "<trace>", reading: Reading | None = None
+) -> Iterator[Call]:
+    """The hook calls of ``lines``. A line that is not JSON raises :class:`HookwiseError`, or, with
+    ``reading``, is noted there (with its line number) and skipped."""
     n = 0
     for lineno, line in enumerate(lines, 1):
         line = line.strip()
@@ -152,10 +165,16 @@ def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
         try:
             r = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise HookwiseError(
+            msg = (
                 f"{path}:{lineno}: not a JSON line ({exc.msg}); is this a --trace file or a "
                 "telemetry outfile?"
-            ) from None
+            )
+            if reading is None:
+                raise HookwiseError(msg) from None
+            reading.skipped.append(msg.replace("?", "? (line skipped)", 1))
+            continue
+        if reading is not None:
+            reading.readable += 1
         if not isinstance(r, dict):
             continue
         if r.get("type") == "hook_call":
@@ -168,11 +187,11 @@ def parse_lines(lines: Iterable[str], path: str = "<trace>") -> Iterator[Call]:
                 n += 1
 
 
-def read_calls(path: str) -> list[Call]:
-    """Every hook call of a trace file or telemetry outfile, in file order."""
+def read_calls(path: str, reading: Reading | None = None) -> list[Call]:
+    """Every hook call of a trace file or telemetry outfile, in file order (see :func:`parse_lines`)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            return list(parse_lines(fh, path))
+            return list(parse_lines(fh, path, reading))
     except FileNotFoundError:
         raise HookwiseError(f"{path}: no such file") from None
     except IsADirectoryError:

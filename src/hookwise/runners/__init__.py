@@ -1,14 +1,16 @@
 """Everything that starts a process or a thread for a hook: one runner per hook kind, one process driver.
 
-:data:`RUNNERS` is the one table of hook kinds: a hook's ``type`` names its
-runner. Every runner takes planned hooks (:class:`~hookwise.core.registry.HookEntry`)
+:data:`KINDS` is the one table of hook kinds: a hook's ``type`` names its
+:class:`~hookwise.runners.kind.HookKind`, the one owner of everything about the kind
+(settings keys, typed spec, run, trust material, display, Claude Code conversion).
+Every kind's runner takes planned hooks (:class:`~hookwise.core.registry.HookEntry`)
 and their input and returns exactly one :class:`~hookwise.result.HookOutcome` per
 hook, in order; the plan executor (:mod:`hookwise.core.execute`) never looks at
-the kind. Adding a kind is one module with a class that has the :class:`Runner`
-shape (subclass :class:`~hookwise.runners.base.PerHookRunner` and write ``run_one``
-for a kind that runs one hook at a time), plus one row here (a :class:`Deferred`
-row, so that its module is imported only when a hook of that kind runs); settings
-learn the new ``type`` from the schema (:mod:`hookwise.settings.schema`).
+the kind. Adding a kind is one module with a :class:`HookKind` subclass (with
+:class:`~hookwise.runners.base.PerHookRunner` for a kind that runs one hook at a
+time) plus one row here; settings, ``validate``, ``list``, ``trust``, migration and
+the JSON Schema read it from this table. A kind module imports only what describing
+its hooks needs; what running them needs is imported when the first one runs.
 
 - ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
 - ``python`` (:mod:`.python`): functions registered from code or named in settings (``callable``);
@@ -24,17 +26,20 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 
 from __future__ import annotations
 
-import sys
-
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
-from hookwise.runners.command import CommandRunner
+from hookwise.runners.command import CommandKind
+from hookwise.runners.http import HttpKind
+from hookwise.runners.kind import HookKind
+from hookwise.runners.python import PythonKind
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Protocol
+
+    from hookwise.core.registry import KindSpec
 else:
     Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time
 
@@ -69,52 +74,22 @@ class Runner(Protocol):
     ) -> list[HookOutcome]: ...
 
 
-class Deferred:
-    """A runner whose module is imported when it first runs a hook, so that a firing loads only the kinds it
-    uses (the start-up of ``hookwise fire``, docs/performance.md). ``kind`` and ``background`` are given here;
-    ``tests/engine/test_tables.py`` checks them against the runner's class."""
-
-    def __init__(self, kind: str, module: str, name: str, *, background: bool) -> None:
-        self.kind = kind
-        self.background = background
-        self.module = module
-        self.name = name
-        self._runner: Runner | None = None
-
-    @property
-    def runner(self) -> Runner:
-        """The runner itself (its module imported now if it was not yet)."""
-        runner = self._runner
-        if runner is None:
-            __import__(self.module)
-            runner = self._runner = getattr(sys.modules[self.module], self.name)()
-        return runner
-
-    def run(
-        self,
-        firing: Firing,
-        entries: Sequence[HookEntry],
-        inp: dict[str, Any],
-        during: Callable[[], None] | None = None,
-    ) -> list[HookOutcome]:
-        return self.runner.run(firing, entries, inp, during)
-
-    async def run_async(
-        self, firing: Firing, entries: Sequence[HookEntry], inp: dict[str, Any]
-    ) -> list[HookOutcome]:
-        return await self.runner.run_async(firing, entries, inp)
-
-    def release(self, host: Any) -> None:
-        """What :meth:`HookSystem.close <hookwise.engine.HookSystem.close>` calls: passed on to a runner that
-        was used and keeps something per hook system."""
-        release = getattr(self._runner, "release", None)
-        if release is not None:
-            release(host)
+def spec_from_keys(kind: HookKind, hook: Mapping[str, Any]) -> KindSpec:
+    """The spec of a hook object already checked by the settings schema: its kind's own keys, defaults filled."""
+    values: dict[str, Any] = {}
+    for row in kind.keys:
+        if row.attr:
+            v = hook.get(row.name, row.default)
+            values[row.attr] = type(v)(v) if isinstance(v, (dict, list)) else v
+    return kind.make_spec(values)
 
 
-#: hook ``type`` -> its runner: the one table of hook kinds
-RUNNERS: dict[str, Runner] = {
-    "command": CommandRunner(),
-    "python": Deferred("python", "hookwise.runners.python", "PythonRunner", background=False),
-    "http": Deferred("http", "hookwise.runners.http", "HttpRunner", background=False),
+#: hook ``type`` -> its kind: the one table of hook kinds (settings keys, spec, run, trust material, display,
+#: Claude Code conversion; :class:`~hookwise.runners.kind.HookKind`)
+KINDS: dict[str, HookKind] = {
+    "command": CommandKind(),
+    "python": PythonKind(),
+    "http": HttpKind(),
 }
+#: the running half of :data:`KINDS` (the same objects): what :attr:`HookSystem.runners` starts from
+RUNNERS: dict[str, Runner] = KINDS  # type: ignore[assignment]

@@ -88,11 +88,8 @@ def _split_simple(command: str) -> tuple[str, ...] | None:
         if ch in SHELL_SYNTAX or (ch < " " and ch != "\t") or ch == "\x7f":
             return None
     if "'" in command or '"' in command:
-        import shlex
-
-        try:
-            words = shlex.split(command, comments=False, posix=True)
-        except ValueError:  # unterminated quote: bash reports it
+        words = _quoted_words(command)
+        if words is None:  # unterminated quote: bash reports it
             return None
     else:  # no quotes, no backslashes, no control characters but tabs: what shlex.split would give
         words = command.replace("\t", " ").split(" ")
@@ -104,6 +101,35 @@ def _split_simple(command: str) -> tuple[str, ...] | None:
         return None
     # shlex treats \r, \v and \f as blanks; bash does not (all rejected above); tabs and spaces agree
     return tuple(words)
+
+
+def _quoted_words(command: str) -> list[str] | None:
+    """The words of a command made only of plain characters, blanks and quotes (no ``$``, backslash or
+    control characters: :func:`_split_simple` checked), as bash (and ``shlex.split``) reads them; None for an
+    unterminated quote. Written here so that a quoted command does not import :mod:`shlex` and :mod:`re`."""
+    words: list[str] = []
+    word: list[str] = []
+    started, quote = False, ""
+    for ch in command:
+        if quote:
+            if ch == quote:
+                quote = ""
+            else:
+                word.append(ch)
+        elif ch in "'\"":
+            quote, started = ch, True
+        elif ch in " \t":
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+        else:
+            word.append(ch)
+            started = True
+    if quote:
+        return None
+    if started:
+        words.append("".join(word))
+    return words
 
 
 def _executable_file(path: str) -> bool:

@@ -216,6 +216,15 @@ def _exec_path(env: dict[str, str]) -> list[str]:
     return (os.defpath if path is None else path).split(os.pathsep)
 
 
+def _current_dir() -> str | None:
+    """This process's working directory, or None when it was deleted (a hook then keeps ``Popen``, which
+    changes to the hook's own directory: a deleted directory never matters when the project exists)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else None.
 
@@ -228,7 +237,7 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     hookwise program uses this path (:data:`SPAWN_HERE`): in a host that calls :func:`os.chdir` on another
     thread, the directory check could race with the spawn.
     """
-    if not (SPAWN_HERE and _HAS_POSIX_SPAWN) or req.cwd != os.getcwd():
+    if not (SPAWN_HERE and _HAS_POSIX_SPAWN) or req.cwd != _current_dir():
         return None
     argv = list(req.argv)
     name = req.executable or argv[0]

@@ -189,6 +189,23 @@ def signal_run(
     return hit
 
 
+def signal_runs_of_this_process(sig: int) -> list[int]:
+    """Send ``sig`` to every process of every hook run this process started that is still alive (their tokens
+    begin with this process's id; see :func:`new_token`). For a program that exits while hooks still run in
+    the background (``hookwise fire`` with an ``async`` hook). Linux only (elsewhere nothing is found)."""
+    if not available():
+        return []
+    needle = f":{os.getpid()}-".encode()
+    hit = []
+    try:
+        for pid in _candidates(needle, None, None):
+            if _kill(pid, sig, (needle, None, None)):
+                hit.append(pid)
+    except Exception:  # pragma: no cover - best effort
+        pass
+    return hit
+
+
 def pipe_inode(fd: int) -> int | None:
     try:
         return os.fstat(fd).st_ino

@@ -46,6 +46,26 @@ class Host(Protocol):
         ...
 
 
+#: AfterTool answer fields hookwise applies only in the tool result's shape (docs/claude.md, updatedToolOutput)
+_TOOL_OUTPUT_KEYS = ("updatedToolOutput", "updatedMCPToolOutput")
+
+
+def check_answer(
+    o: HookOutcome, event: HookEvent, entry: HookEntry, inp: Mapping[str, Any] | None
+) -> HookOutcome:
+    """An AfterTool answer's ``updatedToolOutput`` checked against the tool's result: one of the wrong shape
+    is dropped from the answer, with a warning (every hook kind; the Claude module loads only then)."""
+    out = o.output
+    if out is not None and event is HookEvent.AFTER_TOOL:
+        hso = out.get("hookSpecificOutput")
+        if isinstance(hso, dict) and any(k in hso for k in _TOOL_OUTPUT_KEYS):
+            from hookwise.runners.dialects import dialect
+
+            d = dialect(entry.dialect)
+            o.notes.extend(f"hook {o.name}: {n}" for n in d.notes(event, out, inp))
+    return o
+
+
 class Firing:
     """One firing as runners see it: the event and the host."""
 

@@ -15,14 +15,16 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.expand import expand_command
 from hookwise.core.interpret import Interpretation, interpret
-from hookwise.core.registry import HookEntry
+from hookwise.core.keys import FLAG, Key, OneOf, Text
+from hookwise.core.registry import CommandSpec, HookEntry, KindSpec
 from hookwise.errors import PayloadError
 from hookwise.events import HookEvent
 from hookwise.jsonc.codec import dumps
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
-from hookwise.runners.base import Firing, Host, finish
+from hookwise.runners.base import Firing, Host, check_answer, finish
 from hookwise.runners.dialects import dialect
+from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -67,9 +69,17 @@ def child_env(host: Host, entry: HookEntry, variables: Mapping[str, str]) -> dic
 
 def argv(entry: HookEntry, variables: Mapping[str, str]) -> list[str]:
     """``bash -c <command>``, or ``pwsh -NoProfile -Command <command>`` for ``"shell": "powershell"``."""
-    if entry.shell == "powershell":
-        return ["pwsh", "-NoProfile", "-Command", expand_command(entry.command, dict(variables))]
-    return ["bash", "-c", expand_command(entry.command, dict(variables))]
+    spec = _spec(entry)
+    if spec.shell == "powershell":
+        return ["pwsh", "-NoProfile", "-Command", expand_command(spec.command, dict(variables))]
+    return ["bash", "-c", expand_command(spec.command, dict(variables))]
+
+
+def _spec(entry: HookEntry) -> CommandSpec:
+    spec = entry.spec
+    if not isinstance(spec, CommandSpec):
+        raise TypeError(f"hook {entry.display_name!r} of type {entry.type!r} has no command")
+    return spec
 
 
 def spawn_request(
@@ -162,9 +172,7 @@ def command_outcome(
         stderr,
         truncated,
     )
-    if output is not None and event in (HookEvent.AFTER_TOOL, HookEvent.PRE_COMPRESS):
-        o.notes.extend(f"hook {o.name}: {n}" for n in d.notes(event, output))
-    return o
+    return check_answer(o, event, entry, inp)
 
 
 class CommandRunner:
@@ -192,7 +200,7 @@ class CommandRunner:
             data = encoded.get(key)
             if data is None:
                 data = encoded[key] = encode(d.encode_input(ev, inp, e))
-            if e.persistent:
+            if _spec(e).persistent:
                 persistent.append((i, _persistent_job(host, e, ev, inp, data)))
             else:
                 oneshot.append((i, spawn_request(host, e, inp, data)))
@@ -289,3 +297,76 @@ def _exchange(host: Host, jobs: list[Any]) -> list[Any]:
             for _ in jobs
         ]
     return answers
+
+
+class CommandKind(CommandRunner, HookKind):
+    """``"type": "command"``: a shell command (docs/contract.md §5); one row of :data:`hookwise.runners.KINDS`."""
+
+    name = "command"
+    doc = "A shell command, run with bash -c in the project directory."
+    spec = CommandSpec
+    keys = (
+        Key(
+            "command",
+            Text(nonempty=True),
+            "Shell command (run with bash -c in the project directory). "
+            "$GEMINI_PROJECT_DIR is replaced safely.",
+            types=("command",),
+            required=True,
+            attr="command",
+            missing='missing "command": the shell command to run',
+        ),
+        Key(
+            "persistent",
+            FLAG,
+            "hookwise: one long-lived process answers one JSON line per event.",
+            types=("command",),
+            attr="persistent",
+            default=False,
+            claude="not a Claude Code field",
+        ),
+        Key(
+            "shell",
+            OneOf("bash", "powershell"),
+            "The shell that runs the command: bash (default) or powershell "
+            "(pwsh -NoProfile -Command).",
+            types=("command",),
+            attr="shell",
+            default=None,
+        ),
+    )
+
+    def make_spec(self, values: dict[str, Any]) -> KindSpec:
+        return CommandSpec(**values)
+
+    def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
+        """The command (in the identity), its shell, its ``env``, and every project file the command or an
+        ``env`` value names, also glued to operators and redirections (``x.sh;``, ``bash<x.sh``)."""
+        from hookwise.runners.kind import command_words, env_words, named_files, search_dirs
+
+        spec = _spec(entry)
+        lines = env_lines(entry)
+        if spec.shell is not None:
+            lines.insert(0, ("shell", spec.shell))
+        cwd = values.get("GEMINI_PROJECT_DIR", root)
+        words = command_words(expand_command(spec.command, dict(values)))
+        search = search_dirs(entry.env, root, cwd)
+        files = named_files([*words, *env_words(entry.env)], root, cwd, search)
+        return Material(lines, files)
+
+    def display(self, entry: HookEntry) -> tuple[str, str]:
+        return ("command", _spec(entry).command)
+
+    def from_claude(self, raw: dict[str, Any]) -> KindSpec | None:
+        command = raw.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return None
+        shell = raw.get("shell")
+        return CommandSpec(command, shell if isinstance(shell, str) else None)
+
+    def to_claude(self, spec: KindSpec) -> dict[str, Any]:
+        assert isinstance(spec, CommandSpec)
+        out: dict[str, Any] = {"type": "command", "command": spec.command}
+        if spec.shell is not None:
+            out["shell"] = spec.shell
+        return out

@@ -50,8 +50,11 @@ class Dialect(Protocol):
         """The contract's reading of a finished command hook, adjusted to the dialect's own rules."""
         ...
 
-    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
-        """Warnings for answer fields hookwise cannot carry out (never dropped silently)."""
+    def notes(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        """Warnings for answer fields hookwise cannot carry out as given (never dropped silently): such a field
+        is removed from ``output`` (AfterTool ``updatedToolOutput`` of the wrong shape for ``inp``'s result)."""
         ...
 
 
@@ -62,15 +65,41 @@ class AnswerFields(Protocol):
         self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
     ) -> dict[str, Any]: ...
 
-    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]: ...
+    def notes(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
+    ) -> list[str]: ...
 
 
 #: the answer fields that mark a Claude-style answer (mapped for every hook, whatever its dialect)
 CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
 
 
+#: the Claude-only channel: input fields a host may give that only Claude-dialect hooks receive (the events
+#: each goes to: ``hookwise.claude.dialect.CLAUDE_ONLY_ON``, a test compares the two)
+CLAUDE_ONLY_FIELDS = frozenset(
+    {
+        "tool_use_id",
+        "duration_ms",
+        "permission_mode",
+        "prompt_id",
+        "effort",
+        "model",
+        "agent_id",
+        "agent_type",
+        "seconds_since_last_response",
+        "context_tokens",
+        "prompt_cache_likely_expired",
+        "estimated_cache_write_usd",
+        "background_tasks",
+        "session_crons",
+        "custom_instructions",
+    }
+)
+
+
 class NativeDialect:
-    """The contract's own shapes: the input as is, answers as given (Claude-style fields mapped)."""
+    """The contract's own shapes: the input as is (without the Claude-only fields), answers as given
+    (Claude-style fields mapped)."""
 
     name: str | None = None
 
@@ -80,7 +109,9 @@ class NativeDialect:
     def encode_input(
         self, event: HookEvent, inp: dict[str, Any], entry: HookEntry
     ) -> dict[str, Any]:
-        return inp
+        if CLAUDE_ONLY_FIELDS.isdisjoint(inp):
+            return inp
+        return {k: v for k, v in inp.items() if k not in CLAUDE_ONLY_FIELDS}
 
     def normalize_output(
         self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None
@@ -101,10 +132,12 @@ class NativeDialect:
     ) -> Interpretation:
         return it
 
-    def notes(self, event: HookEvent, output: Mapping[str, Any]) -> list[str]:
+    def notes(
+        self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
+    ) -> list[str]:
         if not isinstance(output.get("hookSpecificOutput"), dict):
             return []
-        return _claude_fields().notes(event, output)
+        return _claude_fields().notes(event, output, inp)
 
 
 NATIVE = NativeDialect()

@@ -7,9 +7,12 @@ file switches redaction on for every hook.
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Mapping
+from hookwise._records import TYPE_CHECKING
+from hookwise.core.required_text import required_texts
+
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Mapping
 
 ALWAYS_ALLOWED = frozenset(
     {
@@ -91,10 +94,26 @@ SECRET_VALUE_PATTERN = (
 )
 
 
-@functools.lru_cache(maxsize=1)
+_COMPILED: list[re.Pattern[str]] = []
+#: text one of which every secret-looking value contains (None: always search); a value without any of it
+#: is not searched, so a firing whose environment holds no secret never imports :mod:`re`
+_MARKERS = required_texts(SECRET_VALUE_PATTERN)
+
+
 def _secret_value() -> re.Pattern[str]:
     """Compiled on first use: a firing whose hooks all get the whole environment never needs it."""
-    return re.compile(SECRET_VALUE_PATTERN)
+    if not _COMPILED:
+        import re
+
+        _COMPILED.append(re.compile(SECRET_VALUE_PATTERN))
+    return _COMPILED[0]
+
+
+def looks_secret(value: str) -> bool:
+    """Whether ``value`` matches :data:`SECRET_VALUE_PATTERN` (tested for its required text first)."""
+    if _MARKERS is not None and not any(m in value for m in _MARKERS):
+        return False
+    return _secret_value().search(value) is not None
 
 
 def keep_variable(
@@ -104,7 +123,7 @@ def keep_variable(
     up = name.upper()
     if up.startswith("GEMINI_CLI_"):
         return True
-    if _secret_value().search(value):
+    if looks_secret(value):
         return False
     if up.startswith("GIT_CONFIG_"):
         return True

@@ -12,13 +12,15 @@ import _thread
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation
-from hookwise.core.registry import HookEntry
+from hookwise.core.keys import NAMES, Headers, Key, Url
+from hookwise.core.registry import HookEntry, HttpSpec, KindSpec
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, finish
+from hookwise.runners.base import Firing, check_answer, finish
+from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
     import weakref
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from hookwise.runners._http_client import HttpClient
@@ -107,7 +109,10 @@ class HttpRunner:
         from hookwise.runners.dialects import dialect
 
         host, ev = firing.host, firing.event
-        url = str(entry.extra.get("url", entry.command))
+        spec = entry.spec
+        if not isinstance(spec, HttpSpec):
+            raise TypeError(f"hook {entry.display_name!r} of type {entry.type!r} has no URL")
+        url = spec.url
         settings = getattr(host, "settings", None)
         lists: list[tuple[str, list[str]]] = getattr(settings, "http_url_lists", [])
         if lists and not url_allowed(url, [patterns for _f, patterns in lists]):
@@ -128,8 +133,8 @@ class HttpRunner:
             "Content-Type": "application/json",
             "User-Agent": "hookwise",
             **interpolate_headers(
-                entry.extra.get("headers") or {},
-                entry.extra.get("allowedEnvVars") or (),
+                spec.headers,
+                spec.allowed_env,
                 host.env_for(entry),
             ),
         }
@@ -143,4 +148,82 @@ class HttpRunner:
             )
         elif it.output is not None and it.is_json:
             it = Interpretation(it.outcome, d.normalize_output(ev, it.output, inp), it.error, True)
-        return finish(entry, ev, it, None, answer.duration_ms, answer.body)
+        return check_answer(
+            finish(entry, ev, it, None, answer.duration_ms, answer.body), ev, entry, inp
+        )
+
+
+class HttpKind(HttpRunner, HookKind):
+    """``"type": "http"``: POST the input to a URL (docs/hook-types.md); one row of :data:`hookwise.runners.KINDS`."""
+
+    name = "http"
+    doc = "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer (docs/hook-types.md)."
+    spec = HttpSpec
+    keys = (
+        Key(
+            "url",
+            Url(),
+            "http hooks: the address the input JSON is POSTed to (http:// or https://).",
+            types=("http",),
+            required=True,
+            attr="url",
+            missing='missing "url": the address to POST the input to',
+        ),
+        Key(
+            "headers",
+            Headers(),
+            "http hooks: request headers; $VAR and ${VAR} are filled only from allowedEnvVars. "
+            "Host, Content-Length and the other framing headers may not be set.",
+            types=("http",),
+            attr="headers",
+            default={},
+        ),
+        Key(
+            "allowedEnvVars",
+            NAMES,
+            "http hooks: the environment variables headers may use (others become empty).",
+            types=("http",),
+            attr="allowed_env",
+            default=[],
+        ),
+    )
+
+    def make_spec(self, values: dict[str, Any]) -> KindSpec:
+        return HttpSpec(
+            str(values.get("url", "")),
+            dict(values.get("headers") or {}),
+            tuple(values.get("allowed_env") or ()),
+        )
+
+    def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
+        """The URL (in the identity), every header as written, and the variables sent in them."""
+        spec = entry.spec
+        assert isinstance(spec, HttpSpec)
+        lines = [("header", f"{k}: {v}") for k, v in spec.headers.items()]
+        if spec.allowed_env:
+            lines.append(("sends", ", ".join(spec.allowed_env)))
+        return Material([*lines, *env_lines(entry)], [])
+
+    def display(self, entry: HookEntry) -> tuple[str, str]:
+        return ("url", entry.spec.target)
+
+    def from_claude(self, raw: dict[str, Any]) -> KindSpec | None:
+        url = raw.get("url")
+        if not isinstance(url, str):
+            return None
+        headers = raw.get("headers")
+        names = raw.get("allowedEnvVars")
+        return HttpSpec(
+            url,
+            dict(headers) if isinstance(headers, dict) else {},
+            tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
+        )
+
+    def to_claude(self, spec: KindSpec) -> dict[str, Any]:
+        assert isinstance(spec, HttpSpec)
+        out: dict[str, Any] = {"type": "http", "url": spec.url}
+        if spec.headers:
+            out["headers"] = dict(spec.headers)
+        if spec.allowed_env:
+            out["allowedEnvVars"] = list(spec.allowed_env)
+        return out

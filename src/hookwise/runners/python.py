@@ -11,17 +11,20 @@ through :func:`_settle`: a raised exception is ``failed``, an overrun
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
-from hookwise.core.registry import HookEntry
+from hookwise.core.keys import CallableRef, Key
+from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
-from hookwise.runners.base import Firing, PerHookRunner, finish
+from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
+from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 
@@ -78,12 +81,11 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
     outcome naming the cause. A project's (extension's) module is looked up in
     its directory first; the executor has already checked the hook is trusted.
     """
-    if entry.func is not None:
-        return entry.func
-    spec = entry.extra.get(
-        "callable", entry.command
-    )  # the loader keeps "callable" as the hook's command
-    if not isinstance(spec, str) or not spec:
+    func = entry.func
+    if func is not None:
+        return func
+    spec = entry.spec.target
+    if not isinstance(entry.spec, PythonSpec) or not spec:
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
@@ -165,4 +167,110 @@ def _settle(
             it = Interpretation(
                 it.outcome, d.normalize_output(firing.event, it.output, inp), it.error, True
             )
-    return finish(entry, firing.event, it, None, elapsed)
+    return check_answer(finish(entry, firing.event, it, None, elapsed), firing.event, entry, inp)
+
+
+class PythonKind(PythonRunner, HookKind):
+    """``"type": "python"``: a function called in process (docs/hook-types.md); one row of
+    :data:`hookwise.runners.KINDS`."""
+
+    name = "python"
+    doc = "hookwise: call an importable Python function in process (docs/hook-types.md)."
+    spec = PythonSpec
+
+    keys = (
+        Key(
+            "callable",
+            CallableRef(),
+            'python hooks: "package.module:function"; a project module is imported from '
+            "the project directory once the hook is trusted.",
+            types=("python",),
+            required=True,
+            attr="callable",
+            missing='missing "callable": the function to call, as "package.module:function"',
+        ),
+    )
+
+    def make_spec(self, values: dict[str, Any]) -> KindSpec:
+        return PythonSpec(str(values.get("callable", "")))
+
+    def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
+        """The reference (in the identity), ``env``, and every file under ``root`` Python could load for the
+        module: its source, its packages' ``__init__``, a sourceless ``.pyc`` or an extension module beside
+        them, and project modules named like standard-library ones (docs/hook-types.md)."""
+        ref = entry.spec.target
+        files = [(ref, os.path.realpath(f)) for f in module_candidates(ref, root)]
+        return Material(env_lines(entry), files)
+
+    def display(self, entry: HookEntry) -> tuple[str, str]:
+        return ("callable", entry.spec.target or f"<function {entry.name}>")
+
+    def from_claude(self, raw: dict[str, Any]) -> KindSpec | None:
+        return None  # Claude Code has no in-process hooks
+
+    def to_claude(self, spec: KindSpec) -> dict[str, Any]:
+        raise ValueError(
+            "python hooks cannot be written for Claude Code (it has no in-process hooks)"
+        )
+
+
+#: suffixes of the files Python loads a module from instead of its source (sourceless bytecode, extensions)
+_LOADED_INSTEAD = (".pyc", ".so", ".pyd")
+
+
+def module_candidates(ref: str, root: str) -> list[str]:
+    """The files under ``root`` that importing the module of ``ref`` may execute, sorted within each level.
+
+    The sources (package ``__init__`` files and the module, as :func:`~hookwise.runners.callable.module_files`
+    finds them), any ``name.pyc`` / ``name.*.so`` / ``name.pyd`` beside a level's name, and, at the top, every
+    project module or package named like a standard-library module (it would shadow it for the hook).
+    ``__pycache__`` is left out: the runner loads project modules from source (runners/callable.py).
+    """
+    from hookwise.runners.callable import module_files
+
+    out = list(module_files(ref, root))
+    base = root
+    for part in ref.partition(":")[0].split("."):
+        out.extend(_beside(base, part))
+        base = os.path.join(base, part)
+        if not os.path.isdir(base):
+            break
+    out.extend(_stdlib_shadows(root))
+    seen: set[str] = set()
+    return [f for f in out if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
+
+
+def _beside(directory: str, name: str) -> list[str]:
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [
+        os.path.join(directory, n)
+        for n in names
+        if n.startswith(name + ".")
+        and n.endswith(_LOADED_INSTEAD)
+        and os.path.isfile(os.path.join(directory, n))
+    ]
+
+
+def _stdlib_shadows(root: str) -> list[str]:
+    """Top-level files and packages of ``root`` named like a standard-library module."""
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    stdlib = sys.stdlib_module_names
+    out = []
+    for n in names:
+        stem = n.split(".", 1)[0]
+        if stem not in stdlib or stem == n and not os.path.isdir(os.path.join(root, n)):
+            continue
+        path = os.path.join(root, n)
+        if os.path.isdir(path):
+            init = os.path.join(path, "__init__.py")
+            if os.path.isfile(init):
+                out.append(init)
+        elif n.endswith((".py", *_LOADED_INSTEAD)):
+            out.append(path)
+    return out

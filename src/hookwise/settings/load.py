@@ -145,7 +145,6 @@ def parse_hooks_section(
             file=layer.path,
             pointer=h.pointer,
             extension_dir=layer.extension_dir,
-            extra=h.extra,
             **h.fields,
         )
         for h in reading.hooks

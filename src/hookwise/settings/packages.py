@@ -113,8 +113,8 @@ def _may_declare_group(paths: list[str]) -> bool:
     changed = False
     answer = False
     for d in paths:
-        base = os.path.abspath(d or ".")
         try:
+            base = os.path.abspath(d or ".")  # "" (the current directory) fails when it was deleted
             st = os.stat(base)
         except OSError:
             continue

@@ -211,7 +211,7 @@ class DocumentChecker:
                 HookInfo(
                     h.event.value,
                     h.fields.get("name", ""),
-                    h.fields.get("command", ""),
+                    h.fields["spec"].target,
                     self.layer,
                     self.path,
                     h.pointer,

@@ -1,0 +1,218 @@
+"""Settings keys and the kinds of value they take: one :class:`Key` row per key, read by a :class:`Kind`.
+
+The tables of :mod:`hookwise.settings.schema` and the keys each hook kind owns
+(``HookKind.keys`` in :mod:`hookwise.runners`) are made of these rows, so the
+loader, ``hookwise validate``, the JSON Schema and migration read one
+description. Pure: reading a value never touches the file system.
+"""
+
+from __future__ import annotations
+
+from hookwise._records import TYPE_CHECKING, dataclass
+from hookwise.jsonc.codec import dumps
+from hookwise.jsonc.parse import kind_of, pointer
+
+if TYPE_CHECKING:  # typing is not imported when firing
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning"]
+
+ERROR: Severity = "error"
+WARNING: Severity = "warning"
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a :class:`Kind` says about one value; ``suffix`` extends the key's pointer (``/env/NAME``)."""
+
+    message: str
+    severity: Severity = ERROR
+    at_load: bool = False
+    suffix: str = ""
+
+
+def show(value: Any) -> str:
+    """A value as it is written in JSON (``"5s"``, ``true``, ``null``), for messages."""
+    try:
+        return dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _num(v: float) -> str:
+    """A number for messages: ``30``, ``0.5``, ``1500.5``, ``inf``, ``1.00e+30`` for long integers."""
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e16 else repr(v)
+    sign, s = ("-" if v < 0 else ""), str(abs(v))
+    return sign + (s if len(s) <= 20 else f"{s[:1]}.{s[1:3]}e+{len(s) - 1}")
+
+
+def _ceil(v: float) -> int:
+    """The smallest whole number >= ``v`` (what :func:`math.ceil` gives, without importing math on every start)."""
+    return -int(-v // 1)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class Kind:
+    """How one key's value is read (``read``) and described for editors (``json``)."""
+
+    def json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        """The value as used, plus notes; any ``error`` note means the value cannot be used."""
+        raise NotImplementedError
+
+
+class Text(Kind):
+    def __init__(self, *, nonempty: bool = False) -> None:
+        self.nonempty = nonempty
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "\\S"} if self.nonempty else {"type": "string"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, str):
+            return None, [Note(f'"{key}" must be a string, got {kind_of(value)}')]
+        if self.nonempty and not value.strip():
+            return None, [Note(f'"{key}" is empty')]
+        return value, []
+
+
+class Flag(Kind):
+    def json(self) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, bool):
+            return None, [Note(f'"{key}" must be true or false, got {show(value)}')]
+        return value, []
+
+
+class OneOf(Kind):
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+
+    def json(self) -> dict[str, Any]:
+        return {"enum": list(self.choices)}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, str) or value not in self.choices:
+            expected = " or ".join(show(c) for c in self.choices)
+            return None, [Note(f'"{key}" must be {expected}, got {show(value)}')]
+        return value, []
+
+
+class Names(Kind):
+    """An array of strings; a wrong item is dropped on its own."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "array", "items": {"type": "string"}}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, list):
+            return None, [Note(f'"{key}" must be an array of strings, got {kind_of(value)}')]
+        return [s for s in value if isinstance(s, str)], [
+            Note(f"expected a string, got {kind_of(s)}", suffix=f"/{i}")
+            for i, s in enumerate(value)
+            if not isinstance(s, str)
+        ]
+
+
+class Url(Kind):
+    """An ``http`` hook's address: absolute ``http://`` or ``https://`` with a host (docs/hook-types.md)."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^https?://[^\\s/?#]+[^\\s]*$"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.core.hook_kinds import check_url
+
+        bad = check_url(value)
+        return (None, [Note(bad)]) if bad else (value, [])
+
+
+class CallableRef(Kind):
+    """A ``python`` hook's ``"package.module:function"``."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^[A-Za-z_][\\w.]*:[A-Za-z_][\\w.]*$"}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.core.hook_kinds import check_callable
+
+        bad = check_callable(value)
+        return (None, [Note(bad)]) if bad else (value.strip(), [])
+
+
+class Headers(Kind):
+    """HTTP headers: names to string values; a wrong one is dropped on its own."""
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {"type": "string"}}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, dict):
+            return None, [Note(f'"{key}" must be an object of strings, got {kind_of(value)}')]
+        from hookwise.core.hook_kinds import FRAMING_HEADERS
+
+        out: dict[str, str] = {}
+        notes: list[Note] = []
+        for k, v in value.items():
+            if not isinstance(v, str):
+                notes.append(
+                    Note(
+                        f"a header value must be a string, got {kind_of(v)}; this header is dropped",
+                        suffix=pointer(str(k)),
+                        at_load=True,
+                    )
+                )
+            elif k.lower() in FRAMING_HEADERS:
+                notes.append(
+                    Note(
+                        f"{k!r} may not be set by a hook: it decides where the request goes and how it "
+                        "is framed",
+                        suffix=pointer(str(k)),
+                        at_load=True,
+                    )
+                )
+            elif not k or any(c in k for c in "\r\n: "):
+                notes.append(
+                    Note(
+                        f"{k!r} is not a header name; this header is dropped",
+                        suffix=pointer(str(k)),
+                        at_load=True,
+                    )
+                )
+            else:
+                out[str(k)] = v
+        return out, notes
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a settings object."""
+
+    name: str
+    kind: Kind
+    doc: str = ""
+    types: tuple[str, ...] = ()  # the hook types it applies to; () = every type
+    required: bool = False
+    missing: str = ""  # the message when a required key is absent
+    attr: str | None = (
+        None  # HookEntry attribute it fills (a kind's own key: its spec's field; None: not kept)
+    )
+    default: Any = None
+    claude: str = ""  # migration to Claude Code: "" = carried or converted, else why it is dropped
+    old_location: bool = False  # hooksConfig keys Gemini CLI once read directly under "hooks"
+
+    def applies_to(self, hook_type: str | None) -> bool:
+        return not self.types or hook_type is None or hook_type in self.types
+
+
+TEXT = Text()
+FLAG = Flag()
+NAMES = Names()
