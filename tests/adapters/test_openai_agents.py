@@ -898,3 +898,20 @@ def test_a_streamed_run_says_it_cannot_retry_without_pointing_at_run(hooks: Hook
     warned = [w for w in r.messages.of("warning") if "another try" in w]
     assert len(warned) == 1 and "streamed run" in warned[0]
     assert "plain Runner.run" not in warned[0]
+
+
+def test_before_agent_context_reaches_the_model_as_a_developer_message(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "TEAM-RULES"}})
+    hooks.on("BeforeModel", {})
+    r = Run(hooks, [call("echo", {"text": "hi"}, "c1"), say("done")])
+    r.run("say hi")
+    for sent in r.model.calls:
+        items = [dict(i) if isinstance(i, dict) else i.model_dump() for i in sent.input]
+        users = [i for i in items if i.get("role") == "user"]
+        assert users and all("TEAM-RULES" not in json.dumps(u) for u in users)
+        dev = [i for i in items if i.get("role") == "developer"]
+        assert len(dev) == 1 and "TEAM-RULES" in json.dumps(dev[0])
+    # hooks see the context with the prompt, where the reference host puts it
+    seen = hooks.log("BeforeModel")[0]["llm_request"]["messages"]
+    assert seen[0]["role"] == "user" and "TEAM-RULES" in seen[0]["content"]
+    assert r.tools.calls["echo"] == 1

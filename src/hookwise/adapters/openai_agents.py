@@ -239,6 +239,35 @@ def _entry(item: Any) -> codec.Entry:
     return codec.Entry("user" if d.get("type") == "function_call_output" else "model", None)
 
 
+def _context_item(context: str) -> dict[str, Any]:
+    """This prompt's BeforeAgent context as the model gets it: a developer message after the prompt."""
+    return {"role": "developer", "content": context, "type": "message"}
+
+
+def _hook_view(items: list[Any], context: str | None) -> tuple[list[Any], list[list[Any]]]:
+    """The input as hooks see it (the context developer message folded into the prompt before it, where the
+    reference host puts the context), and for each viewed item the input items it stands for."""
+    view: list[Any] = []
+    back: list[list[Any]] = []
+    for item in items:
+        d = _item(item)
+        if (
+            context
+            and view
+            and d.get("role") == "developer"
+            and d.get("content") == context
+            and _entry(view[-1]).role == "user"
+        ):
+            prev = _item(view[-1])
+            text = _content_text(prev.get("content")) or ""
+            view[-1] = {"role": "user", "content": f"{text}\n\n{context}" if text else context}
+            back[-1].append(item)
+            continue
+        view.append(item)
+        back.append([item])
+    return view, back
+
+
 def _input_item(role: str, text: str) -> dict[str, Any]:
     return {"role": {"model": "assistant", "system": "system"}.get(role, "user"), "content": text}
 
@@ -376,10 +405,10 @@ class _Governor:
             return md
         items = list(md.input)
         for i in range(len(items) - 1, -1, -1):
-            d = _item(items[i])
-            e = _entry(d)
+            e = _entry(_item(items[i]))
             if e.role == "user" and e.text is not None:
-                items[i] = {"role": "user", "content": f"{e.text}\n\n{ctx}" if e.text else ctx}
+                # a developer message of its own: a model that echoes the prompt does not echo it into arguments
+                items.insert(i + 1, _context_item(ctx))  # type: ignore[arg-type]
                 break
         return ModelInputData(input=items, instructions=md.instructions)
 
@@ -576,6 +605,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
             raise Stopped(turn.stop)
         if bridge.wants(HookEvent.BEFORE_MODEL):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items, back = _hook_view(items, turn.context)
             entries = [_entry(i) for i in items]
             config = {
                 "temperature": model_settings.temperature,
@@ -604,11 +634,11 @@ class HookwiseModel(Model):  # type: ignore[misc]
                 out: list[Any] = []
                 for e in codec.edited_entries(request, v.request):
                     if e.source is not None and not e.changed:
-                        out.append(items[e.source])
+                        out.extend(back[e.source])
                     elif e.text is not None:
                         out.append(_input_item(e.role, e.text))
                     elif e.source is not None:
-                        out.append(items[e.source])
+                        out.extend(back[e.source])
                 inp = out
                 changes = codec.config_changes(request, v.request)
                 attrs = {
@@ -621,6 +651,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
                     model_settings = dataclasses.replace(model_settings, **upd)
         if bridge.wants(HookEvent.BEFORE_TOOL_SELECTION):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items = _hook_view(items, turn.context)[0]
             request = codec.request_dict(
                 self._name(),
                 [_entry(i) for i in items],
@@ -659,6 +690,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
         if bridge.wants(HookEvent.AFTER_MODEL):
             chunk = _output_chunk(response)
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items = _hook_view(items, turn.context)[0]
             stable = fmt.to_llm_request(
                 codec.request_dict(self._name(), [_entry(i) for i in items])
             )
