@@ -76,13 +76,17 @@ def check_case(proj: Path, case: dict[str, Any], *, native: bool) -> list[dict[s
     """Fire one case, check its expectations, return the hooks that ran."""
     for rel, content in case.get("writeFiles", {}).items():
         (proj / rel).write_text(content)
-    args = (["--claude-settings"] if native else []) + [
-        "fire",
-        case["event"],
-        "--input",
-        "-",
-        "--json",
-    ]
+    args = (
+        (["--claude-settings"] if native else [])
+        + [
+            "fire",
+            case["event"],
+            "--input",
+            "-",
+            "--json",
+            "--wait-async",  # the cases check what async hooks wrote (by default fire stops them at exit)
+        ]
+    )
     r = hookwise(proj, *args, stdin=json.dumps(case["input"]))
     assert r.stdout.strip(), r.stderr
     res = json.loads(r.stdout)

@@ -85,6 +85,11 @@ FLAGS: tuple[tuple[str, str | None, str], ...] = (
     ("--details", "JSON", "details, a JSON object (Notification)"),
     ("--session-id", "ID", "session_id (default: a new random id)"),
     ("--json", None, "print the result as one JSON object"),
+    (
+        "--wait-async",
+        None,
+        "wait for async hooks before answering (default: answer at once, stop them at exit)",
+    ),
 )
 _FLAG_TABLE = {flag: metavar is not None for flag, metavar, _ in FLAGS}
 
@@ -246,7 +251,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         raise UsageError(str(exc)) from None
     # `async` hooks (docs/claude.md): the answer comes at once, with the reports of those already finished;
     # those still running are stopped as the program exits, as Claude Code cancels them at the end of `-p`
-    result.warnings.extend(hs.wait_background(0))
+    result.warnings.extend(hs.wait_background(None if args.wait_async else 0))
     running = hs.background_running
     if running:
         result.warnings.append(

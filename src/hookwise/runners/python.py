@@ -21,6 +21,7 @@ from hookwise.core.keys import CallableRef, Key
 from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
+from hookwise.runners.dialects import NATIVE, dialect
 from hookwise.runners.kind import HookKind, Material, env_lines
 
 if TYPE_CHECKING:
@@ -113,8 +114,8 @@ def _shape(
     if name is None and authoring is not None and isinstance(func, authoring.HookFunction):
         name = func.dialect
     if name is None and entry.func is not None:
-        return inp, None  # a function registered from code: its answer is taken as it is
-    from hookwise.runners.dialects import dialect
+        # a function registered from code: the contract's input (never the Claude-only fields), its answer as is
+        return NATIVE.encode_input(firing.event, inp, entry), None
 
     d = dialect(name)
     return d.encode_input(firing.event, inp, entry), d

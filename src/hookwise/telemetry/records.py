@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from hookwise.decisions import decision_of
 from hookwise.jsonc.codec import dumps_indented
 
 EVENT_NAME = "gemini_cli.hook_call"
@@ -58,22 +59,6 @@ def input_json(inp: Any) -> str:
 def hook_decision(record: Mapping[str, Any]) -> str:
     """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
     return decision_of(str(record.get("outcome")), record.get("hook_output"))
-
-
-def decision_of(outcome: str, output: Any) -> str:
-    """:func:`hook_decision` from a call's outcome and answer."""
-    if outcome == "blocked":
-        return "block"
-    if not isinstance(output, dict):
-        return "none"
-    if output.get("continue") is False:
-        return "stop"
-    d = output.get("decision")
-    if d in ("deny", "block", "ask", "allow"):
-        return str(d)
-    if d == "approve":
-        return "allow"
-    return "none"
 
 
 class HookCall(NamedTuple):
