@@ -151,6 +151,7 @@ def test_before_tool_stop_ends_the_invocation(hooks: Hooks) -> None:
     assert r.messages.of("stop") == ["budget spent"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ok", [True, False])
 def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
     hooks.on("BeforeTool", {"decision": "ask", "reason": "check first"}, matcher="shell")
@@ -324,6 +325,7 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
     assert r.final_text() == "cached answer"
 
 
+@pytest.mark.slow
 def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
     hooks.on(
         "BeforeModel",
@@ -396,6 +398,7 @@ def test_after_model_deny_discards_and_ends_the_turn(hooks: Hooks) -> None:
     assert r.messages.of("block") == ["unsafe"]
 
 
+@pytest.mark.slow
 def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
     hooks.on(
         "BeforeToolSelection",
@@ -415,6 +418,7 @@ def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
 
 
 # ---- lifecycle, failures, aliases --------------------------------------------------------------------
+@pytest.mark.slow
 def test_session_start_and_end(hooks: Hooks) -> None:
     hooks.on("SessionStart", {"hookSpecificOutput": {"additionalContext": "welcome"}})
     hooks.on("SessionEnd", {})
@@ -679,11 +683,13 @@ def _scenarios() -> list[Any]:
     return SCENARIOS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s.__name__)
 def test_scenario(scenario: Any, adapter_env: Any) -> None:
     scenario(AdkDriver("run_async"), adapter_env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["run", "sse"])
 @pytest.mark.parametrize(
     "scenario",
@@ -705,6 +711,7 @@ def test_other_call_styles(scenario: Any, mode: str, adapter_env: Any) -> None:
     scenario(AdkDriver(mode), adapter_env)
 
 
+@pytest.mark.slow
 def test_pre_compress_fires_before_adk_compacts(hooks: Hooks) -> None:
     from google.adk.apps import App
     from google.adk.apps.app import EventsCompactionConfig
@@ -814,6 +821,7 @@ def test_sse_partial_chunks_pass_and_after_model_fires_on_the_complete_response(
     assert [ev.content.parts[0].text for ev in events if ev.partial] == ["Hel", "lo"]
 
 
+@pytest.mark.slow
 def test_allowed_function_names_may_use_the_alias_or_the_framework_name(hooks: Hooks) -> None:
     hooks.on(
         "BeforeToolSelection",

@@ -31,6 +31,7 @@ def run_example(name: str, home: Path) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow
 def test_langchain_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("langchain.agents")
     out = run_example("langchain_example.py", _isolated_gemini_home)
@@ -38,6 +39,7 @@ def test_langchain_example(_isolated_gemini_home: Path) -> None:
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
 
 
+@pytest.mark.slow
 def test_pydantic_ai_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("pydantic_ai")
     out = run_example("pydantic_ai_example.py", _isolated_gemini_home)
@@ -45,6 +47,7 @@ def test_pydantic_ai_example(_isolated_gemini_home: Path) -> None:
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
 
 
+@pytest.mark.slow
 def test_adk_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("google.adk")
     out = run_example("adk_example.py", _isolated_gemini_home)
@@ -52,6 +55,7 @@ def test_adk_example(_isolated_gemini_home: Path) -> None:
     assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
 
 
+@pytest.mark.slow
 def test_openai_agents_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("agents")
     out = run_example("openai_agents_example.py", _isolated_gemini_home)

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "blocked", "extra"),
     [

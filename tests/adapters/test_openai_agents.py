@@ -96,6 +96,7 @@ def test_before_tool_stop_raises_agent_stopped(hooks: Hooks) -> None:
     assert r.messages.of("stop") == ["budget spent"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ok", [True, False])
 def test_ask_native_uses_interruptions(hooks: Hooks, ok: bool) -> None:
     hooks.on("BeforeTool", {"decision": "ask", "reason": "check first"}, matcher="shell")
@@ -156,6 +157,7 @@ def test_before_agent_stop_raises_before_the_model(hooks: Hooks) -> None:
     assert r.model.calls == ()
 
 
+@pytest.mark.slow
 def test_before_agent_context_is_in_every_request_of_its_prompt_only(hooks: Hooks) -> None:
     hooks.on("BeforeAgent", [{"hookSpecificOutput": {"additionalContext": "branch main"}}, {}])
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("ok"), say("second")])
@@ -167,6 +169,7 @@ def test_before_agent_context_is_in_every_request_of_its_prompt_only(hooks: Hook
 
 
 # ---- AfterAgent --------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     hooks.on("AfterAgent", [{"decision": "block", "reason": "mention the tests"}, {}])
     r = Run(hooks, [say("draft"), say("final with tests")])
@@ -181,6 +184,7 @@ def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     assert result.final_output == "final with tests"
 
 
+@pytest.mark.slow
 def test_a_later_prompt_after_a_retry_starts_fresh(hooks: Hooks) -> None:
     hooks.on("AfterAgent", [{"decision": "block", "reason": "again"}, {}])
     r = Run(hooks, [say("a1"), say("a2"), say("b1")])
@@ -200,6 +204,7 @@ def test_a_later_prompt_after_a_retry_starts_fresh(hooks: Hooks) -> None:
     assert fired[2]["prompt_response"] == "b1"
 
 
+@pytest.mark.slow
 def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a"), say("b"), say("c"), say("d")], max_agent_retries=2)
@@ -209,6 +214,7 @@ def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
     assert any("giving up after 2 retries" in s for s in r.messages.of("stop"))
 
 
+@pytest.mark.slow
 def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     hooks.on(
         "AfterAgent",
@@ -226,6 +232,7 @@ def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     assert r.model.calls[1].input == [{"role": "user", "content": "start over"}]
 
 
+@pytest.mark.slow
 def test_after_agent_clear_context_with_and_without_a_session(hooks: Hooks) -> None:
     from agents import SQLiteSession
 
@@ -300,6 +307,7 @@ def test_before_model_synthetic_response_skips_the_model(hooks: Hooks) -> None:
     assert result.final_output == "cached answer"
 
 
+@pytest.mark.slow
 def test_before_model_answers_end_the_turn_and_fire_after_agent(hooks: Hooks) -> None:
     hooks.on(
         "BeforeModel",
@@ -391,6 +399,7 @@ def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
 
 
 # ---- call styles, lifecycle, failures, aliases -------------------------------------------------------
+@pytest.mark.slow
 def test_async_and_streamed_runs(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"decision": "deny", "reason": "no"}, matcher="shell")
     hooks.on(
@@ -652,11 +661,13 @@ def _scenarios() -> list[Any]:
     return SCENARIOS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s.__name__)
 def test_scenario(scenario: Any, adapter_env: Any) -> None:
     scenario(OpenAIAgentsDriver("run"), adapter_env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "scenario",
     [

@@ -219,6 +219,7 @@ STREAM_DEVIATIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["run_sync", "run", "run_stream"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:

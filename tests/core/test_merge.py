@@ -77,6 +77,21 @@ def test_decisions_only_tighten_for_every_event(
     assert r.decision == expected
 
 
+#: a complete input for each event (every required field, docs/contract.md §3)
+REQUIRED_INPUT: dict[str, dict[str, Any]] = {
+    "BeforeTool": {"tool_name": "t", "tool_input": {}},
+    "AfterTool": {"tool_name": "t", "tool_input": {}, "tool_response": {"llmContent": ""}},
+    "BeforeAgent": {"prompt": "p"},
+    "AfterAgent": {"prompt": "p", "prompt_response": "r", "stop_hook_active": False},
+    "BeforeModel": {"llm_request": {}},
+    "AfterModel": {"llm_request": {}, "llm_response": {}},
+    "SessionStart": {"source": "startup"},
+    "SessionEnd": {"reason": "exit"},
+    "PreCompress": {"trigger": "manual"},
+    "Notification": {"notification_type": "ToolPermission", "message": "m", "details": {}},
+}
+
+
 def test_continue_false_wins_over_block_and_stop_reasons_join(project: Project) -> None:
     r = fire(
         project,

@@ -106,6 +106,7 @@ def _texts(result: types.CallToolResult) -> list[str]:
     return [c.text for c in result.content if isinstance(c, types.TextContent)]
 
 
+@pytest.mark.slow
 def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
     params, proj = gateway
 
@@ -138,6 +139,7 @@ def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -
     assert (proj / "ended").read_text() == "exit"  # SessionEnd fired when the client left
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["auto", "legacy"])  # input_required round / elicitation request
 def test_ask_becomes_an_elicitation_when_the_client_supports_it(
     gateway: tuple[Any, Path], mode: str

@@ -46,7 +46,8 @@ def test_a_project_cannot_switch_audit_mode_on(project: Project) -> None:
     project.write_settings(settings)
     hs = HookSystem(project.root, trust_all=True)
     assert any(
-        "/hooksConfig/mode: read only from user and system settings" in w for w in hs.warnings
+        "/hooksConfig/mode: only user and system settings may set hooksConfig.mode" in w
+        for w in hs.warnings
     )
     assert hs.fire("BeforeTool", tool_name="t", tool_input={}).blocked
 
@@ -72,6 +73,7 @@ def _otel_env(endpoint: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_decision_records_reach_an_otlp_receiver(roots: Path) -> None:
     pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs the otel extra")
     pytest.importorskip("opentelemetry.proto", reason="needs opentelemetry-proto (test extra)")

@@ -22,6 +22,7 @@ from hookwise.serve.client import connection, post
 from .conftest import ask, claude_pre, config, gemini_before, make_project, serving
 
 
+@pytest.mark.slow
 def test_bearer_token_is_required_when_configured(
     roots: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -39,6 +40,7 @@ def test_bearer_token_is_required_when_configured(
     assert caplog.text.count("missing or wrong bearer token") == 3
 
 
+@pytest.mark.slow
 def test_unix_socket_is_owner_only(roots: Path, tmp_path: Path) -> None:
     p = make_project(roots, "alpha")
     path = str(tmp_path / "hw.sock")
@@ -80,6 +82,7 @@ def test_foreign_project_gets_allow_with_warning_or_block(
     assert caplog.text.count("is not under any --root") == 5
 
 
+@pytest.mark.slow
 def test_no_hook_output_reaches_another_projects_answer(roots: Path) -> None:
     a, b = make_project(roots, "alpha"), make_project(roots, "beta")
     (b / ".gemini" / "settings.json").write_text("{}")  # beta has no hooks
@@ -104,6 +107,7 @@ def test_body_over_the_cap_is_refused(roots: Path, caplog: pytest.LogCaptureFixt
     assert "over the cap" in caplog.text and "chunked" in caplog.text
 
 
+@pytest.mark.slow
 def test_request_time_is_the_slowest_hooks_timeout_plus_a_margin(
     roots: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -136,6 +140,7 @@ def _start_cli(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[s
     return proc, line.rsplit(" ", 1)[1].strip()
 
 
+@pytest.mark.slow
 def test_cli_refuses_a_non_loopback_bind_without_a_token(roots: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "hookwise", "serve", "--root", str(roots), "--host", "0.0.0.0"],
@@ -156,6 +161,7 @@ def test_cli_refuses_a_non_loopback_bind_without_a_token(roots: Path) -> None:
     assert out.returncode == 1 and "at least one --root" in out.stderr
 
 
+@pytest.mark.slow
 def test_cli_sigterm_finishes_requests_in_flight(roots: Path, tmp_path: Path) -> None:
     p = make_project(roots, "alpha", kind="persistent")
     token = tmp_path / "token"

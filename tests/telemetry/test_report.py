@@ -44,6 +44,7 @@ def _trace_calls(path: Path) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 def test_text_report_per_hook(demo_trace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["trace", "report", str(demo_trace)]) == 0
     out = capsys.readouterr().out
@@ -151,15 +152,20 @@ def test_html_escapes_hook_text(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_reads_a_telemetry_outfile(tmp_path: Path) -> None:
     pytest.importorskip("opentelemetry.sdk", reason="needs the otel extra")
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)
     outfile = tmp_path / "tel.jsonl"
+    user_settings = (
+        tmp_path / "home" / ".gemini" / "settings.json"
+    )  # the outfile is the user's choice
+    user_settings.parent.mkdir(parents=True)
+    user_settings.write_text(json.dumps({"telemetry": {"enabled": True, "outfile": str(outfile)}}))
     (project / ".gemini" / "settings.json").write_text(
         json.dumps(
             {
-                "telemetry": {"enabled": True, "outfile": str(outfile)},
                 "hooks": {
                     "BeforeTool": [
                         {
