@@ -28,7 +28,6 @@ def run(firing: Firing, entry: HookEntry, inp: dict[str, Any], d: Any) -> HookOu
     """Call the hook's function in a child process; its outcome as for a command hook."""
     from hookwise.runners import _process
     from hookwise.runners.command import child_env, hook_vars
-    from hookwise.runners.python import import_root
 
     host = firing.host
     request = {"callable": entry.spec.target, "root": import_root(firing, entry), "input": inp}
@@ -109,3 +108,12 @@ if __name__ == "__main__":
     import os
 
     os._exit(code)  # never run the hook's atexit handlers or wait for its threads
+
+
+def import_root(firing: Firing, entry: HookEntry) -> str | None:
+    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    if entry.source == "project":
+        return firing.host.project_dir
+    if entry.source == "extension":
+        return entry.extension_dir
+    return None
