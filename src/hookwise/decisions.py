@@ -99,6 +99,23 @@ def audited(result: FireResult) -> FireResult:
     return FireResult(result.event, result.input, kept, result.hooks, warnings, audit=would)
 
 
+def decision_of(outcome: str, output: Any) -> str:
+    """A hook's decision from its call's outcome and answer: ``deny``, ``block``, ``ask``, ``allow``,
+    ``stop`` or ``none`` (telemetry's ``hook_decision`` attribute)."""
+    if outcome == "blocked":
+        return "block"
+    if not isinstance(output, dict):
+        return "none"
+    if output.get("continue") is False:
+        return "stop"
+    d = output.get("decision")
+    if d in ("deny", "block", "ask", "allow"):
+        return str(d)
+    if d == "approve":
+        return "allow"
+    return "none"
+
+
 def decision_record(
     event: str,
     inp: Mapping[str, Any],
@@ -108,8 +125,6 @@ def decision_record(
     duration_ms: float,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(body, attributes)`` of one firing's decision record."""
-    from hookwise.telemetry.records import decision_of
-
     hooks = [
         {
             "name": o.name,

@@ -3,7 +3,7 @@
 ``fire()`` / ``fire_async()`` = plan (:mod:`hookwise.core.plan`, pure) → complete
 and check the input (:func:`hookwise.events.build_input`, always) → run the plan
 (:func:`hookwise.core.execute.run_plan`: one executor, one runner per hook kind
-from :data:`hookwise.runners.RUNNERS`) → merge (:mod:`hookwise.core.merge`, pure)
+from :data:`hookwise.runners.KINDS`) → merge (:mod:`hookwise.core.merge`, pure)
 → :class:`~hookwise.result.FireResult`, with one ``hook_call`` trace record per
 hook call (:mod:`hookwise.trace`). This module holds configuration, trust and
 monitoring; it never looks at a hook's kind.
@@ -156,7 +156,7 @@ class HookSystem:
         self._telemetry_key: Any = None
         self._telemetry_explicit = False
         self._telemetry_remove: Callable[[], None] | None = None
-        #: hook ``type`` -> runner (:data:`hookwise.runners.RUNNERS`); replace entries to run hooks differently
+        #: hook ``type`` -> runner (:data:`hookwise.runners.KINDS`); replace entries to run hooks differently
         self.runners: dict[str, Runner] = dict(RUNNERS)
         self._user_dir = user_dir(self.env)
         self._trust_store: TrustStore | None = None  # created when a hook first needs trust

@@ -51,13 +51,15 @@ def _sha256() -> Any:
     """A SHA-256 object: the interpreter's own implementation when it has one (``import hashlib`` loads
     OpenSSL, ~3 ms of a CLI start-up), else hashlib's."""
     if not _SHA256:
-        try:
-            from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
-        except ImportError:
-            try:
-                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # up to 3.11
-            except ImportError:
-                from hashlib import sha256  # type: ignore[assignment]
+        import sys
+
+        try:  # by version: a failed import would search the whole sys.path first
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            else:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:  # an interpreter built without them
+            from hashlib import sha256  # type: ignore[assignment]
         _SHA256.append(sha256)
     return _SHA256[0]()
 

@@ -303,3 +303,13 @@ def test_install_says_when_the_agent_switched_hooks_off(project: Project) -> Non
     path.write_text('{"disableAllHooks": true}\n')
     r = _hookwise(project.root, "install", "claude", home=project.home)
     assert r.returncode == 0 and "disableAllHooks: true" in r.stdout
+
+
+def test_codex_home_moves_the_user_file(project: Project, tmp_path: Path) -> None:
+    from hookwise.bridge import install
+
+    codex_home = tmp_path / "codex-home"
+    env = {**os.environ, "HOME": str(project.home), "CODEX_HOME": str(codex_home)}
+    change = install.plan_install(AGENTS["codex"], str(project.root), env, user=True)
+    install.apply(change, env)
+    assert change.path == str(codex_home / "hooks.json") and (codex_home / "hooks.json").exists()

@@ -418,6 +418,21 @@ def test_disable_all_hooks_is_honoured_natively(proj: Path) -> None:
     assert hs.entries == [] and any("disableAllHooks" in w for w in hs.warnings)
 
 
+def test_a_project_disable_all_hooks_keeps_the_users_claude_hooks(proj: Path) -> None:
+    """disableAllHooks in a project file switches off the project's hooks only (docs/security.md)."""
+    user = Path(os.environ["GEMINI_CLI_HOME"]) / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    guard = {"type": "command", "command": "echo guard"}
+    user.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [guard]}]}}))
+    (proj / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    hs = HookSystem(str(proj), claude_settings=True, trust_all=True)
+    assert [(e.source, e.command) for e in hs.entries] == [("user", "echo guard")]
+    assert any("this project's Claude Code hooks are not loaded" in w for w in hs.warnings)
+    user.write_text('{"disableAllHooks": true}')
+    hs.reload()
+    assert hs.entries == []
+
+
 def test_broken_claude_file_is_a_warning_natively(proj: Path) -> None:
     (proj / ".claude" / "settings.local.json").write_text("{oops")
     hs = HookSystem(str(proj), claude_settings=True, trust_all=True)

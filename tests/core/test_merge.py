@@ -25,6 +25,21 @@ def fire(project: Project, event: str, outputs: list[Any], **payload: Any):
 
 TOOL = {"tool_name": "write_file", "tool_input": {"file_path": "a.txt", "content": "x"}}
 
+#: the fields each event requires (a firing without them is a host bug: PayloadError)
+REQUIRED_INPUT: dict[str, dict[str, Any]] = {
+    "BeforeTool": {"tool_name": "t", "tool_input": {}},
+    "AfterTool": {"tool_name": "t", "tool_input": {}, "tool_response": {}},
+    "BeforeAgent": {"prompt": "p"},
+    "AfterAgent": {"prompt": "p", "prompt_response": "r", "stop_hook_active": False},
+    "BeforeModel": {"llm_request": {}},
+    "AfterModel": {"llm_request": {}, "llm_response": {}},
+    "BeforeToolSelection": {"llm_request": {}},
+    "SessionStart": {"source": "startup"},
+    "SessionEnd": {"reason": "exit"},
+    "PreCompress": {"trigger": "manual"},
+    "Notification": {"notification_type": "ToolPermission", "message": "m", "details": {}},
+}
+
 
 @pytest.mark.parametrize(
     "decisions,expected",

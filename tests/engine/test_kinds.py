@@ -14,7 +14,7 @@ from tests.engine.echo_kind import EchoKind
 
 from hookwise import HookSystem
 from hookwise.cli.main import main
-from hookwise.runners import KINDS
+from hookwise.runners import KINDS, resolve_kind
 from hookwise.runners.kind import HookKind
 
 METHODS = ("run", "run_async", "make_spec", "trust_material", "display", "from_claude", "to_claude")
@@ -22,7 +22,7 @@ METHODS = ("run", "run_async", "make_spec", "trust_material", "display", "from_c
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_every_kind_defines_every_member(name: str) -> None:
-    kind = KINDS[name]
+    kind = resolve_kind(KINDS[name])
     assert isinstance(kind, HookKind)
     assert set(HookKind.MEMBERS) == {"name", "doc", "keys", "spec", "background", *METHODS}
     for member in HookKind.MEMBERS:
@@ -37,7 +37,7 @@ def test_every_kind_defines_every_member(name: str) -> None:
 def test_no_two_kinds_own_the_same_key() -> None:
     from hookwise.settings.schema import SHARED_HOOK_KEYS
 
-    names = [row.name for k in KINDS.values() for row in k.keys]
+    names = [row.name for k in KINDS.values() for row in resolve_kind(k).keys]
     names += [row.name for row in SHARED_HOOK_KEYS]
     assert len(names) == len(set(names))
 
@@ -114,7 +114,7 @@ def test_a_fourth_kind_is_one_module_and_one_row(
 def test_the_built_in_kinds_write_and_read_claude_hooks() -> None:
     from hookwise.core.registry import CommandSpec, HttpSpec
 
-    command, http, python = KINDS["command"], KINDS["http"], KINDS["python"]
+    command, http, python = (resolve_kind(KINDS[n]) for n in ("command", "http", "python"))
     assert command.to_claude(CommandSpec("x.sh", "powershell")) == {
         "type": "command",
         "command": "x.sh",

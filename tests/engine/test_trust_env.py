@@ -152,7 +152,10 @@ def test_only_user_settings_may_allow_a_variable(
         }
     )
     hs = HookSystem(project.root)
-    assert any("only user and system settings may allow" in w for w in hs.warnings)
+    assert any(
+        "only user and system settings may set security.environmentVariableRedaction.allowed" in w
+        for w in hs.warnings
+    )
     env = json.loads(hs.fire("BeforeAgent", prompt="p").hooks[0].output["systemMessage"])
     assert "MY_API_KEY" not in env and env["EXTRA"] == "1"
     project.write_settings(

@@ -69,8 +69,10 @@ HEAVY = (
     "types",
     "hookwise.core.chain",
     "hookwise.runners.background",
-    # what running the other kinds needs (their kind modules describe them and are light): threads for Python
-    # hooks, the HTTP client
+    # the other kinds (runners.LazyKind rows: imported when a hook of theirs is read or run) and what running
+    # them needs: threads for Python hooks, the HTTP client
+    "hookwise.runners.python",
+    "hookwise.runners.http",
     "hookwise.runners._workers",
     "hookwise.runners.callable",
     "hookwise.runners._http_client",

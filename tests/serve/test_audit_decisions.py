@@ -46,7 +46,8 @@ def test_a_project_cannot_switch_audit_mode_on(project: Project) -> None:
     project.write_settings(settings)
     hs = HookSystem(project.root, trust_all=True)
     assert any(
-        "/hooksConfig/mode: read only from user and system settings" in w for w in hs.warnings
+        "/hooksConfig/mode: only user and system settings may set hooksConfig.mode" in w
+        for w in hs.warnings
     )
     assert hs.fire("BeforeTool", tool_name="t", tool_input={}).blocked
 

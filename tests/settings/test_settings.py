@@ -136,9 +136,14 @@ def test_disabled_is_a_union_by_display_name(project: Project) -> None:
     )
     project.write_settings({"hooksConfig": {"disabled": ["b", emit({"systemMessage": "c"})]}})
     hs = HookSystem(project.root)
-    # c has a name, so listing its command does not disable it
-    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["c"]
-    assert any("disable your user hook" in w for w in hs.warnings)
+    # c has a name, so listing its command does not disable it; a project cannot disable a user hook (b)
+    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["b", "c"]
+    assert any("list your user hook(s) 'b'" in w and "stay enabled" in w for w in hs.warnings)
+    project.write_settings(
+        {"hooks": {"BeforeAgent": [{"hooks": [hook("p")]}]}, "hooksConfig": {"disabled": ["p"]}}
+    )
+    hs.reload()  # the project's list does switch off its own hooks
+    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["b", "c"]
 
 
 def test_enabled_false_is_last_wins_but_spares_system_hooks(project: Project) -> None:
@@ -146,8 +151,12 @@ def test_enabled_false_is_last_wins_but_spares_system_hooks(project: Project) ->
     project.write_settings({"hooks": {"BeforeAgent": [{"hooks": [hook("user")]}]}}, "user")
     project.write_settings({"hooksConfig": {"enabled": False, "disabled": ["sys"]}})
     hs = HookSystem(project.root)
+    # a project's enabled: false reaches project and extension hooks only (docs/security.md)
+    assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["user", "sys"]
+    assert any("your user hooks stay enabled" in w for w in hs.warnings)
+    project.write_settings({"hooksConfig": {"enabled": False}}, "user")
+    hs.reload()
     assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["sys"]
-    assert any("switch off all hooks" in w for w in hs.warnings)
     assert any("can only be disabled by the system settings" in w for w in hs.warnings)
 
 

@@ -42,13 +42,12 @@ def _base_env() -> dict[str, str]:
     return env
 
 
-def _configure(how: str, settings: dict[str, Any], rx: OtlpReceiver, env: dict[str, str]) -> None:
-    if how == "settings":
-        settings["telemetry"] = {
-            "enabled": True,
-            "otlpProtocol": "http",
-            "otlpEndpoint": rx.endpoint,
-        }
+def _configure(how: str, rx: OtlpReceiver, env: dict[str, str]) -> None:
+    if how == "settings":  # telemetry destinations come from user and system settings only
+        telemetry = {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": rx.endpoint}
+        user_settings = Path(env["GEMINI_CLI_HOME"]) / ".gemini" / "settings.json"
+        user_settings.parent.mkdir(parents=True, exist_ok=True)
+        user_settings.write_text(json.dumps({"telemetry": telemetry}))
     else:
         env.update(
             {
@@ -87,7 +86,7 @@ def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> Non
                 ]
             }
         }
-        _configure(how, settings, rx, env)
+        _configure(how, rx, env)
         project.write_settings(settings)
         proc = _run(
             [
@@ -164,7 +163,7 @@ def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -
     agent.responses(say(call("read_file", file_path="a.txt")), say(text("read it")))
     env = _base_env()
     with OtlpReceiver() as rx:
-        _configure(how, agent.settings, rx, env)
+        _configure(how, rx, env)
         agent.save_settings()
         proc = _run(
             [
@@ -255,10 +254,7 @@ def test_collector_down_changes_no_result_and_warns_once(project: Project) -> No
     project.write_settings({"hooks": hooks})
     without = _run(argv, _base_env())
     project.write_settings(
-        {
-            "hooks": hooks,
-            "telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": dead},
-        }
+        {"telemetry": {"enabled": True, "otlpProtocol": "http", "otlpEndpoint": dead}}, "user"
     )
     with_dead = _run(argv, _base_env())
     assert with_dead.returncode == without.returncode == 2
@@ -320,8 +316,10 @@ def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
     server.start()
     try:
         project.write_settings(
+            {"telemetry": {"enabled": True, "otlpEndpoint": f"http://127.0.0.1:{port}"}}, "user"
+        )
+        project.write_settings(
             {
-                "telemetry": {"enabled": True, "otlpEndpoint": f"http://127.0.0.1:{port}"},
                 "hooks": {
                     "BeforeTool": [
                         {"hooks": [{"type": "command", "name": "g", "command": "exit 0"}]}

@@ -156,10 +156,14 @@ def test_reads_a_telemetry_outfile(tmp_path: Path) -> None:
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)
     outfile = tmp_path / "tel.jsonl"
+    user_settings = (
+        tmp_path / "home" / ".gemini" / "settings.json"
+    )  # the outfile is the user's choice
+    user_settings.parent.mkdir(parents=True)
+    user_settings.write_text(json.dumps({"telemetry": {"enabled": True, "outfile": str(outfile)}}))
     (project / ".gemini" / "settings.json").write_text(
         json.dumps(
             {
-                "telemetry": {"enabled": True, "outfile": str(outfile)},
                 "hooks": {
                     "BeforeTool": [
                         {

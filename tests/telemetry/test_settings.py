@@ -83,9 +83,11 @@ def test_layers_merge_key_by_key_and_bad_values_name_the_file(project: Project) 
         {"telemetry": {"otlpProtocol": "smoke", "logPrompts": True, "colour": 1}}
     )
     loaded = load_settings(str(project.root))
-    assert loaded.telemetry == {"enabled": True, "otlpProtocol": "http", "logPrompts": True}
+    # a project may not switch logPrompts back on (settings/schema.py Origin; docs/security.md)
+    assert loaded.telemetry == {"enabled": True, "otlpProtocol": "http", "logPrompts": False}
     text = "\n".join(loaded.warnings)
     assert f"{path}" in text and "/telemetry/otlpProtocol" in text and '"smoke"' in text
+    assert "only user and system settings may set telemetry.logPrompts" in text
 
 
 def test_validate_accepts_the_telemetry_keys(project: Project) -> None:
@@ -100,7 +102,8 @@ def test_validate_accepts_the_telemetry_keys(project: Project) -> None:
                 "logPrompts": False,
             },
             "hooks": {},
-        }
+        },
+        "user",  # telemetry destinations come from user and system settings only
     )
     proc = subprocess.run(
         [sys.executable, "-m", "hookwise", "--project", str(project.root), "validate", "--json"],
@@ -134,9 +137,9 @@ def test_validate_accepts_the_telemetry_keys(project: Project) -> None:
 
 
 def test_without_the_extra_one_warning_naming_it(project: Project) -> None:
+    project.write_settings({"telemetry": {"enabled": True}}, "user")
     project.write_settings(
         {
-            "telemetry": {"enabled": True},
             "hooks": {
                 "BeforeTool": [
                     {
@@ -211,9 +214,11 @@ def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) ->
 def test_settings_build_an_observer(project: Project, tmp_path: os.PathLike[str]) -> None:
     pytest.importorskip("opentelemetry.sdk", reason="needs the otel extra")
     out = os.path.join(str(tmp_path), "tel.jsonl")
-    project.write_settings({"telemetry": {"enabled": True, "outfile": out, "logPrompts": False}})
+    project.write_settings(
+        {"telemetry": {"enabled": True, "outfile": out, "logPrompts": False}}, "user"
+    )
     hs = HookSystem(project.root)
     assert hs.telemetry is not None and hs.telemetry.log_prompts is False
-    project.write_settings({"telemetry": {"enabled": False}})
+    project.write_settings({"telemetry": {"enabled": False}})  # a project may switch it off
     hs.reload()
     assert hs.telemetry is None

@@ -156,10 +156,10 @@ def test_user_scope_and_missing_files(sandbox: Sandbox, capsys: pytest.CaptureFi
     )
     user_before = sandbox.user_settings.read_text()
     assert not sandbox.project_settings.exists()
-    # project scope (default): creates .gemini/settings.json and warns that it is a user hook
-    assert run(sandbox, "disable", "ctx") == 0
-    assert parse(sandbox.project_settings.read_text()) == {"hooksConfig": {"disabled": ["ctx"]}}
-    assert "user hooks; this switches it off for this project only" in capsys.readouterr().err
+    # project scope (default): a project file cannot switch off a user hook (docs/security.md)
+    assert run(sandbox, "disable", "ctx") == 1
+    assert "a project file cannot switch it off" in capsys.readouterr().err
+    assert not sandbox.project_settings.exists()
     assert sandbox.user_settings.read_text() == user_before
     # user scope edits only the user file
     assert run(sandbox, "disable", "ctx", "--scope", "user") == 0
@@ -167,8 +167,8 @@ def test_user_scope_and_missing_files(sandbox: Sandbox, capsys: pytest.CaptureFi
     capsys.readouterr()
     assert run(sandbox, "enable", "ctx") == 0
     err = capsys.readouterr().err
-    assert "still disabled by the user settings" in err and "--scope user" in err
-    assert parse(sandbox.project_settings.read_text()) == {"hooksConfig": {"disabled": []}}
+    assert "but the user settings" in err and "disables it" in err and "--scope user" in err
+    assert not sandbox.project_settings.exists()  # nothing to change in the project file
 
 
 def test_system_hooks_cannot_be_disabled(

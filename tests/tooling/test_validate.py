@@ -147,10 +147,7 @@ def test_cross_layer_rules(sandbox: Sandbox, capsys: pytest.CaptureFixture[str])
     )
     assert main(["--project", str(sandbox.project), "validate"]) == 0
     out = capsys.readouterr().out
-    assert (
-        "/hooksConfig/disabled/0: warning: the project settings disable your user hook 'user-guard'"
-        in out
-    )
+    assert "/hooksConfig/disabled/0: warning: 'user-guard' is your user hook" in out
     assert "/hooksConfig/disabled/1: warning: 'sys-guard' is a system hook" in out
     assert "/hooksConfig/disabled/2: warning: no hook has the display name './log.sh'" in out
     assert "'logger'" in out

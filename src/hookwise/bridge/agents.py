@@ -8,7 +8,12 @@ documentation rather than from a run of the real CLI are marked in docs/agents.m
 
 from __future__ import annotations
 
-from hookwise._records import dataclass
+import os
+
+from hookwise._records import TYPE_CHECKING, dataclass
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: contract events, spelled as in hookwise.events (kept as strings: this module imports nothing heavy)
 BT, AT, BA, AA = "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"
@@ -53,6 +58,17 @@ class Agent:
     root_keys: tuple[str, ...] | None = None
     #: the agent applies a hook's replacement of a tool's output (Claude Code's ``updatedToolOutput``)
     output_replacement: bool = False
+    #: ``(variable, file in it)``: a variable that moves the agent's user folder (``CODEX_HOME``)
+    user_dir_var: tuple[str, str] | None = None
+
+    def config_path(self, project: str, env: Mapping[str, str], user: bool = False) -> str:
+        """The agent's hook file in ``project``, or the user's (``--user``)."""
+        if not user:
+            return os.path.join(project, *self.project_file.split("/"))
+        if self.user_dir_var is not None and env.get(self.user_dir_var[0]):
+            return os.path.join(env[self.user_dir_var[0]], *self.user_dir_var[1].split("/"))
+        home = env.get("HOME") or os.path.expanduser("~")
+        return os.path.join(home, *self.user_file.split("/"))
 
     def contract_event(self, agent_event: str) -> str | None:
         for name, ev in self.events:
@@ -296,6 +312,7 @@ AGENTS: dict[str, Agent] = {
             binaries=("codex",),
             config_dirs=(".codex",),
             root_keys=("hooks",),
+            user_dir_var=("CODEX_HOME", "hooks.json"),
             install_note=(
                 "Codex runs project hooks only in a trusted project and only after you approve them: "
                 "open `codex`, run /hooks and trust the hookwise entries (or pass "
@@ -372,6 +389,7 @@ AGENTS: dict[str, Agent] = {
             config_dirs=(".copilot",),
             own_file=True,
             config="copilot",
+            user_dir_var=("COPILOT_HOME", "hooks/hookwise.json"),
         ),
         Agent(
             "copilot-pascal",
@@ -384,6 +402,7 @@ AGENTS: dict[str, Agent] = {
             binaries=("copilot",),
             config_dirs=(".copilot",),
             own_file=True,
+            user_dir_var=("COPILOT_HOME", "hooks/hookwise-pascal.json"),
             config="copilot",
         ),
         Agent(

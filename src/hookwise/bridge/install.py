@@ -74,10 +74,7 @@ class Change:
 
 
 def config_path(agent: Agent, project: str, env: Mapping[str, str], user: bool) -> str:
-    if user:
-        home = env.get("HOME") or os.path.expanduser("~")
-        return os.path.join(home, *agent.user_file.split("/"))
-    return os.path.join(project, *agent.project_file.split("/"))
+    return agent.config_path(project, env, user)
 
 
 def store_path(path: str, agent: Agent) -> str:

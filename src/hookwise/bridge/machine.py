@@ -15,14 +15,15 @@ from hookwise.bridge.state import read_state
 #: sessions after which an event that never fired is flagged
 FLAG_AFTER_SESSIONS = 3
 
-#: where each agent keeps its session transcripts (home-relative globs; from the transcript paths of the
-#: recorded payloads): sessions that ran while no hook call reached hookwise show hooks that did not run
-SESSION_FILES: dict[str, str] = {
-    "claude": ".claude/projects/*/*.jsonl",
-    "codex": ".codex/sessions/*/*/*/rollout-*.jsonl",
-    "gemini": ".gemini/tmp/*/chats/session-*",
-    "qwen": ".qwen/projects/*/chats/*.jsonl",
-    "copilot": ".copilot/session-state/*/events.jsonl",
+#: where each agent keeps its session transcripts (from the transcript paths of the recorded payloads):
+#: ``(variable naming its folder, else the folder under HOME, glob inside)``. Sessions that ran while no
+#: hook call reached hookwise show hooks that did not run
+SESSION_FILES: dict[str, tuple[str | None, str, str]] = {
+    "claude": (None, ".claude", "projects/*/*.jsonl"),
+    "codex": ("CODEX_HOME", ".codex", "sessions/*/*/*/rollout-*.jsonl"),
+    "gemini": (None, ".gemini", "tmp/*/chats/session-*"),
+    "qwen": (None, ".qwen", "projects/*/chats/*.jsonl"),
+    "copilot": ("COPILOT_HOME", ".copilot", "session-state/*/events.jsonl"),
 }
 
 
@@ -76,7 +77,7 @@ def survey(project: str, env: Mapping[str, str]) -> list[AgentReport]:
         st = state.get(agent.name) or {}
         rep.sessions = int(st.get("session_count", 0))
         rep.fired = dict(st.get("events") or {})
-        rep.sessions_since_install = _sessions_since(agent, home, rep.installed)
+        rep.sessions_since_install = _sessions_since(agent, env, rep.installed)
         rep.flags = _flags(rep)
         out.append(rep)
     return out
@@ -107,15 +108,20 @@ def _installed(agent: Agent, project: str, env: Mapping[str, str]) -> list[tuple
     return found
 
 
-def _sessions_since(agent: Agent, home: str, installed: list[tuple[str, str]]) -> int | None:
+def _sessions_since(
+    agent: Agent, env: Mapping[str, str], installed: list[tuple[str, str]]
+) -> int | None:
     """How many of the agent's own session files were written after the hook file hookwise installed."""
-    pattern = SESSION_FILES.get(agent.name)
-    if pattern is None or not installed:
+    where = SESSION_FILES.get(agent.name)
+    if where is None or not installed:
         return None
     import glob
 
+    var, folder, pattern = where
+    home = env.get("HOME") or os.path.expanduser("~")
+    base = env.get(var or "") or os.path.join(home, folder)
     since = min(os.path.getmtime(p) for _, p in installed)
-    return sum(1 for f in glob.glob(os.path.join(home, pattern)) if os.path.getmtime(f) > since)
+    return sum(1 for f in glob.glob(os.path.join(base, pattern)) if os.path.getmtime(f) > since)
 
 
 def _flags(rep: AgentReport) -> list[str]:

@@ -28,18 +28,10 @@ def taken_over_entries(
     warnings: list[str] = []
     if agent.config != "groups":
         return entries, warnings
-    home = env.get("HOME") or os.path.expanduser("~")
-    for label, path in (
-        ("user", os.path.join(home, *agent.user_file.split("/"))),
-        ("project", os.path.join(project, *agent.project_file.split("/"))),
-    ):
+    user_file = agent.config_path(project, env, user=True)
+    for label, path in (("user", user_file), ("project", agent.config_path(project, env))):
         store = os.path.join(os.path.dirname(path), f"hookwise-takeover.{agent.name}.json")
-        if (
-            label == "project"
-            and entries
-            and os.path.abspath(path)
-            == os.path.abspath(os.path.join(home, *agent.user_file.split("/")))
-        ):
+        if label == "project" and os.path.abspath(path) == os.path.abspath(user_file):
             continue  # the project is the home directory: one file, read once
         if os.path.isfile(store):
             more, notes = _entries_of(agent, label, store)

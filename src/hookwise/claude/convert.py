@@ -41,7 +41,7 @@ from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.runners import KINDS, spec_from_keys
 from hookwise.runners.kind import HookKind
-from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES
+from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES, sync_kinds
 
 
 @dataclass(frozen=True)
@@ -908,6 +908,7 @@ def convert_gemini_hook(
     pointer: str,
 ) -> tuple[dict[str, Any] | None, HookReport]:
     """Translate one hookwise hook object into a Claude Code hook object (or None + reason)."""
+    sync_kinds()  # every kind's keys and types (migration is not on the firing path)
     line, col = jsonc.locate(text, pointer) if text else (None, None)
     target = GEMINI_TO_CLAUDE_EVENT.get(event)
     rep = HookReport(

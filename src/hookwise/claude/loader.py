@@ -57,14 +57,22 @@ def load_claude_entries(
             warnings.append(f"{exc}; this Claude settings file was skipped")
             continue
         loaded.append((label, path, text, doc))
-    for _label, path, text, doc in loaded:
+    # disableAllHooks switches off hooks of its file's trust or less: a user file every Claude Code hook, a
+    # project file the project's only (a cloned repository must not switch off your guards; docs/security.md)
+    off: set[str] = set()
+    for label, path, text, doc in loaded:
         if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
             line, col = jsonc.locate(text, "/disableAllHooks")
-            warnings.append(
-                f"{path}:{line}:{col}: /disableAllHooks: true, so no Claude Code hooks are loaded"
+            whose = (
+                "no Claude Code hooks are"
+                if label == "user"
+                else "this project's Claude Code hooks are not"
             )
-            return [], warnings
+            warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so {whose} loaded")
+            off.update(("user", "project") if label == "user" else ("project",))
     for label, path, text, doc in loaded:
+        if label in off:
+            continue
         inherited = (env or {}).get("CLAUDE_PLUGIN_ROOT")
         # an inherited CLAUDE_PLUGIN_ROOT names the plugin's real root and wins over the default search
         roots = (

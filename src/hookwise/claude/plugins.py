@@ -32,7 +32,7 @@ from hookwise.jsonc.parse import kind_of
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 DEFAULT_HOOKS = os.path.join("hooks", "hooks.json")
 SOURCE_LABEL = "plugin"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: "$" would let a trailing newline in
 
 
 @dataclass

@@ -49,6 +49,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     if args.json:
         prof = hs.settings.profile
         doc: dict[str, Any] = {"hooks": rows, "warnings": hs.warnings}
+        if hs.settings.ignored_keys:  # settings a file's layer may not set (docs/security.md)
+            doc["ignoredKeys"] = hs.settings.ignored_keys
         if prof.name != "gemini":
             doc["profile"] = prof.name
         print(json.dumps(doc, indent=2, ensure_ascii=False), file=ctx.stdout)

@@ -94,6 +94,12 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
             f"{name!r} is a system hook ({matches[0].file}); only hooksConfig.disabled in the "
             "system settings can switch it off, and hookwise does not edit those"
         )
+    if target.scope == "project" and matches and all(not e.needs_trust for e in matches):
+        raise UsageError(
+            f"{name!r} is one of your user hooks ({matches[0].file}); a project file cannot switch it "
+            "off (a cloned repository could do the same to your guards, docs/security.md): use "
+            "--scope user to switch it off everywhere"
+        )
     if name in target.disabled:
         print(f"Hook {name!r} is already disabled in {target.label}.", file=ctx.stdout)
         return 0
@@ -107,8 +113,8 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
             f"a system hook is also named {name!r}; it stays enabled (only the system settings can "
             "disable it)"
         )
-    if target.scope == "project" and any(e.source == "user" for e in matches):
-        ctx.warn(f"{name!r} is one of your user hooks; this switches it off for this project only")
+    if target.scope == "project" and any(not e.needs_trust for e in matches):
+        ctx.warn(f"a user hook is also named {name!r}; it stays enabled (use --scope user)")
     return 0
 
 
@@ -178,12 +184,20 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
     if not entries:
         print("No hooks configured.", file=ctx.stdout)
         return 0
+    # a file switches off hooks of its own trust or less: a project file only project/extension/plugin hooks
+    reachable = [
+        e
+        for e in entries
+        if e.source not in ("system", "runtime") and (target.scope == "user" or e.needs_trust)
+    ]
     names: list[str] = []
-    for e in entries:
-        if e.source not in ("system", "runtime") and e.display_name not in names:
+    for e in reachable:
+        if e.display_name not in names:
             names.append(e.display_name)
     missing = [n for n in names if n not in target.disabled]
-    system = sorted({e.display_name for e in entries if e.source == "system"})
+    system = sorted(
+        {e.display_name for e in entries if e not in reachable and e.source != "runtime"}
+    )
     if not missing:
         print(f"All hooks are already disabled in {target.label}.", file=ctx.stdout)
     else:
@@ -194,8 +208,6 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
             file=ctx.stdout,
         )
     if system:
-        ctx.warn(
-            "system hooks stay enabled (only the system settings can disable them): "
-            + ", ".join(system)
-        )
+        who = "the system settings" if target.scope == "user" else "your user and system settings"
+        ctx.warn(f"these hooks stay enabled (only {who} can disable them): " + ", ".join(system))
     return 0

@@ -192,9 +192,68 @@ class Headers(Kind):
         return out, notes
 
 
+#: the source labels of the settings files (docs/contract.md §1); system defaults and system overrides are both
+#: ``system``. Extension ``hooks.json`` files, plugins and packages contribute hooks only, never these keys.
+SYSTEM, USER, PROJECT = "system", "user", "project"
+EVERY_LAYER: tuple[str, ...] = (SYSTEM, USER, PROJECT)
+USER_AND_SYSTEM: tuple[str, ...] = (USER, SYSTEM)
+SYSTEM_ONLY: tuple[str, ...] = (SYSTEM,)
+#: the sources hooks come from; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run only once trusted
+HOOK_SOURCES: tuple[str, ...] = (SYSTEM, USER, PROJECT, "extension", "plugin", "package")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a key may come from (docs/security.md): the one rule for every settings key.
+
+    ``layers``   the source labels of the files that may set it; from any other file the key is
+                 ignored with one warning naming the file (loader, ``validate`` and ``list`` alike)
+    ``narrows``  values every layer may set anyway, because they only make hookwise stricter
+                 (``"enabled": false`` for telemetry, ``"enabled": true`` for redaction)
+    ``trust``    what the key brings in from a project or extension (hooks, plugin directories,
+                 ``.claude/`` files) runs only once ``hookwise trust`` approved it
+    ``why``      what the key would let a cloned project do: the reason given with the warning
+    """
+
+    layers: tuple[str, ...]
+    narrows: tuple[Any, ...] = ()
+    trust: bool = False
+    why: str = ""
+
+    def admits(self, label: str, value: Any) -> bool:
+        """Whether a file with source label ``label`` may set the key to ``value``."""
+        return label in self.layers or any(
+            type(value) is type(v) and value == v for v in self.narrows
+        )
+
+    def statement(self) -> str:
+        """The rule in one sentence, for the JSON Schema: "Only user and system settings."."""
+        text = "Only " + self.who()
+        if self.narrows:
+            text += "; other files only " + " or ".join(show(v) for v in self.narrows)
+        return text + "."
+
+    def who(self) -> str:
+        """The layers in words: "user and system settings"."""
+        return " and ".join(self.layers) + " settings"
+
+    def refusal(self, where: str, value: Any) -> str:
+        """The warning for a file that may not set ``where`` (a dotted key path) to ``value``."""
+        text = f"only {self.who()} may set {where}"
+        if self.narrows:
+            text += " (here only to " + " or ".join(show(v) for v in self.narrows) + ")"
+        text += f", got {show(value)}"
+        return text + (f"; a project could {self.why}" if self.why else "") + "; ignored"
+
+
 @dataclass(frozen=True)
 class Key:
-    """One key of a settings object."""
+    """One key of a settings object.
+
+    ``origin`` (:class:`Origin`) says which settings layers may set it. Every row states it; a row
+    without one is settable from the user and system layers only (tests/settings/test_origins.py
+    fails on such a row).
+    """
 
     name: str
     kind: Kind
@@ -208,6 +267,23 @@ class Key:
     default: Any = None
     claude: str = ""  # migration to Claude Code: "" = carried or converted, else why it is dropped
     old_location: bool = False  # hooksConfig keys Gemini CLI once read directly under "hooks"
+    origin: Origin | None = (
+        None  # which layers may set it (None: user and system only, and a test fails)
+    )
+
+    @property
+    def source_rule(self) -> Origin:
+        """:attr:`origin`, or the safe default for a row that forgot to state one."""
+        return self.origin or Origin(USER_AND_SYSTEM)
+
+    def with_origin(self, origin: Origin) -> Key:
+        """This row, given ``origin`` when it states none (the hook tables' rows share ``HOOK_ORIGIN``).
+
+        Only for building a table: the row is completed in place (idempotent).
+        """
+        if self.origin is None:
+            object.__setattr__(self, "origin", origin)
+        return self
 
     def applies_to(self, hook_type: str | None) -> bool:
         return not self.types or hook_type is None or hook_type in self.types

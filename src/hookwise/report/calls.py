@@ -39,6 +39,9 @@ class Call:
     input: Any = None
     output: Any = None
     stderr: str = ""
+    bad_duration: bool = (
+        False  # the record's duration_ms was not a finite number >= 0: counted as 0
+    )
 
     @property
     def blocks(self) -> bool:
@@ -91,9 +94,24 @@ def _maybe_json(v: Any) -> Any:
     return v
 
 
+def _duration(v: Any) -> tuple[float, bool]:
+    """A record's ``duration_ms`` and whether it was unusable: a finite number >= 0 (also as a numeric string);
+    anything else (``NaN``, ``"slow"``, ``null``, ``-1``) counts as 0 and is flagged, never a crash."""
+    if v is None:
+        return 0.0, False
+    try:
+        d = float(v) if isinstance(v, (int, float, str)) and not isinstance(v, bool) else -1.0
+    except ValueError:
+        d = -1.0
+    if d != d or d in (float("inf"), float("-inf")) or d < 0:
+        return 0.0, True
+    return d, False
+
+
 def call_from_trace(i: int, r: Mapping[str, Any]) -> Call:
     inp = r.get("hook_input")
     outcome = str(r.get("outcome") or ("ok" if r.get("success") else "failed"))
+    duration, bad = _duration(r.get("duration_ms"))
     return Call(
         index=i,
         event=str(r.get("hook_event_name") or "?"),
@@ -101,7 +119,7 @@ def call_from_trace(i: int, r: Mapping[str, Any]) -> Call:
         source=str(r.get("source") or ""),
         hook_type=str(r.get("hook_type") or ""),
         outcome=outcome,
-        duration_ms=float(r.get("duration_ms") or 0.0),
+        duration_ms=duration,
         start_ms=_epoch_ms(inp.get("timestamp")) if isinstance(inp, dict) else None,
         decision=_decision(outcome, r.get("hook_output")),
         exit_code=r.get("exit_code"),
@@ -109,6 +127,7 @@ def call_from_trace(i: int, r: Mapping[str, Any]) -> Call:
         input=inp,
         output=r.get("hook_output"),
         stderr=str(r.get("stderr") or ""),
+        bad_duration=bad,
     )
 
 
@@ -120,7 +139,7 @@ def call_from_log(i: int, r: Mapping[str, Any]) -> Call | None:
     inp = _maybe_json(a.get("hook_input"))
     out = _maybe_json(a.get("hook_output"))
     outcome = str(a.get("outcome") or ("ok" if a.get("success") else "failed"))
-    duration = float(a.get("duration_ms") or 0.0)
+    duration, bad = _duration(a.get("duration_ms"))
     start = _epoch_ms(inp.get("timestamp")) if isinstance(inp, dict) else None
     if start is None:
         end = _epoch_ms(a.get("event.timestamp") or r.get("timestamp"))
@@ -140,6 +159,7 @@ def call_from_log(i: int, r: Mapping[str, Any]) -> Call | None:
         input=inp,
         output=out,
         stderr=str(a.get("stderr") or ""),
+        bad_duration=bad,
     )
 
 
@@ -288,6 +308,9 @@ def text_report(calls: list[Call], path: str, top: int = 10) -> str:
     widths = [min(40, max(len(r[i]) for r in rows)) for i in range(len(rows[0]) - 1)]
     numeric = {3, 4, 5, 6, 7}
     lines = [f"{len(calls)} hook calls of {len(stats)} hooks in {path}", ""]
+    bad = sum(c.bad_duration for c in calls)
+    if bad:
+        lines[1:1] = [f"note: {bad} call(s) have no valid duration_ms (counted as 0 ms)"]
     for r in rows:
         cells = [
             (

@@ -8,9 +8,10 @@ and their input and returns exactly one :class:`~hookwise.result.HookOutcome` pe
 hook, in order; the plan executor (:mod:`hookwise.core.execute`) never looks at
 the kind. Adding a kind is one module with a :class:`HookKind` subclass (with
 :class:`~hookwise.runners.base.PerHookRunner` for a kind that runs one hook at a
-time) plus one row here; settings, ``validate``, ``list``, ``trust``, migration and
-the JSON Schema read it from this table. A kind module imports only what describing
-its hooks needs; what running them needs is imported when the first one runs.
+time) plus one row here (a :class:`LazyKind` row, so that its module is imported only
+when settings name a hook of it); settings, ``validate``, ``list``, ``trust``, migration
+and the JSON Schema read it from this table. What running its hooks needs is imported
+when the first one runs.
 
 - ``command`` (:mod:`.command`): shell commands, one-shot or ``persistent``;
 - ``python`` (:mod:`.python`): functions registered from code or named in settings (``callable``);
@@ -26,14 +27,14 @@ Modules: ``_process`` (the one process driver: spawn, signal, pidfd, cleanup),
 
 from __future__ import annotations
 
+import sys
+
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
 from hookwise.runners.command import CommandKind
-from hookwise.runners.http import HttpKind
 from hookwise.runners.kind import HookKind
-from hookwise.runners.python import PythonKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -84,12 +85,57 @@ def spec_from_keys(kind: HookKind, hook: Mapping[str, Any]) -> KindSpec:
     return kind.make_spec(values)
 
 
+class LazyKind:
+    """A row of :data:`KINDS` whose module is imported when a hook of the kind is first read or run, so that a
+    firing loads only the kinds its settings use (``hookwise fire`` start-up, docs/performance.md). Every
+    member is the kind's own (:class:`~hookwise.runners.kind.HookKind`); only ``name`` is known before."""
+
+    def __init__(self, name: str, module: str, cls: str) -> None:
+        self.name = name
+        self.module = module
+        self.cls = cls
+        self._kind: HookKind | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._kind is not None
+
+    @property
+    def kind(self) -> HookKind:
+        """The kind itself (its module imported now if it was not yet)."""
+        kind = self._kind
+        if kind is None:
+            __import__(self.module)  # not importlib: it is not on the firing path
+            kind = self._kind = getattr(sys.modules[self.module], self.cls)()
+        return kind
+
+    def __getattr__(self, member: str) -> Any:
+        return getattr(self.kind, member)
+
+    def release(self, host: Any) -> None:
+        """What :meth:`HookSystem.close <hookwise.engine.HookSystem.close>` calls: passed on to a kind that was
+        used and keeps something per hook system (the http kind's connections)."""
+        release = getattr(self._kind, "release", None)
+        if release is not None:
+            release(host)
+
+
+def resolve_kind(row: HookKind | LazyKind) -> HookKind:
+    """The :class:`~hookwise.runners.kind.HookKind` of a row of :data:`KINDS` (imported now if lazy)."""
+    return row.kind if isinstance(row, LazyKind) else row
+
+
+def loaded(row: HookKind | LazyKind) -> bool:
+    return not isinstance(row, LazyKind) or row.loaded
+
+
 #: hook ``type`` -> its kind: the one table of hook kinds (settings keys, spec, run, trust material, display,
-#: Claude Code conversion; :class:`~hookwise.runners.kind.HookKind`)
+#: Claude Code conversion; :class:`~hookwise.runners.kind.HookKind`). The command kind is always loaded; the
+#: others are :class:`LazyKind` rows (their module imported when a hook of theirs is read or run).
 KINDS: dict[str, HookKind] = {
     "command": CommandKind(),
-    "python": PythonKind(),
-    "http": HttpKind(),
+    "python": LazyKind("python", "hookwise.runners.python", "PythonKind"),  # type: ignore[dict-item]
+    "http": LazyKind("http", "hookwise.runners.http", "HttpKind"),  # type: ignore[dict-item]
 }
 #: the running half of :data:`KINDS` (the same objects): what :attr:`HookSystem.runners` starts from
 RUNNERS: dict[str, Runner] = KINDS  # type: ignore[assignment]

@@ -299,6 +299,10 @@ def _exchange(host: Host, jobs: list[Any]) -> list[Any]:
     return answers
 
 
+#: (command, variables...) -> the words of the expanded command (trust material; at most 256 kept)
+_WORDS: dict[tuple[object, ...], list[str]] = {}
+
+
 class CommandKind(CommandRunner, HookKind):
     """``"type": "command"``: a shell command (docs/contract.md §5); one row of :data:`hookwise.runners.KINDS`."""
 
@@ -349,7 +353,12 @@ class CommandKind(CommandRunner, HookKind):
         if spec.shell is not None:
             lines.insert(0, ("shell", spec.shell))
         cwd = values.get("GEMINI_PROJECT_DIR", root)
-        words = command_words(expand_command(spec.command, dict(values)))
+        memo = (spec.command, *values.items())
+        words = _WORDS.get(memo)
+        if words is None:  # pure text work, the same at every firing: done once per command
+            if len(_WORDS) >= 256:
+                _WORDS.clear()
+            words = _WORDS[memo] = command_words(expand_command(spec.command, dict(values)))
         search = search_dirs(entry.env, root, cwd)
         files = named_files([*words, *env_words(entry.env)], root, cwd, search)
         return Material(lines, files)

@@ -33,6 +33,8 @@ ALWAYS_ALLOWED = frozenset(
         "TMP",
         "USERPROFILE",
         "SYSTEMDRIVE",
+        "PWD",  # the working directory, not a password (…_PWD names are: MYSQL_PWD)
+        "OLDPWD",
         "ADDITIONAL_CONTEXT",
         "AVAILABLE_LABELS",
         "BRANCH_NAME",
@@ -79,11 +81,13 @@ SECRET_NAME_PARTS = (
     "CREDS",
     "PRIVATE",
     "CERT",
+    "PWD",  # MYSQL_PWD, PGPWD (PWD and OLDPWD themselves are always allowed)
+    "DSN",  # SENTRY_DSN: a URL whose user part is the key
 )
 
 SECRET_VALUE_PATTERN = (
     r"-----BEGIN (?:[A-Z ]+ )?(?:PRIVATE KEY|CERTIFICATE)-----"
-    r"|[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:[^\s/@]+@"
+    r"|[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]*:[^\s/@]+@"  # user:password@, also :password@ (redis://:pw@h)
     r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}"
     r"|\bgithub_pat_[A-Za-z0-9_]{36,}"
     r"|\bAIzaSy[A-Za-z0-9_-]{33}"

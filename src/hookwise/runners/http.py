@@ -1,4 +1,4 @@
-"""The runner of ``"type": "http"`` hooks (docs/hook-types.md): one row of :data:`hookwise.runners.RUNNERS`.
+"""The runner of ``"type": "http"`` hooks (docs/hook-types.md): its kind is a row of :data:`hookwise.runners.KINDS`.
 
 Checks the URL against the allow-lists (``hooksConfig.allowedHttpHookUrls``),
 encodes the input in the hook's dialect, fills the headers, and hands the POST
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 class HttpRunner:
-    """The runner of ``"type": "http"`` hooks (one row of :data:`hookwise.runners.RUNNERS`).
+    """The runner of ``"type": "http"`` hooks (its kind is a row of :data:`hookwise.runners.KINDS`).
 
     Each host (hook system) gets its own :class:`HttpClient`, so keep-alive
     connections are reused across its firings and closed when it goes away.

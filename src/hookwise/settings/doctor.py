@@ -504,7 +504,7 @@ def plan_checks(
     checks: list[HookCheck] = []
     seen: set[tuple[str, str]] = set()
     for e in entries:
-        if e.type != "command":
+        if not e.command:  # a hook without a shell command (another kind) is not run by the doctor
             continue
         key = (e.event.value, e.identity)
         if key in seen:

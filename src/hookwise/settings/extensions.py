@@ -26,7 +26,7 @@ from typing import Any
 
 from hookwise._records import dataclass
 from hookwise.errors import ExtensionError
-from hookwise.settings.enablement import Enablement
+from hookwise.settings.enablement import ENABLEMENT_FILE, Enablement
 
 GEMINI_MANIFEST = "gemini-extension.json"
 CLAUDE_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
@@ -36,6 +36,35 @@ INSTALL_METADATA = (
 SCOPES = ("user", "project")
 #: fault injection for tests: seconds the copier sleeps after each file (so a test can kill it mid-copy)
 FAULT_PAUSE_ENV = "HOOKWISE_FAULT_COPY_PAUSE"
+
+
+#: the longest extension name (a folder name; file systems allow 255 bytes, and names are shown in lists)
+MAX_NAME = 128
+#: names of hookwise's own entries in the extensions folder, which no extension may take
+RESERVED_NAMES = frozenset({ENABLEMENT_FILE, INSTALL_METADATA})
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name an installed extension (its folder), or None.
+
+    Letters, digits, ``.``, ``_`` and ``-``, starting with a letter or digit (so never an option such as
+    ``-rf``, never hidden, never a path, never a line break), at most :data:`MAX_NAME` characters, and not
+    one of :data:`RESERVED_NAMES` (a folder named ``extension-enablement.json`` would break every
+    ``extensions enable/disable``).
+    """
+    import re
+
+    if not isinstance(name, str) or not name:
+        return f"an extension needs a non-empty string, got {name!r}"
+    if len(name) > MAX_NAME:
+        return f"{len(name)} characters is too long (at most {MAX_NAME})"
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        return (
+            f"use letters, digits, '.', '_' or '-', starting with a letter or digit, got {name!r}"
+        )
+    if name.lower() in RESERVED_NAMES:
+        return f"{name!r} is the name of hookwise's own file in the extensions folder"
+    return None
 
 
 # --------------------------------------------------------------------------- reading an extension folder
@@ -83,9 +112,10 @@ def inspect_dir(path: str) -> ExtensionInfo:
         if not isinstance(doc, dict):
             raise ExtensionError(f"{gm}: /: the manifest must be a JSON object")
         name = doc.get("name")
-        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+        bad = name_problem(name)
+        if bad is not None:
             raise ExtensionError(
-                f'{gm}: /name: an extension needs a "name" (a folder name), got {name!r}'
+                f'{gm}: /name: not a usable extension "name" (a folder name): {bad}'
             )
         hooks = os.path.join(path, "hooks", "hooks.json")
         if os.path.lexists(hooks):
@@ -95,12 +125,17 @@ def inspect_dir(path: str) -> ExtensionInfo:
                     f'{hooks}: /hooks: an extension hooks file needs a "hooks" object'
                 )
         version = doc.get("version")
-        return ExtensionInfo(name, path, "gemini", version if isinstance(version, str) else "")
+        return ExtensionInfo(str(name), path, "gemini", version if isinstance(version, str) else "")
     if os.path.lexists(os.path.join(path, CLAUDE_MANIFEST)):
         try:
             plugin = read_plugin(path, require_manifest=True)
         except PluginError as exc:
             raise ExtensionError(str(exc)) from None
+        bad = name_problem(plugin.name)
+        if bad is not None:
+            raise ExtensionError(
+                f'{os.path.join(path, CLAUDE_MANIFEST)}: /name: not a usable extension "name": {bad}'
+            )
         doc = _load_json(os.path.join(path, CLAUDE_MANIFEST), "the plugin manifest")
         version = doc.get("version") if isinstance(doc, dict) else None
         return ExtensionInfo(
@@ -155,7 +190,6 @@ def _is_git_source(src: str) -> bool:
 
 def _copy_tree(src: str, dst: str) -> None:
     """Copy ``src`` into the new directory ``dst``; ``.git`` is skipped; symlinks must stay inside ``src``."""
-    import shutil
     import time
 
     pause = float(os.environ.get(FAULT_PAUSE_ENV, "0") or 0)
@@ -191,9 +225,46 @@ def _copy_tree(src: str, dst: str) -> None:
                 continue
             if name in dirnames:
                 continue  # created when os.walk gets there
-            shutil.copy2(sp, tp, follow_symlinks=False)
+            _copy_file(sp, tp)
             if pause:
                 time.sleep(pause)
+
+
+def _copy_file(src: str, dst: str) -> None:
+    """Copy one file with its mode and times; a sparse file stays sparse (only its data is read and
+    written: a 3 GB file of holes costs what its data costs, not 3 GB)."""
+    import shutil
+
+    st = os.lstat(src)
+    sparse = hasattr(os, "SEEK_DATA") and os.path.isfile(src) and st.st_blocks * 512 < st.st_size
+    if not sparse:
+        shutil.copy2(src, dst, follow_symlinks=False)
+        return
+    with open(src, "rb") as fi, open(dst, "wb") as fo:
+        _copy_data_segments(fi.fileno(), fo, st.st_size)
+        fo.truncate(st.st_size)
+    shutil.copystat(src, dst, follow_symlinks=False)
+
+
+def _copy_data_segments(fd: int, out: Any, size: int) -> None:
+    """Write the data segments of the file open as ``fd`` at the same offsets of ``out`` (holes skipped)."""
+    pos = 0
+    while pos < size:
+        try:
+            start = os.lseek(fd, pos, os.SEEK_DATA)
+        except OSError:  # ENXIO: only a hole is left
+            return
+        end = os.lseek(fd, start, os.SEEK_HOLE)
+        out.seek(start)
+        os.lseek(fd, start, os.SEEK_SET)
+        left = end - start
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                return
+            out.write(chunk)
+            left -= len(chunk)
+        pos = end
 
 
 def _clean_leftovers(root: str) -> None:

@@ -87,9 +87,10 @@ def discover_layers(
 ) -> list[SettingsLayer]:
     """Every settings layer in merge order (docs/contract.md §1), whether or not its file exists.
 
-    ``profile`` (docs/sources.md) moves the user and project files to another
-    product's folders; extensions always come from the gemini user directory,
-    and disabled ones (``hookwise extensions disable``) are left out.
+    ``profile`` (docs/sources.md) moves the project file to another product's folder
+    and adds that product's user file after ``~/.gemini/settings.json`` (which is
+    always read); extensions always come from the gemini user directory, and
+    disabled ones (``hookwise extensions disable``) are left out.
     """
     env = os.environ if env is None else env
     udir = user_dir(env)
@@ -109,10 +110,14 @@ def discover_layers(
         sys_settings = (
             profile.system_settings_var and env.get(profile.system_settings_var)
         ) or sys_settings
-    layers = [
-        SettingsLayer("system", "system-defaults", sys_defaults),
-        SettingsLayer("user", "user", user_path),
-    ]
+    layers = [SettingsLayer("system", "system-defaults", sys_defaults)]
+    gemini_user = os.path.join(udir, "settings.json")
+    if os.path.abspath(user_path) != os.path.abspath(gemini_user):
+        # another product's profile adds its user file; it never drops the user's own Gemini settings (their
+        # guard hooks, URL allow-list and redaction list): a cloned project's .tabnine/ or .terminai/
+        # folder can choose the profile (docs/security.md)
+        layers.append(SettingsLayer("user", "user", gemini_user))
+    layers.append(SettingsLayer("user", "user", user_path))
     if os.path.abspath(proj_path) != os.path.abspath(user_path):
         layers.append(SettingsLayer("project", "project", proj_path))
     layers.append(SettingsLayer("system", "system", sys_settings))

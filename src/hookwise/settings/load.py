@@ -56,6 +56,8 @@ class LoadedSettings:
     profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
     #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
+    #: keys a file set that its layer may not set (settings/schema.py ``Origin``): file, pointer, key, layers
+    ignored_keys: list[dict[str, Any]] = field(default_factory=list)
 
     def hook_vars(
         self, project_dir: str, session_id: str, env: Mapping[str, str]
@@ -73,6 +75,7 @@ class LoadedSettings:
 class _Reporter:
     def __init__(self, warnings: list[str]) -> None:
         self.warnings = warnings
+        self.ignored_keys: list[dict[str, Any]] = []
 
     def at(self, layer: SettingsLayer, ptr: str, message: str) -> None:
         line, col = jsonc.locate(layer.text, ptr) if layer.text else (None, None)
@@ -83,6 +86,15 @@ class _Reporter:
         for f in findings:
             if f.at_load:
                 self.at(layer, f.pointer, f.message)
+            if f.refused:
+                self.ignored_keys.append(
+                    {
+                        "file": layer.path,
+                        "pointer": f.pointer,
+                        "key": f.refused,
+                        "layer": layer.label,
+                    }
+                )
 
 
 _HYDRATE_DROP = ("__proto__", "constructor", "prototype")
@@ -134,7 +146,7 @@ def parse_hooks_section(
     hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter
 ) -> list[HookEntry]:
     """Every hook of a ``hooks`` object that loads, in file order; problems are reported (settings/schema.py)."""
-    reading = read_hooks_section(hooks, base_ptr)
+    reading = read_hooks_section(hooks, base_ptr, layer.label)
     report.findings(layer, reading.findings)
     return [
         HookEntry(
@@ -157,9 +169,11 @@ class _Switches:
     def __init__(self) -> None:
         self.disabled_all: list[str] = []
         self.disabled_system: list[str] = []
+        self.disabled_trusted: list[str] = []  # named by user and system files
         self.disabled_by_project: list[str] = []
         self.enabled_all = True
         self.enabled_system = True
+        self.enabled_trusted = True  # last-wins over the user and system files
         self.project_switched_off = False
         self.claude = False
         self.hooks_config: dict[str, Any] = {}
@@ -176,12 +190,16 @@ class _Switches:
         self.disabled_all.extend(names)
         if layer.label == "system":
             self.disabled_system.extend(names)
+        if layer.label in ("user", "system"):
+            self.disabled_trusted.extend(names)
         if layer.kind == "project":
             self.disabled_by_project.extend(names)
         if "enabled" in cfg:
             self.enabled_all = cfg["enabled"]
             if layer.label == "system":
                 self.enabled_system = cfg["enabled"]
+            if layer.label in ("user", "system"):
+                self.enabled_trusted = cfg["enabled"]
             if layer.kind == "project" and cfg["enabled"] is False:
                 self.project_switched_off = True
         if "claudeSettings" in cfg:
@@ -190,30 +208,15 @@ class _Switches:
             self.http_url_lists.append((layer.path, list(cfg["allowedHttpHookUrls"])))
         self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
 
-    def add_redaction(self, red: dict[str, Any], layer: SettingsLayer, report: _Reporter) -> None:
-        rptr = "/security/environmentVariableRedaction"
-        loosening_ok = layer.label in ("user", "system")
-        allowed = red.get("allowed", [])
-        if allowed and not loosening_ok:
-            report.at(
-                layer,
-                rptr + "/allowed",
-                "only user and system settings may allow environment variables; ignored",
-            )
-        elif allowed:
-            self.allowed.update(x.upper() for x in allowed)
+    def add_redaction(self, red: dict[str, Any]) -> None:
+        """Redaction keys a layer may set (the others were left out by their origin, settings/schema.py)."""
+        self.allowed.update(x.upper() for x in red.get("allowed", []))
         self.blocked.update(x.upper() for x in red.get("blocked", []))
         en = red.get("enabled")
-        if en is True and loosening_ok:
+        if en is True:
             self.red_trusted = True
-        elif en is False and loosening_ok:
-            self.red_untrusted = False
         elif en is False:
-            report.at(
-                layer,
-                rptr + "/enabled",
-                "only user and system settings may switch environment redaction off; ignored",
-            )
+            self.red_untrusted = False
 
 
 def load_settings(
@@ -240,7 +243,7 @@ def load_settings(
         entries.extend(_read_layer(layer, project_dir, sw, report, env, prof))
     if claude_settings is None:
         claude_settings = sw.claude
-    entries.extend(_package_entries(report))
+    entries.extend(_package_entries(report, project_dir))
     if claude_settings:
         entries.extend(_claude_entries(project_dir, env, warnings))
         sw.http_url_lists.extend(_claude_url_lists(project_dir, env))
@@ -265,15 +268,16 @@ def load_settings(
         http_url_lists=sw.http_url_lists,
         profile=prof,
         telemetry=sw.telemetry,
+        ignored_keys=report.ignored_keys,
     )
 
 
-def _package_entries(report: _Reporter) -> list[HookEntry]:
+def _package_entries(report: _Reporter, project_dir: str) -> list[HookEntry]:
     """Hooks of installed hook packages (``hookwise.hooks`` entry points), source ``package``."""
     from hookwise.settings import packages
 
     out: list[HookEntry] = []
-    for dist, ep_name, value, load in packages.discover():
+    for dist, ep_name, value, load in packages.discover(project_dir=project_dir):
         section, problem = packages.load_section(dist, ep_name, value, load)
         if problem is not None:
             report.warnings.append(problem)
@@ -351,17 +355,11 @@ def _read_layer(
     entries = parse_hooks_section(doc["hooks"], layer, "/hooks", report) if "hooks" in doc else []
     if "hooksConfig" in doc:
         cfg, findings = read_object(
-            doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
+            doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"', layer.label
         )
-        report.findings(layer, findings)
-        if "mode" in cfg and layer.label not in ("user", "system"):
-            report.at(
-                layer,
-                "/hooksConfig/mode",
-                "read only from user and system settings (a project cannot switch enforcement "
-                "off); ignored",
-            )
-            del cfg["mode"]
+        report.findings(
+            layer, findings
+        )  # hooksConfig.mode from a project was left out (its Origin)
         sw.add_hooks_config(cfg, layer)
         for i, d in enumerate(cfg.get("claudePlugins", [])):
             sw.plugin_dirs.append(
@@ -371,7 +369,9 @@ def _read_layer(
                 )
             )
     if "telemetry" in doc:
-        tel, findings = read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')
+        tel, findings = read_object(
+            doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"', layer.label
+        )
         report.findings(layer, findings)
         sw.telemetry.update((k, v) for k, v in tel.items() if k in TELEMETRY_KEYS)
     sec = doc.get("security")
@@ -381,9 +381,10 @@ def _read_layer(
             "/security/environmentVariableRedaction",
             REDACTION_KEYS,
             '"environmentVariableRedaction"',
+            layer.label,
         )
         report.findings(layer, findings)
-        sw.add_redaction(red, layer, report)
+        sw.add_redaction(red)
     return entries
 
 
@@ -423,27 +424,35 @@ def _claude_entries(
 def _apply_switches(
     entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]
 ) -> None:
-    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching."""
+    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching.
+
+    A layer switches off only hooks of its own trust or less: system hooks only by the system files, user
+    (and package) hooks only by the user and system files; a project's ``disabled`` list and
+    ``enabled: false`` reach project, extension and plugin hooks only (a cloned repository must not switch
+    off your guards; docs/security.md).
+    """
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)
+    dis_trusted = set(sw.disabled_trusted)
     user_names = {e.display_name for e in entries if e.source == "user"}
     for e in entries:
         if e.source == "system":
             e.enabled = sw.enabled_system and e.display_name not in dis_sys
-        else:
+        elif e.needs_trust:
             e.enabled = sw.enabled_all and e.display_name not in dis_all
-    switched = sorted(user_names.intersection(sw.disabled_by_project))
-    if switched:
+        else:
+            e.enabled = sw.enabled_trusted and e.display_name not in dis_trusted
+    kept = sorted(user_names.intersection(set(sw.disabled_by_project) - dis_trusted))
+    if kept:
         warnings.append(
-            f"{project_file}: /hooksConfig/disabled: the project settings disable your user hook(s) "
-            + ", ".join(repr(n) for n in switched)
-            + " (a cloned repository can switch off your guards; remove them from the list"
-            " if unintended)"
+            f"{project_file}: /hooksConfig/disabled: the project settings list your user hook(s) "
+            + ", ".join(repr(n) for n in kept)
+            + "; only your user and system settings can switch off your hooks, so they stay enabled"
         )
     if sw.project_switched_off and user_names and not sw.enabled_all:
         warnings.append(
-            f"{project_file}: /hooksConfig/enabled: the project settings switch off all hooks, "
-            "including your user hooks"
+            f"{project_file}: /hooksConfig/enabled: the project settings switch off project and "
+            "extension hooks; your user hooks stay enabled"
         )
     sys_named = {e.display_name for e in entries if e.source == "system"}
     ignored = sorted(sys_named.intersection(dis_all - dis_sys))

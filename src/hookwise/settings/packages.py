@@ -136,9 +136,53 @@ def _may_declare_group(paths: list[str]) -> bool:
     return answer
 
 
-def discover(paths: list[str] | None = None) -> list[tuple[str, str, str, Callable[[], Any]]]:
-    """``(distribution, entry point name, value, load)`` for every ``hookwise.hooks`` entry point, sorted."""
-    search = list(sys.path) if paths is None else paths
+def installed_paths(project_dir: str | None = None) -> list[str]:
+    """The :data:`sys.path` entries where installed distributions may be: without the ones a cloned project
+    controls (docs/security.md).
+
+    ``python -m hookwise`` and a host script run from a project put the current directory (or the
+    script's) first on :data:`sys.path`; a repository holding ``evil-1.0.dist-info/entry_points.txt``
+    would otherwise contribute hooks at user trust and have its module imported before any approval.
+    Left out: ``""``, the current directory, and every directory inside the project except a
+    ``site-packages``/``dist-packages`` one (a virtual environment the user made in the project).
+    """
+    try:
+        here = os.getcwd()  # already the real path
+    except OSError:
+        here = ""
+    roots = {os.path.abspath(project_dir), os.path.realpath(project_dir)} if project_dir else set()
+    out = []
+    for d in sys.path:
+        a = os.path.abspath(d) if d else ""
+        if not a or a == here or _controlled_by(a, roots):
+            continue
+        out.append(d)
+    return out
+
+
+def _controlled_by(path: str, roots: set[str]) -> bool:
+    """Whether ``path`` is one of ``roots`` or inside one, and not a ``site-packages``/``dist-packages``."""
+    for root in roots:
+        if path == root or path.startswith(root + os.sep):
+            parts = path[len(root) :].split(os.sep)
+            return "site-packages" not in parts and "dist-packages" not in parts
+    return False
+
+
+def discover(
+    paths: list[str] | None = None, project_dir: str | None = None
+) -> list[tuple[str, str, str, Callable[[], Any]]]:
+    """``(distribution, entry point name, value, load)`` for every ``hookwise.hooks`` entry point, sorted.
+
+    ``paths`` defaults to :func:`installed_paths` (``sys.path`` without what ``project_dir`` controls)."""
+    if paths is None:
+        if not _may_declare_group(
+            sys.path
+        ):  # the common case, answered from the cache: no package at all
+            return []
+        search = installed_paths(project_dir)
+    else:
+        search = paths
     if not _may_declare_group(search):
         return []
     from importlib.metadata import distributions

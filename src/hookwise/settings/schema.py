@@ -52,7 +52,8 @@ How to add a key to a hook
 How to add a hook type
     A hook kind is a :class:`~hookwise.runners.kind.HookKind` subclass in its own module of
     ``runners/`` and one row of :data:`hookwise.runners.KINDS`; its ``keys`` and ``doc`` reach
-    ``HOOK_KEYS`` and ``HOOK_TYPES`` here (:func:`sync_kinds`). ``OTHER_TYPES`` holds the values of
+    ``HOOK_KEYS`` and ``HOOK_TYPES`` here (:func:`sync_kinds`; reading settings imports a kind's
+    module when a hook of it appears). ``OTHER_TYPES`` holds the values of
     ``"type"`` that are not kinds (an alias, one that cannot be written in settings).
 
 A ``hooksConfig`` key is a :class:`Key` row in ``HOOKS_CONFIG_KEYS`` (``old_location=True`` when
@@ -65,13 +66,17 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.keys import ERROR as ERROR  # the severities, here for the readers of the tables
 from hookwise.core.keys import (
+    EVERY_LAYER,
     FLAG,
+    HOOK_SOURCES,
     NAMES,
     TEXT,
+    USER_AND_SYSTEM,
     Key,
     Kind,
     Note,
     OneOf,
+    Origin,
     _ceil,
     _is_number,
     _num,
@@ -93,7 +98,7 @@ from hookwise.events import (
 )
 from hookwise.jsonc.codec import dumps_indented
 from hookwise.jsonc.parse import kind_of, pointer
-from hookwise.runners import KINDS
+from hookwise.runners import KINDS, loaded, resolve_kind
 
 if TYPE_CHECKING:  # typing and collections are not imported when firing
     from collections.abc import Iterable, Mapping
@@ -118,6 +123,9 @@ class Finding:
     message: str
     severity: Severity = ERROR
     at_load: bool = True
+    refused: str = (
+        ""  # the dotted key a file may not set (its Origin): ignored, listed by `hookwise list`
+    )
 
 
 def _fresh(default: Any) -> Any:
@@ -366,29 +374,47 @@ SHARED_HOOK_KEYS: tuple[Key, ...] = (
     ),
 )
 
+#: the origin of a hook's keys: every source; a hook from an untrusted source runs only once trusted, and
+#: what trust covers is the hook kind's trust material (docs/security.md)
+HOOK_ORIGIN = Origin(HOOK_SOURCES, trust=True)
+
 #: the values of ``"type"``: one per hook kind, then :data:`OTHER_TYPES` (kept in step with the kinds)
 HOOK_TYPES: dict[str, HookType] = {}
 #: the keys of a hook: ``type``, each kind's own keys, the shared keys; order = the JSON Schema's properties
 HOOK_KEYS: dict[str, Key] = {}
 #: keys that only a hook has; on a definition they mean a hook was written without its wrapper
 HOOK_MARKERS: list[str] = []
-_SYNCED: list[tuple[object, ...]] = [()]
+_SYNCED: list[object] = [None]
 
 
-def sync_kinds() -> None:
+def sync_kinds(full: bool = True) -> None:
     """Bring :data:`HOOK_TYPES`, :data:`HOOK_KEYS` and :data:`HOOK_MARKERS` in step with
-    :data:`hookwise.runners.KINDS` (in place: a kind registered later is read like the built-in ones)."""
-    kinds = tuple(KINDS.values())
-    if kinds == _SYNCED[0]:
+    :data:`hookwise.runners.KINDS`, in place (a kind registered later is read like the built-in ones).
+
+    ``full``: every kind's module is imported (``validate``, the JSON Schema, migration). Otherwise the
+    tables hold the keys of the kinds already imported: reading settings imports a kind when a hook of
+    it appears, and falls back to the full tables for a key it does not know (a firing whose settings
+    hold only command hooks imports no other kind).
+    """
+    rows = list(KINDS.values())
+    kinds = [resolve_kind(r) for r in rows if full or loaded(r)]
+    state = (tuple(KINDS), tuple(map(id, kinds)))
+    if state == _SYNCED[0]:
         return
-    types = [HookType(k.name, k.doc) for k in kinds]
+    docs = {k.name: k.doc for k in kinds}
+    types = [HookType(n, docs.get(n, "")) for n in KINDS]
     HOOK_TYPES.clear()
     HOOK_TYPES.update((t.name, t) for t in (*types[:1], OTHER_TYPES[0], *types[1:], OTHER_TYPES[1]))
-    rows = [_type_key(), *(row for k in kinds for row in k.keys), *SHARED_HOOK_KEYS]
+    keys = [_type_key(), *(row for k in kinds for row in k.keys), *SHARED_HOOK_KEYS]
     HOOK_KEYS.clear()
-    HOOK_KEYS.update((row.name, row) for row in rows)
+    HOOK_KEYS.update((row.name, row.with_origin(HOOK_ORIGIN)) for row in keys)
     HOOK_MARKERS[:] = [k for k, row in HOOK_KEYS.items() if row.required]
-    _SYNCED[0] = kinds
+    _SYNCED[0] = state
+
+
+def _full() -> bool:
+    """Whether the tables hold every kind's keys (after a full :func:`sync_kinds`)."""
+    return all(loaded(r) for r in KINDS.values()) and len(_SYNCED[0][1]) == len(KINDS)  # type: ignore[index]
 
 
 def _type_key() -> Key:
@@ -401,12 +427,12 @@ def _type_key() -> Key:
     )
 
 
-sync_kinds()
+sync_kinds(full=False)
 
 
 #: the keys of a definition (one element of ``hooks.<Event>``)
 DEFINITION_KEYS: dict[str, Key] = {
-    k.name: k
+    k.name: k.with_origin(HOOK_ORIGIN)
     for k in (
         Key(
             "matcher",
@@ -430,30 +456,54 @@ DEFINITION_KEYS: dict[str, Key] = {
     )
 }
 
+#: hooksConfig.enabled/disabled: any layer, but a system hook is switched off only by the system layers and a
+#: project that switches off user hooks is warned about (settings/load.py, docs/contract.md §7)
+_SWITCH = Origin(EVERY_LAYER)
+_EXPORT = "send your prompts and tool inputs to a collector it chooses"
+
 #: the keys of ``hooksConfig`` (docs/contract.md §2)
 HOOKS_CONFIG_KEYS: dict[str, Key] = {
     k.name: k
     for k in (
-        Key("enabled", FLAG, "Master switch for hooks.", default=True, old_location=True),
+        Key(
+            "enabled",
+            FLAG,
+            "Master switch for hooks.",
+            default=True,
+            old_location=True,
+            origin=_SWITCH,
+        ),
         Key(
             "disabled",
             NAMES,
             "Display names (name, else command) of hooks to switch off.",
             default=[],
             old_location=True,
+            origin=_SWITCH,
         ),
-        Key("notifications", FLAG, "Show hook notifications.", default=True, old_location=True),
+        Key(
+            "notifications",
+            FLAG,
+            "Show hook notifications.",
+            default=True,
+            old_location=True,
+            origin=Origin(EVERY_LAYER),
+        ),
         Key(
             "claudeSettings",
             FLAG,
             "hookwise: also load hooks from .claude/ settings files.",
             default=False,
+            origin=Origin(EVERY_LAYER, trust=True),
         ),
         Key(
             "allowedHttpHookUrls",
             NAMES,
             "hookwise: URL patterns (* = any characters) http hooks may call; every "
             "layer that sets a list must allow the URL, so a project can narrow the list but never widen it.",
+            origin=Origin(
+                EVERY_LAYER
+            ),  # every list must allow a URL: a project's list only narrows
         ),
         Key(
             "claudePlugins",
@@ -461,6 +511,7 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "hookwise: Claude Code plugin directories whose hooks to load (relative to the "
             "project; ~/ is the home directory).",
             default=[],
+            origin=Origin(EVERY_LAYER, trust=True),
         ),
         Key(
             "afterModel",
@@ -468,13 +519,17 @@ HOOKS_CONFIG_KEYS: dict[str, Key] = {
             "hookwise: fire AfterModel for every streamed chunk (default) "
             "or once per complete response.",
             default="chunk",
+            origin=Origin(EVERY_LAYER),
         ),
         Key(
             "mode",
             OneOf("enforce", "audit"),
             "hookwise: audit runs hooks and records their decisions but enforces nothing "
-            "(user and system settings only; docs/fleet.md).",
+            "(docs/fleet.md).",
             default="enforce",
+            origin=Origin(
+                USER_AND_SYSTEM, narrows=("enforce",), why="switch enforcement off (audit mode)"
+            ),
         ),
     )
 }
@@ -487,12 +542,19 @@ REDACTION_KEYS: dict[str, Key] = {
             "allowed",
             NAMES,
             "Variables passed to hooks even if they look secret (user and system settings only).",
+            origin=Origin(USER_AND_SYSTEM, why="pass your secrets to its own hooks"),
         ),
-        Key("blocked", NAMES, "Variables never passed to project and extension hooks."),
+        Key(
+            "blocked",
+            NAMES,
+            "Variables never passed to project and extension hooks.",
+            origin=Origin(EVERY_LAYER),
+        ),
         Key(
             "enabled",
             FLAG,
             "Redaction on (true) for every hook, or off (false, user and system settings only).",
+            origin=Origin(USER_AND_SYSTEM, why="pass your secrets to its own hooks"),
         ),
     )
 }
@@ -506,6 +568,7 @@ TELEMETRY_KEYS: dict[str, Key] = {
             FLAG,
             "Export hook calls as OpenTelemetry logs, metrics and spans (needs hookwise[otel]).",
             default=False,
+            origin=Origin(USER_AND_SYSTEM, narrows=(False,), why=_EXPORT),
         ),
         Key(
             "target",
@@ -513,6 +576,7 @@ TELEMETRY_KEYS: dict[str, Key] = {
             'Gemini CLI\'s target; hookwise always exports over OTLP ("gcp": point '
             "otlpEndpoint at a collector that forwards to Google Cloud).",
             default="local",
+            origin=Origin(EVERY_LAYER),
         ),
         Key(
             "otlpEndpoint",
@@ -520,29 +584,44 @@ TELEMETRY_KEYS: dict[str, Key] = {
             "OTLP collector address, e.g. http://localhost:4317 (grpc) or "
             "http://localhost:4318 (http).",
             default="http://localhost:4317",
+            origin=Origin(USER_AND_SYSTEM, why=_EXPORT),
         ),
         Key(
             "otlpProtocol",
             OneOf("grpc", "http"),
             "OTLP over gRPC or HTTP (protobuf).",
             default="grpc",
+            origin=Origin(USER_AND_SYSTEM, why=_EXPORT),
         ),
         Key(
             "outfile",
             TEXT,
             "Write telemetry as JSON lines to this file instead of exporting over OTLP.",
+            origin=Origin(
+                USER_AND_SYSTEM, why="append text it controls to any file you can write (~/.bashrc)"
+            ),
         ),
         Key(
             "logPrompts",
             FLAG,
             "Include hook inputs, outputs, stdout and stderr, and full hook names.",
             default=True,
+            origin=Origin(USER_AND_SYSTEM, narrows=(False,), why=_EXPORT),
         ),
-        Key("useCollector", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
-        Key("useCliAuth", FLAG, "Gemini CLI setting; accepted and not used by hookwise."),
+        Key(
+            "useCollector",
+            FLAG,
+            "Gemini CLI setting; accepted and not used by hookwise.",
+            origin=Origin(EVERY_LAYER),
+        ),
+        Key(
+            "useCliAuth",
+            FLAG,
+            "Gemini CLI setting; accepted and not used by hookwise.",
+            origin=Origin(EVERY_LAYER),
+        ),
     )
 }
-
 
 #: the values an exact matcher can meet, per event
 EXACT_VALUES: dict[HookEvent, tuple[str, ...]] = {
@@ -587,7 +666,8 @@ class ReadDefinition:
 class Reading:
     """What reading a ``hooks`` section found: the hooks that load and every finding, in file order."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str | None = None) -> None:
+        self.label = label  # the source label of the file read (None: no origin rule applied)
         self.hooks: list[ReadHook] = []
         self.definitions: list[ReadDefinition] = []
         self.findings: list[Finding] = []
@@ -626,10 +706,13 @@ def unknown_key_message(key: str, known: Iterable[str], where: str) -> str:
     )
 
 
-def read_hooks_section(hooks: Any, base: str = "/hooks") -> Reading:
-    """Read a ``hooks`` object: every hook that loads, in file order, and every finding."""
-    sync_kinds()
-    out = Reading()
+def read_hooks_section(hooks: Any, base: str = "/hooks", label: str | None = None) -> Reading:
+    """Read a ``hooks`` object: every hook that loads, in file order, and every finding.
+
+    ``label``: the source label of the file, for the keys whose :class:`Origin` is narrower.
+    """
+    sync_kinds(full=False)
+    out = Reading(label)
     if not isinstance(hooks, dict):
         out.add(
             base,
@@ -766,10 +849,13 @@ def _read_hook(out: Reading, h: Any, ptr: str) -> dict[str, Any] | None:
     before = len(out.findings)
     written = _read_type(out, h, ptr)
     htype = None if written is None else HOOK_TYPES[written].runs_as or written
+    if htype is not None and not loaded(KINDS[htype]):
+        resolve_kind(KINDS[htype])  # a hook of a kind not read yet: its module and its keys now
+        sync_kinds(full=False)
     values = _read_keys(out, h, ptr, HOOK_KEYS, "a hook", _SKIP_HOOK, hook_type=htype)
     if htype is None or any(f.severity == ERROR for f in out.findings[before:]):
         return None
-    kind = KINDS[htype]
+    kind = resolve_kind(KINDS[htype])
     own = {row.name: row for row in kind.keys}
     fields: dict[str, Any] = {
         row.attr: _fresh(row.default)
@@ -820,12 +906,16 @@ def _read_keys(
 
     A key whose value has the wrong type is left out (an error ending in ``consequence``); required
     keys that are absent are errors; unknown keys are hints (kept as written with ``keep_unknown``).
-    A hook's ``type`` is read by :func:`_read_type`.
+    A key the file's layer (source label ``out.label``) may not set is left out with one warning
+    (:class:`Origin`). A hook's ``type`` is read by :func:`_read_type`.
     """
     values: dict[str, Any] = {}
     for k, v in obj.items():
         kptr = ptr + pointer(k)
         row = table.get(k)
+        if row is None and table is HOOK_KEYS and not _full():
+            sync_kinds()  # a key of a kind not imported yet, or a mistake: the full table tells which
+            row = table.get(k)
         if row is None:
             _misplaced_key(out, k, kptr, table, where)
             if keep_unknown:
@@ -841,10 +931,31 @@ def _read_keys(
             used, notes = row.kind.read(k, v)
             for n in notes:
                 out.note(kptr, n, consequence)
-            if not any(n.severity == ERROR and not n.suffix for n in notes):
+            usable = not any(n.severity == ERROR and not n.suffix for n in notes)
+            if usable and _admitted(out, row, k, used, ptr, table):
                 values[k] = used
     _missing_keys(out, obj, ptr, table, consequence, hook_type)
     return values
+
+
+def _admitted(
+    out: Reading, row: Key, key: str, value: Any, ptr: str, table: Mapping[str, Key]
+) -> bool:
+    """Whether the file being read (its source label ``out.label``) may set ``key`` to ``value``; if not,
+    one warning naming the key (a value of the wrong type was already an error of its own)."""
+    if out.label is None or row.source_rule.admits(out.label, value):
+        return True
+    where = _dotted(ptr, key, table)
+    refusal = row.source_rule.refusal(where, value)
+    out.findings.append(Finding(ptr + pointer(key), refusal, WARNING, True, where))
+    return False
+
+
+def _dotted(ptr: str, key: str, table: Mapping[str, Key]) -> str:
+    """A key's name for messages: ``telemetry.outfile``; a hook's own keys by their name (``"env"``)."""
+    if table is HOOK_KEYS or table is DEFINITION_KEYS:
+        return show(key)
+    return ".".join([*(p for p in ptr.split("/") if p), key])
 
 
 def _missing_keys(
@@ -867,6 +978,8 @@ def _missing_keys(
 
 
 def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], where: str) -> None:
+    if table is DEFINITION_KEYS:
+        sync_kinds()  # every kind's required keys (HOOK_MARKERS)
     if table is DEFINITION_KEYS and k in HOOK_MARKERS:
         out.add(
             kptr,
@@ -884,18 +997,20 @@ def _misplaced_key(out: Reading, k: str, kptr: str, table: Mapping[str, Key], wh
 
 
 def read_object(
-    value: Any, ptr: str, table: Mapping[str, Key], where: str
+    value: Any, ptr: str, table: Mapping[str, Key], where: str, label: str | None = None
 ) -> tuple[dict[str, Any], list[Finding]]:
     """Read a flat settings object (``hooksConfig``, redaction): the usable values and the findings.
 
     A value with the wrong type is left out (an error: "ignored"); an unknown key is a hint and its
-    value is passed through unchanged.
+    value is passed through unchanged. ``label``: the source label of the file (``user``,
+    ``project``...); a key that layer may not set is left out with one warning (:class:`Origin`).
     """
-    out = Reading()
+    out = Reading(label)
     if not isinstance(value, dict):
         out.add(ptr, f"{where} must be an object, got {kind_of(value)}; ignored")
         return {}, out.findings
-    return _read_keys(out, value, ptr, table, where, "ignored", keep_unknown=True), out.findings
+    values = _read_keys(out, value, ptr, table, where, "ignored", keep_unknown=True)
+    return values, out.findings
 
 
 # --------------------------------------------------------------------------- the JSON Schema
@@ -903,8 +1018,13 @@ def read_object(
 
 def _prop(row: Key) -> dict[str, Any]:
     out = dict(row.kind.json())
-    if row.doc:
-        out["description"] = row.doc
+    origin = row.source_rule
+    limited = not set(HOOK_SOURCES).issubset(origin.layers) and origin.layers != EVERY_LAYER
+    description = " ".join([row.doc, origin.statement()] if limited else [row.doc]).strip()
+    if description:
+        out["description"] = description
+    if limited:  # the origin rule (core/keys.py Origin), for tools that read it
+        out["x-hookwise-layers"] = list(origin.layers)
     if row.default is not None and not row.required:
         out["default"] = row.default
     return out

@@ -37,6 +37,7 @@ from hookwise.settings.schema import (
     close_match,
     read_hooks_section,
     read_object,
+    sync_kinds,
 )
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
@@ -165,7 +166,7 @@ class DocumentChecker:
             self.check_hooks(doc["hooks"], "/hooks")
         if "hooksConfig" in doc and not self.extension:
             cfg, findings = read_object(
-                doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"'
+                doc["hooksConfig"], "/hooksConfig", HOOKS_CONFIG_KEYS, '"hooksConfig"', self.label
             )
             self.report(findings)
             ptr = "/hooksConfig/disabled"
@@ -181,7 +182,9 @@ class DocumentChecker:
             "telemetry" in doc and not self.extension
         ):  # Gemini CLI's telemetry keys (docs/telemetry.md)
             self.report(
-                read_object(doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"')[1]
+                read_object(
+                    doc["telemetry"], "/telemetry", TELEMETRY_KEYS, '"telemetry"', self.label
+                )[1]
             )
         sec = doc.get("security")
         if isinstance(sec, dict) and "environmentVariableRedaction" in sec and not self.extension:
@@ -195,7 +198,7 @@ class DocumentChecker:
 
     def check_hooks(self, hooks: Any, ptr: str) -> None:
         """The shared reading of settings/schema.py, plus the hints only ``validate`` gives (matchers)."""
-        reading = read_hooks_section(hooks, ptr)
+        reading = read_hooks_section(hooks, ptr, self.layer)
         self.report(reading.findings)
         for d in reading.definitions:
             hooks_list = d.raw.get("hooks")
@@ -263,20 +266,13 @@ class DocumentChecker:
                     )
 
     def check_redaction(self, red: Any, ptr: str) -> None:
-        values, findings = read_object(red, ptr, REDACTION_KEYS, '"environmentVariableRedaction"')
-        self.report(findings)
-        if self.layer in ("user", "system"):
-            return
-        if values.get("allowed"):
-            self.warn(
-                ptr + "/allowed",
-                "only user and system settings may allow environment variables; ignored here",
-            )
-        if values.get("enabled") is False:
-            self.warn(
-                ptr + "/enabled",
-                "only user and system settings may switch environment redaction off; ignored here",
-            )
+        red_keys = '"environmentVariableRedaction"'
+        self.report(read_object(red, ptr, REDACTION_KEYS, red_keys, self.label)[1])
+
+    @property
+    def label(self) -> str | None:
+        """The source label the origin rule applies to (settings/schema.py ``Origin``); None for extensions."""
+        return None if self.extension else self.layer
 
 
 def _duplicate_keys(text: str) -> list[str]:
@@ -349,6 +345,7 @@ def validate_project(
     load: ``.claude/`` files when ``claudeSettings`` is on, Claude Code plugins (``--plugin-dir``,
     ``hooksConfig.claudePlugins``, Claude's installed records) and extensions installed from plugins.
     """
+    sync_kinds()  # every kind's keys: hints name the kind a key belongs to
     from hookwise.settings.layers import discover_layers
     from hookwise.settings.profiles import select_profile
 
@@ -466,8 +463,8 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
                     out.append(
                         c.problem(
                             ptr,
-                            f"the project settings disable your user hook {name!r} ({users[0].path}); "
-                            "a cloned repository can switch off your guards: remove it if unintended",
+                            f"{name!r} is your user hook ({users[0].path}); only user and system "
+                            "settings can disable it, so it stays enabled",
                             WARNING,
                         )
                     )

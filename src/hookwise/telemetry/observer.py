@@ -562,11 +562,19 @@ class HookTelemetry:
                 for ids, start in f.hook_ids.values():
                     self._start_with("hook", ids._replace(parent=parent), start).end(end_time=end)
             if error is not None:
-                f.span.record_exception(error)
-                f.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
-                f.span.set_attribute("error.type", type(error).__name__)
+                self._span_error(f.span, error)
         finally:
             f.span.end(end_time=end)
+
+    def _span_error(self, span: Any, error: BaseException) -> None:
+        """A span ends with an exception: its message (which can quote a hook's answer or the tool input)
+        only with ``logPrompts`` on; the type always."""
+        kind = type(error).__name__
+        if self.log_prompts:
+            span.record_exception(error)
+        text = f"{kind}: {error}" if self.log_prompts else kind
+        span.set_status(Status(StatusCode.ERROR, records.scrub_urls(text)))
+        span.set_attribute("error.type", kind)
 
     def _emit_decision(self, f: _Firing, outcomes: Sequence[Any], end: int) -> None:
         """The firing's decision record (:mod:`hookwise.decisions`), in the context of its span."""
@@ -577,6 +585,7 @@ class HookTelemetry:
         body, attrs = decision_record(
             f.event, f.inp, outcomes, merged, f.decision or {}, (end - f.start_ns) / 1e6
         )
+        self._private_decision(body, attrs)
         self.logger.emit(
             LogRecord(
                 timestamp=end,
@@ -589,6 +598,19 @@ class HookTelemetry:
                 event_name=DECISION_EVENT,
             )
         )
+
+    def _private_decision(self, body: dict[str, Any], attrs: dict[str, Any]) -> None:
+        """A decision record says what ``logPrompts`` allows, like a hook call's: URLs scrubbed always; with
+        it off, reduced hook names and no reason (a hook's reason can quote the tool input)."""
+        names = [records.scrub_urls(str(n)) for n in attrs.get("hook_names", [])]
+        if not self.log_prompts:
+            names = [records.sanitize_hook_name(n) for n in names]
+            attrs["reason"] = body["reason"] = ""
+        else:
+            attrs["reason"] = body["reason"] = records.scrub_urls(str(attrs.get("reason", "")))
+        attrs["hook_names"] = names
+        for h, n in zip(body.get("hooks", []), names, strict=False):
+            h["name"] = n
 
     def _ids_differ(self, got: Any, assigned: Any) -> None:
         """The SDK did not give a span the context assigned in the firing (an SDK version whose ``start_span``
@@ -818,10 +840,14 @@ class HookTelemetry:
             name,
             kind=kind,
             attributes=dict(attributes),
-            record_exception=True,
-            set_status_on_exception=True,
+            record_exception=False,
+            set_status_on_exception=False,
         ) as s:
-            yield s
+            try:
+                yield s
+            except Exception as exc:
+                self._span_error(s, exc)
+                raise
 
     # ---- lifetime --------------------------------------------------------------------------
     @staticmethod

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from hookwise.decisions import decision_of
 from hookwise.jsonc.codec import dumps_indented
 
 EVENT_NAME = "gemini_cli.hook_call"
@@ -25,6 +26,31 @@ ERROR_OUTCOMES: dict[str, str] = {"failed": "failed", "timeout": "timeout", "not
 
 _PATH_SEP = re.compile(r"[/\\]")
 _REDUCED: dict[str, str] = {}  # hook names recur: each is reduced once per process
+#: a URL: scheme, user information (``user:pw@``), host, path, query, fragment; no nested repeats (linear time)
+_URL = re.compile(
+    r"(?i)\b([a-z][a-z0-9+.-]{0,30}://)([^\s/?#@]*@)?([^\s/?#]*)([^\s?#]*)(\?[^\s#]*)?(#\S*)?"
+)
+
+
+def scrub_urls(text: str) -> str:
+    """``text`` with every URL's user information, query string and fragment left out (``?…`` marks a
+    query): an http hook's ``https://h/x?token=SECRET`` or a ``redis://:pw@host`` in an error message is
+    never exported, whatever ``logPrompts`` says (docs/telemetry.md, docs/security.md)."""
+    if "://" not in text:
+        return text
+    return _URL.sub(lambda m: m[1] + m[3] + m[4] + ("?…" if m[5] else ""), text)
+
+
+def safe_error(error: str | None, log_prompts: bool) -> str | None:
+    """What an outcome's error may say in telemetry: URLs scrubbed; with ``logPrompts`` off, only its head.
+
+    Errors read ``<what happened>: <detail>`` where the detail is the hook's own text (its last stderr
+    line, an exception's message, the start of an HTTP answer), which can quote the prompt or the tool
+    input; with ``logPrompts`` off the detail is left out (``exit code 1``, ``raised KeyError``).
+    """
+    if not error:
+        return None
+    return scrub_urls(error if log_prompts else error.split(": ", 1)[0])  # a URL holds no ": "
 
 
 def sanitize_hook_name(name: str | None) -> str:
@@ -58,22 +84,6 @@ def input_json(inp: Any) -> str:
 def hook_decision(record: Mapping[str, Any]) -> str:
     """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
     return decision_of(str(record.get("outcome")), record.get("hook_output"))
-
-
-def decision_of(outcome: str, output: Any) -> str:
-    """:func:`hook_decision` from a call's outcome and answer."""
-    if outcome == "blocked":
-        return "block"
-    if not isinstance(output, dict):
-        return "none"
-    if output.get("continue") is False:
-        return "stop"
-    d = output.get("decision")
-    if d in ("deny", "block", "ask", "allow"):
-        return str(d)
-    if d == "approve":
-        return "allow"
-    return "none"
 
 
 class HookCall(NamedTuple):
@@ -114,8 +124,10 @@ def hook_call(
     the input's ``session_id`` when it is a non-empty string; ``input_json`` the firing's input
     as :func:`input_json` renders it (every hook of a firing shares it; needed with
     ``log_prompts`` only)."""
+    name = scrub_urls(name)
     reduced = sanitize_hook_name(name)
     shown = name if log_prompts else reduced
+    error = safe_error(error, log_prompts)
     success = outcome == "ok"
     ms = int(round(duration_ms))
     decision = decision_of(outcome, output)
