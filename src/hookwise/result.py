@@ -117,7 +117,8 @@ def outcome_warnings(
 
 def asks_to_block(output: Mapping[str, Any] | None) -> bool:
     """The answer makes a blocking decision (``deny`` or ``block``, :data:`hookwise.events.BLOCKING_DECISIONS`)."""
-    return output is not None and output.get("decision") in BLOCKING_DECISIONS
+    d = None if output is None else output.get("decision")
+    return isinstance(d, str) and d in BLOCKING_DECISIONS  # read before the answer check: any type
 
 
 def escape_context(text: str) -> str:
