@@ -515,26 +515,9 @@ class _FunctionSeam(FunctionMiddleware):  # type: ignore[misc]
             return refused
         names = bridge.tool_fields(native, original)
         hook_name = names["tool_name"]
-        v = verdicts.ToolVerdict("run", args)
-        if bridge.wants(HookEvent.BEFORE_TOOL, hook_name):
-            v = bridge.before_tool(
-                turn, await bridge.afire(HookEvent.BEFORE_TOOL, **names, tool_input=args), args
-            )
-        if v.kind == "stop":
-            raise Stopped(v.reason)
-        if v.kind == "deny":
-            return v.message
-        if v.kind == "ask":
-            refusal = await bridge.aconfirm(hook_name, v.args, v.hook_text)
-            if refusal == NATIVE:
-                bridge.warn_unsupported(
-                    HookEvent.BEFORE_TOOL,
-                    'ask="native"',
-                    "use a callable approve(tool_name, args, reason); the call was refused",
-                )
-                refusal = verdicts.ask_refused(hook_name, v.hook_text)
-            if refusal is not None:
-                return refusal
+        v = await self._before_tool(turn, names, args)
+        if isinstance(v, str):
+            return v
         result = await run(v.args)
         text = _result_text(result)
         if not bridge.wants(HookEvent.AFTER_TOOL, hook_name):
@@ -563,6 +546,33 @@ class _FunctionSeam(FunctionMiddleware):  # type: ignore[misc]
             bridge.warn(verdicts.tail_too_deep(after.tail[0]))
             return out
         return await self._tail(context, turn, after.tail, depth, original or hook_name)
+
+    async def _before_tool(
+        self, turn: TurnState, names: dict[str, Any], args: dict[str, Any]
+    ) -> verdicts.ToolVerdict | str:
+        """BeforeTool (and ask) for a call: the verdict to run it with, or the text that answers it instead."""
+        bridge = self.bridge
+        hook_name = names["tool_name"]
+        if not bridge.wants(HookEvent.BEFORE_TOOL, hook_name):
+            return verdicts.ToolVerdict("run", args)
+        v = bridge.before_tool(
+            turn, await bridge.afire(HookEvent.BEFORE_TOOL, **names, tool_input=args), args
+        )
+        if v.kind == "stop":
+            raise Stopped(v.reason)
+        if v.kind == "deny":
+            return v.message
+        if v.kind != "ask":
+            return v
+        refusal = await bridge.aconfirm(hook_name, v.args, v.hook_text)
+        if refusal == NATIVE:
+            bridge.warn_unsupported(
+                HookEvent.BEFORE_TOOL,
+                'ask="native"',
+                "use a callable approve(tool_name, args, reason); the call was refused",
+            )
+            refusal = verdicts.ask_refused(bridge.native_name(hook_name), v.hook_text)
+        return refusal if refusal is not None else v
 
     async def _tail(
         self,
