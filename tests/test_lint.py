@@ -22,6 +22,7 @@ def test_ruff_clean() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_ruff_format_clean() -> None:
     pytest.importorskip("ruff", reason="ruff is part of the test extra: pip install -e '.[test]'")
     out = subprocess.run(
@@ -33,6 +34,7 @@ def test_ruff_format_clean() -> None:
     assert out.returncode == 0, "run `ruff format` on:\n" + out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_mypy_clean() -> None:
     pytest.importorskip("mypy")
     out = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)

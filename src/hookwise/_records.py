@@ -32,6 +32,10 @@ else:
 
     _MISSING = _Missing()
     _COMPILE_AFTER = 8  # records built by the generic __init__ before theirs is compiled
+    _LITERALS = {
+        dict: "{}",
+        list: "[]",
+    }  # default factories a compiled __init__ writes as a display
 
     class _Field:
         __slots__ = ("name", "default", "default_factory")
@@ -86,7 +90,10 @@ else:
             elif f.default_factory is not _MISSING:
                 env[f"_f_{f.name}"] = f.default_factory
                 params.append(f"{f.name}=_MISSING")
-                value = f"_f_{f.name}() if {f.name} is _MISSING else {f.name}"
+                made = _LITERALS.get(
+                    f.default_factory, f"_f_{f.name}()"
+                )  # {} costs less than dict()
+                value = f"{made} if {f.name} is _MISSING else {f.name}"
                 seen_default = True
             else:
                 if seen_default:
@@ -198,11 +205,12 @@ else:
             return lambda c: _process(c, frozen, eq, repr)
         return _process(cls, frozen, eq, repr)
 
+    # __hash__ is not among them: a member hashes as its value through str's own (C) hash, which every
+    # dict keyed by an event or an outcome on the firing path calls
     _ENUM_METHODS = (
         "__repr__",
         "__str__",
         "__format__",
-        "__hash__",
         "__reduce_ex__",
         "__copy__",
         "__deepcopy__",

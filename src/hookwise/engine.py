@@ -5,23 +5,29 @@ and check the input (:func:`hookwise.events.build_input`, always) → run the pl
 (:func:`hookwise.core.execute.run_plan`: one executor, one runner per hook kind
 from :data:`hookwise.runners.KINDS`) → merge (:mod:`hookwise.core.merge`, pure)
 → :class:`~hookwise.result.FireResult`, with one ``hook_call`` trace record per
-hook call (:mod:`hookwise.trace`). This module holds configuration, trust and
-monitoring; it never looks at a hook's kind.
+hook call (:mod:`hookwise.trace`). The facade holds the configuration and delegates:
+monitors and the trace to :class:`hookwise.monitors.Monitors`, OpenTelemetry's on/off to
+:class:`hookwise.otel_switch.TelemetrySwitch`, trust to :mod:`hookwise.trust`, what a
+background hook reports to :mod:`hookwise.runners.background`, the warnings of outcomes to
+:func:`hookwise.result.outcome_warnings`. It never looks at a hook's kind.
 """
 
 from __future__ import annotations
 
 import _thread
 import os
+from time import time_ns as _time_ns
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner, once_key, select
+from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
-from hookwise.events import EVENT_SPECS, HookEvent, build_input, parse_event
-from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warning
+from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.monitors import Monitors
+from hookwise.otel_switch import TelemetrySwitch
+from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warnings, unanswered
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
 from hookwise.runners.base import Firing
@@ -37,30 +43,15 @@ if (
     from hookwise.runners.background import Background
     from hookwise.runners.persistent import PersistentPool
     from hookwise.telemetry.observer import HookTelemetry
-    from hookwise.trace import TraceWriter
     from hookwise.trust import TrustStore
 
     PythonHook = Callable[
         [dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
     ]
-    #: gets every trace record (``hook_call``, ``tool_call``, ``model_call``...)
-    Monitor = Callable[[dict[str, Any]], None]
-    #: ``before(event, entries, input)``: a firing with hooks is about to run them
-    BeforeMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any]], None]
-    #: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to ``entries[i]``
-    AfterMonitor = Callable[
-        [HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None
-    ]
+    from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
-
-
-def _hook_call_record(inp: dict[str, Any], outcome: HookOutcome) -> dict[str, Any]:
-    """:func:`hookwise.trace.hook_call_record` (imported when something traces or monitors)."""
-    from hookwise.trace import hook_call_record
-
-    return hook_call_record(inp, outcome)
 
 
 def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
@@ -78,10 +69,6 @@ def _uuid4() -> str:
     h = b.hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
-
-#: the prefixes of every environment variable :func:`hookwise.settings.telemetry.resolve` reads
-_TELEMETRY_ENV = ("OTEL_", "GEMINI_TELEMETRY_")
-_TELEMETRY_OFF = "off"  # the telemetry key when neither settings nor environment mention telemetry
 
 _POOL_LOCK = (
     _thread.allocate_lock()
@@ -145,17 +132,12 @@ class HookSystem:
         )  # ``once`` hooks that ran (once_key)
         #: ``async`` hooks still running or not yet reported (made with the first one)
         self._background: Background | None = None
-        self._monitors: list[Monitor] = []
-        self._call_monitors: list[tuple[BeforeMonitor | None, AfterMonitor | None]] = []
-        self._trace: TraceWriter | None = None
+        self._watch = Monitors()
         if trace is not None:
             from hookwise.trace import TraceWriter
 
-            self._trace = TraceWriter(os.fspath(trace))
-        self._telemetry: HookTelemetry | None = None  # only when switched on
-        self._telemetry_key: Any = None
-        self._telemetry_explicit = False
-        self._telemetry_remove: Callable[[], None] | None = None
+            self._watch.trace = TraceWriter(os.fspath(trace))
+        self._telemetry = TelemetrySwitch(self._watch)
         #: hook ``type`` -> runner (:data:`hookwise.runners.KINDS`); replace entries to run hooks differently
         self.runners: dict[str, Runner] = dict(RUNNERS)
         self._user_dir = user_dir(self.env)
@@ -178,56 +160,18 @@ class HookSystem:
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
         self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
-        self._configure_telemetry(loaded)
-
-    def _configure_telemetry(self, loaded: LoadedSettings) -> None:
-        """Switch OpenTelemetry export on or off from ``telemetry`` settings and ``OTEL_*`` (docs/telemetry.md)."""
-        if self._telemetry_explicit:
-            return
-        if not loaded.telemetry and not any(k.startswith(_TELEMETRY_ENV) for k in self.env):
-            # nothing could switch it on: off, without importing the resolver (docs/telemetry.md)
-            if self._telemetry_key != _TELEMETRY_OFF:
-                self._telemetry_key = _TELEMETRY_OFF
-                self._set_telemetry(None)
-            return
-        from hookwise.settings.telemetry import resolve
-
-        config, warnings = resolve(loaded.telemetry, self.env, self.project_dir)
-        self.warnings.extend(warnings)
-        if config == self._telemetry_key:
-            return
-        self._telemetry_key = config
-        observer = None
-        if config.enabled:
-            from hookwise.telemetry import from_config
-
-            observer, more = from_config(config, self.env)
-            self.warnings.extend(more)
-        self._set_telemetry(observer)
-
-    def _set_telemetry(self, observer: HookTelemetry | None) -> None:
-        if self._telemetry_remove is not None:
-            self._telemetry_remove()
-            self._telemetry_remove = None
-        self._telemetry = observer
-        if (
-            observer is not None
-        ):  # decision records (docs/fleet.md); weak: the observer must not keep us alive
-            import weakref
-
-            observer.decision_source = weakref.ref(self)
-        if observer is not None:  # built on the before/after monitor seam
-            self._telemetry_remove = self.add_monitor(before=observer.before, after=observer.after)
+        self.warnings.extend(
+            self._telemetry.configure(loaded.telemetry, self.env, self.project_dir, self)
+        )
 
     @property
     def telemetry(self) -> HookTelemetry | None:
         """The OpenTelemetry observer of this system's firings (``None`` when telemetry is off)."""
-        return self._telemetry
+        return self._telemetry.observer
 
     @telemetry.setter
     def telemetry(self, observer: HookTelemetry | None) -> None:
-        self._telemetry_explicit = observer is not None
-        self._set_telemetry(observer)
+        self._telemetry.set_by_host(observer, self)
 
     @property
     def entries(self) -> list[HookEntry]:
@@ -248,18 +192,19 @@ class HookSystem:
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
         returns the same answer as a dict, or None for no opinion; it may be a
-        coroutine function. An exception makes the outcome ``failed``. Coroutine
-        functions (and every hook fired through :meth:`fire_async`) run on a
-        worker thread with its own loop: at the timeout the firing goes on with
-        outcome ``timeout``, even if the hook blocks its loop (docs/reliability.md).
-        A plain function fired through :meth:`fire` runs inline (the fast path) and
-        cannot be interrupted: one that overruns has its answer discarded.
+        coroutine function. An exception makes the outcome ``failed`` (``SystemExit``
+        and ``KeyboardInterrupt`` too: a hook cannot end the host). Every function
+        runs on a worker thread with its own loop: at the timeout the firing goes on
+        with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
         """
         ev = parse_event(event)
         if not callable(func):
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
+        refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
+        if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
+            raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
         entry = HookEntry(
             event=ev,
             name=name,
@@ -364,32 +309,17 @@ class HookSystem:
         ``entries[i]``'s; empty when running them raised). A monitor that raises becomes a warning of the firing;
         it never changes the verdict.
         """
-        pair = (before, after) if before is not None or after is not None else None
-        if callback is not None:
-            self._monitors.append(callback)
-        if pair is not None:
-            self._call_monitors.append(pair)
-
-        def remove() -> None:
-            if callback is not None and callback in self._monitors:
-                self._monitors.remove(callback)
-            if pair is not None and pair in self._call_monitors:
-                self._call_monitors.remove(pair)
-
-        return remove
+        return self._watch.add(callback, before, after)
 
     def trace_record(self, record: dict[str, Any]) -> None:
         """Append a record (``hook_call``, ``tool_call``, ``model_call``…) to the trace and the monitors."""
-        if self._trace is not None:
-            self._trace.write(record)
-        for m in list(self._monitors):
-            m(record)
+        self._watch.record(record)
 
     # ---- firing ----------------------------------------------------------------------------
-    def _prepare(
+    def _plan(
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
-        """The event, its complete input (always checked, docs/contract.md §5) and its plan."""
+        """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
         ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
         if ev is None:
             ev = parse_event(event)
@@ -403,8 +333,16 @@ class HookSystem:
             )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
-        plan = self._planner.plan(ev, value if isinstance(value, str) else None)
-        return ev, self.build_input(ev, data), plan
+        return ev, data, self._planner.plan(ev, value if isinstance(value, str) else None)
+
+    def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
+        """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
+        the host reads it; reports of finished background hooks included."""
+        check_input(ev, data)
+        bg = self._background
+        late = bg.collect() if bg is not None and bg.pending else None
+        parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
+        return unanswered(ev, parts, late or None)
 
     def build_input(self, event: HookEvent, data: Mapping[str, Any]) -> dict[str, Any]:
         """The full input of a firing: base fields filled in, ``None`` values dropped, types checked."""
@@ -420,9 +358,10 @@ class HookSystem:
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        ev, inp, plan = self._prepare(event, payload, fields)
+        ev, data, plan = self._plan(event, payload, fields)
         if not plan:  # no hook matched: the fast path stays inline
-            return self._quiet(ev, inp)
+            return self._unmatched(ev, data)
+        inp = self.build_input(ev, data)
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -435,31 +374,36 @@ class HookSystem:
     ) -> tuple[list[HookOutcome], list[str] | None]:
         """Run ``plan``; with call monitors, their ``before`` first (its notes come back, for ``after``) and, when
         running raises, their ``after`` without outcomes. ``None`` for the notes: there are no call monitors."""
-        if not self._call_monitors:
+        if not self._watch.calls:
             return run_plan(Firing(ev, self), plan, inp, self.runners), None
-        notes = self._before(ev, plan, inp)
+        notes = self._watch.before(ev, plan, inp)
         try:
             return run_plan(Firing(ev, self), plan, inp, self.runners), notes
         except BaseException:
-            self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
+            self._watch.after(
+                ev, plan, inp, [], notes
+            )  # monitors see the firing end, without outcomes
             raise
 
     async def fire_async(
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Like :meth:`fire`, for asyncio hosts: processes are driven in a worker thread."""
-        ev, inp, plan = self._prepare(event, payload, fields)
+        ev, data, plan = self._plan(event, payload, fields)
         if not plan:
-            return self._quiet(ev, inp)
+            return self._unmatched(ev, data)
+        inp = self.build_input(ev, data)
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
         plan, extra = todo
-        notes = self._before(ev, plan, inp)
+        notes = self._watch.before(ev, plan, inp)
         try:
             outcomes = await run_plan_async(Firing(ev, self), plan, inp, self.runners)
         except BaseException:
-            self._after(ev, plan, inp, [], notes)  # monitors see the firing end, without outcomes
+            self._watch.after(
+                ev, plan, inp, [], notes
+            )  # monitors see the firing end, without outcomes
             raise
         return self._finish(ev, inp, plan, outcomes, extra, notes)
 
@@ -468,6 +412,11 @@ class HookSystem:
     ) -> tuple[Plan, list[HookOutcome]] | FireResult:
         """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or the
         firing's result when none is left to run."""
+        for e in plan.entries:
+            if e.condition is not None or e.once or e.run_async:
+                break
+        else:  # no `if`, `once` or `async` hook: nothing to narrow
+            return plan, []
         plan, extra = self._narrow(ev, inp, plan)
         if not plan:
             return self._result(ev, inp, extra) if extra else self._quiet(ev, inp)
@@ -486,7 +435,7 @@ class HookSystem:
         ``notes`` holds what their ``before`` said), the outcomes merged."""
         self._ran(plan, outcomes)
         if notes is not None:
-            notes = self._after(ev, plan, inp, outcomes, notes)
+            notes = self._watch.after(ev, plan, inp, outcomes, notes)
         return self._result(ev, inp, outcomes + extra, notes or ())
 
     # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
@@ -569,33 +518,13 @@ class HookSystem:
         lines = (
             []
             if notes is None
-            else [f"{n} (async)" for n in self._after(ev, plan, inp, outcomes, notes)]
+            else [f"{n} (async)" for n in self._watch.after(ev, plan, inp, outcomes, notes)]
         )
-        w = outcome_warning(o)
-        if w:
-            lines.append(f"{w} (async)")
-        out = o.output or {}
-        if (
-            o.outcome is Outcome.BLOCKED
-            or out.get("decision") in ("block", "deny")
-            or out.get("continue") is False
-        ):
-            lines.append(
-                f"async hook {o.name} ({ev.value}) asked to block or stop, which a hook running in the "
-                "background cannot do: the firing had already gone ahead; its answer was ignored"
-            )
-        msg = out.get("systemMessage")
-        if isinstance(msg, str) and msg.strip() and o.outcome is Outcome.OK:
-            lines.append(f"async hook {o.name} ({ev.value}): {msg.strip()}")
-        lines.extend(f"{n} ({ev.value}, async)" for n in o.notes)
-        if self._trace is not None or self._monitors:
-            try:
-                self.trace_record(_hook_call_record(inp, o))
-            except Exception as exc:
-                lines.append(
-                    f"could not record async hook {o.name} ({ev.value}) in the trace: "
-                    f"{type(exc).__name__}: {exc}"
-                )
+        from hookwise.runners.background import report_lines  # loaded with the first async hook
+
+        lines.extend(report_lines(o, ev))
+        if self._watch.recording:
+            lines.extend(self._watch.record_calls(ev, inp, [o], "async "))
         return lines
 
     @property
@@ -619,32 +548,6 @@ class HookSystem:
         inp = self.build_input(entry.event, {**(payload or {}), **fields})
         (outcome,) = run_plan(Firing(entry.event, self), Plan((entry,), True), inp, self.runners)
         return outcome
-
-    def _before(self, ev: HookEvent, plan: Plan, inp: dict[str, Any]) -> list[str]:
-        notes = []
-        for before, _ in list(self._call_monitors):
-            if before is not None:
-                try:
-                    before(ev, plan.entries, inp)
-                except Exception as exc:  # the verdict must survive a broken monitor
-                    notes.append(f"a monitor failed before {ev.value}: {type(exc).__name__}: {exc}")
-        return notes
-
-    def _after(
-        self,
-        ev: HookEvent,
-        plan: Plan,
-        inp: dict[str, Any],
-        outcomes: list[HookOutcome],
-        notes: list[str],
-    ) -> list[str]:
-        for _, after in list(self._call_monitors):
-            if after is not None:
-                try:
-                    after(ev, plan.entries, inp, outcomes)
-                except Exception as exc:
-                    notes.append(f"a monitor failed after {ev.value}: {type(exc).__name__}: {exc}")
-        return notes
 
     # ---- what runners read (runners.base.Host) --------------------------------------------
     #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
@@ -756,19 +659,7 @@ class HookSystem:
     ) -> FireResult:
         outputs = [o.output for o in outcomes if o.output]
         merged = merge(ev, outputs, inp)
-        warnings = []
-        for o in outcomes:
-            w = outcome_warning(o)
-            if w:
-                warnings.append(w)
-            warnings.extend(f"{n} ({ev.value})" for n in o.notes)
-            if o.truncated:
-                cap = (
-                    f"{self.output_cap // (1 << 20)} MiB"
-                    if self.output_cap % (1 << 20) == 0
-                    else f"{self.output_cap} bytes"
-                )
-                warnings.append(f"output of hook {o.name} ({ev.value}) truncated at {cap}")
+        warnings = outcome_warnings(ev, outcomes, self.output_cap)
         warnings.extend(notes)
         bg = self._background
         if bg is not None and bg.pending:
@@ -778,16 +669,8 @@ class HookSystem:
             from hookwise.decisions import audited
 
             result = audited(result)
-        if self._trace is not None or self._monitors:
-            for o in outcomes:
-                try:
-                    self.trace_record(_hook_call_record(inp, o))
-                except Exception as exc:  # the verdict must survive a broken trace file or monitor
-                    result.warnings.append(
-                        f"could not record hook {o.name} ({ev.value}) in the trace: "
-                        f"{type(exc).__name__}: {exc}"
-                    )
-                    break
+        if self._watch.recording:
+            result.warnings.extend(self._watch.record_calls(ev, inp, outcomes))
         return result
 
 

@@ -289,22 +289,93 @@ _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "tru
 
 
 _second: tuple[int, str] = (-1, "")  # the last whole second and its text: formatted once per second
+_milli: tuple[int, str] = (
+    -1,
+    "",
+)  # the last millisecond and its whole text: firings within one share it
 
 
 def iso_ms(ns: int) -> str:
     """``ns`` (nanoseconds since the epoch) as UTC ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up
     stays fast)."""
-    global _second
-    sec = ns // 1_000_000_000
-    cached = _second
-    if cached[0] != sec:
-        cached = _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
-    return f"{cached[1]}.{ns // 1_000_000 % 1000:03d}Z"
+    global _second, _milli
+    ms = ns // 1_000_000
+    cached = _milli
+    if cached[0] == ms:
+        return cached[1]
+    sec = ms // 1000
+    whole = _second
+    if whole[0] != sec:
+        whole = _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    text = f"{whole[1]}.{ms % 1000:03d}Z"
+    _milli = (ms, text)
+    return text
 
 
 def now_iso() -> str:
     """The current UTC time as :func:`iso_ms` writes it."""
     return iso_ms(time.time_ns())
+
+
+#: the fields every input gets from the hook system (a required one of them is never missing)
+BASE_INPUT_FIELDS = frozenset(
+    {"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"}
+)
+
+
+def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
+    """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong type,
+    then the first field ``event`` requires that is missing.
+
+    Every firing checks its input, whether or not a hook matches (a host's bug must surface);
+    ``None`` values are left out of an input, so they are not checked, and count as missing.
+    """
+    types = FIELD_TYPES
+    for k, v in data.items():
+        want = types.get(k)
+        # an unknown field, one left out, or the exact type: nothing to check
+        if want is None or v is None or v.__class__ is want:
+            continue
+        # a subclass of the type, or true/false for a field that is not a bool
+        if not isinstance(v, want) or v.__class__ is bool:
+            _wrong_type(k, want, v)
+    for k in REQUIRED[event]:  # a host bug (a field left out) must surface, not fire an empty input
+        if data.get(k) is None and k not in BASE_INPUT_FIELDS:
+            from hookwise.errors import PayloadError
+
+            raise PayloadError(f"input field {k!r} is required for {event.value} and is missing")
+
+
+def _wrong_type(key: str, want: type | tuple[type, ...], value: object) -> None:
+    from hookwise.errors import PayloadError
+
+    raise PayloadError(
+        f"input field {key!r} must be {_TYPE_NAMES.get(want, want)}, got {type(value).__name__}"
+    )
+
+
+def assemble_input(
+    event: HookEvent,
+    data: Mapping[str, object],
+    session_id: str,
+    transcript_path: str,
+    cwd: str,
+    timestamp: str,
+) -> dict[str, object]:
+    """The full input of a firing from checked ``data``: base fields first, ``None`` values dropped,
+    ``hook_event_name`` always the event's."""
+    inp: dict[str, object] = {
+        "session_id": session_id,
+        "transcript_path": transcript_path,
+        "cwd": cwd,
+        "hook_event_name": event.value,
+        "timestamp": timestamp,
+    }
+    for k, v in data.items():
+        if v is not None:
+            inp[k] = v
+    inp["hook_event_name"] = event.value
+    return inp
 
 
 def build_input(
@@ -314,30 +385,5 @@ def build_input(
 
     Raises :class:`~hookwise.errors.PayloadError` naming the first field of the wrong type.
     """
-    inp: dict[str, object] = {
-        "session_id": session_id,
-        "transcript_path": transcript_path,
-        "cwd": cwd,
-        "hook_event_name": event.value,
-        "timestamp": now_iso(),
-    }
-    for k, v in data.items():
-        if v is None:
-            continue
-        want = FIELD_TYPES.get(k)
-        if want is not None and (
-            not isinstance(v, want) or (want is not bool and isinstance(v, bool))
-        ):
-            from hookwise.errors import PayloadError
-
-            raise PayloadError(
-                f"input field {k!r} must be {_TYPE_NAMES.get(want, want)}, got {type(v).__name__}"
-            )
-        inp[k] = v
-    for k in REQUIRED[event]:  # a host bug (a field left out) must surface, not fire an empty input
-        if k not in inp:
-            from hookwise.errors import PayloadError
-
-            raise PayloadError(f"input field {k!r} is required for {event.value} and is missing")
-    inp["hook_event_name"] = event.value
-    return inp
+    check_input(event, data)
+    return assemble_input(event, data, session_id, transcript_path, cwd, now_iso())

@@ -12,6 +12,7 @@ from hookwise._records import TYPE_CHECKING, Enum, dataclass, field
 from hookwise.events import BLOCKING_DECISIONS, HookEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 
@@ -89,6 +90,35 @@ def outcome_warning(o: HookOutcome) -> str | None:
     if o.outcome is Outcome.SKIPPED:
         return f"hook {o.name} ({o.event}) was skipped: {o.error}"
     return None
+
+
+def outcome_warnings(
+    event: HookEvent, outcomes: Sequence[HookOutcome], output_cap: int
+) -> list[str]:
+    """The warnings a firing's outcomes produce, in plan order: each outcome's own (:func:`outcome_warning`),
+    its notes, and a cut-off output."""
+    warnings = []
+    for o in outcomes:
+        if o.outcome is not Outcome.OK:
+            w = outcome_warning(o)
+            if w:
+                warnings.append(w)
+        if o.notes:
+            warnings.extend(f"{n} ({event.value})" for n in o.notes)
+        if o.truncated:
+            cap = (
+                f"{output_cap // (1 << 20)} MiB"
+                if output_cap % (1 << 20) == 0
+                else f"{output_cap} bytes"
+            )
+            warnings.append(f"output of hook {o.name} ({event.value}) truncated at {cap}")
+    return warnings
+
+
+def asks_to_block(output: Mapping[str, Any] | None) -> bool:
+    """The answer makes a blocking decision (``deny`` or ``block``, :data:`hookwise.events.BLOCKING_DECISIONS`)."""
+    d = None if output is None else output.get("decision")
+    return isinstance(d, str) and d in BLOCKING_DECISIONS  # read before the answer check: any type
 
 
 def escape_context(text: str) -> str:
@@ -262,6 +292,22 @@ class FireResult:
         t = self.hook_specific.get("tailToolCallRequest")
         return t if isinstance(t, dict) else None
 
+    if not TYPE_CHECKING:  # (type checkers keep seeing FireResult's declared attributes only)
+
+        def __getattr__(self, name):
+            """The input of a result made by :func:`unanswered`, assembled when first read."""
+            parts = self.__dict__.get("_input_parts")
+            if name != "input" or parts is None:
+                raise AttributeError(f"'FireResult' object has no attribute {name!r}")
+            from hookwise.events import assemble_input, iso_ms
+
+            event, data, session_id, transcript_path, cwd, ns = parts
+            inp = self.input = assemble_input(
+                event, data, session_id, transcript_path, cwd, iso_ms(ns)
+            )
+            del self._input_parts
+            return inp
+
     # ---- reporting -------------------------------------------------------------------------
     @property
     def failed_hooks(self) -> list[HookOutcome]:
@@ -287,3 +333,26 @@ class FireResult:
             "warnings": list(self.warnings),
             **({"audit": self.audit} if self.audit is not None else {}),
         }
+
+
+def unanswered(
+    event: HookEvent,
+    input_parts: tuple[HookEvent, dict[str, Any], str, str, str, int],
+    warnings: list[str] | None = None,
+) -> FireResult:
+    """The result of a firing no hook ran for (nothing to merge), made at the cost of a check.
+
+    ``input_parts`` are :func:`hookwise.events.assemble_input`'s arguments for the input the
+    firing checked, the timestamp as nanoseconds: the input dict is assembled (and the time
+    formatted) only when ``result.input`` is first read. In every other way it is the
+    ``FireResult(event, input, warnings=warnings)`` it stands for.
+    """
+    r: FireResult = object.__new__(FireResult)
+    r.__dict__ = {
+        "event": event,
+        "output": {},
+        "hooks": [],
+        "warnings": [] if warnings is None else warnings,
+        "_input_parts": input_parts,
+    }
+    return r

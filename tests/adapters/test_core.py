@@ -191,6 +191,7 @@ def test_has_hooks_follows_matchers(tmp_path: Any) -> None:
     assert hooks.has_hooks(HookEvent.BEFORE_MODEL)
 
 
+@pytest.mark.slow
 def test_import_order_does_not_matter() -> None:
     for first in (
         "hookwise.host.verdicts",

@@ -31,6 +31,7 @@ def run_example(name: str, home: Path) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow
 def test_langchain_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("langchain.agents")
     out = run_example("langchain_example.py", _isolated_gemini_home)
@@ -38,6 +39,7 @@ def test_langchain_example(_isolated_gemini_home: Path) -> None:
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
 
 
+@pytest.mark.slow
 def test_pydantic_ai_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("pydantic_ai")
     out = run_example("pydantic_ai_example.py", _isolated_gemini_home)
@@ -45,6 +47,7 @@ def test_pydantic_ai_example(_isolated_gemini_home: Path) -> None:
     assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
 
 
+@pytest.mark.slow
 def test_adk_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("google.adk")
     out = run_example("adk_example.py", _isolated_gemini_home)
@@ -52,8 +55,26 @@ def test_adk_example(_isolated_gemini_home: Path) -> None:
     assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
 
 
+@pytest.mark.slow
 def test_openai_agents_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("agents")
     out = run_example("openai_agents_example.py", _isolated_gemini_home)
     assert "Tool execution blocked: shell-guard" in out and "<hook_context>" in out
     assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
+
+
+def test_agent_framework_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("agent_framework")
+    out = run_example("agent_framework_example.py", _isolated_gemini_home)
+    assert "Tool execution blocked: shell-guard" in out and "[model] context: True" in out
+    assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+    assert "answer: Cleaned up" in out
+
+
+def test_crewai_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("crewai.hooks")
+    out = run_example("crewai_example.py", _isolated_gemini_home)
+    assert "[hookwise block] shell-guard" in out and "[model] context: True" in out
+    assert "Tool execution blocked by hook. Tool: shell" in out
+    assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+    assert "answer: Cleaned up" in out

@@ -178,6 +178,7 @@ class LangChainDriver:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["invoke", "ainvoke", "stream", "astream"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 def test_scenario(scenario: Scenario, mode: str, adapter_env: AdapterEnv) -> None:
@@ -272,6 +273,7 @@ def test_no_hook_configured_registers_no_seam(adapter_env: AdapterEnv) -> None:
     mw.close()
 
 
+@pytest.mark.slow
 def test_only_the_seams_of_configured_events_are_registered(adapter_env: AdapterEnv) -> None:
     adapter_env.hook("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "be brief"}})
     calls: dict[str, list[dict[str, Any]]] = {}

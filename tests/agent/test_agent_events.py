@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import AgentEnv, call, generate, say, text
 
 
@@ -55,6 +57,7 @@ def test_before_agent_context_is_in_every_request_of_the_prompt_only(agent: Agen
 
 
 # ---- AfterAgent ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_after_agent_fires_once_per_prompt_after_the_final_answer(agent: AgentEnv) -> None:
     after = agent.hook("AfterAgent", None)
     before = agent.hook("BeforeAgent", None)
@@ -71,6 +74,7 @@ def test_after_agent_fires_once_per_prompt_after_the_final_answer(agent: AgentEn
     assert r.stdout == "Reading.\nIt says x.\n"
 
 
+@pytest.mark.slow
 def test_after_agent_block_retries_with_the_reason(agent: AgentEnv) -> None:
     after = agent.hook("AfterAgent", {"decision": "block", "reason": "add a test too"}, None)
     before = agent.hook("BeforeAgent", None)
@@ -87,6 +91,7 @@ def test_after_agent_block_retries_with_the_reason(agent: AgentEnv) -> None:
     assert r.stdout == "first answer\nnow with a test\n"
 
 
+@pytest.mark.slow
 def test_after_agent_retries_are_capped(agent: AgentEnv) -> None:
     after = agent.hook("AfterAgent", {"decision": "block", "reason": "again"})
     agent.responses(*[say(text(f"try {i}")) for i in range(3)])
@@ -98,6 +103,7 @@ def test_after_agent_retries_are_capped(agent: AgentEnv) -> None:
     assert len(stop) == 1 and "--max-agent-retries" in stop[0] and "again" in stop[0]
 
 
+@pytest.mark.slow
 def test_after_agent_stop_with_clear_context(agent: AgentEnv) -> None:
     agent.hook(
         "AfterAgent",
@@ -114,6 +120,7 @@ def test_after_agent_stop_with_clear_context(agent: AgentEnv) -> None:
     assert agent.transcript(r) == []
 
 
+@pytest.mark.slow
 def test_after_agent_block_with_clear_context_retries_on_a_fresh_history(agent: AgentEnv) -> None:
     agent.hook(
         "AfterAgent",
@@ -130,6 +137,7 @@ def test_after_agent_block_with_clear_context_retries_on_a_fresh_history(agent: 
     ]
 
 
+@pytest.mark.slow
 def test_after_agent_clear_context_without_stop_or_block_is_ignored(agent: AgentEnv) -> None:
     agent.hook("AfterAgent", {"hookSpecificOutput": {"clearContext": True}})
     agent.responses(say(text("kept")))
@@ -138,6 +146,7 @@ def test_after_agent_clear_context_without_stop_or_block_is_ignored(agent: Agent
 
 
 # ---- SessionStart / SessionEnd ---------------------------------------------------------------
+@pytest.mark.slow
 def test_session_start_context_and_message_headless_and_session_end_exit(agent: AgentEnv) -> None:
     start = agent.hook(
         "SessionStart",
@@ -162,6 +171,7 @@ def test_session_start_context_and_message_headless_and_session_end_exit(agent: 
     assert events[0] == "SessionStart" and events[-1] == "SessionEnd"
 
 
+@pytest.mark.slow
 def test_session_start_context_alone_is_a_prompt(agent: AgentEnv) -> None:
     agent.hook(
         "SessionStart", {"hookSpecificOutput": {"additionalContext": "do the nightly check"}}
@@ -172,6 +182,7 @@ def test_session_start_context_alone_is_a_prompt(agent: AgentEnv) -> None:
     assert r.stdout == "checked\n"
 
 
+@pytest.mark.slow
 def test_resume_fires_session_start_resume_with_the_saved_history(agent: AgentEnv) -> None:
     start = agent.hook("SessionStart", None)
     agent.responses(say(text("first")))
@@ -188,6 +199,7 @@ def test_resume_fires_session_start_resume_with_the_saved_history(agent: AgentEn
 
 
 # ---- PreCompress (auto) ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_pre_compress_auto_fires_only_when_compressing(agent: AgentEnv) -> None:
     pre = agent.hook("PreCompress", None, matcher="auto")
     agent.responses(say(text("a long answer " * 20)))
@@ -211,6 +223,7 @@ def test_pre_compress_auto_fires_only_when_compressing(agent: AgentEnv) -> None:
 
 
 # ---- fields the matrix says are ignored ------------------------------------------------------
+@pytest.mark.slow
 def test_fields_that_an_event_does_not_honour_change_nothing(agent: AgentEnv) -> None:
     """ask on AfterTool/BeforeAgent/AfterAgent, additionalContext on BeforeTool/AfterAgent, and any
     decision on SessionStart/SessionEnd/PreCompress/Notification have no effect."""

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from hookwise.cli.main import main
 
 from .conftest import AgentEnv, call, chunk, generate, say, stream, text, thought
@@ -148,6 +150,7 @@ GEMINI_CLI_SESSION = [
 ]
 
 
+@pytest.mark.slow
 def test_gemini_cli_responses_file_replays_in_order(agent: AgentEnv) -> None:
     (agent.root / "notes.txt").write_text("buy milk\n")
     after_model = agent.hook("AfterModel", None)
@@ -185,6 +188,7 @@ def test_gemini_cli_responses_file_replays_in_order(agent: AgentEnv) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_json_output_has_the_answer_and_stats(agent: AgentEnv) -> None:
     agent.hook("BeforeTool", None)
     agent.responses(
@@ -199,6 +203,7 @@ def test_json_output_has_the_answer_and_stats(agent: AgentEnv) -> None:
     assert isinstance(out["session_id"], str) and out["session_id"]
 
 
+@pytest.mark.slow
 def test_trace_records_in_order_with_args_as_executed(agent: AgentEnv) -> None:
     agent.hook("BeforeTool", {"hookSpecificOutput": {"tool_input": {"dir_path": "sub"}}})
     (agent.root / "sub").mkdir()
@@ -214,6 +219,7 @@ def test_trace_records_in_order_with_args_as_executed(agent: AgentEnv) -> None:
     }
 
 
+@pytest.mark.slow
 def test_piped_stdin_is_a_headless_prompt(agent: AgentEnv) -> None:
     hook = agent.hook("BeforeAgent", None)
     agent.responses(say(text("ok")))
@@ -223,6 +229,7 @@ def test_piped_stdin_is_a_headless_prompt(agent: AgentEnv) -> None:
 
 
 # ---- bad input -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_malformed_responses_files_are_reported_with_their_line_before_the_session(
     agent: AgentEnv,
 ) -> None:
@@ -256,6 +263,7 @@ def test_malformed_responses_files_are_reported_with_their_line_before_the_sessi
         )  # nothing fired: the file is checked before the session starts
 
 
+@pytest.mark.slow
 def test_exhausted_script_is_an_error_after_a_clean_session_end(agent: AgentEnv) -> None:
     end = agent.hook("SessionEnd", None)
     agent.responses(say(call("list_directory", dir_path=".")))
@@ -268,6 +276,7 @@ def test_exhausted_script_is_an_error_after_a_clean_session_end(agent: AgentEnv)
     assert len(agent.inputs(hook=end)) == 1
 
 
+@pytest.mark.slow
 def test_call_kind_mismatch_is_an_error(agent: AgentEnv) -> None:
     agent.responses(generate(text("a summary")))
     r = agent.run()
@@ -278,6 +287,7 @@ def test_call_kind_mismatch_is_an_error(agent: AgentEnv) -> None:
     )
 
 
+@pytest.mark.slow
 def test_no_model_configured_names_both_ways(agent: AgentEnv) -> None:
     r = agent.run(responses=False)
     assert r.returncode == 1
@@ -303,11 +313,13 @@ def test_missing_responses_file(agent: AgentEnv, tmp_path: Path) -> None:
     assert code == 1
 
 
+@pytest.mark.slow
 def test_bad_numbers_are_usage_errors(agent: AgentEnv) -> None:
     r = agent.run("--max-turns", "0")
     assert r.returncode == 1 and "--max-turns must be at least 1" in r.stderr
 
 
+@pytest.mark.slow
 def test_max_turns_stops_a_runaway_model(agent: AgentEnv) -> None:
     agent.responses(*[say(call("list_directory", dir_path="."))] * 3)
     r = agent.run("--max-turns", "2")
@@ -340,6 +352,7 @@ def test_in_process_run_with_string_streams(agent: AgentEnv, monkeypatch: object
     assert out.getvalue() == "in process\n"
 
 
+@pytest.mark.slow
 def test_json_output_reports_a_model_error(agent: AgentEnv) -> None:
     agent.responses()
     r = agent.run("--output-format", "json")
@@ -348,6 +361,7 @@ def test_json_output_reports_a_model_error(agent: AgentEnv) -> None:
     assert out["status"] == "error" and "ran out" in out["error"]
 
 
+@pytest.mark.slow
 def test_calls_after_a_stop_are_recorded_as_not_run(agent: AgentEnv) -> None:
     agent.hook("BeforeTool", {"continue": False, "stopReason": "halt"}, matcher="list_directory")
     agent.responses(say(call("list_directory", dir_path="."), call("read_file", file_path="x")))
@@ -360,6 +374,7 @@ def test_calls_after_a_stop_are_recorded_as_not_run(agent: AgentEnv) -> None:
     assert "stopped before this call ran" in r.records("tool_call")[1]["error"]
 
 
+@pytest.mark.slow
 def test_untrusted_project_hooks_do_not_run_and_are_reported_once(agent: AgentEnv) -> None:
     guard = agent.hook("BeforeTool", {"decision": "deny", "reason": "would block"})
     agent.responses(

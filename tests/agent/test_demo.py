@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hookwise.cli.demo import HOOKS, settings_document
 
 
@@ -25,6 +27,7 @@ def run_demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_demo_shows_every_hook_doing_its_job(tmp_path: Path) -> None:
     trace = tmp_path / "demo-trace.jsonl"
     r = run_demo("--trace", str(trace), "demo", cwd=tmp_path)
@@ -42,6 +45,7 @@ def test_demo_shows_every_hook_doing_its_job(tmp_path: Path) -> None:
     ).parent.exists()  # the throwaway project is removed
 
 
+@pytest.mark.slow
 def test_demo_dir_is_kept_and_replayable(tmp_path: Path) -> None:
     base = tmp_path / "demo"
     r = run_demo("demo", "--dir", str(base), cwd=tmp_path)

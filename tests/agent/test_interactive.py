@@ -47,6 +47,7 @@ def finish(child: pexpect.spawn) -> None:
     assert child.exitstatus == 0, child.before
 
 
+@pytest.mark.slow
 def test_hook_ask_prompts_and_both_answers_work(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool",
@@ -116,6 +117,7 @@ def test_approval_mode_default_asks_before_writes(agent: AgentEnv) -> None:
     assert (agent.root / "f.txt").read_text() == "hello\n"
 
 
+@pytest.mark.slow
 def test_clear_compress_hooks_and_quit(agent: AgentEnv) -> None:
     start = agent.hook("SessionStart", {"systemMessage": "hello from SessionStart"})
     end = agent.hook("SessionEnd", None)
@@ -186,6 +188,7 @@ def test_clear_compress_hooks_and_quit(agent: AgentEnv) -> None:
     ]  # history was cleared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("answer", ["a", "s", "n", ""])
 def test_untrusted_hooks_are_listed_with_commands_and_offered_before_the_first_prompt(
     agent: AgentEnv, answer: str

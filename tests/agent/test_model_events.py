@@ -8,6 +8,8 @@ replace / deny discards the chunk and stops the stream / stop.
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import AgentEnv, call, chunk, say, stream, text, thought
 
 
@@ -16,6 +18,7 @@ def synthetic(s: str) -> dict:
 
 
 # ---- BeforeModel -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_before_model_stop_skips_the_model(agent: AgentEnv) -> None:
     agent.hook("BeforeModel", {"continue": False, "stopReason": "model budget spent"})
     after = agent.hook("AfterAgent", None)
@@ -27,6 +30,7 @@ def test_before_model_stop_skips_the_model(agent: AgentEnv) -> None:
     assert agent.inputs(hook=after) == []
 
 
+@pytest.mark.slow
 def test_before_model_block_without_response_ends_the_turn(agent: AgentEnv) -> None:
     agent.hook("BeforeModel", {"decision": "block", "reason": "offline"})
     after = agent.hook("AfterAgent", None)
@@ -38,6 +42,7 @@ def test_before_model_block_without_response_ends_the_turn(agent: AgentEnv) -> N
     assert agent.inputs(hook=after)[0]["prompt_response"] == "[no response text]"
 
 
+@pytest.mark.slow
 def test_before_model_block_with_a_synthetic_response(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeModel",
@@ -55,6 +60,7 @@ def test_before_model_block_with_a_synthetic_response(agent: AgentEnv) -> None:
     assert r.records("model_call") == []
 
 
+@pytest.mark.slow
 def test_before_model_llm_response_alone_skips_the_model(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeModel", {"hookSpecificOutput": {"llm_response": synthetic("answered by a hook")}}
@@ -69,6 +75,7 @@ def test_before_model_llm_response_alone_skips_the_model(agent: AgentEnv) -> Non
     assert agent.inputs(hook=after_model) == []
 
 
+@pytest.mark.slow
 def test_before_model_malformed_llm_response_is_a_warning_and_the_model_is_called(
     agent: AgentEnv,
 ) -> None:
@@ -85,6 +92,7 @@ def test_before_model_malformed_llm_response_is_a_warning_and_the_model_is_calle
     )
 
 
+@pytest.mark.slow
 def test_before_model_llm_request_rewrites_messages_model_and_config(agent: AgentEnv) -> None:
     (agent.root / "a.txt").write_text("x\n")
     agent.hook(
@@ -117,6 +125,7 @@ def test_before_model_llm_request_rewrites_messages_model_and_config(agent: Agen
     assert sent["messages"] == [{"role": "user", "content": "read a, politely"}]
 
 
+@pytest.mark.slow
 def test_before_model_input_is_the_stable_format(agent: AgentEnv) -> None:
     hook = agent.hook("BeforeModel", None)
     agent.hook("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "ctx"}})
@@ -130,6 +139,7 @@ def test_before_model_input_is_the_stable_format(agent: AgentEnv) -> None:
     }
 
 
+@pytest.mark.slow
 def test_before_model_malformed_llm_request_is_ignored_whole(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeModel",
@@ -146,6 +156,7 @@ def test_before_model_malformed_llm_request_is_ignored_whole(agent: AgentEnv) ->
 
 
 # ---- BeforeToolSelection ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_tool_selection_none_refuses_every_function_call(agent: AgentEnv) -> None:
     agent.hook("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}})
     before_tool = agent.hook("BeforeTool", None)
@@ -157,6 +168,7 @@ def test_tool_selection_none_refuses_every_function_call(agent: AgentEnv) -> Non
     assert agent.inputs(hook=before_tool) == []
 
 
+@pytest.mark.slow
 def test_tool_selection_allowed_names_and_ignored_decisions(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeToolSelection",
@@ -182,6 +194,7 @@ def test_tool_selection_allowed_names_and_ignored_decisions(agent: AgentEnv) -> 
     assert "allowedFunctionNames" in r.records("tool_call")[0]["error"]
 
 
+@pytest.mark.slow
 def test_tool_selection_malformed_tool_config_is_a_warning(agent: AgentEnv) -> None:
     agent.hook("BeforeToolSelection", {"hookSpecificOutput": {"toolConfig": "NONE"}})
     agent.responses(say(call("list_directory", dir_path=".")), say(text("ok")))
@@ -191,6 +204,7 @@ def test_tool_selection_malformed_tool_config_is_a_warning(agent: AgentEnv) -> N
 
 
 # ---- AfterModel ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_after_model_fires_per_chunk_with_the_chunk(agent: AgentEnv) -> None:
     hook = agent.hook("AfterModel", None)
     agent.responses(
@@ -222,6 +236,7 @@ def test_after_model_fires_per_chunk_with_the_chunk(agent: AgentEnv) -> None:
     assert inputs[0]["llm_request"]["messages"] == [{"role": "user", "content": "go"}]
 
 
+@pytest.mark.slow
 def test_after_model_replaces_a_chunk_and_keeps_its_function_calls(agent: AgentEnv) -> None:
     agent.hook(
         "AfterModel", {"hookSpecificOutput": {"llm_response": synthetic("[redacted]")}}, None
@@ -237,6 +252,7 @@ def test_after_model_replaces_a_chunk_and_keeps_its_function_calls(agent: AgentE
     assert r.records("tool_call")[0]["name"] == "list_directory"
 
 
+@pytest.mark.slow
 def test_after_model_deny_discards_the_chunk_and_stops_the_stream(agent: AgentEnv) -> None:
     agent.hook("AfterModel", None, {"decision": "deny", "reason": "unsafe output"})
     after_agent = agent.hook("AfterAgent", None)
@@ -259,6 +275,7 @@ def test_after_model_deny_discards_the_chunk_and_stops_the_stream(agent: AgentEn
     ]  # the turn is not recorded
 
 
+@pytest.mark.slow
 def test_after_model_stop_ends_the_run(agent: AgentEnv) -> None:
     agent.hook("AfterModel", {"continue": False, "stopReason": "halt"})
     after_agent = agent.hook("AfterAgent", None)
@@ -269,6 +286,7 @@ def test_after_model_stop_ends_the_run(agent: AgentEnv) -> None:
     assert agent.inputs(hook=after_agent) == []
 
 
+@pytest.mark.slow
 def test_after_model_echoed_response_changes_nothing(agent: AgentEnv) -> None:
     agent.script(
         "AfterModel",
@@ -285,6 +303,7 @@ def test_after_model_echoed_response_changes_nothing(agent: AgentEnv) -> None:
     assert r.records("tool_call")[0]["success"] is True
 
 
+@pytest.mark.slow
 def test_after_model_malformed_llm_response_is_a_warning(agent: AgentEnv) -> None:
     agent.hook(
         "AfterModel",
@@ -296,6 +315,7 @@ def test_after_model_malformed_llm_response_is_a_warning(agent: AgentEnv) -> Non
     assert any("unusable llm_response" in ln for ln in r.stderr_lines)
 
 
+@pytest.mark.slow
 def test_a_failing_after_model_hook_warns_once_per_response(agent: AgentEnv) -> None:
     name = agent.hook("AfterModel", {"$exit": 1, "$stderr": "boom"})
     agent.responses(stream(chunk(text("a")), chunk(text("b")), chunk(text("c"), finish="STOP")))

@@ -163,6 +163,7 @@ REQUEST = {
 }
 
 
+@pytest.mark.slow
 def test_live_model_streams_through_the_client() -> None:
     client = FakeClient()
     model = GeminiModel("gemini-2.5-flash", client=client)
@@ -242,6 +243,7 @@ def test_sdk_types_round_trip() -> None:
     }
 
 
+@pytest.mark.slow
 def test_agent_uses_the_live_model_with_a_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

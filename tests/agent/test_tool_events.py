@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import AgentEnv, call, say, text
 
 NOTE = "[System] Tool input parameters were modified by a hook before execution."
@@ -19,6 +21,7 @@ def function_responses(contents: list[dict]) -> list[dict]:
 
 
 # ---- BeforeTool ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_before_tool_stop_ends_the_run_without_running_the_tool(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool",
@@ -40,6 +43,7 @@ def test_before_tool_stop_ends_the_run_without_running_the_tool(agent: AgentEnv)
     )
 
 
+@pytest.mark.slow
 def test_before_tool_block_gives_the_model_an_error_and_the_turn_goes_on(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool", {"decision": "deny", "reason": "not that one"}, matcher="run_shell_command"
@@ -62,6 +66,7 @@ def test_before_tool_block_gives_the_model_an_error_and_the_turn_goes_on(agent: 
     assert r.stdout.strip() == "ok, I won't"
 
 
+@pytest.mark.slow
 def test_before_tool_matcher_limits_the_hook_to_matching_tools(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool", {"decision": "deny", "reason": "no writes"}, matcher="write_file|replace"
@@ -74,6 +79,7 @@ def test_before_tool_matcher_limits_the_hook_to_matching_tools(agent: AgentEnv) 
     assert agent.inputs("BeforeTool") == []
 
 
+@pytest.mark.slow
 def test_before_tool_ask_is_refused_in_a_headless_run_even_in_yolo(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool",
@@ -91,6 +97,7 @@ def test_before_tool_ask_is_refused_in_a_headless_run_even_in_yolo(agent: AgentE
     assert r.records("tool_call")[0]["success"] is False
 
 
+@pytest.mark.slow
 def test_before_tool_input_is_merged_over_the_model_arguments(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool",
@@ -122,6 +129,7 @@ def test_before_tool_input_is_merged_over_the_model_arguments(agent: AgentEnv) -
     )  # AfterTool sees the arguments as run
 
 
+@pytest.mark.slow
 def test_before_tool_malformed_tool_input_is_a_warning_and_ignored(agent: AgentEnv) -> None:
     bad = agent.hook(
         "BeforeTool",
@@ -142,6 +150,7 @@ def test_before_tool_malformed_tool_input_is_a_warning_and_ignored(agent: AgentE
     assert NOTE not in fr["response"]["output"]
 
 
+@pytest.mark.slow
 def test_before_tool_input_that_fails_validation_fails_the_call(agent: AgentEnv) -> None:
     agent.hook(
         "BeforeTool",
@@ -157,6 +166,7 @@ def test_before_tool_input_that_fails_validation_fails_the_call(agent: AgentEnv)
     )
 
 
+@pytest.mark.slow
 def test_before_tool_system_message_goes_to_stderr(agent: AgentEnv) -> None:
     agent.hook("BeforeTool", {"systemMessage": "guard looked at it"})
     (agent.root / "a.txt").write_text("x")
@@ -167,6 +177,7 @@ def test_before_tool_system_message_goes_to_stderr(agent: AgentEnv) -> None:
 
 
 # ---- AfterTool -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_after_tool_stop_ends_the_run_after_the_tool_ran(agent: AgentEnv) -> None:
     agent.hook("AfterTool", {"continue": False, "stopReason": "saw enough"})
     agent.responses(say(call("run_shell_command", command="touch ran.txt")))
@@ -177,6 +188,7 @@ def test_after_tool_stop_ends_the_run_after_the_tool_ran(agent: AgentEnv) -> Non
     assert len(r.records("model_call")) == 1
 
 
+@pytest.mark.slow
 def test_after_tool_block_hides_the_result_from_the_model(agent: AgentEnv) -> None:
     (agent.root / "secret.txt").write_text("TOP-SECRET-VALUE\n")
     agent.hook("AfterTool", {"decision": "deny", "reason": "output withheld"}, matcher="read_file")
@@ -190,6 +202,7 @@ def test_after_tool_block_hides_the_result_from_the_model(agent: AgentEnv) -> No
     assert "Error executing tool read_file: output withheld" in r.stderr_lines
 
 
+@pytest.mark.slow
 def test_after_tool_context_is_appended_to_the_result(agent: AgentEnv) -> None:
     (agent.root / "a.txt").write_text("content\n")
     agent.hook("AfterTool", {"hookSpecificOutput": {"additionalContext": "file is <generated>"}})
@@ -207,6 +220,7 @@ def test_after_tool_context_is_appended_to_the_result(agent: AgentEnv) -> None:
     }
 
 
+@pytest.mark.slow
 def test_after_tool_context_then_modification_note_order(agent: AgentEnv) -> None:
     (agent.root / "a.txt").write_text("A\n")
     (agent.root / "b.txt").write_text("B\n")
@@ -218,6 +232,7 @@ def test_after_tool_context_then_modification_note_order(agent: AgentEnv) -> Non
     assert fr["response"]["output"] == "B\n\n\n<hook_context>ctx</hook_context>\n\n" + NOTE
 
 
+@pytest.mark.slow
 def test_after_tool_tail_call_replaces_the_call_and_answers_the_original(agent: AgentEnv) -> None:
     (agent.root / "a.txt").write_text("first\n")
     (agent.root / "b.txt").write_text("second\n")
@@ -249,6 +264,7 @@ def test_after_tool_tail_call_replaces_the_call_and_answers_the_original(agent: 
     assert "original_request_name" not in agent.inputs("BeforeTool", hook=before)[0]
 
 
+@pytest.mark.slow
 def test_after_tool_tail_call_to_an_unknown_tool_is_an_error_result(agent: AgentEnv) -> None:
     agent.hook(
         "AfterTool",
@@ -265,6 +281,7 @@ def test_after_tool_tail_call_to_an_unknown_tool_is_an_error_result(agent: Agent
 
 
 # ---- tools without hooks: bad calls are results, not crashes ---------------------------------
+@pytest.mark.slow
 def test_unknown_tool_and_bad_arguments_are_error_results(agent: AgentEnv) -> None:
     before = agent.hook("BeforeTool", None)
     agent.responses(
@@ -284,6 +301,7 @@ def test_unknown_tool_and_bad_arguments_are_error_results(agent: AgentEnv) -> No
     assert r.stdout.strip() == "sorry"
 
 
+@pytest.mark.slow
 def test_paths_outside_the_project_are_refused(agent: AgentEnv) -> None:
     agent.responses(
         say(
@@ -298,6 +316,7 @@ def test_paths_outside_the_project_are_refused(agent: AgentEnv) -> None:
     assert all("outside the project directory" in f["response"]["error"] for f in frs)
 
 
+@pytest.mark.slow
 def test_confirmation_needed_by_the_approval_mode_is_refused_headless(agent: AgentEnv) -> None:
     agent.responses(
         say(

@@ -127,6 +127,7 @@ def test_shell_command(proj: Path) -> None:
     assert f"Output: {os.path.realpath(proj / 'src')}" in out
 
 
+@pytest.mark.slow
 def test_shell_timeout_kills_the_command(proj: Path) -> None:
     tool = ToolRegistry().get("run_shell_command")
     assert tool is not None

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from tests.bridge.conftest import payload
 from tests.conftest import Project
 
@@ -38,6 +39,7 @@ def _hookwise(
     )
 
 
+@pytest.mark.slow
 def test_agents_on_a_machine_with_three_agents(project: Project) -> None:
     env, _bindir = _machine(project)
     assert _hookwise(project, env, "install", "claude").returncode == 0
@@ -86,6 +88,7 @@ def test_agents_on_a_machine_with_three_agents(project: Project) -> None:
     assert codex["installed"] == [{"scope": "user", "path": f"{project.home}/.codex/hooks.json"}]
 
 
+@pytest.mark.slow
 def test_an_event_never_seen_after_sessions_is_flagged(project: Project) -> None:
     env, _bindir = _machine(project)
     _hookwise(project, env, "install", "codex")
@@ -97,6 +100,7 @@ def test_an_event_never_seen_after_sessions_is_flagged(project: Project) -> None
     assert "! PreToolUse never fired in 3 sessions" in out
 
 
+@pytest.mark.slow
 def test_all_lists_every_agent(project: Project) -> None:
     env = {**os.environ, "HOME": str(project.home), "PATH": str(project.home)}
     out = _hookwise(project, env, "agents", "--all").stdout

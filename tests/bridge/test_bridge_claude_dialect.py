@@ -48,6 +48,7 @@ def _claude_never_sends(key: str, contract_event: str) -> bool:
 CASES = [(a, n) for a in ("claude", "codex", "qwen") for n in payload_names(a)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("agent", "name"), CASES)
 def test_every_recorded_payload_reaches_both_dialects(
     agent: str, name: str, bridge_project: tuple[Project, Recorder, Recorder]
@@ -84,6 +85,7 @@ def test_every_recorded_payload_reaches_both_dialects(
             assert as_claude[key] == value, key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", ["claude", "codex", "qwen"])
 def test_deny_reaches_the_agent_as_its_permission_decision(
     agent: str, bridge_project: tuple[Project, Recorder, Recorder]
@@ -101,6 +103,7 @@ def test_deny_reaches_the_agent_as_its_permission_decision(
     }
 
 
+@pytest.mark.slow
 def test_a_claude_dialect_deny_is_the_same_answer(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -122,6 +125,7 @@ def test_a_claude_dialect_deny_is_the_same_answer(
     )
 
 
+@pytest.mark.slow
 def test_rewritten_arguments_come_back_complete_in_the_agents_names(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -136,6 +140,7 @@ def test_rewritten_arguments_come_back_complete_in_the_agents_names(
     assert "permissionDecision" not in out["hookSpecificOutput"]
 
 
+@pytest.mark.slow
 def test_codex_cannot_apply_a_rewrite_so_the_call_is_denied(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -148,6 +153,7 @@ def test_codex_cannot_apply_a_rewrite_so_the_call_is_denied(
     assert "updatedInput" not in hso
 
 
+@pytest.mark.slow
 def test_ask_is_asked_in_claude_and_denied_in_codex(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -162,6 +168,7 @@ def test_ask_is_asked_in_claude_and_denied_in_codex(
     assert codex_out["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+@pytest.mark.slow
 def test_an_explicit_allow_is_said_and_an_empty_answer_says_nothing(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -171,6 +178,7 @@ def test_an_explicit_allow_is_said_and_an_empty_answer_says_nothing(
     assert out["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "hook_answer", "expected"),
     [
@@ -247,6 +255,7 @@ def test_an_untrusted_project_hook_is_a_system_message(
     assert "not trusted" in json.loads(out.stdout)["systemMessage"]
 
 
+@pytest.mark.slow
 def test_claudes_own_hooks_are_not_run_twice(project: Project) -> None:
     """Claude Code runs .claude/settings.json itself: the bridge leaves it out even when hookwise's
     settings ask for Claude's files (Codex does not read them, so there they run)."""
@@ -297,6 +306,7 @@ def _cli(args: list[str], stdin: str, cwd: Any) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.mark.slow
 def test_the_cli_answers_as_the_agent_expects(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -308,6 +318,7 @@ def test_the_cli_answers_as_the_agent_expects(
     assert json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("flags", "rc", "channel"), [([], 0, "stdout"), (["--fail-closed"], 2, "stderr")]
 )
@@ -319,6 +330,7 @@ def test_hookwise_own_failure_is_visible_and_blocks_only_when_fail_closed(
     assert "stdin is not JSON" in getattr(r, channel)
 
 
+@pytest.mark.slow
 def test_an_unknown_agent_is_a_usage_error(project: Project) -> None:
     r = _cli(["hook", "nosuchagent"], "{}", project.root)
     assert r.returncode == 1 and "unknown agent 'nosuchagent'" in r.stderr

@@ -37,6 +37,7 @@ def test_the_agents_table_is_closed_and_complete() -> None:
 # --------------------------------------------------------------------------- Copilot (recorded)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", payload_names("copilot"))
 def test_copilot_recorded_payloads(
     name: str, bridge_project: tuple[Project, Recorder, Recorder]
@@ -55,6 +56,7 @@ def test_copilot_recorded_payloads(
         assert claude.seen()[0]["tool_name"] == "Bash"
 
 
+@pytest.mark.slow
 def test_copilot_deny_rewrite_and_missing_event(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -73,6 +75,7 @@ def test_copilot_deny_rewrite_and_missing_event(
 # --------------------------------------------------------------------------- Gemini CLI (recorded)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", payload_names("gemini"))
 def test_gemini_recorded_payloads_run_taken_over_hooks(name: str, project: Project) -> None:
     """Gemini runs its own settings' hooks; the bridge runs them only once taken over."""
@@ -127,6 +130,7 @@ def _cursor(project: Project, event: str, **fields: Any) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("event", "fields", "tool", "tool_input"),
     [
@@ -174,6 +178,7 @@ def test_cursor_before_events(
     assert json.loads(_run("cursor", data).stdout) == {"permission": "ask", "user_message": "sure?"}
 
 
+@pytest.mark.slow
 def test_cursor_prompt_stop_and_after_events(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -216,6 +221,7 @@ def test_cursor_failure_is_valid_json_and_blocks_only_when_fail_closed(project: 
 # --------------------------------------------------------------------------- agy (reported)
 
 
+@pytest.mark.slow
 def test_agy_answers_explicitly_and_names_unknown_fields(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -248,6 +254,7 @@ def test_agy_answers_explicitly_and_names_unknown_fields(
 # --------------------------------------------------------------------------- Windsurf (documented)
 
 
+@pytest.mark.slow
 def test_windsurf_blocks_with_exit_2_and_says_why(
     bridge_project: tuple[Project, Recorder, Recorder],
 ) -> None:
@@ -284,6 +291,7 @@ def test_windsurf_blocks_with_exit_2_and_says_why(
 # --------------------------------------------------------------------------- Claude-dialect agents (documented)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("agent", "data"),
     [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from tests.bridge.conftest import payload
 from tests.conftest import Project
 from tests.perf.test_fast_paths import HEAVY, _imported
@@ -18,6 +19,7 @@ def test_the_renamed_tools_are_the_claude_tables() -> None:
     assert set(PARAMS_TO_GEMINI) == RENAMED_PARAMS_TOOLS
 
 
+@pytest.mark.slow
 def test_hook_imports_no_heavy_module(project: Project) -> None:
     mod = project.root / "guard.py"
     mod.write_text(

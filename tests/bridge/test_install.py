@@ -89,6 +89,7 @@ def _file(project: Project, agent: str, user: bool = False) -> Path:
     return (project.home / a.user_file) if user else (project.root / a.project_file)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", sorted(AGENTS))
 @pytest.mark.parametrize("user", [False, True], ids=["project", "user"])
 def test_install_then_uninstall_gives_back_every_byte(
@@ -125,6 +126,7 @@ def _uncomment(text: str) -> str:
     return strip_comments(text)
 
 
+@pytest.mark.slow
 def test_dry_run_prints_the_diff_and_writes_nothing(project: Project) -> None:
     path = _file(project, "cursor")
     r = _hookwise(project.root, "install", "cursor", "--dry-run", home=project.home)
@@ -145,6 +147,7 @@ def test_copilot_entries_carry_the_event(project: Project) -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("agent", "text", "message"),
     [
@@ -171,6 +174,7 @@ def test_codex_install_says_how_to_trust_the_hooks(project: Project) -> None:
     assert "/hooks" in r.stdout and "trust" in r.stdout
 
 
+@pytest.mark.slow
 def test_take_over_and_back(project: Project) -> None:
     path = _file(project, "claude")
     path.parent.mkdir(parents=True)
@@ -188,6 +192,7 @@ def test_take_over_and_back(project: Project) -> None:
     assert not store.exists()
 
 
+@pytest.mark.slow
 def test_take_over_after_the_file_changed_restores_by_content(project: Project) -> None:
     path = _file(project, "claude")
     path.parent.mkdir(parents=True)
@@ -203,6 +208,7 @@ def test_take_over_after_the_file_changed_restores_by_content(project: Project) 
     }
 
 
+@pytest.mark.slow
 def test_taken_over_hooks_run_through_the_bridge(project: Project) -> None:
     """The moved hook runs under hookwise (once trusted) and keeps its Claude meaning."""
     from hookwise.bridge.core import answer

@@ -87,6 +87,7 @@ def fields_of(rep: dict[str, Any], i: int) -> dict[str, tuple[str, str]]:
 # --------------------------------------------------------------------------- migrate --from-claude: the report
 
 
+@pytest.mark.slow
 def test_report_names_every_2026_field(tmp_path: Path) -> None:
     proj = make(
         tmp_path,
@@ -191,6 +192,7 @@ def test_newer_events_and_values_are_reported(tmp_path: Path) -> None:
     assert n2["status"] == "migrated" and n2["matcherTo"] == "ToolPermission|agent_completed"
 
 
+@pytest.mark.slow
 def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> None:
     proj = make(
         tmp_path,
@@ -223,6 +225,7 @@ def test_scripts_that_answer_updated_tool_output_are_flagged(tmp_path: Path) -> 
 # --------------------------------------------------------------------------- migrate --to-claude
 
 
+@pytest.mark.slow
 def test_to_claude_writes_the_fields_back(tmp_path: Path) -> None:
     proj = tmp_path / "proj"
     gem = proj / ".gemini" / "settings.json"
@@ -286,6 +289,7 @@ def test_to_claude_writes_the_fields_back(tmp_path: Path) -> None:
     assert doc["hooks"]["Stop"][0]["hooks"][0] == {"type": "command", "command": "./stop.sh"}
 
 
+@pytest.mark.slow
 def test_round_trip_keeps_the_fields(tmp_path: Path) -> None:
     proj = make(
         tmp_path,
@@ -309,6 +313,7 @@ def test_round_trip_keeps_the_fields(tmp_path: Path) -> None:
     assert [h["status"] for h in rep["hooks"]] == ["duplicate"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["warn", True, 1])
 def test_unknown_on_failure_values_fail_open(tmp_path: Path, value: Any) -> None:
     proj = make(tmp_path, {"PreToolUse": [{"hooks": [rec("x", onFailure=value)]}]})
@@ -352,6 +357,7 @@ def bash(cmd: str) -> dict[str, Any]:
     return {"tool_name": "run_shell_command", "tool_input": {"command": cmd}}
 
 
+@pytest.mark.slow
 def test_if_rules_filter_hooks(tmp_path: Path) -> None:
     hooks = {
         "PreToolUse": [
@@ -411,6 +417,7 @@ def test_if_rules_filter_hooks(tmp_path: Path) -> None:
         assert [e["tool_input"]["command"] for e in log(proj, "post")] == ["npm test"]
 
 
+@pytest.mark.slow
 def test_an_if_rule_that_does_not_parse_skips_the_hook_visibly(tmp_path: Path) -> None:
     hooks = {
         "PreToolUse": [
@@ -437,6 +444,7 @@ def test_an_if_rule_that_does_not_parse_skips_the_hook_visibly(tmp_path: Path) -
         assert r.returncode == 0
 
 
+@pytest.mark.slow
 def test_if_on_other_events_never_runs(tmp_path: Path) -> None:
     proj = tmp_path / "p"
     gem = proj / ".gemini" / "settings.json"
@@ -468,6 +476,7 @@ def test_if_on_other_events_never_runs(tmp_path: Path) -> None:
     assert "never runs" in v.stdout + v.stderr
 
 
+@pytest.mark.slow
 def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> None:
     hooks = {"PreToolUse": [{"hooks": [rec("bg", **{"async": True}), rec("fg")]}]}
     env = {"EXIT_BG": "2", "ERR_BG": "no way"}
@@ -488,6 +497,7 @@ def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> N
         assert len(log(proj, "bg")) <= 1
 
 
+@pytest.mark.slow
 def test_async_hooks_report_on_the_next_firing(tmp_path: Path) -> None:
     from hookwise import HookSystem
 
@@ -534,6 +544,7 @@ def test_async_hooks_report_on_the_next_firing(tmp_path: Path) -> None:
         assert sum("boom" in w for w in third.warnings) == 2
 
 
+@pytest.mark.slow
 def test_once_runs_until_the_first_success(tmp_path: Path) -> None:
     from hookwise import HookSystem
 
@@ -580,6 +591,7 @@ def test_once_runs_until_the_first_success(tmp_path: Path) -> None:
         assert len(hs.fire("BeforeTool", tool_name="x", tool_input={}).hooks) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("reply", "exit_code"), [("", "1"), ("{not json}", "0"), ("", "127")])
 def test_on_failure_block(tmp_path: Path, reply: str, exit_code: str) -> None:
     hooks = {
@@ -606,6 +618,7 @@ def test_on_failure_block(tmp_path: Path, reply: str, exit_code: str) -> None:
         assert res["warnings"], res
 
 
+@pytest.mark.slow
 def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     fake.mkdir()
@@ -625,6 +638,7 @@ def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
         assert res["systemMessage"] == "-NoProfile -Command Write-Output hi", res
 
 
+@pytest.mark.slow
 def test_updated_tool_output_and_precompact_block_are_applied(tmp_path: Path) -> None:
     """issue 21 items 4 and 5 (the shapes and the reference host: tests/claude/test_claude_groundtruth.py)."""
     hooks = {"PostToolUse": [{"hooks": [rec("post")]}], "PreCompact": [{"hooks": [rec("compact")]}]}
@@ -658,6 +672,7 @@ def test_updated_tool_output_and_precompact_block_are_applied(tmp_path: Path) ->
         assert code == 2 and res["decision"] in ("block", "deny") and res["reason"] == "not now"
 
 
+@pytest.mark.slow
 def test_stop_additional_context_continues_the_turn(tmp_path: Path) -> None:
     hooks = {"Stop": [{"hooks": [rec("stop")]}]}
     env = {
@@ -683,6 +698,7 @@ def test_stop_additional_context_continues_the_turn(tmp_path: Path) -> None:
         ), res
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("reply", "stderr", "reason"),
     [
@@ -710,6 +726,7 @@ def test_exit_2_reason(tmp_path: Path, reply: Any, stderr: str, reason: str) -> 
         assert code == 2 and res["reason"] == reason, res
 
 
+@pytest.mark.slow
 def test_newer_input_fields_reach_the_hook(tmp_path: Path) -> None:
     hooks = {
         "PreToolUse": [{"hooks": [rec("pre")]}],
@@ -751,6 +768,7 @@ def test_newer_input_fields_reach_the_hook(tmp_path: Path) -> None:
         assert start["model"] == "gemini-2.5-pro" and start["agent_type"] == "reviewer"
 
 
+@pytest.mark.slow
 def test_validate_and_list_show_the_keys(tmp_path: Path) -> None:
     proj = tmp_path / "p"
     gem = proj / ".gemini" / "settings.json"
@@ -796,6 +814,7 @@ def test_validate_and_list_show_the_keys(tmp_path: Path) -> None:
     assert any("zsh" in w for w in listed["warnings"])
 
 
+@pytest.mark.slow
 def test_fire_async_applies_if_and_async_too(tmp_path: Path) -> None:
     import asyncio
 

@@ -89,6 +89,7 @@ def fire_rm(proj: Path, *pre: str) -> tuple[int, dict[str, Any]]:
 # --------------------------------------------------------------------------- acceptance 2
 
 
+@pytest.mark.slow
 def test_claude_guard_blocks_natively_with_the_flag(proj: Path) -> None:
     code, res = fire_rm(proj, "--claude-settings")
     assert code == 2 and res["decision"] == "deny" and res["reason"] == "rm -rf is not allowed"
@@ -96,6 +97,7 @@ def test_claude_guard_blocks_natively_with_the_flag(proj: Path) -> None:
     assert code == 0 and res["hooks"] == []  # not loaded unless switched on
 
 
+@pytest.mark.slow
 def test_claude_guard_blocks_natively_with_the_setting(proj: Path) -> None:
     (proj / ".gemini").mkdir()
     (proj / ".gemini" / "settings.json").write_text('{"hooksConfig": {"claudeSettings": true}}')
@@ -113,6 +115,7 @@ def test_claude_guard_blocks_natively_with_the_setting(proj: Path) -> None:
     assert not ok.blocked and [h.outcome.value for h in ok.hooks] == ["ok"]
 
 
+@pytest.mark.slow
 def test_claude_guard_blocks_after_migration(proj: Path) -> None:
     r = hookwise(proj, "migrate", "--from-claude")
     assert r.returncode == 0, r.stderr
@@ -154,6 +157,7 @@ EXISTING = """\
 """
 
 
+@pytest.mark.slow
 def test_existing_file_is_kept_byte_for_byte(proj: Path) -> None:
     target = proj / ".gemini" / "settings.json"
     target.parent.mkdir()
@@ -183,6 +187,7 @@ def test_existing_file_is_kept_byte_for_byte(proj: Path) -> None:
     assert "1 already present" in again.stdout
 
 
+@pytest.mark.slow
 def test_local_settings_are_read_after_the_shared_ones(proj: Path) -> None:
     (proj / ".claude" / "settings.local.json").write_text(
         json.dumps(
@@ -216,6 +221,7 @@ def test_local_settings_are_read_after_the_shared_ones(proj: Path) -> None:
     assert cmds == ['python3 "$GEMINI_PROJECT_DIR/.claude/hooks/guard.py"', "echo local"]
 
 
+@pytest.mark.slow
 def test_user_scope_reads_and_writes_only_user_files(proj: Path, tmp_path: Path) -> None:
     home = Path(os.environ["GEMINI_CLI_HOME"])
     (home / ".claude").mkdir(parents=True, exist_ok=True)
@@ -269,6 +275,7 @@ def test_native_user_hooks_are_user_hooks(proj: Path) -> None:
 # --------------------------------------------------------------------------- the reverse
 
 
+@pytest.mark.slow
 def test_to_claude(proj: Path) -> None:
     (proj / ".claude" / "settings.json").write_text('{\n  // mine\n  "model": "opus"\n}\n')
     gem = proj / ".gemini" / "settings.json"
@@ -351,6 +358,7 @@ def test_to_claude(proj: Path) -> None:
 # --------------------------------------------------------------------------- errors and warnings
 
 
+@pytest.mark.slow
 def test_no_claude_settings_is_an_error(tmp_path: Path) -> None:
     r = hookwise(tmp_path, "migrate", "--from-claude")
     assert (
@@ -360,17 +368,20 @@ def test_no_claude_settings_is_an_error(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_needs_a_direction(tmp_path: Path) -> None:
     r = hookwise(tmp_path, "migrate")
     assert r.returncode == 1 and "--from-claude" in r.stderr
 
 
+@pytest.mark.slow
 def test_broken_source_names_file_line_and_column(proj: Path) -> None:
     (proj / ".claude" / "settings.json").write_text('{\n  "hooks": {,}\n}')
     r = hookwise(proj, "migrate", "--from-claude")
     assert r.returncode == 1 and "settings.json:2:" in r.stderr and not (proj / ".gemini").exists()
 
 
+@pytest.mark.slow
 def test_broken_target_is_not_touched(proj: Path) -> None:
     target = proj / ".gemini" / "settings.json"
     target.parent.mkdir()
@@ -440,6 +451,7 @@ def test_broken_claude_file_is_a_warning_natively(proj: Path) -> None:
     assert any("settings.local.json:1:2" in w and "skipped" in w for w in hs.warnings)
 
 
+@pytest.mark.slow
 def test_project_dir_inside_command_substitution(proj: Path) -> None:
     (proj / "branch").write_text("main\n")
     (proj / ".claude" / "settings.json").write_text(
@@ -464,6 +476,7 @@ def test_project_dir_inside_command_substitution(proj: Path) -> None:
     assert json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] == "branch: main"
 
 
+@pytest.mark.slow
 def test_settings_without_hooks_say_so(tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text('{"model": "opus"}')
@@ -473,6 +486,7 @@ def test_settings_without_hooks_say_so(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_json_report_gives_every_field_a_pointer(proj: Path) -> None:
     rep = json.loads(hookwise(proj, "migrate", "--from-claude", "--dry-run", "--json").stdout)
     [hook] = rep["hooks"]

@@ -124,6 +124,7 @@ def check_case(proj: Path, case: dict[str, Any], *, native: bool) -> list[dict[s
     return ran
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_report_accounts_for_every_hook_and_field(tmp_path: Path, name: str) -> None:
     proj = make_project(tmp_path, name)
@@ -150,6 +151,7 @@ def test_report_accounts_for_every_hook_and_field(tmp_path: Path, name: str) -> 
         assert ptr in text.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_migrated_hooks_fire(tmp_path: Path, name: str) -> None:
     proj = make_project(tmp_path, name)
@@ -178,6 +180,7 @@ def test_migrated_hooks_fire(tmp_path: Path, name: str) -> None:
     assert commands <= fired, f"never fired: {commands - fired}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_native_hooks_fire(tmp_path: Path, name: str) -> None:
     proj = make_project(tmp_path, name)
@@ -186,6 +189,7 @@ def test_native_hooks_fire(tmp_path: Path, name: str) -> None:
     assert not (proj / ".gemini").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_migrating_twice_is_a_no_op(tmp_path: Path, name: str) -> None:
     proj = make_project(tmp_path, name)

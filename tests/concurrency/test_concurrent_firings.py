@@ -181,6 +181,7 @@ def check_trace(trace: Path, results: list[FireResult]) -> None:
     trace.write_bytes(b"")
 
 
+@pytest.mark.slow
 def test_baseline_is_mixed(baseline: list[Any]) -> None:
     outcomes = {h[1] for s in baseline for h in s[2]}
     assert outcomes == {"ok", "blocked", "failed", "timeout"}
@@ -258,6 +259,7 @@ def test_threads_and_tasks_at_the_same_time(
     record("concurrent firings checked", N)
 
 
+@pytest.mark.slow
 def test_hanging_firings_do_not_delay_other_async_firings(tmp_path: Path) -> None:
     """fire_async gives each firing its own thread: no queue behind a pool of hung firings."""
     project = tmp_path / "p"
@@ -308,6 +310,7 @@ def test_hanging_firings_do_not_delay_other_async_firings(tmp_path: Path) -> Non
     record("concurrent firings checked", 13)
 
 
+@pytest.mark.slow
 def test_trace_lines_stay_whole_with_large_records_from_many_threads(tmp_path: Path) -> None:
     project = tmp_path / "p"
     (project / ".gemini").mkdir(parents=True)

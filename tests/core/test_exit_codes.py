@@ -47,11 +47,20 @@ def test_exit0_log_line_before_json_is_text(project: Project) -> None:
     assert not r.blocked
 
 
-@pytest.mark.parametrize("text", ["42", "true", "null", "[1, 2]", '"plain"', '{"a": NaN}'])
+@pytest.mark.parametrize("text", ["42", "true", "null", "[1, 2]", '"plain"'])
 def test_exit0_non_object_json_is_text(project: Project, text: str) -> None:
     r, h = fire_one(project, emit(text))
     assert h.outcome is Outcome.OK
     assert h.output == {"decision": "allow", "systemMessage": text}
+
+
+@pytest.mark.parametrize("text", ['{"a": NaN}', '{"decision": "deny"', "[1, 2"])
+def test_exit0_output_that_starts_like_json_but_does_not_parse_is_failed(
+    project: Project, text: str
+) -> None:
+    r, h = fire_one(project, emit(text))
+    assert h.outcome is Outcome.FAILED and h.output is None
+    assert h.error is not None and "starts like JSON but does not parse (" in h.error
 
 
 def test_exit0_double_encoded_json_object(project: Project) -> None:

@@ -84,10 +84,28 @@ def test_anything_else_is_left_to_argparse(argv: list[str]) -> None:
 def test_every_flag_in_both_spellings() -> None:
     from hookwise.cli.fire import FLAGS
 
-    for (flag, metavar, _), spelled in itertools.product(FLAGS, ("split", "joined")):
+    for (flag, metavar, *_), spelled in itertools.product(FLAGS, ("split", "joined")):
         extra = (
             [flag] if metavar is None else ([flag, "v"] if spelled == "split" else [f"{flag}=v"])
         )
         argv = ["fire", "BeforeAgent", *extra]
+        fast = _parse_fast(argv)
+        assert fast is not None and vars(fast) == argparse_view(argv), argv
+
+
+def test_every_global_option_in_both_spellings() -> None:
+    """The fast reader and argparse are both built from GLOBAL_OPTIONS: each row reads alike in both."""
+    from hookwise.cli.base import GLOBAL_OPTIONS
+
+    for (flag, metavar, *_), spelled in itertools.product(GLOBAL_OPTIONS, ("split", "joined")):
+        value = "." if flag in ("--project", "--plugin-dir") else "gemini"
+        given = (
+            [flag]
+            if metavar is None
+            else [flag, value]
+            if spelled == "split"
+            else [f"{flag}={value}"]
+        )
+        argv = [*given, "fire", "BeforeAgent", "--prompt", "p"]
         fast = _parse_fast(argv)
         assert fast is not None and vars(fast) == argparse_view(argv), argv

@@ -125,6 +125,7 @@ def test_fire_exit_codes(project: Project, answer: dict[str, Any], code: int) ->
     assert out.returncode == code, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args,message",
     [

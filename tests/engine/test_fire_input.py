@@ -50,3 +50,36 @@ def test_timestamps_are_iso_utc_with_milliseconds() -> None:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", s), s
         assert before <= s[:19] <= after
     assert stamps == sorted(stamps)
+
+
+def test_an_unmatched_result_is_the_result_it_stands_for(project: Project) -> None:
+    """The no-match result assembles its input when first read: the same value, the firing's time."""
+    import time
+
+    from hookwise.events import HookEvent, iso_ms
+    from hookwise.result import FireResult
+
+    project.hooks("BeforeTool", emit({"decision": "deny"}), matcher="write_file")
+    hs = HookSystem(project.root, session_id="s-1")
+    before = iso_ms(time.time_ns())
+    result = hs.fire("BeforeTool", {"tool_name": "read_file", "prompt": None}, tool_input={"a": 1})
+    hs.session_id = "changed later"  # the input is the firing's, not the system's state when read
+    after = iso_ms(time.time_ns())
+    inp = result.input
+    assert before <= inp["timestamp"] <= after
+    assert inp == {
+        "session_id": "s-1",
+        "transcript_path": "",
+        "cwd": str(project.root),
+        "hook_event_name": "BeforeTool",
+        "timestamp": inp["timestamp"],
+        "tool_name": "read_file",
+        "tool_input": {"a": 1},
+    }
+    assert list(inp)[:5] == ["session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"]
+    assert result.input is inp  # assembled once
+    assert type(result) is FireResult and result == FireResult(HookEvent.BEFORE_TOOL, inp)
+    assert (result.output, result.hooks, result.warnings, result.decision) == ({}, [], [], "allow")
+    assert "input=" in repr(result)
+    with pytest.raises(AttributeError):
+        result.no_such_attribute  # noqa: B018

@@ -52,6 +52,7 @@ def test_fire_leaves_no_cycles(project: Project, sequential: bool, collector_off
     assert garbage_after(lambda: hs.fire("BeforeTool", tool_name="t", tool_input={})) == 0
 
 
+@pytest.mark.slow
 def test_fire_async_leaves_no_cycles(project: Project, collector_off: None) -> None:
     hs = system(project, False)
 
@@ -66,6 +67,7 @@ def test_fire_async_leaves_no_cycles(project: Project, collector_off: None) -> N
         loop.close()
 
 
+@pytest.mark.slow
 def test_no_match_and_blocked_firings_leave_no_cycles(
     project: Project, collector_off: None
 ) -> None:

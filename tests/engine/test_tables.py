@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
+
 import hookwise
 from hookwise.cli.base import COMMANDS
 from hookwise.events import EVENT_SPECS, HookEvent
@@ -59,6 +61,7 @@ def test_public_api_is_exactly_the_lazy_table_and_every_error() -> None:
         assert issubclass(getattr(errors, name), errors.HookwiseError)
 
 
+@pytest.mark.slow
 def test_no_exception_class_outside_errors_py() -> None:
     import ast
     import pathlib
@@ -100,6 +103,25 @@ def test_decision_words_are_written_once_and_agree() -> None:
 
     assert set(events.DECISIONS) >= events.BLOCKING_DECISIONS
     assert set(typing.get_args(wire.Decision)) == set(events.DECISIONS)
+
+
+def test_the_blocking_decisions_are_spelled_out_only_in_their_table() -> None:
+    """``deny``/``block`` as a literal set of their own is events.BLOCKING_DECISIONS, nowhere else
+    (code asks result.asks_to_block or reads the table)."""
+    import ast
+    import pathlib
+
+    import hookwise
+
+    pkg = pathlib.Path(hookwise.__file__).parent
+    found = []
+    for path in sorted(pkg.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and node.elts:
+                words = {e.value for e in node.elts if isinstance(e, ast.Constant)}
+                if words == {"deny", "block"} and len(node.elts) == 2:
+                    found.append(f"{path.relative_to(pkg)}:{node.lineno}")
+    assert found == ["events.py:82"]
 
 
 def test_the_kind_table_covers_every_hook_type() -> None:

@@ -83,6 +83,7 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+@pytest.mark.slow
 @P
 @given(text=texts)
 def test_loads_is_json_loads(text: str) -> None:
@@ -92,6 +93,7 @@ def test_loads_is_json_loads(text: str) -> None:
     ), (want, got)
 
 
+@pytest.mark.slow
 @P
 @given(text=texts)
 def test_loads_with_parse_constant_is_json_loads(text: str) -> None:
@@ -116,6 +118,7 @@ def test_decode_errors_are_json_decode_errors_with_positions() -> None:
         assert (got.value.msg, got.value.pos) == (want.value.msg, want.value.pos)
 
 
+@pytest.mark.slow
 @P
 @given(
     value=values,
@@ -136,6 +139,7 @@ def test_dumps_is_json_dumps(
     assert outcome(codec.dumps, value, **kw) == outcome(json.dumps, value, **kw)
 
 
+@pytest.mark.slow
 @P
 @given(value=values, ensure_ascii=st.booleans())
 def test_dumps_indented_is_json_dumps_with_indent_2(value: Any, ensure_ascii: bool) -> None:
@@ -170,6 +174,7 @@ def test_what_json_refuses_or_converts_is_refused_or_converted_alike() -> None:
             )
 
 
+@pytest.mark.slow
 def test_errors_are_raised_in_a_process_that_never_imported_json() -> None:
     """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it is not loaded."""
     code = (

@@ -274,6 +274,7 @@ _json = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     doc=st.dictionaries(st.text("abk", min_size=1, max_size=3), _json, max_size=4),
@@ -320,6 +321,7 @@ def _decorate(text: str, picks: list[int]) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "a", "b"]), _json, max_size=4),

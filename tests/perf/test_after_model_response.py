@@ -91,6 +91,7 @@ def _needs_agent() -> None:
     pytest.importorskip("hookwise.cli.agent")
 
 
+@pytest.mark.slow
 def test_default_fires_per_chunk(tmp_path: Path) -> None:
     proc, calls = run_agent(tmp_path, "allow", None)
     assert proc.returncode == 0, proc.stderr
@@ -98,6 +99,7 @@ def test_default_fires_per_chunk(tmp_path: Path) -> None:
     assert "Hello brave world" in proc.stdout
 
 
+@pytest.mark.slow
 def test_response_mode_fires_once_with_the_whole_response(tmp_path: Path) -> None:
     proc, calls = run_agent(tmp_path, "allow", "response")
     assert proc.returncode == 0, proc.stderr
@@ -106,12 +108,14 @@ def test_response_mode_fires_once_with_the_whole_response(tmp_path: Path) -> Non
     assert "Hello brave world" in proc.stdout
 
 
+@pytest.mark.slow
 def test_response_mode_deny_discards_the_response(tmp_path: Path) -> None:
     proc, calls = run_agent(tmp_path, "deny", "response")
     assert proc.returncode == 0, proc.stderr
     assert len(calls) == 1 and "Hello" not in proc.stdout and "no" in proc.stderr
 
 
+@pytest.mark.slow
 def test_response_mode_replacement(tmp_path: Path) -> None:
     proc, calls = run_agent(tmp_path, "replace", "response")
     assert proc.returncode == 0, proc.stderr

@@ -99,6 +99,7 @@ def _imported(
     return names, out
 
 
+@pytest.mark.slow
 def test_fire_cli_does_not_import_heavy_modules(project: Any) -> None:
     project.hooks(
         "BeforeTool", "true", "true --again", layer="user", matcher="x"
@@ -118,6 +119,7 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any) -> None:
     assert sorted(m for m in HEAVY if m in loaded - before) == []
 
 
+@pytest.mark.slow
 def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> None:
     """The ``hookwise`` program is a script file (pyproject ``script-files``), not a console_scripts entry point:
     pip's launcher for an entry point imports ``re`` first. Run as installed, a fire loads nothing of HEAVY."""
@@ -147,6 +149,7 @@ def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> N
     assert sorted(m for m in HEAVY if m in loaded - before) == []
 
 
+@pytest.mark.slow
 def test_a_fire_that_ends_at_once_still_delivers_all_its_output(project: Any) -> None:
     """A plain ``fire`` ends with ``os._exit`` after flushing: a large answer through a pipe arrives whole,
     with the exit status of the result (2: blocked)."""
@@ -207,6 +210,7 @@ def test_user_layer_value_is_overridden_by_project(project: Any) -> None:
     assert HookSystem(project.root).after_model_per_response is False
 
 
+@pytest.mark.slow
 def test_nothing_is_retained_per_firing(project: Any) -> None:
     hs = HookSystem(project.root)
     hs.register(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def check_block(block: str) -> None:
     assert block.count("<") == 2 and block.count(">") == 2
 
 
+@pytest.mark.slow
 @P
 @given(text=nasty)
 @counted("property examples")
@@ -63,6 +65,7 @@ def test_escape_is_total(text: str) -> None:
     check_block(hook_context_block(text))
 
 
+@pytest.mark.slow
 @P
 @given(
     event=st.sampled_from(OR_EVENTS),

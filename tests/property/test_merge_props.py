@@ -30,6 +30,7 @@ def rank(merged: dict[str, Any]) -> int:
     return RANK.get(merged.get("decision", "allow"), 0) if merged else 0
 
 
+@pytest.mark.slow
 @P
 @given(event=events, outputs=st.lists(hook_outputs(), max_size=6))
 @counted("property examples")
@@ -55,6 +56,7 @@ def test_merge_is_total_deterministic_and_pure(
     )  # every accessor works on any merge
 
 
+@pytest.mark.slow
 @P
 @given(
     event=st.sampled_from(DECIDING),
@@ -77,6 +79,7 @@ def test_decisions_only_tighten(
         assert after.get("decision") in ("deny", "block")
 
 
+@pytest.mark.slow
 @P
 @given(event=st.sampled_from(DECIDING), outputs=st.lists(hook_outputs(), min_size=1, max_size=5))
 @counted("property examples")
@@ -101,6 +104,7 @@ def hs(tmp_path_factory: pytest.TempPathFactory) -> HookSystem:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, database=None)
 @given(
     event=events,

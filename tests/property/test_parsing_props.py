@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ exit_codes = st.one_of(
 )
 
 
+@pytest.mark.slow
 @P
 @given(
     stdout=hook_text,
@@ -106,6 +108,7 @@ def test_interpret_is_total(
             assert "decision" not in it.output  # a failure's text never allows or blocks
 
 
+@pytest.mark.slow
 @P
 @given(text=hook_text)
 @counted("property examples")
@@ -116,6 +119,7 @@ def test_parse_object_accepts_only_objects(text: str) -> None:
         assert json.loads(json.dumps(value, allow_nan=False)) == value  # strict JSON round-trip
 
 
+@pytest.mark.slow
 @P
 @given(obj=st.dictionaries(st.text(max_size=10), json_values, max_size=5), double=st.booleans())
 @counted("property examples")
@@ -127,6 +131,7 @@ def test_a_printed_object_is_read_back(obj: dict[str, Any], double: bool) -> Non
     assert it.outcome is Outcome.OK and it.output == obj and it.is_json
 
 
+@pytest.mark.slow
 @P
 @given(
     value=st.one_of(
@@ -148,6 +153,7 @@ def test_interpret_python_is_total(value: Any) -> None:
         assert it.error and it.output is None
 
 
+@pytest.mark.slow
 @P
 @given(event=events, output=hook_outputs(), dialect=st.sampled_from([None, "claude"]))
 @counted("property examples")
@@ -160,6 +166,7 @@ def test_normalize_output_is_total(event: Any, output: dict[str, Any], dialect: 
     assert json.dumps(output, sort_keys=True) == before  # the hook's own object is not mutated
 
 
+@pytest.mark.slow
 @P
 @given(
     text=st.one_of(
@@ -202,6 +209,7 @@ def test_jsonc_parse_raises_only_settings_errors(text: str) -> None:
     ]
 
 
+@pytest.mark.slow
 @P
 @given(
     text=st.text(max_size=200),

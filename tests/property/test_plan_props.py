@@ -72,6 +72,7 @@ values = st.one_of(
 kinds = st.sampled_from(list(MatcherKind))
 
 
+@pytest.mark.slow
 @P
 @given(matcher=matchers, kind=kinds, value=values)
 @counted("property examples")
@@ -120,6 +121,7 @@ def entries(draw: st.DrawFn, event: HookEvent | None = None) -> list[HookEntry]:
     return out
 
 
+@pytest.mark.slow
 @P
 @given(es=entries())
 @counted("property examples")
@@ -142,6 +144,7 @@ def test_dedupe_is_idempotent_and_keeps_first_occurrence_in_order(es: list[HookE
         assert next(x for x in es if key(x) == key(e)) is e
 
 
+@pytest.mark.slow
 @P
 @given(data=st.data(), event=events)
 @counted("property examples")

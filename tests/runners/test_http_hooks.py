@@ -197,6 +197,7 @@ def test_body_over_the_output_cap(
     assert not r.blocked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/hang", "/stream"])
 def test_hang_after_headers_and_endless_body_time_out(
     project: Project, server: HookServer, path: str
@@ -457,6 +458,7 @@ def test_close_ends_the_kept_alive_connections(project: Project, server: HookSer
     hs.close()
 
 
+@pytest.mark.slow
 def test_parallel_http_hooks_run_concurrently(project: Project, server: HookServer) -> None:
     project.hooks(
         "BeforeTool", *(http_hook(server.url("/hang"), timeout=600, name=f"h{i}") for i in range(3))
@@ -579,6 +581,7 @@ def hookwise_cli(project: Project, *args: str) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow
 def test_cli_fire_and_trace_from_a_gemini_file(
     project: Project, server: HookServer, tmp_path: Path
 ) -> None:
@@ -615,6 +618,7 @@ def test_cli_fire_and_trace_from_a_gemini_file(
     assert [(h["name"], h["url"]) for h in listed] == [("remote-gate", url)]
 
 
+@pytest.mark.slow
 def test_cli_fire_from_a_claude_file(project: Project, server: HookServer) -> None:
     url = server.answer("c", {"decision": "block", "reason": "claude says no"})
     claude_project(
@@ -642,6 +646,7 @@ def test_check_url_accepts_http_and_https_only() -> None:
     assert check_url(42) == '"url" must be a non-empty string'
 
 
+@pytest.mark.slow
 def test_migration_carries_http_hooks_both_ways(project: Project, server: HookServer) -> None:
     url = server.answer("m", {"decision": "deny", "reason": "migrated gate"})
     claude_project(
@@ -724,6 +729,7 @@ def test_claude_http_hook_honours_if_and_on_failure(project: Project, server: Ho
     assert len(server.requests) == 1
 
 
+@pytest.mark.slow
 def test_migration_keeps_every_http_hook_and_reports_the_allow_list(
     project: Project, server: HookServer
 ) -> None:

@@ -8,9 +8,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from tests.conftest import Project, emit
 
 
+@pytest.mark.slow
 def test_firing_a_claude_dialect_hook_does_not_import_migration(project: Project) -> None:
     project.hooks(
         "BeforeTool",

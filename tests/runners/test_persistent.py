@@ -126,6 +126,7 @@ MODES = [
 ]
 
 
+@pytest.mark.slow
 def test_answers_equal_the_one_shot_form(dual: Any) -> None:
     one_shot = system(dual, False)
     one = {
@@ -149,6 +150,7 @@ def test_one_process_serves_every_event(dual: Any) -> None:
         assert hs._pool.pids() == [int(pids.pop() or 0)]
 
 
+@pytest.mark.slow
 def test_crash_is_the_one_shot_outcome_then_restart_with_warning(dual: Any) -> None:
     with system(dual, True) as hs:
         first = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message
@@ -160,6 +162,7 @@ def test_crash_is_the_one_shot_outcome_then_restart_with_warning(dual: Any) -> N
         assert after.hooks[0].outcome.value == "ok" and after.system_message != first
 
 
+@pytest.mark.slow
 def test_process_that_died_between_events_is_restarted_visibly(dual: Any) -> None:
     with system(dual, True) as hs:
         hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"})
@@ -171,6 +174,7 @@ def test_process_that_died_between_events_is_restarted_visibly(dual: Any) -> Non
         assert any("had exited" in w and "restarted" in w for w in r.warnings)
 
 
+@pytest.mark.slow
 def test_timeout_kills_and_the_next_event_gets_a_fresh_process(dual: Any) -> None:
     with system(dual, True, timeout=500) as hs:
         t0 = time.monotonic()
@@ -197,6 +201,7 @@ def test_fail_closed_applies_to_persistent_timeouts(dual: Any) -> None:
         assert r.blocked and "failed closed" in (r.reason or "")
 
 
+@pytest.mark.slow
 def test_a_text_line_is_a_visible_failure_never_an_allow(dual: Any) -> None:
     with system(dual, True) as hs:
         r = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "text"})
@@ -224,6 +229,7 @@ def test_large_input_round_trip(dual: Any) -> None:
         assert r.tool_input == {**big, "extra": 1}
 
 
+@pytest.mark.slow
 def test_mixed_with_one_shot_hooks_in_plan_order(dual: Any) -> None:
     extra = [
         {
@@ -238,6 +244,7 @@ def test_mixed_with_one_shot_hooks_in_plan_order(dual: Any) -> None:
         assert r.system_message == "ok t\nplain"
 
 
+@pytest.mark.slow
 def test_sequential_chain_sees_the_rewritten_input(dual: Any) -> None:
     second = {
         "type": "command",
@@ -251,6 +258,7 @@ def test_sequential_chain_sees_the_rewritten_input(dual: Any) -> None:
         assert len(hs._pool.pids()) == 2
 
 
+@pytest.mark.slow
 def test_fire_async_and_threads_share_the_process(dual: Any) -> None:
     import threading
 
@@ -287,6 +295,7 @@ def test_fire_async_and_threads_share_the_process(dual: Any) -> None:
         assert len(hs._pool.pids()) == 1
 
 
+@pytest.mark.slow
 def test_close_stops_the_processes(dual: Any) -> None:
     hs = system(dual, True)
     hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "allow"})
@@ -341,6 +350,7 @@ def test_shell_persistent_hook(project: Any) -> None:
         assert len(hs._pool.pids()) == 1
 
 
+@pytest.mark.slow
 def test_reload_restarts_persistent_hooks(dual: Any) -> None:
     with system(dual, True) as hs:
         first = hs.fire("BeforeTool", tool_name="t", tool_input={"mode": "pid"}).system_message

@@ -33,6 +33,7 @@ def wait_dead(pids: list[int], seconds: float = 3.0) -> list[int]:
     return [p for p in pids if alive(p)]
 
 
+@pytest.mark.slow
 def test_timeout_with_grandchild_holding_stdout(project: Project) -> None:
     pidfile = project.root / "pids"
     cmd = project.script(
@@ -77,6 +78,7 @@ def test_exited_hook_is_not_waited_on_for_its_background_child(project: Project)
     os.kill(int(pidfile.read_text()), 9)
 
 
+@pytest.mark.slow
 def test_sigterm_ignoring_hook_is_killed_after_grace(project: Project) -> None:
     cmd = project.script(
         "stubborn.py",

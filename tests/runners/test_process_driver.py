@@ -7,6 +7,8 @@ import os
 import pathlib
 import sys
 
+import pytest
+
 import hookwise
 from hookwise.runners._process import Spawn, run_one
 
@@ -29,6 +31,7 @@ SPAWNING = {
 }
 
 
+@pytest.mark.slow
 def test_only_the_driver_starts_processes() -> None:
     root = pathlib.Path(hookwise.__file__).parent
     found = []

@@ -394,6 +394,7 @@ def test_fire_async_runs_settings_python_hooks(project: Project) -> None:
     assert r.blocked and r.reason == "not this one"
 
 
+@pytest.mark.slow
 def test_list_shows_python_and_http_hooks(project: Project) -> None:
     project.hooks(
         "BeforeTool",
@@ -416,6 +417,7 @@ def _forget_guard_module() -> Any:
         sys.modules.pop(name, None)
 
 
+@pytest.mark.slow
 def test_trust_prompt_shows_the_callable_and_its_module(project: Project) -> None:
     write_guard(project)
     project.hooks(

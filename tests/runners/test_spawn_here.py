@@ -76,6 +76,7 @@ def _fire_both(
     return out
 
 
+@pytest.mark.slow
 def test_output_input_and_exit_status_are_the_same(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,6 +88,7 @@ def test_output_input_and_exit_status_are_the_same(
     assert a == b and a["exit"] == 1 and a["stderr"].strip() == "err"
 
 
+@pytest.mark.slow
 def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     r, w = os.pipe()
     os.set_inheritable(
@@ -106,6 +108,7 @@ def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.M
     assert Path(a["stdout"].split()[0]).resolve() == project.root.resolve()
 
 
+@pytest.mark.slow
 def test_signals_python_ignores_are_default_in_the_hook(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -131,6 +134,7 @@ def test_spawn_errors_read_the_same(
     assert a == b and a["outcome"] != "ok"
 
 
+@pytest.mark.slow
 def test_a_timeout_ends_the_whole_group_either_way(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,7 @@ def check(block: str | None) -> None:
     assert block.count("<") == 2 and block.count(">") == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_command_hook_context_is_escaped(tmp_path: Path, attack: str) -> None:
     project = tmp_path / "p"
@@ -66,6 +67,7 @@ def test_command_hook_context_is_escaped(tmp_path: Path, attack: str) -> None:
         assert "<" not in (r.additional_context or "") and ">" not in (r.additional_context or "")
 
 
+@pytest.mark.slow
 def test_the_agent_sends_escaped_context_to_the_model(tmp_path: Path) -> None:
     """End to end: `hookwise agent` with a scripted model; the request text holds one intact block."""
     project = tmp_path / "proj"

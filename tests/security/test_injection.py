@@ -71,6 +71,7 @@ TEMPLATES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NASTY, ids=IDS)
 def test_project_dir_cannot_inject(tmp_path: Path, name: str) -> None:
     project = tmp_path / name
@@ -200,6 +201,7 @@ templates = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, database=None)
 @given(value=values, template=templates)
 @counted("property examples")

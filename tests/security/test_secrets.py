@@ -103,6 +103,7 @@ def test_user_hooks_see_the_whole_environment(tmp_path: Path) -> None:
         assert seen.get(name) == value
 
 
+@pytest.mark.slow
 def test_only_the_user_may_allow_a_secret(tmp_path: Path) -> None:
     allow = {"security": {"environmentVariableRedaction": {"allowed": ["MY_API_KEY"]}}}
     by_project = env_seen(tmp_path / "a", layer="project", project_settings=allow)

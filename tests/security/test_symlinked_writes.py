@@ -50,6 +50,7 @@ def setup(tmp_path: Path, _isolated_gemini_home: Path) -> tuple[Path, Path, Path
     return project, _isolated_gemini_home / ".gemini", victim
 
 
+@pytest.mark.slow
 def test_trust_store_symlink_is_refused(setup: tuple[Path, Path, Path]) -> None:
     project, user_dir, victim = setup
     user_dir.mkdir(parents=True, exist_ok=True)
@@ -63,6 +64,7 @@ def test_trust_store_symlink_is_refused(setup: tuple[Path, Path, Path]) -> None:
     assert victim.read_text() == VICTIM
 
 
+@pytest.mark.slow
 def test_user_dir_symlink_is_refused_for_the_trust_store(
     setup: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
@@ -78,6 +80,7 @@ def test_user_dir_symlink_is_refused_for_the_trust_store(
     assert (elsewhere / "trusted_hooks.json").read_text() == VICTIM
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what", ["file", "dir"])
 @pytest.mark.parametrize("command", ["disable", "enable-all", "disable-all"])
 def test_settings_edit_through_a_symlink_is_refused(
@@ -107,6 +110,7 @@ def test_settings_edit_through_a_symlink_is_refused(
     assert victim.read_text() == VICTIM
 
 
+@pytest.mark.slow
 def test_hardlinked_settings_are_not_written_through(
     setup: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

@@ -278,6 +278,7 @@ def test_extension_hooks_need_trust_and_re_ask_after_an_update(
     assert ran.read_text().split() == ["e1"]
 
 
+@pytest.mark.slow
 def test_cli_fire_never_runs_an_untrusted_hook(repo: Repo) -> None:
     repo.script("guard.sh", "cli")
     repo.settings(".gemini/hooks/guard.sh")
@@ -307,6 +308,7 @@ def test_cli_fire_never_runs_an_untrusted_hook(repo: Repo) -> None:
     assert repo.runs() == []
 
 
+@pytest.mark.slow
 def test_a_huge_file_named_by_a_hook_does_not_stall_trust_checks(
     repo: Repo, tmp_path: Path
 ) -> None:

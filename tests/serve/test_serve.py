@@ -8,11 +8,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from hookwise.serve.client import connection, post
 
 from .conftest import ask, claude_pre, config, gemini_before, make_project, serving
 
 
+@pytest.mark.slow
 def test_claude_request_gets_claude_answers(roots: Path) -> None:
     p = make_project(roots, "alpha")
     with serving(config(roots)) as srv:
@@ -63,6 +66,7 @@ def test_claude_event_without_equivalent_is_visible(roots: Path) -> None:
     assert status == 200 and "no hookwise equivalent" in answer["systemMessage"]
 
 
+@pytest.mark.slow
 def test_many_concurrent_clients_each_get_their_own_projects_answer(roots: Path) -> None:
     """64 clients at once over two projects: every answer carries its own request's number and project."""
     projects = [make_project(roots, "alpha"), make_project(roots, "beta", kind="persistent")]
@@ -106,6 +110,7 @@ def test_trust_is_applied_as_by_the_cli(roots: Path) -> None:
     assert "was skipped" in answer["systemMessage"] and "trust" in answer["systemMessage"]
 
 
+@pytest.mark.slow
 def test_settings_change_reloads_the_project(roots: Path) -> None:
     p = make_project(roots, "alpha")
     with serving(config(roots)) as srv:
@@ -117,6 +122,7 @@ def test_settings_change_reloads_the_project(roots: Path) -> None:
         assert ask(srv, "claude", claude_pre(p, n=2))[1] == {}
 
 
+@pytest.mark.slow
 def test_project_is_the_nearest_marked_directory(roots: Path) -> None:
     p = make_project(roots, "alpha")
     sub = p / "src" / "deep"

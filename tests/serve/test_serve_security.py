@@ -22,6 +22,7 @@ from hookwise.serve.client import connection, post
 from .conftest import ask, claude_pre, config, gemini_before, make_project, serving
 
 
+@pytest.mark.slow
 def test_bearer_token_is_required_when_configured(
     roots: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -39,6 +40,7 @@ def test_bearer_token_is_required_when_configured(
     assert caplog.text.count("missing or wrong bearer token") == 3
 
 
+@pytest.mark.slow
 def test_unix_socket_is_owner_only(roots: Path, tmp_path: Path) -> None:
     p = make_project(roots, "alpha")
     path = str(tmp_path / "hw.sock")
@@ -80,6 +82,7 @@ def test_foreign_project_gets_allow_with_warning_or_block(
     assert caplog.text.count("is not under any --root") == 5
 
 
+@pytest.mark.slow
 def test_no_hook_output_reaches_another_projects_answer(roots: Path) -> None:
     a, b = make_project(roots, "alpha"), make_project(roots, "beta")
     (b / ".gemini" / "settings.json").write_text("{}")  # beta has no hooks
@@ -104,17 +107,20 @@ def test_body_over_the_cap_is_refused(roots: Path, caplog: pytest.LogCaptureFixt
     assert "over the cap" in caplog.text and "chunked" in caplog.text
 
 
+@pytest.mark.slow
 def test_request_time_is_the_slowest_hooks_timeout_plus_a_margin(
     roots: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A python hook cannot be interrupted; the request still ends at its timeout + the margin."""
-    p = make_project(roots, "alpha", kind="python", timeout=300)
+    """A request is answered at its deadline even while its firing still runs (the watchdog), and the
+    late answer is dropped. The margin is negative here so that the deadline (0.5 s) falls before the
+    hook's own timeout (2 s) ends the firing."""
+    p = make_project(roots, "alpha", kind="python", timeout=2000)
     for fail_closed, decision in ((False, None), (True, "deny")):
-        with serving(config(roots, margin_s=0.2, fail_closed=fail_closed)) as srv:
+        with serving(config(roots, margin_s=-1.5, fail_closed=fail_closed)) as srv:
             t0 = time.monotonic()
             _, answer = ask(srv, "claude", claude_pre(p, mode="sleep", s=3))
             took = time.monotonic() - t0
-            assert took < 2.0, took
+            assert took < 1.8, took
             assert "did not answer within 0.5 s" in answer["systemMessage"]
             assert answer.get("hookSpecificOutput", {}).get("permissionDecision") == decision
     assert "did not answer within" in caplog.text
@@ -136,6 +142,7 @@ def _start_cli(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[s
     return proc, line.rsplit(" ", 1)[1].strip()
 
 
+@pytest.mark.slow
 def test_cli_refuses_a_non_loopback_bind_without_a_token(roots: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "hookwise", "serve", "--root", str(roots), "--host", "0.0.0.0"],
@@ -156,6 +163,7 @@ def test_cli_refuses_a_non_loopback_bind_without_a_token(roots: Path) -> None:
     assert out.returncode == 1 and "at least one --root" in out.stderr
 
 
+@pytest.mark.slow
 def test_cli_sigterm_finishes_requests_in_flight(roots: Path, tmp_path: Path) -> None:
     p = make_project(roots, "alpha", kind="persistent")
     token = tmp_path / "token"

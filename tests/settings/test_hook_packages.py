@@ -99,6 +99,7 @@ def cli(
     return out.returncode, data, out.stderr
 
 
+@pytest.mark.slow
 def test_package_hooks_fire_at_user_trust(project: Project, site: Path) -> None:
     code, data, err = cli(
         project,
@@ -126,6 +127,7 @@ def test_package_hooks_fire_at_user_trust(project: Project, site: Path) -> None:
     )  # the zero-argument callable's section
 
 
+@pytest.mark.slow
 def test_list_names_the_package(project: Project, site: Path) -> None:
     code, data, err = cli(project, site, "list", "--json")
     assert code == 0, err
@@ -138,6 +140,7 @@ def test_list_names_the_package(project: Project, site: Path) -> None:
     assert rows["acme-no-rm"]["file"] == "<hook package acme-hooks: guards = acme_hooks:SECTION>"
 
 
+@pytest.mark.slow
 def test_list_text_shows_the_package(project: Project, site: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "HOOKWISE_TRUST_ALL"}
     env["PYTHONPATH"] = str(site)
@@ -151,6 +154,7 @@ def test_list_text_shows_the_package(project: Project, site: Path) -> None:
     assert out.returncode == 0 and "package (acme-hooks)" in out.stdout, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_package_hooks_are_disabled_by_name(project: Project, site: Path) -> None:
     project.write_settings({"hooksConfig": {"disabled": ["acme-no-rm"]}}, "user")
     code, data, err = cli(
@@ -168,6 +172,7 @@ def test_package_hooks_are_disabled_by_name(project: Project, site: Path) -> Non
     assert [h["name"] for h in data["hooks"]] == ["acme-echo"]
 
 
+@pytest.mark.slow
 def test_a_broken_package_is_a_warning_never_a_crash(project: Project, site: Path) -> None:
     write_dist(
         site,
@@ -227,6 +232,7 @@ def test_a_broken_package_is_a_warning_never_a_crash(project: Project, site: Pat
     assert len(w) == 4
 
 
+@pytest.mark.slow
 def test_a_malformed_section_is_reported_with_the_package(project: Project, tmp_path: Path) -> None:
     site = tmp_path / "site2"
     write_dist(
@@ -440,6 +446,7 @@ def test_an_unwritable_cache_changes_nothing(
     assert not packages._may_declare_group([str(tmp_path / "missing")])
 
 
+@pytest.mark.slow
 def test_the_cli_finds_a_package_installed_after_a_first_run(
     project: Project, tmp_path: Path
 ) -> None:

@@ -232,11 +232,21 @@ def _hook_documents() -> list[tuple[str, dict[str, Any]]]:
 HOOK_DOCS = _hook_documents()
 
 
-@pytest.mark.parametrize("doc", [d for _, d in HOOK_DOCS], ids=[n for n, _ in HOOK_DOCS])
+def _quick(name: str) -> bool:
+    """The cases of the quick tier (``-m "not slow"``): every key once, with the pool's first value and
+    missing; the other values of the pool run in the full suite."""
+    return "[" not in name or "[0]" in name and not name.endswith(("SessionStart", "BeforeModel"))
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [pytest.param(d, id=n, marks=() if _quick(n) else pytest.mark.slow) for n, d in HOOK_DOCS],
+)
 def test_every_key_with_every_kind_of_value(project: Project, doc: dict[str, Any]) -> None:
     check_agreement(project, doc)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [*HOOKS_CONFIG_KEYS, "notify"])
 def test_hooks_config_values(project: Project, key: str) -> None:
     """A ``hooksConfig`` value the loader ignores is an error of validate and the schema, with one message."""
@@ -305,6 +315,7 @@ _hooks = st.dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -81,6 +81,7 @@ def original(layers: Layers) -> bytes:
     return layers.project_file.read_bytes()
 
 
+@pytest.mark.slow
 def test_a_successful_edit_keeps_every_byte_the_user_wrote(layers: Layers, original: bytes) -> None:
     r = run_cli(layers, "disable", "guard")
     assert isinstance(r, subprocess.CompletedProcess) and r.returncode == 0, r
@@ -100,6 +101,7 @@ def test_a_successful_edit_keeps_every_byte_the_user_wrote(layers: Layers, origi
     assert leftovers(layers) == []
 
 
+@pytest.mark.slow
 def test_killed_by_the_kernel_in_the_middle_of_the_write(layers: Layers, original: bytes) -> None:
     r = run_cli(layers, "disable", "guard", limit=len(original) // 2)
     assert isinstance(r, subprocess.CompletedProcess)
@@ -108,6 +110,7 @@ def test_killed_by_the_kernel_in_the_middle_of_the_write(layers: Layers, origina
     record("interrupted edits")
 
 
+@pytest.mark.slow
 def test_write_error_mid_file_is_a_clear_message_and_changes_nothing(
     layers: Layers, original: bytes
 ) -> None:

@@ -46,6 +46,7 @@ def load_quietly(layers: Layers, *, cli_too: bool = True) -> HookSystem:
 # ---- random corruption (hypothesis) -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @P
 @given(cut=st.integers(0, len(VALID_BYTES) - 1))
 @counted("corruption cases")
@@ -66,6 +67,7 @@ def test_truncated_settings(layers: Layers, cut: int) -> None:
         assert isinstance(value, dict) or mine
 
 
+@pytest.mark.slow
 @P
 @given(data=st.data())
 @counted("corruption cases")
@@ -130,6 +132,7 @@ wrong_values = st.one_of(
 )
 
 
+@pytest.mark.slow
 @P
 @given(
     where=st.lists(st.sampled_from(ALL_PATHS), min_size=1, max_size=3),

@@ -88,6 +88,7 @@ def deny_reason(w: World) -> str | None:
     return out["reason"] if out["decision"] == "deny" else None
 
 
+@pytest.mark.slow
 def test_verbs_end_to_end_on_a_local_git_repository(tmp_path: Path) -> None:
     w = World(tmp_path)
     repo = make_extension(tmp_path / "repo", "lint-guard", "1.0.0", "lint-guard says no")
@@ -137,6 +138,7 @@ def test_verbs_end_to_end_on_a_local_git_repository(tmp_path: Path) -> None:
     assert "lint-guard" not in json.loads((w.root / "extension-enablement.json").read_text())
 
 
+@pytest.mark.slow
 def test_link_follows_edits_and_uninstall_removes_only_the_link(tmp_path: Path) -> None:
     w = World(tmp_path)
     src = make_extension(tmp_path / "dev", "dev-ext", "0.1.0", "first")
@@ -147,6 +149,7 @@ def test_link_follows_edits_and_uninstall_removes_only_the_link(tmp_path: Path) 
     assert (src / "gemini-extension.json").is_file() and not (w.root / "dev-ext").exists()
 
 
+@pytest.mark.slow
 def test_install_killed_mid_copy_leaves_the_previous_state(tmp_path: Path) -> None:
     w = World(tmp_path)
     old = make_extension(tmp_path / "old", "big", "1.0.0", "old version")
@@ -229,6 +232,7 @@ def _bad_name(p: Path) -> None:
     (p / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "../up"}))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("make", "expect"),
     [
@@ -256,6 +260,7 @@ def test_bad_sources_get_one_clear_message_and_touch_nothing(
     assert w.snapshot() == before and not list(w.root.glob(".staging-*"))
 
 
+@pytest.mark.slow
 def test_missing_git_source_and_name_collision(tmp_path: Path) -> None:
     w = World(tmp_path)
     keep = make_extension(tmp_path / "keep", "keep", "1.0.0", "kept")
@@ -279,6 +284,7 @@ def test_missing_git_source_and_name_collision(tmp_path: Path) -> None:
     assert w.snapshot() == before
 
 
+@pytest.mark.slow
 def test_plugin_dir_errors_name_the_path(tmp_path: Path) -> None:
     w = World(tmp_path)
     bad = tmp_path / "plug"
@@ -291,6 +297,7 @@ def test_plugin_dir_errors_name_the_path(tmp_path: Path) -> None:
     assert r.returncode == 1 and "--plugin-dir" in r.stderr and "not a directory" in r.stderr
 
 
+@pytest.mark.slow
 def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Path) -> None:
     w = World(tmp_path)
     (w.project / ".gemini").mkdir()
@@ -342,6 +349,7 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     )
 
 
+@pytest.mark.slow
 def test_install_on_a_terminal_offers_to_trust_the_new_hooks(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     w = World(tmp_path)
@@ -364,6 +372,7 @@ def test_install_on_a_terminal_offers_to_trust_the_new_hooks(tmp_path: Path) -> 
     assert deny_reason(w) == "tty says no"
 
 
+@pytest.mark.slow
 def test_uninstall_takes_several_names(tmp_path: Path) -> None:
     w = World(tmp_path)
     for n in ("one", "two"):

@@ -239,6 +239,7 @@ def test_the_corpus_is_six_plugins_each_checked() -> None:
     assert sorted(p.name for p in CORPUS.iterdir()) == sorted(CHECKS)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(CHECKS))
@@ -248,6 +249,7 @@ def test_plugin_runs_and_has_its_effect(tmp_path: Path, name: str, mode: str) ->
     CHECKS[name](run)
 
 
+@pytest.mark.slow
 def test_plugin_hooks_are_listed_with_their_plugin_and_are_untrusted_until_approved(
     tmp_path: Path,
 ) -> None:

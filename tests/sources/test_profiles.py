@@ -58,6 +58,7 @@ def _hooks(command: str, name: str) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 def test_tabnine_project_fires_with_tabnine_variables_and_list_shows_the_files(
     tmp_path: Path,
 ) -> None:
@@ -85,6 +86,7 @@ def test_tabnine_project_fires_with_tabnine_variables_and_list_shows_the_files(
     assert "profile: tabnine (Tabnine CLI" in text and ".tabnine/agent/settings.json" in text
 
 
+@pytest.mark.slow
 def test_tabnine_command_text_variable_is_expanded(tmp_path: Path) -> None:
     env = _env(tmp_path)
     project = tmp_path / "proj dir"
@@ -100,6 +102,7 @@ def test_tabnine_command_text_variable_is_expanded(tmp_path: Path) -> None:
     assert out["hookSpecificOutput"]["additionalContext"] == "from script"
 
 
+@pytest.mark.slow
 def test_terminai_project_gets_its_session_id_and_legacy_disabled_list(tmp_path: Path) -> None:
     env = _env(tmp_path)
     project = tmp_path / "proj"
@@ -127,6 +130,7 @@ def test_terminai_project_gets_its_session_id_and_legacy_disabled_list(tmp_path:
     ]
 
 
+@pytest.mark.slow
 def test_profile_flag_wins_and_a_gemini_folder_keeps_gemini_with_a_note(tmp_path: Path) -> None:
     env = _env(tmp_path)
     project = tmp_path / "proj"
@@ -165,6 +169,7 @@ def test_trust_store_is_0600_in_a_0700_directory(tmp_path: Path) -> None:
     assert gemini.stat().st_mode & 0o777 == 0o700
 
 
+@pytest.mark.slow
 def test_untrusted_warning_shows_the_command_a_friendly_name_hides(tmp_path: Path) -> None:
     env = _env(tmp_path)
     del env["HOOKWISE_TRUST_ALL"]
@@ -179,6 +184,7 @@ def test_untrusted_warning_shows_the_command_a_friendly_name_hides(tmp_path: Pat
     )
 
 
+@pytest.mark.slow
 def test_python_api_takes_plugin_dirs_and_a_profile(tmp_path: Path) -> None:
     from hookwise import HookSystem
 

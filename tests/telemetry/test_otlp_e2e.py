@@ -63,6 +63,7 @@ def _metric_total(rx: OtlpReceiver, name: str) -> float:
     return sum(float(p.get("value", p.get("count", 0))) for p in rx.metrics if p["name"] == name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["settings", "otel-env"])
 def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> None:
     tp_hook = project.script(
@@ -154,6 +155,7 @@ def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> Non
     assert {p["unit"] for p in lat} == {"ms"} and sum(p["count"] for p in lat) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["settings", "otel-env"])
 def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -> None:
     agent = AgentEnv(tmp_path)
@@ -222,6 +224,7 @@ def test_agent_delivers_genai_spans_around_the_hooks(tmp_path: Path, how: str) -
     assert names == ["model-watch", "tool-guard"]
 
 
+@pytest.mark.slow
 def test_collector_down_changes_no_result_and_warns_once(project: Project) -> None:
     import socket
 
@@ -269,6 +272,7 @@ def test_collector_down_changes_no_result_and_warns_once(project: Project) -> No
     assert "Traceback" not in with_dead.stderr
 
 
+@pytest.mark.slow
 def test_fire_over_grpc_the_default_protocol(project: Project) -> None:
     """Gemini CLI's default: ``telemetry.enabled`` with an endpoint, OTLP over gRPC."""
     pytest.importorskip("grpc", reason="needs grpcio (otel extra)")

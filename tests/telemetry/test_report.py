@@ -44,6 +44,7 @@ def _trace_calls(path: Path) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 def test_text_report_per_hook(demo_trace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["trace", "report", str(demo_trace)]) == 0
     out = capsys.readouterr().out
@@ -151,6 +152,7 @@ def test_html_escapes_hook_text(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_reads_a_telemetry_outfile(tmp_path: Path) -> None:
     pytest.importorskip("opentelemetry.sdk", reason="needs the otel extra")
     project = tmp_path / "p"

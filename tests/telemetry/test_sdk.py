@@ -79,6 +79,7 @@ def _logs_by_name(sdk: Sdk) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 def test_log_record_per_hook_call_with_every_attribute(project: Project, sdk: Sdk) -> None:
     hs = _system(project, sdk)
     result = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
@@ -120,6 +121,7 @@ def test_log_record_per_hook_call_with_every_attribute(project: Project, sdk: Sd
     assert logs["failed hook"].attributes["stdout"] == "garbage\n"
 
 
+@pytest.mark.slow
 def test_log_prompts_off_reduces_names_and_drops_payloads(project: Project, sdk: Sdk) -> None:
     hs = _system(
         project,
@@ -139,6 +141,7 @@ def test_log_prompts_off_reduces_names_and_drops_payloads(project: Project, sdk:
         assert "secret-flag" not in s.name and "secret-flag" not in json.dumps(dict(s.attributes))
 
 
+@pytest.mark.slow
 def test_metrics_count_and_latency_with_reduced_names(project: Project, sdk: Sdk) -> None:
     hs = _system(project, sdk)  # logPrompts on: metrics still use the reduced name
     hs.fire("BeforeTool", tool_name="t", tool_input={})
@@ -169,6 +172,7 @@ def test_metrics_count_and_latency_with_reduced_names(project: Project, sdk: Sdk
     assert slow[0].count == 2 and slow[0].min >= 300  # the timeout of 400 ms, in ms
 
 
+@pytest.mark.slow
 def test_spans_nest_under_the_callers_span_with_status_per_outcome(
     project: Project, sdk: Sdk
 ) -> None:
@@ -408,6 +412,7 @@ hs.fire("SessionEnd", reason="exit")
 """
 
 
+@pytest.mark.slow
 def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Project) -> None:
     # the export worker builds records in batches; exiting hands the last ones to the host's providers
     # before the SDK flushes them (the host never calls flush)
@@ -427,6 +432,7 @@ def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Proje
     )
 
 
+@pytest.mark.slow
 def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(
     project: Project, sdk: Sdk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -471,6 +477,7 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(
     assert gone() is None
 
 
+@pytest.mark.slow
 def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk) -> None:
     """Firings that come while the export worker waits in its batch window do not wake it; it takes them when the
     window ends, and the records reach the SDK with nobody calling drain or flush. A stretch of more firings than a
@@ -501,6 +508,7 @@ def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk
     assert tel.dropped == 0 and not tel._pending
 
 
+@pytest.mark.slow
 def test_recorded_firings_leave_no_cycles(project: Project, sdk: Sdk) -> None:
     """A firing's telemetry (its span's ids, the records the export worker builds) is freed by reference counting:
     cyclic garbage would make the collector run more often, on the firing thread too."""

@@ -90,6 +90,7 @@ def test_layers_merge_key_by_key_and_bad_values_name_the_file(project: Project) 
     assert "only user and system settings may set telemetry.logPrompts" in text
 
 
+@pytest.mark.slow
 def test_validate_accepts_the_telemetry_keys(project: Project) -> None:
     project.write_settings(
         {
@@ -175,6 +176,7 @@ def test_without_the_extra_one_warning_naming_it(project: Project) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) -> None:
     project.hooks("BeforeTool", "exit 0")
     code = textwrap.dedent(f"""

@@ -265,6 +265,7 @@ def test_other_spans_of_the_tracer_keep_the_sdks_ids(project: Project, sdk: Sdk)
     assert spans["chat m"].context.trace_id != spans["invoke_agent hookwise"].context.trace_id
 
 
+@pytest.mark.slow
 def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_their_spans(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -382,6 +383,7 @@ def _samplers() -> dict[str, tuple[Any, bool]]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     [
@@ -507,6 +509,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow
 def test_a_global_provider_set_after_instrument_is_used_from_then_on(project: Project) -> None:
     """A host that instruments before it sets its global tracer provider gets the provider's SDK tracer from the
     first firing after: span ids assigned in the firing, spans built on the export worker, TRACEPARENT agreeing."""

@@ -108,6 +108,7 @@ FAILING = """\
 """
 
 
+@pytest.mark.slow
 def test_all_pass(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     proj.write(proj.project / "guard.hooktest.json", CASES)
     assert main(["--project", str(proj.project), "test"]) == 0
@@ -178,6 +179,7 @@ def test_no_cases_found(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) ->
     assert "no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_isolated_from_user_hooks(proj: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     proj.write(
         proj.user_settings,
@@ -235,6 +237,7 @@ def test_project_key_is_relative_to_file(proj: Sandbox, capsys: pytest.CaptureFi
     assert main(["--project", str(other), "test", str(elsewhere)]) == 0
 
 
+@pytest.mark.slow
 def test_cli_subprocess(proj: Sandbox) -> None:
     proj.write(proj.project / "guard.hooktest.json", CASES)
     r = proj.run("test", "--junit", "report.xml")
@@ -269,6 +272,7 @@ def test_hook_tester_api(tmp_path: Path) -> None:
     assert {e.display_name: e.source for e in t.entries}["user-hook"] == "user"
 
 
+@pytest.mark.slow
 def test_pytest_fixture_in_a_real_pytest_run(tmp_path: Path) -> None:
     (tmp_path / "test_user_project.py").write_text(
         textwrap.dedent("""
@@ -295,6 +299,7 @@ def test_pytest_fixture_in_a_real_pytest_run(tmp_path: Path) -> None:
     assert "2 passed" in r.stdout
 
 
+@pytest.mark.slow
 def test_trace_option(proj: Sandbox) -> None:
     proj.write(proj.project / "guard.hooktest.json", CASES)
     trace = proj.root / "trace.jsonl"
@@ -303,6 +308,7 @@ def test_trace_option(proj: Sandbox) -> None:
     assert {r["hook_name"] for r in records} == {"shell-guard", "ctx"}
 
 
+@pytest.mark.slow
 def test_case_file_runs_against_its_enclosing_project(
     proj: Sandbox, capsys: pytest.CaptureFixture[str]
 ) -> None:

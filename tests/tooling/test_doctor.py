@@ -76,6 +76,7 @@ def lines_by_name(out: str) -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow
 def test_doctor_names_each_problem(broken: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["--project", str(broken.project), "doctor", "--yes"])
     out, err = capsys.readouterr()
@@ -173,6 +174,7 @@ def test_untrusted_hooks_are_skipped(
     assert out.startswith("skipped") and "hookwise trust" in out
 
 
+@pytest.mark.slow
 def test_slow_hook_warning(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
     sandbox.write(
         sandbox.project_settings,
@@ -189,6 +191,7 @@ def test_slow_hook_warning(sandbox: Sandbox, capsys: pytest.CaptureFixture[str])
     assert out.startswith("WARN") and "slow: took" in out and "of its 1000 ms timeout" in out
 
 
+@pytest.mark.slow
 def test_subprocess(broken: Sandbox) -> None:
     r = broken.run("doctor", "--yes")
     assert r.returncode == 1

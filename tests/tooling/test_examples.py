@@ -20,12 +20,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 def test_case_files_pass_through_the_fixture(hooks: HookTester) -> None:
     hooks.copy_project(EXAMPLE)
     results = hooks.assert_cases(hooks.project_dir)
     assert len(results) >= 9
 
 
+@pytest.mark.slow
 def test_fixture_one_liners(hooks: HookTester) -> None:
     hooks.copy_project(EXAMPLE)
     assert hooks.fire(
@@ -42,6 +44,7 @@ def test_fixture_one_liners(hooks: HookTester) -> None:
     assert not hooks.warnings
 
 
+@pytest.mark.slow
 def test_disabled_guard_makes_its_cases_fail(hooks: HookTester) -> None:
     hooks.copy_project(EXAMPLE)
     hooks.disable("shell-guard")
@@ -56,6 +59,7 @@ def copy_example(sandbox: Sandbox) -> Path:
     return sandbox.project
 
 
+@pytest.mark.slow
 def test_cli_test_with_junit(sandbox: Sandbox) -> None:
     copy_example(sandbox)
     r = sandbox.run("test", "--junit", str(sandbox.root / "junit.xml"))
@@ -64,6 +68,7 @@ def test_cli_test_with_junit(sandbox: Sandbox) -> None:
     assert 'failures="0"' in (sandbox.root / "junit.xml").read_text()
 
 
+@pytest.mark.slow
 def test_validate_and_doctor_are_clean(sandbox: Sandbox) -> None:
     copy_example(sandbox)
     v = sandbox.run("validate")
@@ -74,6 +79,7 @@ def test_validate_and_doctor_are_clean(sandbox: Sandbox) -> None:
     assert all(line.startswith(("ok", "WARN")) for line in d.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_toggle_keeps_the_example_file_intact(sandbox: Sandbox) -> None:
     copy_example(sandbox)
     before = sandbox.project_settings.read_text()

@@ -185,6 +185,7 @@ _tree = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     doc=st.dictionaries(st.sampled_from(["hooks", "hooksConfig", "security"]), _tree, max_size=3)

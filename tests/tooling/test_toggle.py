@@ -198,6 +198,7 @@ def test_symlinked_settings_refused(sandbox: Sandbox, capsys: pytest.CaptureFixt
     assert real.read_text() == PROJECT
 
 
+@pytest.mark.slow
 def test_cli_subprocess(proj: Sandbox) -> None:
     r = proj.run("disable", "secret-scan", "--scope", "project")
     assert r.returncode == 0, r.stderr

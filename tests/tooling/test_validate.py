@@ -173,6 +173,7 @@ def test_duplicate_keys_warn() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_subprocess_cli(sandbox: Sandbox) -> None:
     sandbox.write(sandbox.project_settings, {"hooks": {"PreToolUse": []}})
     r = sandbox.run("validate")

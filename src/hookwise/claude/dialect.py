@@ -35,7 +35,7 @@ from hookwise.claude.names import (
 from hookwise.core.interpret import Interpretation, parse_object
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
-from hookwise.result import Outcome
+from hookwise.result import Outcome, asks_to_block
 
 #: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
 _PERMISSION = {
@@ -256,7 +256,7 @@ def claude_interpretation(
     if exit_code == 2 and it.is_json and it.output is not None:
         own = parse_object(out) or {}
         reason: Any = None
-        if own.get("decision") in ("block", "deny"):
+        if asks_to_block(own):
             reason = own.get("reason")
         hso = own.get("hookSpecificOutput")
         if (
@@ -395,7 +395,7 @@ def normalize_output(
         ctx = hso.get("additionalContext")
         if isinstance(ctx, str) and ctx.strip():
             output = dict(output)
-            reason = output.get("reason") if output.get("decision") in ("block", "deny") else None
+            reason = output.get("reason") if asks_to_block(output) else None
             output["decision"] = "block"
             output["reason"] = f"{reason}\n{ctx}" if isinstance(reason, str) and reason else ctx
             return output

@@ -162,23 +162,22 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
 
     value = _regex_tokens(m, tok)
     try:
-        rx = re.compile(value)
+        re.compile(value)  # validity only: matching is the linear-time matcher's
     except re.error as exc:
         warns.append(
             f"matcher {m!r} is not a valid regular expression ({exc}); hookwise compares it exactly"
         )
         return MatcherResult(value, notes, warns)
-    from hookwise.core.safe_regex import safe_search
+    from hookwise.core.matching import Unbounded, compile_regex
 
-    bounded, risk = safe_search(value)
-    if risk is not None:
-        warns.append(risk)
-    search = bounded or (None if risk else lambda t: rx.search(t) is not None)
-    if (
-        search is not None
-        and "mcp" not in value
-        and not any(search(t) for t in GEMINI_BUILTIN_TOOLS)
-    ):
+    try:
+        search = compile_regex(value).search
+    except Unbounded as exc:
+        warns.append(
+            f"matcher {value!r} cannot be matched in bounded time: {exc}; hookwise skips its definition"
+        )
+        return MatcherResult(value, notes, warns)
+    if "mcp" not in value and not any(search(t) for t in GEMINI_BUILTIN_TOOLS):
         warns.append(f"matcher {value!r} matches none of Gemini CLI's built-in tools")
     return MatcherResult(value, notes, warns)
 

@@ -89,11 +89,34 @@ class CliContext:
         print(f"hookwise: warning: {message}", file=self.stderr)
 
 
-#: the global options: name -> takes a value
-GLOBAL_OPTIONS = {
-    "--project": True,
-    "--trace": True,
-    "--claude-settings": False,
-    "--plugin-dir": True,
-    "--profile": True,
-}
+#: the global options, one row each: (flag, metavar or None for a switch, repeatable, help). The argparse
+#: parser (:func:`hookwise.cli.parser.build_parser`) and the fast reader of a ``fire`` command line
+#: (:func:`hookwise.cli.main._parse_fast`) are both built from it; the attribute is the flag without
+#: ``--``, with ``_`` for ``-`` (a list for a repeatable option).
+GLOBAL_OPTIONS: tuple[tuple[str, str | None, bool, str], ...] = (
+    ("--project", "DIR", False, "project directory (default: the current directory)"),
+    ("--trace", "FILE", False, "append one JSON line per hook call to FILE"),
+    (
+        "--claude-settings",
+        None,
+        False,
+        "also load hooks from .claude/ settings files (Claude Code format)",
+    ),
+    (
+        "--plugin-dir",
+        "DIR",
+        True,
+        "load the hooks of a Claude Code plugin directory (repeatable)",
+    ),
+    (
+        "--profile",
+        "NAME",
+        False,
+        "product profile: gemini, tabnine or terminai (default: detected from the project)",
+    ),
+)
+
+
+def option_dest(flag: str) -> str:
+    """The attribute a flag sets (argparse's rule): ``--plugin-dir`` -> ``plugin_dir``."""
+    return flag[2:].replace("-", "_")

@@ -22,14 +22,6 @@ from hookwise.events import (
     parse_event,
 )
 
-JSON_FLAGS = {
-    "tool_input": "--tool-input",
-    "tool_response": "--tool-response",
-    "llm_request": "--llm-request",
-    "llm_response": "--llm-response",
-    "details": "--details",
-}
-
 DEFAULTS: dict[HookEvent, dict[str, Any]] = {
     HookEvent.BEFORE_TOOL: {"tool_input": {}},
     HookEvent.AFTER_TOOL: {
@@ -58,40 +50,130 @@ DEFAULTS: dict[HookEvent, dict[str, Any]] = {
     },
 }
 
-CHOICES = {
-    "source": SESSION_START_SOURCES,
-    "reason": SESSION_END_REASONS,
-    "trigger": PRE_COMPRESS_TRIGGERS,
-}
+#: how a flag's value goes into the input: as text, as a JSON object, or ``true`` when given
+TEXT, JSON, SWITCH = "text", "json", "switch"
 
-
-#: every flag of ``fire`` after the event: (flag, metavar or None for a switch, help); argparse's dest is the
-#: flag without ``--`` and with ``_`` for ``-``. :func:`configure` and :func:`parse_fast` both read this table.
-FLAGS: tuple[tuple[str, str | None, str], ...] = (
-    ("--input", "FILE", "a JSON object with the event input ('-' for stdin)"),
-    ("--tool", "NAME", "tool_name (BeforeTool, AfterTool)"),
-    ("--tool-input", "JSON", "tool_input, a JSON object"),
-    ("--tool-response", "JSON", "tool_response, a JSON object (AfterTool)"),
-    ("--prompt", "TEXT", "prompt (BeforeAgent, AfterAgent)"),
-    ("--prompt-response", "TEXT", "prompt_response (AfterAgent)"),
-    ("--stop-hook-active", None, "stop_hook_active: true (AfterAgent)"),
-    ("--source", "S", "SessionStart source: " + "/".join(SESSION_START_SOURCES)),
-    ("--reason", "R", "SessionEnd reason: " + "/".join(SESSION_END_REASONS)),
-    ("--trigger", "T", "PreCompress trigger: " + "/".join(PRE_COMPRESS_TRIGGERS)),
-    ("--llm-request", "JSON", "llm_request, a JSON object (model events)"),
-    ("--llm-response", "JSON", "llm_response, a JSON object (AfterModel)"),
-    ("--notification-type", "T", "notification_type (Notification)"),
-    ("--message", "TEXT", "message (Notification)"),
-    ("--details", "JSON", "details, a JSON object (Notification)"),
-    ("--session-id", "ID", "session_id (default: a new random id)"),
-    ("--json", None, "print the result as one JSON object"),
+#: every flag of ``fire`` after the event, one row each: (flag, metavar or None for a switch, input field or
+#: None, how its value goes in, allowed values or None, refused for an event without the field, help).
+#: argparse's dest is the flag without ``--`` and with ``_`` for ``-``. :func:`configure`,
+#: :func:`parse_fast` and :func:`build_payload` all read this table.
+FLAGS: tuple[tuple[str, str | None, str | None, str, tuple[str, ...] | None, bool, str], ...] = (
+    (
+        "--input",
+        "FILE",
+        None,
+        TEXT,
+        None,
+        False,
+        "a JSON object with the event input ('-' for stdin)",
+    ),
+    ("--tool", "NAME", "tool_name", TEXT, None, True, "tool_name (BeforeTool, AfterTool)"),
+    ("--tool-input", "JSON", "tool_input", JSON, None, False, "tool_input, a JSON object"),
+    (
+        "--tool-response",
+        "JSON",
+        "tool_response",
+        JSON,
+        None,
+        True,
+        "tool_response, a JSON object (AfterTool)",
+    ),
+    ("--prompt", "TEXT", "prompt", TEXT, None, False, "prompt (BeforeAgent, AfterAgent)"),
+    (
+        "--prompt-response",
+        "TEXT",
+        "prompt_response",
+        TEXT,
+        None,
+        True,
+        "prompt_response (AfterAgent)",
+    ),
+    (
+        "--stop-hook-active",
+        None,
+        "stop_hook_active",
+        SWITCH,
+        None,
+        False,
+        "stop_hook_active: true (AfterAgent)",
+    ),
+    (
+        "--source",
+        "S",
+        "source",
+        TEXT,
+        SESSION_START_SOURCES,
+        True,
+        "SessionStart source: " + "/".join(SESSION_START_SOURCES),
+    ),
+    (
+        "--reason",
+        "R",
+        "reason",
+        TEXT,
+        SESSION_END_REASONS,
+        True,
+        "SessionEnd reason: " + "/".join(SESSION_END_REASONS),
+    ),
+    (
+        "--trigger",
+        "T",
+        "trigger",
+        TEXT,
+        PRE_COMPRESS_TRIGGERS,
+        True,
+        "PreCompress trigger: " + "/".join(PRE_COMPRESS_TRIGGERS),
+    ),
+    (
+        "--llm-request",
+        "JSON",
+        "llm_request",
+        JSON,
+        None,
+        False,
+        "llm_request, a JSON object (model events)",
+    ),
+    (
+        "--llm-response",
+        "JSON",
+        "llm_response",
+        JSON,
+        None,
+        True,
+        "llm_response, a JSON object (AfterModel)",
+    ),
+    (
+        "--notification-type",
+        "T",
+        "notification_type",
+        TEXT,
+        None,
+        True,
+        "notification_type (Notification)",
+    ),
+    ("--message", "TEXT", "message", TEXT, None, False, "message (Notification)"),
+    ("--details", "JSON", "details", JSON, None, False, "details, a JSON object (Notification)"),
+    (
+        "--session-id",
+        "ID",
+        "session_id",
+        TEXT,
+        None,
+        False,
+        "session_id (default: a new random id)",
+    ),
+    ("--json", None, None, SWITCH, None, False, "print the result as one JSON object"),
     (
         "--wait-async",
         None,
+        None,
+        SWITCH,
+        None,
+        False,
         "wait for async hooks before answering (default: answer at once, stop them at exit)",
     ),
 )
-_FLAG_TABLE = {flag: metavar is not None for flag, metavar, _ in FLAGS}
+_FLAG_TABLE = {row[0]: row[1] is not None for row in FLAGS}
 
 
 def _dest(flag: str) -> str:
@@ -102,7 +184,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "event", metavar="EVENT", help="one of: " + ", ".join(e.value for e in HookEvent)
     )
-    for flag, metavar, help_text in FLAGS:
+    for flag, metavar, *_, help_text in FLAGS:
         if metavar is None:
             p.add_argument(flag, action="store_true", help=help_text)
         else:
@@ -182,6 +264,17 @@ def read_input(path: str, stdin: Any) -> dict[str, Any]:
     return value
 
 
+def _check_flags(event: HookEvent, given: list[str], data: dict[str, Any]) -> None:
+    """Refuse a flag whose field the event's input lacks (when its row says so), then a value not allowed."""
+    fields = EVENT_SPECS[event].fields
+    for flag, _metavar, key, _kind, _choices, checked, _help in FLAGS:
+        if checked and flag in given and key not in fields:
+            raise UsageError(f"{flag} does not apply to {event.value}")
+    for flag, _metavar, key, _kind, choices, _checked, _help in FLAGS:
+        if choices is not None and key in fields and key in data and data[key] not in choices:
+            raise UsageError(f"{flag} {data[key]!r}: expected one of {', '.join(choices)}")
+
+
 def build_payload(event: HookEvent, args: argparse.Namespace, stdin: Any) -> dict[str, Any]:
     data: dict[str, Any] = dict(DEFAULTS[event])
     if args.input:
@@ -192,45 +285,14 @@ def build_payload(event: HookEvent, args: argparse.Namespace, stdin: Any) -> dic
                 f"{event.value!r}"
             )
         data.update(given)
-    simple = {
-        "tool_name": args.tool,
-        "prompt": args.prompt,
-        "prompt_response": args.prompt_response,
-        "source": args.source,
-        "reason": args.reason,
-        "trigger": args.trigger,
-        "notification_type": args.notification_type,
-        "message": args.message,
-        "session_id": args.session_id,
-    }
-    for key, value in simple.items():
-        if value is not None:
-            data[key] = value
-    for key, flag in JSON_FLAGS.items():
-        value = getattr(args, key)
-        if value is not None:
-            data[key] = _json_flag(flag, value)
-    if args.stop_hook_active:
-        data["stop_hook_active"] = True
-    fields = EVENT_SPECS[event].fields
-    for key, flag in (
-        ("tool_name", "--tool"),
-        ("prompt_response", "--prompt-response"),
-        ("source", "--source"),
-        ("reason", "--reason"),
-        ("trigger", "--trigger"),
-        ("tool_response", "--tool-response"),
-        ("llm_response", "--llm-response"),
-        ("notification_type", "--notification-type"),
-    ):
-        if (
-            getattr(args, key if key != "tool_name" else "tool", None) is not None
-            and key not in fields
-        ):
-            raise UsageError(f"{flag} does not apply to {event.value}")
-    for key, allowed in CHOICES.items():
-        if key in fields and key in data and data[key] not in allowed:
-            raise UsageError(f"--{key} {data[key]!r}: expected one of {', '.join(allowed)}")
+    given_flags = []
+    for flag, _metavar, key, kind, _choices, _checked, _help in FLAGS:
+        value = getattr(args, _dest(flag))
+        if key is None or value is None or value is False:  # not an input field, or not given
+            continue
+        given_flags.append(flag)
+        data[key] = _json_flag(flag, value) if kind == JSON else True if kind == SWITCH else value
+    _check_flags(event, given_flags, data)
     if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL) and not data.get("tool_name"):
         raise UsageError(f"{event.value} needs a tool name: --tool NAME (or tool_name in --input)")
     return data

@@ -18,7 +18,7 @@ import os
 import sys
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError
+from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS, CliContext, UsageError, option_dest
 
 #: commands whose well-formed lines are parsed without argparse (their module's ``parse_fast``)
 FAST_COMMANDS = ("fire", "hook")
@@ -29,18 +29,18 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+#: global option -> (takes a value, repeatable), from :data:`GLOBAL_OPTIONS`
+_TAKES = {flag: (metavar is not None, many) for flag, metavar, many, _ in GLOBAL_OPTIONS}
+
+
 def _command_name(argv: Sequence[str]) -> str | None:
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--project", "--trace", "--plugin-dir", "--profile"):
-            i += 2
-            continue
-        if (
-            a.startswith(("--project=", "--trace=", "--plugin-dir=", "--profile="))
-            or a == "--claude-settings"
-        ):
-            i += 1
+        name, eq, _ = a.partition("=")
+        spec = _TAKES.get(name)
+        if spec is not None and (spec[0] or not eq):
+            i += 1 if eq or not spec[0] else 2
             continue
         if a.startswith("-"):
             return None
@@ -51,20 +51,16 @@ def _command_name(argv: Sequence[str]) -> str | None:
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
     """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else None."""
 
-    values: dict[str, Any] = {
-        "project": None,
-        "trace": None,
-        "claude_settings": False,
-        "version": None,
-        "plugin_dir": [],
-        "profile": None,
-    }
+    values: dict[str, Any] = {"version": None}
+    for flag, (takes, many) in _TAKES.items():
+        values[option_dest(flag)] = [] if many else (None if takes else False)
     i = 0
     while i < len(argv) and argv[i] not in FAST_COMMANDS:
         name, eq, value = argv[i].partition("=")
-        takes = GLOBAL_OPTIONS.get(name)
-        if takes is None or (not takes and eq):
+        spec = _TAKES.get(name)
+        if spec is None or (not spec[0] and eq):
             return None
+        takes, many = spec
         if takes and not eq:
             if i + 1 >= len(argv):
                 return None
@@ -72,10 +68,10 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
             value = argv[i]
         if takes and value.startswith("-"):
             return None
-        if name == "--plugin-dir":
-            values["plugin_dir"].append(value)  # repeatable
+        if many:
+            values[option_dest(name)].append(value)
         else:
-            values[name[2:].replace("-", "_")] = value if takes else True
+            values[option_dest(name)] = value if takes else True
         i += 1
     if i >= len(argv):
         return None
@@ -124,40 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(list(sys.argv[1:] if argv is None else argv))
     if isinstance(args, int):
         return args
-    try:
-        project = args.project or os.getcwd()
-    except (
-        OSError
-    ):  # the current directory was deleted: only --project can say where the project is
-        print(
-            "hookwise: error: the current directory no longer exists; pass --project DIR",
-            file=sys.stderr,
-        )
+    ctx = _context(args)
+    if isinstance(ctx, str):
+        print(f"hookwise: error: {ctx}", file=sys.stderr)
         return 1
-    if not os.path.isdir(project):
-        print(f"hookwise: error: --project {project}: not a directory", file=sys.stderr)
-        return 1
-    for d in args.plugin_dir:
-        if not os.path.isdir(d):
-            print(f"hookwise: error: --plugin-dir {d}: not a directory", file=sys.stderr)
-            return 1
-    if args.profile is not None:
-        from hookwise.settings.profiles import PROFILES
-
-        if args.profile not in PROFILES:
-            print(
-                f"hookwise: error: --profile {args.profile}: unknown profile (expected one of "
-                f"{', '.join(PROFILES)})",
-                file=sys.stderr,
-            )
-            return 1
-    ctx = CliContext(
-        project_dir=os.path.abspath(project),
-        trace=args.trace,
-        claude_settings=bool(args.claude_settings),
-        plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir],
-        profile=args.profile,
-    )
     __import__(args._module)  # importlib itself is not needed for this (start-up time)
     mod = sys.modules[args._module]
     try:
@@ -171,18 +137,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # programming errors: say so clearly, keep the traceback available
-        from hookwise.errors import HookwiseError
+        return _failed(exc)
 
-        if isinstance(exc, HookwiseError):
-            print(f"hookwise: error: {exc}", file=sys.stderr)
-            return 1
-        if os.environ.get("HOOKWISE_DEBUG"):
-            raise
-        print(
-            f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 70
+
+def _context(args: argparse.Namespace) -> CliContext | str:
+    """The context the global options describe, or what is wrong with them."""
+    try:
+        project = args.project or os.getcwd()
+    except (
+        OSError
+    ):  # the current directory was deleted: only --project can say where the project is
+        return "the current directory no longer exists; pass --project DIR"
+    if not os.path.isdir(project):
+        return f"--project {project}: not a directory"
+    for d in args.plugin_dir:
+        if not os.path.isdir(d):
+            return f"--plugin-dir {d}: not a directory"
+    if args.profile is not None:
+        from hookwise.settings.profiles import PROFILES
+
+        if args.profile not in PROFILES:
+            return (
+                f"--profile {args.profile}: unknown profile (expected one of {', '.join(PROFILES)})"
+            )
+    return CliContext(
+        project_dir=os.path.abspath(project),
+        trace=args.trace,
+        claude_settings=bool(args.claude_settings),
+        plugin_dirs=[os.path.abspath(d) for d in args.plugin_dir],
+        profile=args.profile,
+    )
+
+
+def _failed(exc: Exception) -> int:
+    """The exit status of a command that raised: 1 for hookwise's own errors, 70 for a bug."""
+    from hookwise.errors import HookwiseError
+
+    if isinstance(exc, HookwiseError):
+        print(f"hookwise: error: {exc}", file=sys.stderr)
+        return 1
+    if os.environ.get("HOOKWISE_DEBUG"):
+        raise exc
+    print(
+        f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
+        file=sys.stderr,
+    )
+    return 70
 
 
 def console() -> int:

@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Any
 
-from hookwise.cli.base import COMMANDS
+from hookwise.cli.base import COMMANDS, GLOBAL_OPTIONS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,29 +41,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action=_VersionAction, nargs=0, help="print the version and exit"
     )
-    parser.add_argument(
-        "--project", metavar="DIR", help="project directory (default: the current directory)"
-    )
-    parser.add_argument(
-        "--trace", metavar="FILE", help="append one JSON line per hook call to FILE"
-    )
-    parser.add_argument(
-        "--claude-settings",
-        action="store_true",
-        help="also load hooks from .claude/ settings files (Claude Code format)",
-    )
-    parser.add_argument(
-        "--plugin-dir",
-        metavar="DIR",
-        action="append",
-        default=[],
-        help="load the hooks of a Claude Code plugin directory (repeatable)",
-    )
-    parser.add_argument(
-        "--profile",
-        metavar="NAME",
-        help="product profile: gemini, tabnine or terminai (default: detected from the project)",
-    )
+    for flag, metavar, many, help_text in GLOBAL_OPTIONS:
+        if metavar is None:
+            parser.add_argument(flag, action="store_true", help=help_text)
+        elif many:
+            parser.add_argument(flag, metavar=metavar, action="append", default=[], help=help_text)
+        else:
+            parser.add_argument(flag, metavar=metavar, help=help_text)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from hookwise.result import FireResult, Outcome
+from hookwise.result import FireResult, HookOutcome, Outcome
 
 MARK = {
     Outcome.OK: "ok",
@@ -32,47 +32,29 @@ def _verdict(result: FireResult) -> str:
     return "ALLOW" if result.output else "ALLOW (no hook answered)"
 
 
+#: the input fields a firing's headline names (the first one present)
+_TARGETS = ("tool_name", "source", "reason", "trigger", "notification_type")
+#: the merged hookSpecificOutput fields the text output shows
+_SHOWN = (
+    "additionalContext",
+    "tool_input",
+    "toolConfig",
+    "llm_request",
+    "llm_response",
+    "tailToolCallRequest",
+    "clearContext",
+)
+
+
 def render_fire(result: FireResult) -> str:
     """The default (non-JSON) output of ``hookwise fire``."""
-    lines = []
-    target = (
-        result.input.get("tool_name")
-        or result.input.get("source")
-        or result.input.get("reason")
-        or result.input.get("trigger")
-        or result.input.get("notification_type")
-    )
-    head = result.event.value + (f" ({target})" if isinstance(target, str) and target else "")
-    verdict = _verdict(result)
-    failed = result.failed_hooks
-    if failed:
-        counts: dict[str, int] = {}
-        for h in failed:
-            counts[h.outcome.value] = counts.get(h.outcome.value, 0) + 1
-        verdict += " [" + ", ".join(f"{n} {k}" for k, n in counts.items()) + " — see warnings]"
-    lines.append(f"{head}: {verdict}")
+    lines = [_headline(result)]
     if not result.hooks:
         lines.append("  no hook matched")
     width = max((len(h.name) for h in result.hooks), default=0)
     width = min(max(width, 8), 40)
     for h in result.hooks:
-        detail = ""
-        if h.output:
-            d = h.output.get("decision")
-            why = (
-                h.output.get("reason")
-                or h.output.get("stopReason")
-                or h.output.get("systemMessage")
-                or ""
-            )
-            if h.output.get("continue") is False:
-                detail = "stop" + (f": {why}" if why else "")
-            elif d:
-                detail = str(d) + (f": {why}" if why else "")
-            elif why:
-                detail = str(why)
-        if h.error and h.outcome is not Outcome.OK:
-            detail = h.error if not detail else f"{h.error}; {detail}"
+        detail = _hook_detail(h)
         lines.append(
             f"  {_short(h.name, width):<{width}}  {MARK[h.outcome]:<8} {h.duration_ms:8.1f} ms"
             + (f"  {_short(detail, 100)}" if detail else "")
@@ -84,15 +66,7 @@ def render_fire(result: FireResult) -> str:
     if result.system_message:
         lines.append(f"system message: {result.system_message}")
     hso = result.hook_specific
-    for key in (
-        "additionalContext",
-        "tool_input",
-        "toolConfig",
-        "llm_request",
-        "llm_response",
-        "tailToolCallRequest",
-        "clearContext",
-    ):
+    for key in _SHOWN:
         if key in hso:
             import json
 
@@ -101,6 +75,42 @@ def render_fire(result: FireResult) -> str:
             )
             lines.append(f"{key}: {_short(str(val), 200)}")
     return "\n".join(lines)
+
+
+def _headline(result: FireResult) -> str:
+    """``Event (target): verdict [n failed — see warnings]``."""
+    target = next((result.input.get(k) for k in _TARGETS if result.input.get(k)), None)
+    head = result.event.value + (f" ({target})" if isinstance(target, str) and target else "")
+    verdict = _verdict(result)
+    failed = result.failed_hooks
+    if failed:
+        counts: dict[str, int] = {}
+        for h in failed:
+            counts[h.outcome.value] = counts.get(h.outcome.value, 0) + 1
+        verdict += " [" + ", ".join(f"{n} {k}" for k, n in counts.items()) + " — see warnings]"
+    return f"{head}: {verdict}"
+
+
+def _hook_detail(h: HookOutcome) -> str:
+    """What one hook said (its decision and why), after its error when it did not run cleanly."""
+    detail = ""
+    if h.output:
+        d = h.output.get("decision")
+        why = (
+            h.output.get("reason")
+            or h.output.get("stopReason")
+            or h.output.get("systemMessage")
+            or ""
+        )
+        if h.output.get("continue") is False:
+            detail = "stop" + (f": {why}" if why else "")
+        elif d:
+            detail = str(d) + (f": {why}" if why else "")
+        elif why:
+            detail = str(why)
+    if h.error and h.outcome is not Outcome.OK:
+        detail = h.error if not detail else f"{h.error}; {detail}"
+    return detail
 
 
 def table(rows: Sequence[Sequence[str]], headers: Sequence[str]) -> str:

@@ -50,6 +50,10 @@ def run_plan(
             outcomes.append(o)
             cur = next_input(firing.event, cur, o)
         return outcomes
+    if len(plan.entries) == 1:  # one hook: no kinds to order, nothing to run during it
+        (e,) = plan.entries
+        o = _refused(firing, e, runners)
+        return [o if o is not None else _single(e, runners[e.type].run(firing, plan.entries, inp))]
     results, groups = _split(firing, plan.entries, runners)
     kinds = sorted(
         groups, key=lambda k: not runners[k].background

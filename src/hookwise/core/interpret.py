@@ -21,7 +21,7 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.jsonc.codec import dumps
 from hookwise.jsonc.parse import loads_strict
-from hookwise.result import Outcome
+from hookwise.result import Outcome, asks_to_block
 
 if TYPE_CHECKING:
     from typing import Any
@@ -57,6 +57,25 @@ def _too_deep(text: str) -> bool:
     except ValueError:
         return False
     return False
+
+
+def json_error(out: str) -> str | None:
+    """Why ``out``, which starts like JSON (``{`` or ``[``), does not parse (with the position); else None.
+
+    Output that starts like JSON and fails to parse is a crashed serializer or a
+    truncated write, not text: a malformed answer (docs/contract.md §6).
+    """
+    if out[:1] not in ("{", "["):
+        return None
+    try:
+        loads_strict(out)
+    except RecursionError:
+        return None  # too deep: reported by the caller
+    except ValueError as exc:
+        line, col, msg = (getattr(exc, k, None) for k in ("lineno", "colno", "msg"))
+        where = f"line {line} column {col}: {msg}" if line is not None else str(exc)
+        return f"its output starts like JSON but does not parse ({where}); the answer was ignored"
+    return None
 
 
 def last_line(text: str) -> str:
@@ -103,24 +122,9 @@ def interpret(
             "its JSON output is nested too deeply to read; the answer was ignored",
         )
     if exit_code == 0:
-        if obj is not None:
-            return Interpretation(Outcome.OK, obj, None, True)
-        if out:
-            return Interpretation(Outcome.OK, {"decision": "allow", "systemMessage": out}, None)
-        return Interpretation(Outcome.OK, None, None)
+        return _exit_zero(obj, out)
     if exit_code == 2:
-        if obj is not None:
-            obj = dict(obj)
-            if obj.get("decision") not in ("block", "deny"):
-                obj["decision"] = "deny"
-            if not (isinstance(obj.get("reason"), str) and obj["reason"]):
-                obj["reason"] = (err_s if out_s and err_s else "") or f"Blocked by hook {name}"
-            return Interpretation(Outcome.BLOCKED, obj, None, True)
-        return Interpretation(
-            Outcome.BLOCKED,
-            {"decision": "deny", "reason": err_s or out_s or f"Blocked by hook {name}"},
-            None,
-        )
+        return _exit_two(name, obj, out_s, err_s)
     if exit_code in (126, 127):
         why = "command not found" if exit_code == 127 else "not executable"
         detail = last_line(stderr)
@@ -133,6 +137,34 @@ def interpret(
     if out:
         return Interpretation(Outcome.FAILED, {"systemMessage": f"Warning: {out}"}, error)
     return Interpretation(Outcome.FAILED, None, error)
+
+
+def _exit_zero(obj: dict[str, Any] | None, out: str) -> Interpretation:
+    """Exit 0: a JSON answer, plain text (a message, allow), or nothing."""
+    if obj is not None:
+        return Interpretation(Outcome.OK, obj, None, True)
+    broken = json_error(out)
+    if broken is not None:  # starts like JSON but does not parse: malformed, never a silent allow
+        return Interpretation(Outcome.FAILED, None, broken)
+    if out:
+        return Interpretation(Outcome.OK, {"decision": "allow", "systemMessage": out}, None)
+    return Interpretation(Outcome.OK, None, None)
+
+
+def _exit_two(name: str, obj: dict[str, Any] | None, out_s: str, err_s: str) -> Interpretation:
+    """Exit 2: a block; the reason from a JSON answer's ``reason``, else stderr, else stdout."""
+    if obj is not None:
+        obj = dict(obj)
+        if not asks_to_block(obj):
+            obj["decision"] = "deny"
+        if not (isinstance(obj.get("reason"), str) and obj["reason"]):
+            obj["reason"] = (err_s if out_s and err_s else "") or f"Blocked by hook {name}"
+        return Interpretation(Outcome.BLOCKED, obj, None, True)
+    return Interpretation(
+        Outcome.BLOCKED,
+        {"decision": "deny", "reason": err_s or out_s or f"Blocked by hook {name}"},
+        None,
+    )
 
 
 def interpret_python(name: str, value: Any) -> Interpretation:

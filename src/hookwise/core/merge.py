@@ -62,7 +62,11 @@ def _decisions(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> Non
 
 
 def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
-    parts = [s for s in (_str(o.get(key)) for o in outputs) if s]
+    parts = []
+    for o in outputs:
+        v = o.get(key)
+        if isinstance(v, str) and v:
+            parts.append(v)
     return "\n".join(parts) if parts else None
 
 
@@ -70,11 +74,23 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
     """The top-level fields OR and REPLACE merges treat alike: ``decision``/``continue``/``stopReason``,
     ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
     _decisions(outputs, merged)
-    for key in ("reason", "systemMessage"):
-        j = _join(outputs, key)
-        if j is not None:
-            merged[key] = j
-    merged["suppressOutput"] = any(bool(o.get("suppressOutput")) for o in outputs)
+    reasons: list[str] = []
+    messages: list[str] = []
+    suppress = False
+    for o in outputs:  # one pass (every firing that ran a hook merges)
+        r = o.get("reason")
+        if isinstance(r, str) and r:
+            reasons.append(r)
+        m = o.get("systemMessage")
+        if isinstance(m, str) and m:
+            messages.append(m)
+        if o.get("suppressOutput"):
+            suppress = True
+    if reasons:
+        merged["reason"] = "\n".join(reasons)
+    if messages:
+        merged["systemMessage"] = "\n".join(messages)
+    merged["suppressOutput"] = suppress
 
 
 def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> dict[str, Any]:

@@ -5,6 +5,7 @@ Pure: every runner and the plan executor build outcomes here (docs/contract.md �
 
 from __future__ import annotations
 
+from hookwise.core.answer import check_answer
 from hookwise.core.interpret import Interpretation, fail_closed_output
 from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
@@ -21,8 +22,10 @@ def finish(
     stderr: str = "",
     truncated: bool = False,
 ) -> HookOutcome:
-    """The outcome of one hook call from its interpretation (fail-closed applied, docs/contract.md §6)."""
-    output = it.output
+    """The outcome of one hook call from its interpretation (answer checked, fail-closed applied, §6)."""
+    output, malformed = check_answer(it.output)
+    if malformed is not None:  # one validator for every kind's answer (core/answer.py)
+        it = Interpretation(Outcome.FAILED, None, malformed)
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
     return HookOutcome(

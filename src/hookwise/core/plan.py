@@ -34,40 +34,43 @@ def _always(value: str | None) -> bool:
     return True
 
 
+def _never(value: str | None) -> bool:
+    return False
+
+
 def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
     """A predicate over the firing's match value (tool name, source, reason, trigger, notification type).
 
     ``None``, ``""`` and ``"*"`` match everything, and so does a firing without a
-    match value. Tool matchers are a regex *search*; an invalid regex is compared
-    exactly. Exact matchers are one name or ``a|b|c``, compared case-sensitively.
+    match value. Tool matchers are a regex *search*, run by the linear-time
+    matcher (:mod:`hookwise.core.matching`); an invalid regex is compared exactly,
+    and one that matcher cannot bound matches nothing (loaders skip its
+    definition with a warning: :func:`matcher_warning`). Exact matchers are one
+    name or ``a|b|c``, compared case-sensitively.
     """
     if matcher is None or kind is MatcherKind.NONE:
         return _always
     m = matcher.strip()
     if m in ("", "*"):
         return _always
-    if kind is MatcherKind.TOOL:
-        if is_literal(m):  # what re.search(m, v) finds, without loading :mod:`re`
-            return lambda v: v is None or v == "" or m in v
-        import re
+    if kind is not MatcherKind.TOOL:
+        from hookwise.core.matching import exact_names
 
-        try:
-            rx = matcher_regex(m)
-        except (re.error, RecursionError, OverflowError):
-            return lambda v: v is None or v == m
-        from hookwise.core.safe_regex import safe_search
+        names = exact_names(m)
+        return lambda v: v is None or v in names
+    if is_literal(m):  # what re.search(m, v) finds, as a substring test
+        return lambda v: v is None or v == "" or m in v
+    import re
 
-        bounded, note = safe_search(
-            m
-        )  # a pattern that could hang the firing is never given to `re`
-        if bounded is not None:
-            return lambda v: v is None or v == "" or bounded(v)
-        if note is not None:
-            return lambda v: v is None or v == m
-        search = rx.search
-        return lambda v: v is None or v == "" or search(v) is not None
-    names = frozenset(p.strip() for p in m.split("|"))
-    return lambda v: v is None or v in names
+    from hookwise.core.matching import Unbounded, compile_regex
+
+    try:
+        search = compile_regex(m).search
+    except re.error:
+        return lambda v: v is None or v == m
+    except Unbounded:
+        return _never
+    return lambda v: v is None or v == "" or search(v)
 
 
 def is_literal(matcher: str) -> bool:
@@ -76,7 +79,7 @@ def is_literal(matcher: str) -> bool:
 
 
 def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
-    """The warning a loader reports for a tool matcher that could backtrack catastrophically (else None)."""
+    """Why a tool matcher cannot be matched in bounded time (its definition is skipped), else None."""
     if (
         matcher is None
         or kind is not MatcherKind.TOOL
@@ -84,15 +87,19 @@ def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
         or is_literal(matcher.strip())
     ):
         return None
-    if not matcher_is_valid_regex(matcher.strip()):
-        return None
-    from hookwise.core.safe_regex import safe_search
+    from hookwise.core.matching import unbounded
 
-    return safe_search(matcher.strip())[1]
+    why = unbounded(matcher.strip())
+    if why is None:
+        return None
+    return (
+        f"matcher {matcher.strip()!r} cannot be matched in bounded time: {why}; "
+        'its definition is skipped (see docs/sources.md, "Matchers that cannot hang a firing")'
+    )
 
 
 def matcher_regex(pattern: str) -> re.Pattern[str]:
-    """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise."""
+    """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise (for validity checks only)."""
     import re
     import warnings
 

@@ -78,6 +78,7 @@ class PythonSpec(KindSpec):
 
     callable: str = ""
     func: Callable[..., Any] | None = None
+    isolate: bool = False  # run in a subprocess of its own (runners/_isolated.py)
 
     @property
     def target(self) -> str:

@@ -42,6 +42,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hookwise.core.matching import Unbounded, Wildcard, compile_regex, wildcard
+
 #: rule tool -> the Claude tools it covers (any other tool name covers itself only)
 TOOL_FAMILIES: dict[str, frozenset[str]] = {
     "Edit": frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"}),
@@ -73,9 +75,6 @@ ARGUMENT_FIELDS: dict[str, str] = {
 }
 
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.*]*$")
-_ASSIGNMENT = re.compile(
-    r"""^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"]+)*\s+)+"""
-)
 _DYNAMIC = re.compile(r"\$\(|`|\$\{|\$[A-Za-z_]")
 
 
@@ -120,7 +119,7 @@ class PermissionRule:
             return (
                 True  # hookwise does not know this tool's argument: cannot tell, so the hook runs
             )
-        return _wildcard(spec).fullmatch(value) is not None
+        return wildcard(spec).fullmatch(value)
 
 
 @functools.lru_cache(maxsize=512)
@@ -169,7 +168,19 @@ def parse_rule(text: str) -> PermissionRule:
             else "expected a tool name such as Bash, Edit, Read, WebFetch or mcp__server__tool"
         )
         raise ValueError(f"has an invalid tool name {tool!r} ({why})")
+    if spec is not None and (tool in PATH_FIELDS or tool in TOOL_FAMILIES):
+        _check_path_glob(spec.strip())
     return PermissionRule(text, tool, spec)
+
+
+def _check_path_glob(spec: str) -> None:
+    """A file rule's glob must be one the linear-time matcher can bound (else the rule is refused)."""
+    try:
+        compile_regex("(?s)" + _glob_regex(spec.lstrip("/~.")))
+    except Unbounded as exc:
+        raise ValueError(f"cannot be matched in bounded time ({exc})") from None
+    except re.error:
+        pass  # such a glob matches every path (cannot tell, so the hook runs)
 
 
 def rule_error(text: Any) -> str | None:
@@ -191,7 +202,7 @@ def _tool_matches(rule_tool: str, tool: str) -> bool:
         if not tool.startswith("mcp__"):
             return False
         if "*" in rule_tool:
-            return _wildcard(rule_tool).fullmatch(tool) is not None
+            return wildcard(rule_tool).fullmatch(tool)
         if rule_tool.count("__") == 1:  # mcp__server: every tool of the server
             return tool == rule_tool or tool.startswith(rule_tool + "__")
         return tool == rule_tool
@@ -199,23 +210,72 @@ def _tool_matches(rule_tool: str, tool: str) -> bool:
     return tool in family if family is not None else tool == rule_tool
 
 
-@functools.lru_cache(maxsize=512)
-def _wildcard(pattern: str) -> re.Pattern[str]:
-    return re.compile(".*".join(re.escape(p) for p in pattern.split("*")), re.DOTALL)
-
-
 # --------------------------------------------------------------------------- Bash
 
 
 @functools.lru_cache(maxsize=512)
-def _bash_pattern(pattern: str) -> re.Pattern[str]:
+def _bash_pattern(pattern: str) -> tuple[Wildcard, ...]:
+    """The wildcards of which one must match a whole subcommand (``git *`` is ``git`` or ``git *``)."""
     p = " ".join(pattern.split())
     if p.endswith(":*"):  # the older prefix form: "npm run test:*"
         p = p[:-2].rstrip() + " *"
     if p.endswith(" *"):
-        head = p[:-2]
-        return re.compile(_wildcard(head).pattern + r"(?: .*)?", re.DOTALL)
-    return _wildcard(p)
+        return (wildcard(p[:-2]), wildcard(p))
+    return (wildcard(p),)
+
+
+def strip_assignments(command: str) -> str:
+    """``command`` without its leading ``NAME=value`` words (one linear pass; no regex backtracking)."""
+    i, n = 0, len(command)
+    while True:
+        end = _assignment_end(command, i)
+        if end is None:
+            return command[i:]
+        k = end
+        while k < n and command[k].isspace():
+            k += 1
+        if k == end:  # an assignment counts only when a word follows it
+            return command[i:]
+        i = k
+
+
+def _assignment_end(s: str, i: int) -> int | None:
+    """Index just past a ``NAME=value`` word starting at ``i`` (value: quoted or bare parts), or None."""
+    n = len(s)
+    if i >= n or not (s[i].isascii() and (s[i].isalpha() or s[i] == "_")):
+        return None
+    j = i + 1
+    while j < n and s[j].isascii() and (s[j].isalnum() or s[j] == "_"):
+        j += 1
+    if j >= n or s[j] != "=":
+        return None
+    j += 1
+    while j < n and not s[j].isspace():
+        if s[j] == "'":
+            close = s.find("'", j + 1)
+            if close < 0:
+                return None
+            j = close + 1
+        elif s[j] == '"':
+            j = _double_quoted_end(s, j)
+            if j < 0:
+                return None
+        else:
+            j += 1
+    return j
+
+
+def _double_quoted_end(s: str, j: int) -> int:
+    """Index just past the ``"..."`` starting at ``j`` (backslash escapes), or -1 when unclosed."""
+    j += 1
+    while j < len(s):
+        if s[j] == "\\":
+            j += 2
+        elif s[j] == '"':
+            return j + 1
+        else:
+            j += 1
+    return -1
 
 
 def _says_more_than_the_name(pattern: str) -> bool:
@@ -352,9 +412,9 @@ def bash_matches(pattern: str, command: str) -> bool:
     subs = split_commands(command)
     if subs is None:
         return True  # cannot read the command line: run the hook
-    rx = _bash_pattern(pattern)
+    alternatives = _bash_pattern(pattern)
     for sub in subs:
-        s = _ASSIGNMENT.sub("", sub.strip()).strip()
+        s = strip_assignments(sub.strip()).strip()
         if s[:1] in "({":  # a subshell or group: ( cmd ) / { cmd; }
             s = s.lstrip("({ \t").rstrip(")} \t")
         if not s:
@@ -362,7 +422,8 @@ def bash_matches(pattern: str, command: str) -> bool:
         first = s.split()[0]
         if "$" in first or "`" in first:
             return True  # the command's name is computed: cannot tell what runs
-        if rx.fullmatch(" ".join(s.split())):
+        words = " ".join(s.split())
+        if any(w.fullmatch(words) for w in alternatives):
             return True
     return bool(_DYNAMIC.search(command)) and _says_more_than_the_name(pattern)
 
@@ -371,7 +432,8 @@ def bash_matches(pattern: str, command: str) -> bool:
 
 
 @functools.lru_cache(maxsize=512)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def _glob_regex(pattern: str) -> str:
+    """The regex source of a gitignore-style glob (run by the linear-time matcher, never by ``re``)."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -401,7 +463,7 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(c))
         i += 1
-    return re.compile("".join(out), re.DOTALL)
+    return "".join(out)
 
 
 def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: str) -> bool:
@@ -433,9 +495,10 @@ def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: s
     if inside:
         rest = rest[:-3]
     prefix = "" if base == "/" else base
-    body = _glob_regex(rest).pattern
+    body = _glob_regex(rest)
     tail = "(?:/.*)?" if inside or not directory else "/.*"
-    rx = re.compile(
-        re.escape(prefix) + "/" + ("(?:.*/)?" if anywhere else "") + body + tail, re.DOTALL
-    )
-    return rx.fullmatch(target) is not None
+    source = "(?s)" + re.escape(prefix) + "/" + ("(?:.*/)?" if anywhere else "") + body + tail
+    try:
+        return compile_regex(source).fullmatch(target)
+    except (re.error, Unbounded):
+        return True  # a glob hookwise cannot read or bound: cannot tell, so the hook runs

@@ -135,6 +135,10 @@ def dumps(
     return "".join(encoder(value, 0))
 
 
+#: the JSON text of the three constants (looked up by identity: ``1 == True`` must not match)
+_LITERAL_TEXT: tuple[tuple[object, str], ...] = ((None, "null"), (True, "true"), (False, "false"))
+
+
 def _put(value: Any, out: list[str], nl: str, encode_str: Callable[[str], str]) -> bool:
     """Append ``value`` as JSON indented by 2 (``nl``: a newline and the current indent); False for anything
     :func:`json.dumps` would render differently (non-string keys, subclasses, NaN, objects for ``default``)."""
@@ -142,45 +146,57 @@ def _put(value: Any, out: list[str], nl: str, encode_str: Callable[[str], str]) 
     if t is str:
         out.append(encode_str(value))
     elif t is dict:
-        if not value:
-            out.append("{}")
-            return True
-        inner = nl + "  "
-        sep = "{" + inner
-        for k, v in value.items():
-            if type(k) is not str:
-                return False
-            out.append(sep)
-            out.append(encode_str(k))
-            out.append(": ")
-            if not _put(v, out, inner, encode_str):
-                return False
-            sep = "," + inner
-        out.append(nl + "}")
+        return _put_object(value, out, nl, encode_str)
     elif t is list or t is tuple:
-        if not value:
-            out.append("[]")
-            return True
-        inner = nl + "  "
-        sep = "[" + inner
-        for v in value:
-            out.append(sep)
-            if not _put(v, out, inner, encode_str):
-                return False
-            sep = "," + inner
-        out.append(nl + "]")
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
+        return _put_array(value, out, nl, encode_str)
     elif t is int:
         out.append(int.__repr__(value))
     elif t is float and value - value == 0.0:  # finite (inf - inf and NaN - NaN are NaN)
         out.append(float.__repr__(value))
     else:
+        for constant, text in _LITERAL_TEXT:
+            if value is constant:
+                out.append(text)
+                return True
         return False
+    return True
+
+
+def _put_object(
+    value: dict[Any, Any], out: list[str], nl: str, encode_str: Callable[[str], str]
+) -> bool:
+    if not value:
+        out.append("{}")
+        return True
+    inner = nl + "  "
+    sep = "{" + inner
+    for k, v in value.items():
+        if type(k) is not str:
+            return False
+        out.append(sep)
+        out.append(encode_str(k))
+        out.append(": ")
+        if not _put(v, out, inner, encode_str):
+            return False
+        sep = "," + inner
+    out.append(nl + "}")
+    return True
+
+
+def _put_array(
+    value: list[Any] | tuple[Any, ...], out: list[str], nl: str, encode_str: Callable[[str], str]
+) -> bool:
+    if not value:
+        out.append("[]")
+        return True
+    inner = nl + "  "
+    sep = "[" + inner
+    for v in value:
+        out.append(sep)
+        if not _put(v, out, inner, encode_str):
+            return False
+        sep = "," + inner
+    out.append(nl + "]")
     return True
 
 

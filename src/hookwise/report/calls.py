@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookwise.errors import HookwiseError
+from hookwise.events import BLOCKING_DECISIONS
 from hookwise.telemetry.records import hook_decision  # pure: imports no OpenTelemetry
 
 #: outcome classes in the order reports show them (docs/contract.md §6)
@@ -45,7 +46,7 @@ class Call:
 
     @property
     def blocks(self) -> bool:
-        return self.decision in ("block", "deny")
+        return self.decision in BLOCKING_DECISIONS
 
 
 _SECONDS: dict[

@@ -132,12 +132,8 @@ def _clock(ms: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(ms / 1000)) + f".{int(ms % 1000):03d}"
 
 
-def render(calls: list[Call], source: str) -> str:
-    """The whole page for ``calls`` read from ``source``."""
-    e = html.escape
-    stats = summarise(calls)
-    limit = _LIMIT_SMALL if len(calls) <= 5000 else _LIMIT_LARGE
-    # time placement: the firing's start; unknown starts follow each other
+def _starts(calls: list[Call]) -> list[float]:
+    """Where each call is placed in time: its firing's start; calls with an unknown start follow each other."""
     starts: list[float] = []
     cursor = 0.0
     for c in calls:
@@ -146,10 +142,11 @@ def render(calls: list[Call], source: str) -> str:
         starts.append(cursor)
         if c.start_ms is None:
             cursor += c.duration_ms
-    t0 = min(starts) if starts else 0.0
-    t1 = max((s + c.duration_ms for s, c in zip(starts, calls, strict=True)), default=1.0)
-    span = max(t1 - t0, 1e-3)
+    return starts
 
+
+def _payload(calls: list[Call], limit: int) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The page's data: the distinct inputs (each written once), and one row per call pointing at its input."""
     inputs: list[Any] = []
     input_ids: dict[str, int] = {}
     payload: list[dict[str, Any]] = []
@@ -176,6 +173,19 @@ def render(calls: list[Call], source: str) -> str:
                 "se": _cut(c.stderr, limit) if c.stderr else "",
             }
         )
+    return inputs, payload
+
+
+def render(calls: list[Call], source: str) -> str:
+    """The whole page for ``calls`` read from ``source``."""
+    e = html.escape
+    stats = summarise(calls)
+    limit = _LIMIT_SMALL if len(calls) <= 5000 else _LIMIT_LARGE
+    starts = _starts(calls)
+    t0 = min(starts) if starts else 0.0
+    t1 = max((s + c.duration_ms for s, c in zip(starts, calls, strict=True)), default=1.0)
+    span = max(t1 - t0, 1e-3)
+    inputs, payload = _payload(calls, limit)
 
     out: list[str] = []
     w = out.append

@@ -13,15 +13,18 @@ until the deadline and then gives up on the call (outcome ``timeout``):
   thread); the worker is abandoned: it finishes the call in the background,
   its answer is discarded, and it exits instead of taking new work.
 
-Which hooks run where (the Python runner decides, see :mod:`hookwise.runners.python`):
-plain functions in :meth:`HookSystem.fire` run inline on the caller's thread
-(the fast path: they cannot block a loop that is not there, and a worker
-hand-off costs tens of microseconds); coroutine functions, and every Python
-hook fired through :meth:`HookSystem.fire_async`, run on a worker.
+Every Python hook runs on a worker (see :mod:`hookwise.runners.python`), plain
+functions too: a function that sleeps past its timeout is abandoned like a
+blocked coroutine, so a firing returns by its hooks' timeouts. A
+``BaseException`` that is not an ``Exception`` raised by the hook
+(``sys.exit``, ``KeyboardInterrupt``) reaches the caller as :class:`HookEscaped`,
+never as itself. What no thread can stop: ``os._exit`` and C code that holds
+the GIL; ``"isolate": true`` runs such a hook in a subprocess instead.
 """
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import os
 import queue
@@ -47,8 +50,20 @@ class HookTimeout(Exception):
         self.abandoned = abandoned
 
 
+class HookEscaped(Exception):
+    """The hook raised a ``BaseException`` that is not an ``Exception`` (``sys.exit(0)``, ``KeyboardInterrupt``).
+
+    Raised in the hook's worker, it would end the host (``fire`` exiting 0 = proceed even when another hook
+    denied); it reaches the caller wrapped in this, and the hook's outcome is ``failed``.
+    """
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(f"{type(exc).__name__}: {exc}")
+        self.escaped = exc
+
+
 class _Job:
-    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned")
+    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned", "context")
 
     def __init__(
         self,
@@ -65,6 +80,8 @@ class _Job:
 
         self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self.abandoned = False
+        #: the caller's context variables: a hook sees them as if it ran on the caller's thread
+        self.context = contextvars.copy_context()
 
 
 async def _await(aw: Awaitable[Any]) -> Any:
@@ -105,7 +122,7 @@ class _Worker:
         if not fut.set_running_or_notify_cancel():
             return
         try:
-            value = job.func(job.arg) if job.func is not None else job.awaitable
+            value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
             if inspect.isawaitable(value):
                 try:
                     value = self.loop.run_until_complete(
@@ -117,8 +134,12 @@ class _Worker:
             asyncio.CancelledError
         ):  # raised by the hook itself: must not look like the caller's cancellation
             fut.set_exception(RuntimeError("the hook raised CancelledError"))
-        except BaseException as exc:  # handed to the caller, never raised here
+        except Exception as exc:  # handed to the caller, never raised here
             fut.set_exception(exc)
+        except (
+            BaseException
+        ) as exc:  # SystemExit, KeyboardInterrupt... from the hook: never the host's
+            fut.set_exception(HookEscaped(exc))
         else:
             fut.set_result(value)
 

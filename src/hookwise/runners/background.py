@@ -12,10 +12,34 @@ from __future__ import annotations
 import _thread
 
 from hookwise._records import TYPE_CHECKING
+from hookwise.result import Outcome, asks_to_block, outcome_warning
 
 if TYPE_CHECKING:
     import threading
     from collections.abc import Callable
+
+    from hookwise.events import HookEvent
+    from hookwise.result import HookOutcome
+
+
+def report_lines(o: HookOutcome, ev: HookEvent) -> list[str]:
+    """What to report about a finished background hook: its answer cannot act any more, so what it says,
+    asks for or fails at becomes warning lines (never dropped silently)."""
+    lines = []
+    w = outcome_warning(o)
+    if w:
+        lines.append(f"{w} (async)")
+    out = o.output or {}
+    if o.outcome is Outcome.BLOCKED or asks_to_block(out) or out.get("continue") is False:
+        lines.append(
+            f"async hook {o.name} ({ev.value}) asked to block or stop, which a hook running in the "
+            "background cannot do: the firing had already gone ahead; its answer was ignored"
+        )
+    msg = out.get("systemMessage")
+    if isinstance(msg, str) and msg.strip() and o.outcome is Outcome.OK:
+        lines.append(f"async hook {o.name} ({ev.value}): {msg.strip()}")
+    lines.extend(f"{n} ({ev.value}, async)" for n in o.notes)
+    return lines
 
 
 class Background:

@@ -7,6 +7,12 @@ before it asks for the function. The trust key covers the module's files
 a module that changed since it was imported is imported again. A module
 from anywhere else (an installed package) is imported the usual way.
 
+A project's module is loaded **from source only** (never a ``__pycache__`` ``.pyc``
+or an extension module placed beside it), and the project directory is never put
+on ``sys.path``: the standard library and installed packages come first, so a
+project file named like a standard-library module (``colorsys.py``) cannot shadow
+it for the hook (:func:`import_from_source`).
+
 Failures are data: :func:`load` returns the function or one sentence naming the
 cause (module missing, module raising on import, attribute missing, not
 callable); the engine turns it into a ``not-run`` outcome.
@@ -112,14 +118,7 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
                 _evict(module_name.split(".")[0])
         try:
             if files and root is not None:
-                sys.path.insert(0, root)
-                try:
-                    mod = importlib.import_module(module_name)
-                finally:
-                    try:
-                        sys.path.remove(root)
-                    except ValueError:
-                        pass
+                mod = import_from_source(module_name, root)
                 _IMPORTED[module_name] = (root, sig)
             else:
                 mod = importlib.import_module(module_name)
@@ -146,3 +145,133 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
         return None, f"{spec!r} is not callable (it is {type(obj).__name__})"
     _FOUND[(spec, root)] = (sig, obj)
     return obj, None
+
+
+# --------------------------------------------------------------------------- loading from source
+
+
+class _SourceOnlyLoader:
+    """Executes a module from its ``.py`` source; never reads or writes bytecode."""
+
+    def __init__(self, name: str, path: str) -> None:
+        self.name = name
+        self.path = path
+
+    def create_module(self, spec: Any) -> None:
+        return None  # the default module object
+
+    def exec_module(self, module: Any) -> None:
+        with open(self.path, "rb") as f:
+            source = f.read()
+        code = compile(source, self.path, "exec", dont_inherit=True)
+        exec(code, module.__dict__)
+
+    def get_filename(self, name: str | None = None) -> str:
+        return self.path
+
+    def get_source(self, name: str | None = None) -> str:
+        with open(self.path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+
+def _spec_in(name: str, directory: str) -> Any:
+    """The source-only spec of module ``name`` in ``directory`` (package, module or namespace), or None."""
+    from importlib.machinery import ModuleSpec
+    from importlib.util import spec_from_file_location
+
+    last = name.rpartition(".")[2]
+    pkg = os.path.join(directory, last)
+    init = os.path.join(pkg, "__init__.py")
+    if os.path.isfile(init):
+        return spec_from_file_location(
+            name,
+            init,
+            loader=_SourceOnlyLoader(name, init),  # type: ignore[arg-type]
+            submodule_search_locations=[pkg],
+        )
+    path = pkg + ".py"
+    if os.path.isfile(path):
+        return spec_from_file_location(name, path, loader=_SourceOnlyLoader(name, path))  # type: ignore[arg-type]
+    if os.path.isdir(pkg):
+        spec = ModuleSpec(name, None, is_package=True)
+        spec.submodule_search_locations = [pkg]
+        return spec
+    return None
+
+
+class _ProjectFinder:
+    """Finds modules inside trusted hook directories, from source only.
+
+    ``front`` (first on ``sys.meta_path``): submodules of packages that live in such a
+    directory (``from . import util``), so no ``.pyc`` or ``.so`` beside them is used.
+    Otherwise (last on ``sys.meta_path``): top-level names that neither the standard
+    library nor an installed package provides (a hook's sibling ``helpers.py``).
+    """
+
+    def __init__(self, front: bool) -> None:
+        self.front = front
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if self.front:
+            if path is None:
+                return None
+            dirs = [d for d in path if any(_inside(d, r) for r in _ROOTS)]
+            if not dirs:
+                return None
+        else:
+            if path is not None:
+                return None
+            dirs = sorted(_ROOTS)
+        for d in dirs:
+            spec = _spec_in(name, d)
+            if spec is not None:
+                return spec
+        if self.front:  # compiled files only: refused rather than handed to the path finder
+            raise ModuleNotFoundError(
+                f"no source for module {name!r} in {dirs[0]} (hookwise loads project modules from "
+                "source only)",
+                name=name,
+            )
+        return None
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+#: trusted directories whose modules hooks import (project and extension dirs), real paths
+_ROOTS: set[str] = set()
+_FINDERS: list[_ProjectFinder] = []
+
+
+def import_from_source(module_name: str, root: str) -> Any:
+    """Import ``module_name`` (each package level) from ``root``'s source files, ``root`` never on ``sys.path``."""
+    import importlib.util
+
+    if not _FINDERS:
+        _FINDERS.extend((_ProjectFinder(front=True), _ProjectFinder(front=False)))
+        sys.meta_path.insert(0, _FINDERS[0])  # type: ignore[arg-type]
+        sys.meta_path.append(_FINDERS[1])  # type: ignore[arg-type]
+    _ROOTS.add(os.path.realpath(root))
+    parts = module_name.split(".")
+    mod: Any = None
+    directory = root
+    for i in range(len(parts)):
+        name = ".".join(parts[: i + 1])
+        mod = sys.modules.get(name)
+        if mod is None:
+            spec = _spec_in(name, directory)
+            if spec is None:
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            try:
+                if spec.loader is not None:
+                    spec.loader.exec_module(mod)
+            except BaseException:
+                sys.modules.pop(name, None)
+                raise
+            if i:
+                setattr(sys.modules[".".join(parts[:i])], parts[i], mod)
+        locations = getattr(mod, "__path__", None)
+        directory = list(locations)[0] if locations else directory
+    return mod

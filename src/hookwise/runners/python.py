@@ -17,9 +17,10 @@ import time
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.interpret import Interpretation, interpret_python
-from hookwise.core.keys import CallableRef, Key
+from hookwise.core.keys import FLAG, CallableRef, Key
 from hookwise.core.registry import HookEntry, KindSpec, PythonSpec
 from hookwise.result import HookOutcome, Outcome
+from hookwise.runners import _workers
 from hookwise.runners.base import Firing, PerHookRunner, check_answer, finish
 from hookwise.runners.dialects import NATIVE, dialect
 from hookwise.runners.kind import HookKind, Material, env_lines
@@ -41,19 +42,13 @@ class PythonRunner(PerHookRunner):
         if isinstance(func, HookOutcome):
             return func
         inp, d = _shape(firing, entry, func, inp)
+        if _isolated(entry):
+            from hookwise.runners import _isolated as iso
+
+            return iso.run(firing, entry, inp, d)
         t0 = time.perf_counter()
-        try:
-            from inspect import isawaitable
-
-            from hookwise.runners import _workers
-
-            timeout = entry.timeout_ms / 1000.0
-            if _workers.is_async(func):  # may block a loop: on a worker, abandoned at the deadline
-                value = _workers.call(func, inp, timeout)
-            else:  # the fast path: inline on the caller's thread
-                value = func(inp)
-                if isawaitable(value):
-                    value = _workers.call(None, None, timeout, awaitable=value)
+        try:  # on a worker, plain functions too: abandoned at the deadline (docs/hook-types.md)
+            value = _workers.call(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:  # a hook's bug is its outcome, not ours
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
@@ -65,14 +60,22 @@ class PythonRunner(PerHookRunner):
         if isinstance(func, HookOutcome):
             return func
         inp, d = _shape(firing, entry, func, inp)
+        if _isolated(entry):
+            from hookwise.runners import _isolated as iso
+            from hookwise.runners._workers import in_thread
+
+            return await in_thread(iso.run, firing, entry, inp, d)  # type: ignore[no-any-return]
         t0 = time.perf_counter()
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
-            from hookwise.runners import _workers
-
             value = await _workers.call_async(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
+
+
+def _isolated(entry: HookEntry) -> bool:
+    """``"isolate": true``: the function runs in a subprocess of its own (runners/_isolated.py)."""
+    return isinstance(entry.spec, PythonSpec) and entry.spec.isolate and entry.func is None
 
 
 def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] | HookOutcome:
@@ -110,12 +113,14 @@ def _shape(
     """The input in the hook's dialect (its own, or the one ``@hookwise.hook(dialect=...)`` gave the function),
     and that dialect's strategy when answers need normalising (settings hooks and dialect hooks), else None."""
     name = entry.dialect
-    authoring = sys.modules.get("hookwise.authoring")
-    if name is None and authoring is not None and isinstance(func, authoring.HookFunction):
-        name = func.dialect
-    if name is None and entry.func is not None:
-        # a function registered from code: the contract's input (never the Claude-only fields), its answer as is
-        return NATIVE.encode_input(firing.event, inp, entry), None
+    if name is None:
+        authoring = sys.modules.get("hookwise.authoring")
+        if authoring is not None and isinstance(func, authoring.HookFunction):
+            name = func.dialect
+        elif entry.func is not None:
+            # a function registered from code: the contract's input (never the Claude-only fields),
+            # its answer as is
+            return NATIVE.encode_input(firing.event, inp, entry), None
 
     d = dialect(name)
     return d.encode_input(firing.event, inp, entry), d
@@ -130,7 +135,13 @@ def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
             {"decision": "deny", "reason": exc.reason or f"Blocked by hook {entry.display_name}"},
             None,
         )
-    error = f"raised {type(exc).__name__}: {exc}"
+    from hookwise.runners._workers import HookEscaped
+
+    error = (
+        f"raised {exc} (a hook cannot end the host; its outcome is failed)"
+        if isinstance(exc, HookEscaped)
+        else f"raised {type(exc).__name__}: {exc}"
+    )
     if (
         entry.func is None
     ):  # a settings hook answers like its command form would (exit 1 + text: a warning message)
@@ -148,13 +159,13 @@ def _settle(
     inp: dict[str, Any] | None = None,
 ) -> HookOutcome:
     """The outcome of one call: what it returned or raised, and how long it took."""
-    from hookwise.runners import _workers
-
     elapsed = (time.perf_counter() - t0) * 1000
-    if isinstance(exc, _workers.HookTimeout):
-        it = Interpretation(Outcome.TIMEOUT, None, _workers.timeout_text(entry.timeout_ms, exc))
-    elif exc is not None:
-        it = _raised(entry, exc)
+    if exc is not None:
+        it = (
+            Interpretation(Outcome.TIMEOUT, None, _workers.timeout_text(entry.timeout_ms, exc))
+            if isinstance(exc, _workers.HookTimeout)
+            else _raised(entry, exc)
+        )
     elif elapsed > entry.timeout_ms:
         it = Interpretation(
             Outcome.TIMEOUT,
@@ -190,10 +201,19 @@ class PythonKind(PythonRunner, HookKind):
             attr="callable",
             missing='missing "callable": the function to call, as "package.module:function"',
         ),
+        Key(
+            "isolate",
+            FLAG,
+            "python hooks: run the function in a subprocess of its own (it can then be killed at its "
+            "timeout, and os._exit or a crash in C code cannot take the host down).",
+            types=("python",),
+            attr="isolate",
+            default=False,
+        ),
     )
 
     def make_spec(self, values: dict[str, Any]) -> KindSpec:
-        return PythonSpec(str(values.get("callable", "")))
+        return PythonSpec(str(values.get("callable", "")), isolate=values.get("isolate") is True)
 
     def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
         """The reference (in the identity), ``env``, and every file under ``root`` Python could load for the

@@ -37,14 +37,13 @@ from hookwise.core.expand import expand_command
 from hookwise.core.plan import compile_matcher
 from hookwise.core.registry import HookEntry
 from hookwise.events import (
-    BLOCKING_DECISIONS,
     EVENT_SPECS,
     PRE_COMPRESS_TRIGGERS,
     SESSION_END_REASONS,
     SESSION_START_SOURCES,
     HookEvent,
 )
-from hookwise.result import HookOutcome, Outcome
+from hookwise.result import HookOutcome, Outcome, asks_to_block
 
 OK = "ok"
 WARNING = "warning"
@@ -298,22 +297,50 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
     prog, args = _first_command(words)
     if prog is None or prog in _SHELL_WORDS:
         return []
+    where = _Where(entry, project_dir)
     path_env = env.get("PATH", os.defpath)
-    out: list[Finding] = []
-    base = (
-        entry.extension_dir
-        if entry.source in ("extension", "plugin") and entry.extension_dir
-        else project_dir
-    )
+    if "/" in prog:
+        found = _program_problems(prog, where, path_env)
+        if found:
+            return found
+    elif shutil.which(prog, path=path_env) is None:
+        kind = "interpreter" if _is_interpreter(prog) else "command"
+        return [Finding(ERROR, f"did not run: {kind} {prog!r} not found on PATH")]
+    return _script_problems(prog, args, where) if _is_interpreter(prog) else []
 
-    def resolve(word: str) -> str:
-        return word if os.path.isabs(word) else os.path.normpath(os.path.join(project_dir, word))
 
-    def elsewhere(word: str) -> str:
+def _is_interpreter(prog: str) -> bool:
+    return os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS
+
+
+class _Where:
+    """Where a hook's relative paths are looked up, and the hint when one is elsewhere."""
+
+    def __init__(self, entry: HookEntry, project_dir: str) -> None:
+        self.entry = entry
+        self.project_dir = project_dir
+        self.base = (
+            entry.extension_dir
+            if entry.source in ("extension", "plugin") and entry.extension_dir
+            else project_dir
+        )
+
+    def resolve(self, word: str) -> str:
+        if os.path.isabs(word):
+            return word
+        return os.path.normpath(os.path.join(self.project_dir, word))
+
+    def elsewhere(self, word: str) -> str:
         """A hint when a relative path exists relative to the settings file's dir but not the project."""
         if os.path.isabs(word):
             return ""
-        for d in {os.path.dirname(entry.file or ""), os.path.join(project_dir, ".gemini"), base}:
+        project_dir = self.project_dir
+        dirs = {
+            os.path.dirname(self.entry.file or ""),
+            os.path.join(project_dir, ".gemini"),
+            self.base,
+        }
+        for d in dirs:
             if d and os.path.exists(os.path.join(d, word)) and d != project_dir:
                 return (
                     f" (it exists relative to {d}, but hooks run in the project dir {project_dir}: "
@@ -321,69 +348,55 @@ def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) 
                 )
         return ""
 
-    if "/" in prog:
-        p = resolve(prog)
-        if not os.path.exists(p):
-            out.append(
+
+def _program_problems(prog: str, where: _Where, path_env: str) -> list[Finding]:
+    """A program named by a path: it must exist, be a file, be executable, and its #! interpreter too."""
+    p = where.resolve(prog)
+    if not os.path.exists(p):
+        why = f"did not run: {prog} does not exist (looked for {p})" + where.elsewhere(prog)
+        return [Finding(ERROR, why)]
+    if os.path.isdir(p):
+        return [Finding(ERROR, f"did not run: {prog} is a directory")]
+    if not os.access(p, os.X_OK):
+        return [Finding(ERROR, f"did not run: {prog} is not executable (chmod +x {prog})")]
+    sb = _shebang(p)
+    if not sb:
+        return []
+    interp = sb[0]
+    if os.path.basename(interp) == "env" and len(sb) > 1:
+        names = [w for w in sb[1:] if not w.startswith("-")]
+        if names and shutil.which(names[0], path=path_env) is None:
+            return [
                 Finding(
-                    ERROR, f"did not run: {prog} does not exist (looked for {p})" + elsewhere(prog)
+                    ERROR,
+                    f"did not run: interpreter {names[0]!r} (from the #! line of {prog}) "
+                    "is not installed or not on PATH",
                 )
+            ]
+    elif not os.path.exists(interp):
+        return [
+            Finding(
+                ERROR,
+                f"did not run: interpreter {interp} (from the #! line of {prog}) does not exist",
             )
-            return out
-        if os.path.isdir(p):
-            out.append(Finding(ERROR, f"did not run: {prog} is a directory"))
-            return out
-        if not os.access(p, os.X_OK):
-            out.append(Finding(ERROR, f"did not run: {prog} is not executable (chmod +x {prog})"))
-            return out
-        sb = _shebang(p)
-        if sb:
-            interp = sb[0]
-            if os.path.basename(interp) == "env" and len(sb) > 1:
-                names = [w for w in sb[1:] if not w.startswith("-")]
-                if names and shutil.which(names[0], path=path_env) is None:
-                    out.append(
-                        Finding(
-                            ERROR,
-                            f"did not run: interpreter {names[0]!r} (from the #! line of {prog}) "
-                            "is not installed or not on PATH",
-                        )
-                    )
-            elif not os.path.exists(interp):
-                out.append(
-                    Finding(
-                        ERROR,
-                        f"did not run: interpreter {interp} (from the #! line of {prog}) "
-                        "does not exist",
-                    )
-                )
-        if out:
-            return out
-    elif shutil.which(prog, path=path_env) is None:
-        kind = (
-            "interpreter"
-            if os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS
-            else "command"
-        )
-        out.append(Finding(ERROR, f"did not run: {kind} {prog!r} not found on PATH"))
-        return out
-    if os.path.basename(prog).rstrip("0123456789.") in INTERPRETERS:
-        script = next((a for a in args if not a.startswith("-")), None)
-        if script and (
-            "/" in script or re.search(r"\.(py|js|mjs|cjs|ts|sh|rb|pl|php|lua)$", script)
-        ):
-            if any(a in ("-c", "-e", "-m") for a in args[: args.index(script)]):
-                return out
-            p = resolve(script)
-            if not os.path.exists(p):
-                out.append(
-                    Finding(
-                        ERROR,
-                        f"did not run: script {script} does not exist (looked for {p})"
-                        + elsewhere(script),
-                    )
-                )
-    return out
+        ]
+    return []
+
+
+def _script_problems(prog: str, args: list[str], where: _Where) -> list[Finding]:
+    """An interpreter's script argument (``python3 hooks/x.py``) must exist."""
+    script = next((a for a in args if not a.startswith("-")), None)
+    if not script or not (
+        "/" in script or re.search(r"\.(py|js|mjs|cjs|ts|sh|rb|pl|php|lua)$", script)
+    ):
+        return []
+    if any(a in ("-c", "-e", "-m") for a in args[: args.index(script)]):
+        return []
+    p = where.resolve(script)
+    if os.path.exists(p):
+        return []
+    why = f"did not run: script {script} does not exist (looked for {p})" + where.elsewhere(script)
+    return [Finding(ERROR, why)]
 
 
 # --------------------------------------------------------------------------- output analysis
@@ -483,7 +496,7 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
         check.add(WARNING, f"slow: took {o.duration_ms:.0f} ms of its {e.timeout_ms} ms timeout")
     analyse_output(check)
     out = o.output or {}
-    if o.outcome is Outcome.BLOCKED or out.get("decision") in BLOCKING_DECISIONS:
+    if o.outcome is Outcome.BLOCKED or asks_to_block(out):
         reason = out.get("reason") or out.get("stopReason") or ""
         check.add(WARNING, "blocks a harmless input" + (f": {str(reason)[:120]}" if reason else ""))
     elif out.get("continue") is False:

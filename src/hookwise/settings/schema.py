@@ -257,6 +257,10 @@ class Rule(Kind):
             return value, []
         if not isinstance(value, str):
             return None, [Note(f'"{key}" {err}; the hook is skipped')]
+        if (
+            "bounded time" in err
+        ):  # could hang a firing: rejected like a tool matcher (docs/sources.md)
+            return None, [Note(f'"{key}" rule {show(value)} {err}; the hook is skipped')]
         return value, [
             Note(
                 f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
@@ -829,11 +833,9 @@ def _check_tool_regex(out: Reading, event: HookEvent, matcher: str, ptr: str) ->
             WARNING,
         )
         return
-    risk = matcher_warning(
-        m, MatcherKind.TOOL
-    )  # could hang a firing: bounded or refused (docs/sources.md)
-    if risk is not None:
-        out.add(ptr, risk, WARNING)
+    refused = matcher_warning(m, MatcherKind.TOOL)  # cannot be bounded: skipped (docs/sources.md)
+    if refused is not None:
+        out.add(ptr, refused)
 
 
 def _read_hook(out: Reading, h: Any, ptr: str) -> dict[str, Any] | None:

@@ -81,23 +81,7 @@ def resolve(
         return TelemetryConfig(enabled=False, reason="OTEL_SDK_DISABLED"), warnings
 
     def pick(key: str) -> tuple[Any, str | None]:
-        var = GEMINI_ENV[key]
-        raw = env.get(var)
-        if raw is not None and raw != "":
-            allowed = _ENV_VALUES[key]
-            if allowed == ("bool",):
-                b = _truthy(raw)
-                if b is None:
-                    warnings.append(f"{var}={raw!r} is not true or false; ignored")
-                else:
-                    return b, var
-            elif allowed is not None and raw not in allowed:
-                warnings.append(f"{var}={raw!r} is not one of " + ", ".join(allowed) + "; ignored")
-            else:
-                return raw, var
-        if key in settings:
-            return settings[key], f"settings telemetry.{key}"
-        return None, None
+        return _pick(key, settings, env, warnings)
 
     enabled, why = pick("enabled")
     signal_endpoints = tuple(
@@ -106,33 +90,8 @@ def resolve(
         if env.get(f"OTEL_EXPORTER_OTLP_{s.upper()}_ENDPOINT")
     )
     if enabled is None:
-        if env.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
-            enabled, why = True, "OTEL_EXPORTER_OTLP_ENDPOINT"
-        elif signal_endpoints:
-            enabled, why = True, f"OTEL_EXPORTER_OTLP_{signal_endpoints[0][0].upper()}_ENDPOINT"
-        else:
-            enabled = False
-    protocol: Any = None
-    raw = env.get(GEMINI_ENV["otlpProtocol"], "")
-    if raw:
-        if raw in ("grpc", "http"):
-            protocol = raw
-        else:
-            warnings.append(f"{GEMINI_ENV['otlpProtocol']}={raw!r} is not grpc or http; ignored")
-    raw = env.get("OTEL_EXPORTER_OTLP_PROTOCOL", "").strip().lower()
-    if protocol is None and raw:
-        protocol = _OTEL_PROTOCOLS.get(raw)
-        if protocol is None:
-            warnings.append(
-                f"OTEL_EXPORTER_OTLP_PROTOCOL={raw!r} is not grpc or http/protobuf; ignored"
-            )
-        elif raw == "http/json":
-            warnings.append(
-                "OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported; using http/protobuf"
-            )
-    if protocol is None:
-        protocol = settings.get("otlpProtocol")
-    protocol = protocol or "grpc"
+        enabled, why = _enabled_by_endpoint(env, signal_endpoints)
+    protocol = _protocol(settings, env, warnings)
     endpoint = env.get(GEMINI_ENV["otlpEndpoint"]) or env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
     if not endpoint:
         endpoint = settings.get("otlpEndpoint") or DEFAULT_ENDPOINTS[protocol]
@@ -157,3 +116,62 @@ def resolve(
         signal_endpoints=signal_endpoints,
         reason=why or "",
     ), warnings
+
+
+def _pick(
+    key: str, settings: Mapping[str, Any], env: Mapping[str, str], warnings: list[str]
+) -> tuple[Any, str | None]:
+    """A setting's value and where it came from: its ``GEMINI_TELEMETRY_*`` variable when that is set
+    and valid (a bad one is a warning), else the settings key, else ``(None, None)``."""
+    var = GEMINI_ENV[key]
+    raw = env.get(var)
+    if raw is not None and raw != "":
+        allowed = _ENV_VALUES[key]
+        if allowed == ("bool",):
+            b = _truthy(raw)
+            if b is not None:
+                return b, var
+            warnings.append(f"{var}={raw!r} is not true or false; ignored")
+        elif allowed is not None and raw not in allowed:
+            warnings.append(f"{var}={raw!r} is not one of " + ", ".join(allowed) + "; ignored")
+        else:
+            return raw, var
+    if key in settings:
+        return settings[key], f"settings telemetry.{key}"
+    return None, None
+
+
+def _enabled_by_endpoint(
+    env: Mapping[str, str], signal_endpoints: tuple[tuple[str, str], ...]
+) -> tuple[bool, str | None]:
+    """Unset ``enabled``: on when an OTLP endpoint is in the environment (and why), else off."""
+    if env.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+        return True, "OTEL_EXPORTER_OTLP_ENDPOINT"
+    if signal_endpoints:
+        return True, f"OTEL_EXPORTER_OTLP_{signal_endpoints[0][0].upper()}_ENDPOINT"
+    return False, None
+
+
+def _protocol(settings: Mapping[str, Any], env: Mapping[str, str], warnings: list[str]) -> str:
+    """``grpc`` or ``http``: Gemini's variable, else ``OTEL_EXPORTER_OTLP_PROTOCOL``, else the settings."""
+    protocol: Any = None
+    raw = env.get(GEMINI_ENV["otlpProtocol"], "")
+    if raw:
+        if raw in ("grpc", "http"):
+            protocol = raw
+        else:
+            warnings.append(f"{GEMINI_ENV['otlpProtocol']}={raw!r} is not grpc or http; ignored")
+    raw = env.get("OTEL_EXPORTER_OTLP_PROTOCOL", "").strip().lower()
+    if protocol is None and raw:
+        protocol = _OTEL_PROTOCOLS.get(raw)
+        if protocol is None:
+            warnings.append(
+                f"OTEL_EXPORTER_OTLP_PROTOCOL={raw!r} is not grpc or http/protobuf; ignored"
+            )
+        elif raw == "http/json":
+            warnings.append(
+                "OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported; using http/protobuf"
+            )
+    if protocol is None:
+        protocol = settings.get("otlpProtocol")
+    return str(protocol or "grpc")

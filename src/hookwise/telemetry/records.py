@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookwise.decisions import decision_of
+from hookwise.events import BLOCKING_DECISIONS
 from hookwise.jsonc.codec import dumps_indented
+
+if TYPE_CHECKING:
+    pass
 
 EVENT_NAME = "gemini_cli.hook_call"
 COUNT_METRIC = "gemini_cli.hook_call.count"
@@ -233,7 +237,7 @@ def firing_result_attributes(
     """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2, ``deny``
     or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, docs/contract.md §8)."""
     decision = "allow"
-    if any(d in ("deny", "block") for d in decisions):
+    if any(d in BLOCKING_DECISIONS for d in decisions):
         decision = "block"
     elif "ask" in decisions:
         decision = "ask"

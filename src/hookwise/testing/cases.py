@@ -153,26 +153,7 @@ def load_file(path: str) -> list[Case]:
     env: dict[str, str] = {}
     prefix: str | None = ""
     if isinstance(doc, dict) and "cases" in doc:
-        for k in doc:
-            if k not in ("cases", "project", "isolated", "env", "description"):
-                raise err(
-                    "/" + k,
-                    f"unknown key {k!r} (file keys: cases, project, isolated, env, description)",
-                )
-        if "project" in doc:
-            if not isinstance(doc["project"], str):
-                raise err("/project", '"project" must be a path (relative to this file)')
-            project = os.path.normpath(os.path.join(base, doc["project"]))
-        if "isolated" in doc:
-            if not isinstance(doc["isolated"], bool):
-                raise err("/isolated", '"isolated" must be true or false')
-            isolated = doc["isolated"]
-        if "env" in doc:
-            if not isinstance(doc["env"], dict) or not all(
-                isinstance(v, str) for v in doc["env"].values()
-            ):
-                raise err("/env", '"env" must be an object of strings')
-            env = dict(doc["env"])
+        project, isolated, env = _file_keys(doc, base, project, err)
         raw_cases = doc["cases"]
         prefix = "/cases"
         if not isinstance(raw_cases, list):
@@ -189,6 +170,32 @@ def load_file(path: str) -> list[Case]:
         ptr = f"{prefix}/{i}" if prefix is not None else ""
         cases.append(_load_case(raw, i, ptr, path, err, project, isolated, env))
     return cases
+
+
+def _file_keys(
+    doc: dict[str, Any],
+    base: str,
+    project: str | None,
+    err: Callable[[str, str], CaseFileError],
+) -> tuple[str | None, bool, dict[str, str]]:
+    """A case file's own keys: ``project`` (relative to the file), ``isolated``, ``env``."""
+    for k in doc:
+        if k not in ("cases", "project", "isolated", "env", "description"):
+            raise err(
+                "/" + k,
+                f"unknown key {k!r} (file keys: cases, project, isolated, env, description)",
+            )
+    if "project" in doc:
+        if not isinstance(doc["project"], str):
+            raise err("/project", '"project" must be a path (relative to this file)')
+        project = os.path.normpath(os.path.join(base, doc["project"]))
+    isolated = doc.get("isolated", True)
+    if not isinstance(isolated, bool):
+        raise err("/isolated", '"isolated" must be true or false')
+    env = doc.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise err("/env", '"env" must be an object of strings')
+    return project, isolated, dict(env)
 
 
 def _load_case(
@@ -308,6 +315,11 @@ def _short(v: Any, n: int = 120) -> str:
 
 def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
     """Every expectation ``r`` does not meet, as a readable line."""
+    return [*_verdict_fails(expect, r), *_answer_fails(expect, r), *_hook_fails(expect, r)]
+
+
+def _verdict_fails(expect: Mapping[str, Any], r: FireResult) -> list[str]:
+    """``decision``, ``blocked``, ``stopped``, ``exitCode``."""
     fails: list[str] = []
     why = f" (reason: {r.effective_reason!r})" if r.blocked or r.stopped else ""
     if "decision" in expect:
@@ -315,12 +327,15 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
         ok = r.blocked if want in BLOCKING_DECISIONS else r.decision == want
         if not ok:
             fails.append(f"decision: expected {want!r}, got {r.decision!r}{why}")
-    if "blocked" in expect and r.blocked != expect["blocked"]:
-        fails.append(f"blocked: expected {expect['blocked']}, got {r.blocked}{why}")
-    if "stopped" in expect and r.stopped != expect["stopped"]:
-        fails.append(f"stopped: expected {expect['stopped']}, got {r.stopped}{why}")
-    if "exitCode" in expect and r.exit_code != expect["exitCode"]:
-        fails.append(f"exitCode: expected {expect['exitCode']}, got {r.exit_code}{why}")
+    for key, actual in (("blocked", r.blocked), ("stopped", r.stopped), ("exitCode", r.exit_code)):
+        if key in expect and actual != expect[key]:
+            fails.append(f"{key}: expected {expect[key]}, got {actual}{why}")
+    return fails
+
+
+def _answer_fails(expect: Mapping[str, Any], r: FireResult) -> list[str]:
+    """The texts (``…Contains``), ``output`` and ``toolInput``."""
+    fails: list[str] = []
     for key, actual in (
         ("reasonContains", r.effective_reason if (r.reason or r.stop_reason) else ""),
         ("systemMessageContains", r.system_message or ""),
@@ -336,6 +351,12 @@ def check(expect: Mapping[str, Any], r: FireResult) -> list[str]:
     if "toolInput" in expect:
         actual_ti = r.tool_input_for(r.input.get("tool_input") or {})
         fails.extend("toolInput" + d for d in _subset(expect["toolInput"], actual_ti))
+    return fails
+
+
+def _hook_fails(expect: Mapping[str, Any], r: FireResult) -> list[str]:
+    """``outcomes``, ``hooksRun`` and the number of ``warnings``."""
+    fails: list[str] = []
     by_name: dict[str, str] = {}
     for h in r.hooks:
         by_name.setdefault(h.name, h.outcome.value)
