@@ -608,12 +608,232 @@ def openai_agents_sides(project: str) -> Sides:
     )
 
 
+# ---- Microsoft Agent Framework ------------------------------------------------------------------------
+def agent_framework_sides(project: str) -> Sides:
+    import warnings
+
+    from agent_framework import (
+        Agent,
+        AgentMiddleware,
+        BaseChatClient,
+        ChatMiddleware,
+        ChatMiddlewareLayer,
+        ChatResponse,
+        Content,
+        FunctionInvocationLayer,
+        FunctionMiddleware,
+        Message,
+        tool,
+    )
+
+    from hookwise.adapters.agent_framework import HookwiseMiddleware
+
+    class Scripted(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatClient):  # type: ignore[misc]
+        """BENCH_TOOLS tool calls, then the answer (the framework ships no test model)."""
+
+        def _inner_get_response(
+            self, *, messages: Any, stream: bool, options: Any, **kw: Any
+        ) -> Any:
+            done = sum(1 for m in messages for c in m.contents if c.type == "function_result")
+            if done >= TOOLS:
+                contents = [Content.from_text("done")]
+            else:
+                contents = [
+                    Content.from_function_call(
+                        call_id=f"c{done}", name="shell", arguments={"cmd": "ls"}
+                    )
+                ]
+
+            async def answer() -> ChatResponse:
+                return ChatResponse(messages=[Message(role="assistant", contents=contents)])
+
+            return answer()
+
+    @tool
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    class NoopAgent(AgentMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    class NoopChat(ChatMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    class NoopFunction(FunctionMiddleware):  # type: ignore[misc]
+        async def process(self, context: Any, call_next: Any) -> None:
+            await call_next()
+
+    warnings.simplefilter("ignore")  # MiddlewareBundle is marked experimental by the framework
+    system = hook_system(project)
+    every = HookwiseMiddleware(system, seams="all")
+    client = Scripted()
+
+    def agent(middleware: list[Any]) -> Any:
+        return Agent(client=client, name="bench", tools=[shell], middleware=middleware)
+
+    bare, governed = agent([]), agent([HookwiseMiddleware(system)])
+    every_seam, noop = agent([every]), agent([NoopAgent(), NoopChat(), NoopFunction()])
+    _, chat_seam, function_seam = every._middleware
+    messages = [Message(role="user", contents=[Content.from_text("go")])]
+    response = ChatResponse(
+        messages=[Message(role="assistant", contents=[Content.from_text("hi")])]
+    )
+    chat_ctx = SimpleNamespace(
+        messages=messages, options={}, client=client, result=None, stream=False
+    )
+    fn_ctx = SimpleNamespace(function=shell, arguments={"cmd": "ls"}, result=None, tools=[shell])
+
+    async def chat_next() -> None:
+        chat_ctx.result = response
+
+    async def fn_next() -> None:
+        fn_ctx.result = "ok"
+
+    def model_with(n: int) -> None:
+        async def step() -> None:
+            chat_ctx.messages = messages
+            await chat_seam.process(chat_ctx, chat_next)
+
+        _loop(n, step)
+
+    def tool_with(n: int) -> None:
+        _loop(n, lambda: function_seam.process(fn_ctx, fn_next))
+
+    def run(a: Any) -> Callable[[], None]:
+        return lambda: asyncio.run(a.run("go"))
+
+    return Sides(
+        (model_with, lambda n: _loop(n, chat_next)),
+        (tool_with, lambda n: _loop(n, fn_next)),
+        Runs(run(bare), run(governed), run(every_seam), run(noop)),
+        2 * TOOLS + 1,
+    )
+
+
+# ---- CrewAI ------------------------------------------------------------------------------------------
+def crewai_sides(project: str) -> Sides:
+    os.environ.setdefault("CREWAI_TESTING", "true")  # CrewAI's own switch: no tracing prompt
+    os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+    os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+    import json
+
+    from crewai import Agent, Crew, Task
+    from crewai.hooks import (
+        register_after_llm_call_hook,
+        register_after_tool_call_hook,
+        register_before_llm_call_hook,
+        register_before_tool_call_hook,
+        unregister_after_llm_call_hook,
+        unregister_after_tool_call_hook,
+        unregister_before_llm_call_hook,
+        unregister_before_tool_call_hook,
+    )
+    from crewai.llms.base_llm import BaseLLM
+    from crewai.tools import tool
+
+    from hookwise.adapters.crewai import HookwiseCrewHooks
+
+    class Scripted(BaseLLM):  # type: ignore[misc]
+        """BENCH_TOOLS tool calls in CrewAI's ReAct text, then the answer (CrewAI ships no test model)."""
+
+        def __init__(self) -> None:
+            super().__init__(model="scripted")
+
+        def call(self, messages: Any, tools: Any = None, callbacks: Any = None, **kw: Any) -> str:
+            done = sum(str(m.get("content", "")).count("Observation:") for m in messages)
+            if done >= TOOLS:
+                return "Thought: done\nFinal Answer: done"
+            return f"Thought: go\nAction: shell\nAction Input: {json.dumps({'cmd': f'ls {done}'})}"
+
+        def supports_function_calling(self) -> bool:
+            return False
+
+    @tool("shell")
+    def shell(cmd: str) -> str:
+        """Run a command."""
+        return "ok"
+
+    system = hook_system(project)
+
+    def kickoff() -> None:
+        agent = Agent(role="bench", goal="bench", backstory="bench", llm=Scripted(), tools=[shell])
+        task = Task(description="go", expected_output="done", agent=agent)
+        Crew(agents=[agent], tasks=[task]).kickoff()
+
+    def governed(seams: Any) -> Callable[[], None]:
+        def go() -> None:
+            with HookwiseCrewHooks(system, seams=seams):
+                kickoff()
+
+        return go
+
+    def noop_hook(ctx: Any) -> None:
+        return None
+
+    pairs = [
+        (register_before_llm_call_hook, unregister_before_llm_call_hook),
+        (register_after_llm_call_hook, unregister_after_llm_call_hook),
+        (register_before_tool_call_hook, unregister_before_tool_call_hook),
+        (register_after_tool_call_hook, unregister_after_tool_call_hook),
+    ]
+
+    def noop() -> None:
+        for register, _ in pairs:
+            register(noop_hook)
+        try:
+            kickoff()
+        finally:
+            for _, unregister in pairs:
+                unregister(noop_hook)
+
+    every = HookwiseCrewHooks(system, seams="all")
+    every.close()  # its methods are called directly below, not through CrewAI's registry
+    executor = SimpleNamespace(messages=[{"role": "user", "content": "go"}])
+    llm_ctx = SimpleNamespace(
+        executor=executor,
+        messages=executor.messages,
+        task=None,
+        llm=None,
+        agent=None,
+        response="Thought: go",
+    )
+    tool_ctx = SimpleNamespace(
+        tool_name="shell", tool_input={"cmd": "ls"}, tool_result="ok", agent=None
+    )
+
+    def model_with(n: int) -> None:
+        for _ in range(n):
+            every.before_llm(llm_ctx)
+            every.after_llm(llm_ctx)
+
+    def tool_with(n: int) -> None:
+        for _ in range(n):
+            every.before_tool(tool_ctx)
+            every.after_tool(tool_ctx)
+
+    def handler(n: int) -> None:
+        for _ in range(n):
+            noop_hook(llm_ctx)
+
+    return Sides(
+        (model_with, handler),
+        (tool_with, handler),
+        Runs(kickoff, governed("configured"), governed("all"), noop),
+        2 * TOOLS + 1,
+    )
+
+
 #: framework name -> (module that must be importable, how to build its sides)
 FRAMEWORKS: dict[str, tuple[str, Callable[[str], Sides]]] = {
     "langchain": ("langchain.agents", langchain_sides),
     "pydantic-ai": ("pydantic_ai", pydantic_ai_sides),
     "adk": ("google.adk", adk_sides),
     "openai-agents": ("agents", openai_agents_sides),
+    "agent-framework": ("agent_framework", agent_framework_sides),
+    "crewai": ("crewai.hooks", crewai_sides),
 }
 
 

@@ -869,3 +869,111 @@ def test_seams_all_keeps_every_invocation_active(hooks: Hooks) -> None:
     r = Run(hooks, [say("done")], seams="all")
     r.prompt("hi")
     assert r.session_id in r.plugin._sessions and r.plugin.hooks.session_id == r.session_id
+
+
+# ---- issue 25: ADK's hello_world_ma (transfer to a sub-agent) and hello_world (a bytes-only prompt) ------
+def _multi_agent(
+    hooks: Hooks, root_script: list[LlmResponse], roll_script: list[LlmResponse]
+) -> Any:
+    """The multi-agent sample's shape: a root agent with a die-rolling sub-agent it transfers to."""
+    tools = Tools()
+    root_model, roll_model = (
+        ScriptedLlm(script=list(root_script)),
+        ScriptedLlm(script=list(roll_script)),
+    )
+
+    def roll_die(sides: int) -> int:
+        """Roll a die with the given number of sides."""
+        tools.hit("roll_die", sides=sides)
+        return 4
+
+    roll_agent = LlmAgent(
+        name="roll_agent", model=roll_model, tools=[roll_die], instruction="Roll dice."
+    )
+    root = LlmAgent(
+        name="root_agent", model=root_model, sub_agents=[roll_agent], instruction="Delegate."
+    )
+    plugin = HookwisePlugin(hooks.system())
+    return tools, root_model, roll_model, InMemoryRunner(agent=root, plugins=[plugin])
+
+
+async def _send(runner: Any, message: types.Content, mode: str, session_id: str = "") -> str:
+    from google.adk.agents.run_config import RunConfig as AdkRunConfig
+    from google.adk.agents.run_config import StreamingMode
+
+    if not session_id:
+        s = await runner.session_service.create_session(app_name=runner.app_name, user_id="u")
+        session_id = s.id
+    rc = AdkRunConfig(streaming_mode=StreamingMode.SSE) if mode == "sse" else None
+    async for _ in runner.run_async(
+        user_id="u", session_id=session_id, new_message=message, run_config=rc
+    ):
+        pass
+    return session_id
+
+
+def _text_message(text: str) -> types.Content:
+    return types.Content(role="user", parts=[types.Part.from_text(text=text)])
+
+
+@pytest.mark.parametrize("mode", ["async", "sse"])
+def test_a_turn_that_transfers_to_a_sub_agent_gets_after_agent(hooks: Hooks, mode: str) -> None:
+    hooks.on("BeforeAgent", {})
+    hooks.on("AfterAgent", [{"decision": "block", "reason": "say which die you rolled"}, {}])
+    tools, root_model, roll_model, runner = _multi_agent(
+        hooks,
+        [call("transfer_to_agent", {"agent_name": "roll_agent"})],
+        [
+            call("roll_die", {"sides": 6}),
+            say("You rolled 4"),
+            say("You rolled 4 on a 6-sided die"),
+            say("You are welcome"),
+        ],
+    )
+
+    async def go() -> None:
+        sid = await _send(runner, _text_message("roll a die"), mode)
+        await _send(
+            runner, _text_message("thanks"), mode, sid
+        )  # the sub-agent answers the next turn
+
+    asyncio.run(go())
+    assert tools.calls["roll_die"] == 1
+    assert "say which die you rolled" in json.dumps(roll_model.requests[2]["contents"])
+    fired = hooks.log("AfterAgent")
+    assert [(i["prompt"], i["stop_hook_active"]) for i in fired] == [
+        ("roll a die", False),
+        ("roll a die", True),
+        ("thanks", False),
+    ]
+    assert fired[1]["prompt_response"].endswith("You rolled 4 on a 6-sided die")
+    assert len(hooks.log("BeforeAgent")) == 3  # the prompts and the retry: each has its AfterAgent
+
+
+def test_a_bytes_only_prompt_reaches_before_agent_and_gets_its_context(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "CTX-FOR-THIS-PROMPT"}})
+    r = Run(hooks, [say("first answer"), say("second answer")])
+
+    def as_bytes(text: str) -> types.Content:  # as ADK's hello_world sample sends a prompt
+        return types.Content(
+            role="user", parts=[types.Part.from_bytes(data=text.encode(), mime_type="text/plain")]
+        )
+
+    async def go() -> None:
+        await r._prompt(_text_message("first prompt"))
+        await r._prompt(as_bytes("roll a die with 100 sides"))
+
+    asyncio.run(go())
+    assert [i["prompt"] for i in hooks.log("BeforeAgent")] == [
+        "first prompt",
+        "roll a die with 100 sides",
+    ]
+    contents = r.model.requests[1]["contents"]
+    users = [c for c in contents if c["role"] == "user"]
+    assert not any(
+        "CTX-FOR-THIS-PROMPT" in json.dumps(c) for c in users[:-1]
+    )  # not on the last turn's message
+    assert "CTX-FOR-THIS-PROMPT" in json.dumps(users[-1])
+    assert any(
+        "inlineData" in p for p in users[-1]["parts"]
+    )  # the bytes themselves still reach the model

@@ -61,3 +61,20 @@ def test_openai_agents_example(_isolated_gemini_home: Path) -> None:
     out = run_example("openai_agents_example.py", _isolated_gemini_home)
     assert "Tool execution blocked: shell-guard" in out and "<hook_context>" in out
     assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
+
+
+def test_agent_framework_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("agent_framework")
+    out = run_example("agent_framework_example.py", _isolated_gemini_home)
+    assert "Tool execution blocked: shell-guard" in out and "[model] context: True" in out
+    assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+    assert "answer: Cleaned up" in out
+
+
+def test_crewai_example(_isolated_gemini_home: Path) -> None:
+    pytest.importorskip("crewai.hooks")
+    out = run_example("crewai_example.py", _isolated_gemini_home)
+    assert "[hookwise block] shell-guard" in out and "[model] context: True" in out
+    assert "Tool execution blocked by hook. Tool: shell" in out
+    assert "shell would run: git push --force-with-lease" in out and "would run: rm" not in out
+    assert "answer: Cleaned up" in out

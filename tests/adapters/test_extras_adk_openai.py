@@ -12,7 +12,12 @@ import pytest
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "blocked", "extra"),
-    [("adk", "google.adk", "adk"), ("openai_agents", "agents", "openai-agents")],
+    [
+        ("adk", "google.adk", "adk"),
+        ("openai_agents", "agents", "openai-agents"),
+        ("agent_framework", "agent_framework", "agent-framework"),
+        ("crewai", "crewai.hooks", "crewai"),
+    ],
 )
 def test_a_missing_framework_names_its_extra(module: str, blocked: str, extra: str) -> None:
     code = (

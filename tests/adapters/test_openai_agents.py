@@ -823,3 +823,106 @@ def test_run_sync_runs_on_the_thread_default_loop(hooks: Hooks) -> None:
 
     with pytest.raises(RuntimeError, match="await openai_agents.run"):
         asyncio.run(inside())
+
+
+# ---- issue 25: the customer-service example (handoff objects with callbacks) --------------------------
+def _customer_service(r: Run, handed: list[str]) -> Agent[Any]:
+    """Triage hands off through ``handoff(agent=…, on_handoff=…, tool_name_override=…)`` objects, as the
+    SDK's customer_service example does; the seat agent hands back the same way."""
+    from agents import handoff
+
+    t = r.tools
+
+    @function_tool
+    def update_seat(confirmation_number: str, new_seat: str) -> str:
+        """Update the seat for a given confirmation number."""
+        return t.hit("update_seat", confirmation_number=confirmation_number, new_seat=new_seat)
+
+    async def on_seat_booking_handoff(ctx: Any) -> None:
+        handed.append("seat")
+
+    triage = Agent(name="Triage Agent", model=r.model, instructions="Route the customer.")
+    seat = Agent(
+        name="Seat Booking Agent",
+        model=r.model,
+        tools=[update_seat],
+        handoffs=[handoff(agent=triage, tool_name_override="back_to_triage")],
+    )
+    triage.handoffs = [
+        handoff(
+            agent=seat,
+            on_handoff=on_seat_booking_handoff,
+            tool_name_override="transfer_to_seat_booking",
+        )
+    ]
+    return triage
+
+
+def test_agents_behind_handoff_objects_are_governed(hooks: Hooks) -> None:
+    hooks.on(
+        "BeforeTool",
+        {"decision": "deny", "reason": "seat changes are closed"},
+        matcher="update_seat",
+    )
+    r = Run(hooks, [])
+    handed: list[str] = []
+    triage = _customer_service(r, handed)
+    r.model.extend(
+        [
+            ModelStep(output=[function_call("transfer_to_seat_booking", {}, call_id="h1")]),
+            call("update_seat", {"confirmation_number": "ABC", "new_seat": "14F"}, "c1"),
+            say("sorry, I could not change it"),
+        ]
+    )
+    result = openai_agents.run_sync(triage, "change my seat to 14F", r.system, **r.kw)
+    assert handed == ["seat"] and result.last_agent.name == "Seat Booking Agent"
+    assert r.tools.calls["update_seat"] == 0
+    assert "Tool execution blocked: seat changes are closed" in r.request_text(2)
+    assert [i["tool_name"] for i in hooks.log("BeforeTool")] == ["update_seat"]
+    assert not any("Handoff object" in w for w in r.messages.of("warning"))
+
+
+def test_fail_closed_tool_hooks_refuse_to_run_ungoverned_tools(hooks: Hooks) -> None:
+    from agents import WebSearchTool
+
+    hooks.on("BeforeTool", {"decision": "allow"}, failClosed=True)
+    r = Run(hooks, [say("never")])
+    seat = Agent(name="seat", model=r.model, tools=[WebSearchTool()])
+    front = Agent(name="front", model=r.model, handoffs=[seat])
+    with pytest.raises(openai_agents.UngovernedError, match="WebSearchTool|web_search"):
+        openai_agents.run_sync(front, "go", r.system, **r.kw)
+    assert not r.model.calls  # nothing ran
+
+
+def test_a_streamed_run_says_it_cannot_retry_without_pointing_at_run(hooks: Hooks) -> None:
+    hooks.on("AfterAgent", {"decision": "block", "reason": "add a summary"})
+    r = Run(hooks, [say("streamed answer"), say("never asked")])
+
+    async def go() -> Any:
+        streamed = openai_agents.run_streamed(r.agent, "stream", r.system, **r.kw)
+        async for _ in streamed.stream_events():
+            pass
+        return streamed
+
+    streamed = asyncio.run(go())
+    assert streamed.final_output == "streamed answer" and len(r.model.calls) == 1
+    warned = [w for w in r.messages.of("warning") if "another try" in w]
+    assert len(warned) == 1 and "streamed run" in warned[0]
+    assert "plain Runner.run" not in warned[0]
+
+
+def test_before_agent_context_reaches_the_model_as_a_developer_message(hooks: Hooks) -> None:
+    hooks.on("BeforeAgent", {"hookSpecificOutput": {"additionalContext": "TEAM-RULES"}})
+    hooks.on("BeforeModel", {})
+    r = Run(hooks, [call("echo", {"text": "hi"}, "c1"), say("done")])
+    r.run("say hi")
+    for sent in r.model.calls:
+        items = [dict(i) if isinstance(i, dict) else i.model_dump() for i in sent.input]
+        users = [i for i in items if i.get("role") == "user"]
+        assert users and all("TEAM-RULES" not in json.dumps(u) for u in users)
+        dev = [i for i in items if i.get("role") == "developer"]
+        assert len(dev) == 1 and "TEAM-RULES" in json.dumps(dev[0])
+    # hooks see the context with the prompt, where the reference host puts it
+    seen = hooks.log("BeforeModel")[0]["llm_request"]["messages"]
+    assert seen[0]["role"] == "user" and "TEAM-RULES" in seen[0]["content"]
+    assert r.tools.calls["echo"] == 1

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 pytest.importorskip(
     "pydantic_ai", reason="hookwise[pydantic-ai] is not installed (needs Python 3.11+)"
@@ -357,3 +358,114 @@ def test_a_run_registers_only_the_seams_of_configured_events(adapter_env: Adapte
     assert sum(isinstance(c, HookwiseCapability) for c in seen[0]) == 1
     every = asyncio.run(HookwiseCapability(adapter_env.system(), seams="all").for_run(None))
     assert type(every).wrap_model_request is not AbstractCapability.wrap_model_request
+
+
+# ---- issue 25: the flight-booking example (several agents, all with a structured output_type) ---------
+class FlightDetails(BaseModel):
+    flight_number: str
+    price: int
+
+
+class SeatPreference(BaseModel):
+    row: int
+    seat: str
+
+
+def _structured_model(
+    name: str, answers: list[dict[str, Any]], seen: dict[str, list[list[tuple[str, str]]]]
+) -> FunctionModel:
+    """A model that answers through the agent's output tool: the N-th request gets ``answers[N]`` (a
+    ``{"$tool": name, **args}`` entry calls a function tool instead)."""
+
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.setdefault(name, []).append(flatten(messages))
+        a = dict(answers[min(len(seen[name]) - 1, len(answers) - 1)])
+        tool = a.pop("$tool", None) or info.output_tools[0].name
+        return ModelResponse(
+            parts=[ToolCallPart(tool, a, tool_call_id=f"{name}-{len(seen[name])}")]
+        )
+
+    return FunctionModel(answer)
+
+
+def _flight_agents(
+    cap: HookwiseCapability, seen: dict[str, list[list[tuple[str, str]]]], calls: dict[str, int]
+) -> tuple[Agent[None, FlightDetails], Agent[None, SeatPreference]]:
+    """The example's shape: a search agent whose tool delegates to an extraction agent, and a seat agent;
+    one capability instance governs all three."""
+    extraction = Agent(
+        _structured_model("extract", [{"flight_number": "AK456", "price": 80}], seen),
+        output_type=FlightDetails,
+        capabilities=[cap],
+    )
+
+    async def extract_flights(ctx: RunContext[None], page: str) -> str:
+        """Extract the flights from a page."""
+        calls["extract_flights"] = calls.get("extract_flights", 0) + 1
+        result = await extraction.run(page, usage=ctx.usage)
+        return result.output.model_dump_json()
+
+    search = Agent(
+        _structured_model(
+            "search",
+            [
+                {"$tool": "extract_flights", "page": "SFO to ANC"},
+                {"flight_number": "AK456", "price": 80},
+            ],
+            seen,
+        ),
+        output_type=FlightDetails,
+        tools=[extract_flights],
+        capabilities=[cap],
+    )
+    seat = Agent(
+        _structured_model("seat", [{"row": 1, "seat": "A"}, {"row": 14, "seat": "F"}], seen),
+        output_type=SeatPreference,
+        capabilities=[cap],
+    )
+    return search, seat
+
+
+def test_structured_output_agents_fire_after_agent_and_retry(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook("AfterAgent", {"decision": "block", "reason": "check the fare class"}, None)
+    seen: dict[str, list[list[tuple[str, str]]]] = {}
+    calls: dict[str, int] = {}
+    cap = HookwiseCapability(adapter_env.system())
+    search, seat = _flight_agents(cap, seen, calls)
+    flight = search.run_sync("Find me a flight from SFO to ANC")
+    pick = seat.run_sync("window seat, front row")
+    cap.close()
+    assert flight.output == FlightDetails(flight_number="AK456", price=80)
+    assert pick.output == SeatPreference(row=1, seat="A")
+    assert calls == {"extract_flights": 1}
+    fired = adapter_env.inputs("AfterAgent")
+    # extraction (blocked, then retried), search, seat: the final output is the answer, as JSON
+    assert [i["stop_hook_active"] for i in fired] == [False, True, False, False]
+    assert json.loads(fired[0]["prompt_response"]) == {"flight_number": "AK456", "price": 80}
+    assert ("user", "check the fare class") in seen["extract"][1]  # the retry reached the model
+    assert len(seen["search"]) == 2 and len(seen["seat"]) == 1
+
+
+def test_output_tools_are_governed_by_before_tool(adapter_env: AdapterEnv) -> None:
+    adapter_env.hook(
+        "BeforeTool",
+        {"decision": "deny", "reason": "row 1 is reserved"},
+        {"hookSpecificOutput": {"tool_input": {"row": 20, "seat": "F"}}},
+        matcher="final_result",
+    )
+    adapter_env.log("AfterTool")
+    seen: dict[str, list[list[tuple[str, str]]]] = {}
+    messages: list[tuple[str, str]] = []
+    cap = HookwiseCapability(adapter_env.system(), on_message=lambda k, t: messages.append((k, t)))
+    _, seat = _flight_agents(cap, seen, {})
+    pick = seat.run_sync("window seat, front row")
+    assert pick.output == SeatPreference(
+        row=20, seat="F"
+    )  # the second answer, rewritten by the hook
+    assert len(seen["seat"]) == 2
+    assert any("Tool execution blocked: row 1 is reserved" in t for _, t in seen["seat"][1])
+    assert [i["tool_input"] for i in adapter_env.inputs("BeforeTool")] == [
+        {"row": 1, "seat": "A"},
+        {"row": 14, "seat": "F"},
+    ]
+    assert any("final_result" in t and "AfterTool" in t for k, t in messages if k == "warning")

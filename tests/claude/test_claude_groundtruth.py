@@ -468,3 +468,38 @@ def test_updated_tool_output_shapes(
         assert notes == []
     else:
         assert len(notes) == 1 and warning in notes[0], notes
+
+
+# --------------------------------------------------------------------------- item 7: the deliberate difference
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["native", "migrated"])
+def test_json_cut_short_fails_and_on_failure_block_blocks(tmp_path: Path, native: bool) -> None:
+    """row: exit 0 + output that starts like JSON and does not parse (Claude Code: silent success; hookwise:
+    `failed` with a warning, and a block under onFailure: "block")."""
+    proj = claude_project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [hook("guard", onFailure="block"), hook("open")]}
+            ]
+        },
+    )
+    if not native:
+        assert hookwise(proj, "migrate", "--from-claude").returncode == 0
+        (proj / ".claude" / "settings.json").unlink()
+    cut = '{"decision": "deny", "reason": '
+    r = hookwise(
+        proj,
+        *(["--claude-settings"] if native else []),
+        "fire",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--json",
+        env={"OUT_GUARD": cut, "OUT_OPEN": cut},
+    )
+    res = json.loads(r.stdout)
+    assert r.returncode == 2 and res["decision"] == "deny", res
+    assert [h["outcome"] for h in res["hooks"]] == ["failed", "failed"]
+    assert sum("starts like JSON but does not parse" in w for w in res["warnings"]) == 2

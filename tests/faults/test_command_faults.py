@@ -354,8 +354,11 @@ def test_json_with_nan_is_text_and_visible(faults: Faults, const: str) -> None:
     text = f'{{"decision": "deny", "score": {const}}}'
     faults.hooks(f"{NOTE}; echo '{text}'", timeout_ms=5000)
     run = faults.fire()
-    assert run.hook.outcome is Outcome.OK  # strict JSON only: this is text (docs/contract.md §6)
-    assert run.result.system_message == text
+    # strict JSON only, and output that starts like JSON but does not parse is a malformed answer:
+    # failed and visible, never a silent allow (docs/contract.md §6, issue 20 item 15)
+    assert run.hook.outcome is Outcome.FAILED
+    assert "NaN is not valid JSON" in (run.hook.error or "") or const in (run.hook.error or "")
+    assert any("h0" in w for w in run.result.warnings)
     assert_gone(run.pids)
 
 

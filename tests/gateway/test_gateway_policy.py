@@ -25,4 +25,4 @@ def test_tool_selection_hides_the_tools_a_hook_does_not_allow(project: Project) 
     assert policy.hook_tool_name("srv", "read") == "mcp__srv__read"
     assert policy.mcp_context("srv", "read") == {"server_name": "srv", "tool_name": "read"}
     assert policy.tool_response(["a", "b"], True)["error"] == "a\nb"
-    assert policy.updated_output(result) == (False, None)
+    assert result.tool_output_for(policy.tool_response(["x"], False)) is None  # nothing replaced

@@ -37,7 +37,11 @@ UPSTREAM = textwrap.dedent('''
         return "the secret"
 
     if __name__ == "__main__":
-        mcp.run()
+        import sys
+        if len(sys.argv) > 1:  # a port: Streamable HTTP
+            mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[1]))
+        else:
+            mcp.run()
 ''')
 
 HOOK = textwrap.dedent("""
@@ -68,7 +72,8 @@ HOOK = textwrap.dedent("""
         elif out == "echo:ctx":
             print(json.dumps({"hookSpecificOutput": {"additionalContext": "checked by hookwise"}}))
         elif out == "echo:update":
-            print(json.dumps({"hookSpecificOutput": {"updatedToolOutput": "updated output"}}))
+            out = {"updatedToolOutput": {"llmContent": "updated output"}}
+            print(json.dumps({"hookSpecificOutput": out}))
 """)
 
 
@@ -159,3 +164,105 @@ def test_ask_becomes_an_elicitation_when_the_client_supports_it(
     result = anyio.run(session)
     assert asked == ["really echo?"]
     assert _texts(result) == ["echo:ask"] and not result.is_error
+
+
+def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> None:
+    """``hookwise mcp --url``: the same hooks in front of a server reached over Streamable HTTP."""
+    import socket
+    import subprocess
+    import time
+
+    params, proj = gateway
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, str(proj / "upstream.py"), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/mcp"
+        args = ["-m", "hookwise", "--project", str(proj), "mcp", "--url", url]
+        via_http = StdioServerParameters(command=sys.executable, args=args, env=params.env)
+
+        async def session() -> tuple[list[str], types.CallToolResult]:
+            async with Client(via_http, cache=None) as c:
+                tools = [t.name for t in (await c.list_tools()).tools]
+                return tools, await c.call_tool("echo", {"text": "deny"})
+
+        tools, denied = anyio.run(session)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert tools == ["echo"]
+    assert denied.is_error and _texts(denied) == ["denied by a hook: echoing deny is forbidden"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "needs the server's command after --"),
+        (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+    ],
+)
+def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(tmp_path), "mcp", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1 and message in out.stderr, out.stderr
+
+
+def test_audit_mode_through_the_gateway_records_what_it_would_have_denied(
+    gateway: tuple[Any, Path], tmp_path: Path
+) -> None:
+    """User settings in audit mode: the denied call goes through, and its decision record (agent ``mcp``)
+    reaches an OTLP receiver with the deny it would have been."""
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs the otel extra")
+    pytest.importorskip("opentelemetry.proto", reason="needs opentelemetry-proto (test extra)")
+    from tests.telemetry.receiver import OtlpReceiver
+
+    params, _ = gateway
+    home = Path(params.env["GEMINI_CLI_HOME"])
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps({"hooksConfig": {"mode": "audit"}}))
+    with OtlpReceiver() as rx:
+        env = {k: v for k, v in params.env.items() if not k.startswith("OTEL_")}
+        env.update(
+            OTEL_EXPORTER_OTLP_ENDPOINT=rx.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL="http/protobuf"
+        )
+        audited = StdioServerParameters(command=params.command, args=params.args, env=env)
+
+        async def session() -> types.CallToolResult:
+            async with Client(audited, cache=None) as c:
+                await c.list_tools()
+                return await c.call_tool("echo", {"text": "deny"})
+
+        result = anyio.run(session)
+        assert rx.wait(
+            lambda r: any(
+                d["attributes"].get("tool_name") == "mcp__demo__echo" for d in r.decisions
+            )
+        )
+    assert _texts(result) == ["echo:deny"]  # audit: not denied
+    rec = next(
+        d["attributes"]
+        for d in rx.decisions
+        if d["attributes"].get("tool_name") == "mcp__demo__echo"
+        and d["attributes"]["hook_event_name"] == "BeforeTool"
+    )
+    assert (rec["agent"], rec["decision"], rec["audit"]) == ("mcp", "deny", True)
+    assert rec["reason"] == "echoing deny is forbidden"

@@ -127,11 +127,22 @@ def test_engine_merges_in_plan_order_whatever_the_completion_order(
 
         registered.append(hs.register(event, hook, name=f"h{i}"))
     try:
-        payload = (
-            {"tool_name": "t", "tool_input": {"a": 1}}
-            if event in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
-            else {}
-        )
+        payload = {  # the event's required fields (docs/contract.md §3), whatever it is
+            "tool_name": "t",
+            "tool_input": {"a": 1},
+            "tool_response": {"llmContent": ""},
+            "prompt": "p",
+            "prompt_response": "r",
+            "stop_hook_active": False,
+            "llm_request": {},
+            "llm_response": {},
+            "source": "startup",
+            "reason": "exit",
+            "trigger": "manual",
+            "notification_type": "ToolPermission",
+            "message": "m",
+            "details": {},
+        }
         got = asyncio.run(hs.fire_async(event, payload))
         ok_outputs = [h.output for h in got.hooks if h.output]
         assert [h.name for h in got.hooks] == [f"h{i}" for i in range(len(outputs))]

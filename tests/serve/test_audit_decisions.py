@@ -99,6 +99,10 @@ def test_decision_records_reach_an_otlp_receiver(roots: Path) -> None:
     assert len(claude["policy.version"]) == 16 and claude["duration_ms"] > 0
     assert by_agent["claude"]["trace_id"].strip("0")  # in the firing's trace
     assert by_agent["gemini"]["attributes"]["decision"] == "allow"
+    served = {
+        m["attributes"]["agent"] for m in rx.metrics if m["name"] == "hookwise.serve.requests"
+    }
+    assert served == {"claude", "gemini"}  # request metrics through the same pipeline
     # beside the hook_call records of the same firings, in the same trace
     call_traces = {r["trace_id"] for r in rx.logs}
     assert by_agent["claude"]["trace_id"] in call_traces

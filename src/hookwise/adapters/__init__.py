@@ -6,6 +6,8 @@ Each framework has its own module, imported only when used, and its own extra::
     from hookwise.adapters.pydantic_ai import HookwiseCapability     # pip install "hookwise[pydantic-ai]"
     from hookwise.adapters.adk import HookwisePlugin                 # pip install "hookwise[adk]"
     from hookwise.adapters import openai_agents                      # pip install "hookwise[openai-agents]"
+    from hookwise.adapters.agent_framework import HookwiseMiddleware # pip install "hookwise[agent-framework]"
+    from hookwise.adapters.crewai import HookwiseCrewHooks           # pip install "hookwise[crewai]"
 
 The framework-neutral core (:mod:`~hookwise.adapters._bridge`, :mod:`~hookwise.host.verdicts`,
 :mod:`~hookwise.adapters._codec`) imports only hookwise and the standard library; the reference host
@@ -31,6 +33,8 @@ EXTRAS: dict[str, tuple[str, str, str]] = {
     "pydantic_ai": ("pydantic-ai", "pydantic-ai-slim", "pydantic_ai"),
     "adk": ("adk", "google-adk", "google.adk"),
     "openai_agents": ("openai-agents", "openai-agents", "agents"),
+    "agent_framework": ("agent-framework", "agent-framework-core", "agent_framework"),
+    "crewai": ("crewai", "crewai", "crewai.hooks"),
 }
 
 _FRAMEWORK_MODULES = frozenset(EXTRAS)

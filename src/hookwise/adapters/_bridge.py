@@ -7,7 +7,8 @@ behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
   run; ``"native"``: the framework's own human-in-the-loop, after a Notification; a callable
   ``approve(tool_name, args, reason) -> bool`` decides inline, after a Notification);
 * ``on_message(kind, text)``: ``stop`` / ``block`` (the reason), ``warning`` and ``system`` lines, also
-  logged to the ``hookwise`` logger;
+  logged to the ``hookwise`` logger; without ``on_message`` the ``stop``, ``block`` and ``warning`` lines
+  are printed to stderr (as ``hookwise fire`` does), since many programs send logging elsewhere;
 * ``tool_aliases``: framework tool name -> the name hooks see (``original_request_name`` keeps the native one);
 * ``session_id``: the session id hooks see;
 * ``seams="configured" | "all"``: which framework seams the adapter registers. ``"configured"`` (the
@@ -24,8 +25,11 @@ imports a framework.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import sys
+import weakref
 from collections.abc import Awaitable, Callable, Collection, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
@@ -182,6 +186,8 @@ class HookBridge:
         self._served_hint = ""
         self._unserved_reported: set[HookEvent] = set()
         self.session_started = False
+        self._owner: weakref.ref[Any] | None = None
+        self._finalizer: weakref.finalize[..., Any] | None = None
         for w in (
             getattr(self.hooks, "warnings", None) or ()
         ):  # settings problems, as `hookwise agent` shows them
@@ -193,10 +199,15 @@ class HookBridge:
         return str(self.hooks.session_id)
 
     def message(self, kind: MessageKind, text: str) -> None:
-        """Send one line to ``on_message`` and the ``hookwise`` logger."""
-        logger.log(_LOG_LEVEL[kind], "%s: %s", kind, text)
+        """Send one line to ``on_message`` (or, without one, a warning/stop/block line to stderr) and the
+        ``hookwise`` logger (when logging is configured: unconfigured logging would print the line again)."""
+        to_stderr = self.on_message is None and kind != "system"
+        if not to_stderr or logger.hasHandlers():
+            logger.log(_LOG_LEVEL[kind], "%s: %s", kind, text)
         if self.on_message is not None:
             self.on_message(kind, text)
+        elif to_stderr:
+            print(f"hookwise: {kind}: {text}", file=sys.stderr, flush=True)
 
     def warn(self, text: str) -> None:
         self.message("warning", text)
@@ -346,6 +357,12 @@ class HookBridge:
         """The framework tool for a name a hook used (tail calls, allowedFunctionNames)."""
         return self._native.get(hook_name, hook_name)
 
+    def model_text(self, text: str, native: str) -> str:
+        """``text`` as the model reads it about its call to ``native``: a hook wrote about the tool under the
+        alias it sees (``tool_aliases``); the model called it by its own name."""
+        alias = self.hook_name(native)
+        return text.replace(alias, native) if alias != native and text else text
+
     def tool_fields(
         self, native: str, original: str | None = None, call_id: str | None = None
     ) -> dict[str, Any]:
@@ -359,8 +376,23 @@ class HookBridge:
         return fields
 
     # ---- lifecycle ---------------------------------------------------------------------------
+    def end_with(self, owner: object) -> None:
+        """End the hook session (SessionEnd, ``reason: "exit"``) when ``owner`` (the adapter object a user
+        holds) is garbage-collected or the process exits without its ``close()``."""
+        self._owner = weakref.ref(owner)
+
+    def _end_unclosed(self) -> None:
+        if self.session_started:
+            try:
+                self.end_session()
+            except Exception as exc:  # at exit nothing may raise; say it instead
+                print(f"hookwise: warning: SessionEnd failed: {exc}", file=sys.stderr)
+
     def session_start_fields(self, source: str = "startup") -> dict[str, Any]:
         self.session_started = True
+        owner = self._owner() if self._owner is not None else None
+        if owner is not None and (self._finalizer is None or not self._finalizer.alive):
+            self._finalizer = weakref.finalize(owner, self._end_unclosed)
         return {"source": source}
 
     def session_start_steps(self, source: str = "startup") -> Steps[str | None]:
@@ -373,14 +405,21 @@ class HookBridge:
         start = yield Fire(HookEvent.SESSION_START, fields)
         return start.hook_context  # type: ignore[no-any-return]
 
+    def _ended(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+
     def end_session(self, reason: str = "exit") -> None:
         """Fire SessionEnd (skipped when no hook listens)."""
+        self._ended()
         self.check_served()
         if self.wants(HookEvent.SESSION_END):
             self.fire(HookEvent.SESSION_END, reason=reason)
 
     async def aend_session(self, reason: str = "exit") -> None:
         """:meth:`end_session` on an async seam."""
+        self._ended()
         self.check_served()
         if self.wants(HookEvent.SESSION_END):
             await self.afire(HookEvent.SESSION_END, reason=reason)
@@ -422,7 +461,7 @@ class HookBridge:
         own approval must surface the call). Fires Notification first unless ``ask="deny"`` (or ``notify``
         is False: already fired for this call)."""
         if self.ask == "deny":
-            return verdicts.ask_refused(name, hook_text)
+            return verdicts.ask_refused(self.native_name(name), hook_text)
         if notify:
             yield Fire(HookEvent.NOTIFICATION, self.notification_fields(name, args, hook_text))
         if self.ask == "native":
@@ -519,12 +558,15 @@ class HookBridge:
         if self.selection_allows(turn.tool_config, native):
             return None
         why = fmt.function_call_allowed(turn.tool_config, self.hook_name(native))
-        return verdicts.tool_refused_by_selection(why or "not allowed")
+        return self.model_text(verdicts.tool_refused_by_selection(why or "not allowed"), native)
 
     def before_tool(
         self, turn: TurnState, result: FireResult, args: dict[str, Any], call_id: str | None = None
     ) -> verdicts.ToolVerdict:
         v = verdicts.before_tool(result, args, self.warn)
+        native = self.native_name(str(result.input.get("tool_name") or ""))
+        if v.message and native:
+            v = dataclasses.replace(v, message=self.model_text(v.message, native))
         if v.kind == "stop":
             turn.stop = v.reason
             self.stopped(v.reason)
@@ -534,6 +576,9 @@ class HookBridge:
 
     def after_tool(self, turn: TurnState, result: FireResult) -> verdicts.ResultVerdict:
         v = verdicts.after_tool(result, self.warn)
+        native = self.native_name(str(result.input.get("tool_name") or ""))
+        if v.kind == "hide" and native:
+            v = dataclasses.replace(v, reason=self.model_text(v.reason, native))
         if v.kind == "stop":
             turn.stop = v.reason
             self.stopped(v.reason)

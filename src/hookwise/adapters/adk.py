@@ -196,8 +196,35 @@ def _chunk(resp: LlmResponse) -> dict[str, Any]:
     return chunk
 
 
-def _has_text(content: types.Content) -> bool:
-    return any(p.text is not None and not p.thought for p in content.parts or [])
+def _is_prompt(content: types.Content) -> bool:
+    """A user message that carries a prompt: text, or data (ADK's samples send text as ``text/plain`` bytes)."""
+    return any(
+        (p.text is not None and not p.thought)
+        or p.inline_data is not None
+        or p.file_data is not None
+        for p in content.parts or []
+    )
+
+
+def _part_text(part: types.Part) -> str:
+    """What a prompt part says to hooks: its text; ``text/*`` bytes decoded (UTF-8); other data as a marker."""
+    if part.thought:
+        return ""
+    if part.text is not None:
+        return part.text
+    blob = part.inline_data
+    if blob is not None:
+        mime = blob.mime_type or "application/octet-stream"
+        if mime.startswith("text/") and blob.data is not None:
+            return blob.data.decode("utf-8", errors="replace")
+        return f"[{mime} data]"
+    if part.file_data is not None:
+        return f"[file {part.file_data.file_uri or ''}]"
+    return ""
+
+
+def _prompt_text(content: types.Content) -> str:
+    return "".join(_part_text(p) for p in content.parts or [])
 
 
 def _is_retry_response(content: types.Content) -> bool:
@@ -235,6 +262,29 @@ class _Invocation:
     llm_request: dict[str, Any] | None = None  # stable format, for AfterModel
     tools: dict[str, Any] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
+    answering: str | None = (
+        None  # the agent whose final answer ends this invocation (transfers move it)
+    )
+
+    def answers(self, agent_name: str) -> bool:
+        """Is ``agent_name`` the agent whose final answer is this invocation's answer? The first agent that
+        calls the model (the one ADK chose to run: the root, or the agent a past transfer left in charge),
+        then the agent each ``transfer_to_agent`` call hands over to."""
+        if self.answering is None:
+            self.answering = agent_name
+        return agent_name == self.answering
+
+    def note_transfer(self, parts: list[dict[str, Any]]) -> None:
+        for p in parts:
+            fc = p.get("functionCall")
+            if isinstance(fc, dict) and fc.get("name") == _TRANSFER:
+                target = (fc.get("args") or {}).get("agent_name")
+                if isinstance(target, str) and target:
+                    self.answering = target
+
+
+#: the function ADK's LLM agents call to hand the conversation to another agent
+_TRANSFER = "transfer_to_agent"
 
 
 def _retry_tool_body(reason: str) -> dict[str, Any]:
@@ -351,7 +401,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                             *(user_message.parts or []),
                         ],
                     )
-        prompt = "".join(p.text for p in user_message.parts or [] if p.text and not p.thought)
+        prompt = _prompt_text(user_message)
         turn = TurnState(prompt=prompt)
         sess.turn = turn
         self._invocations[ic.invocation_id] = _Invocation(turn, sess)
@@ -416,7 +466,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         prompt_at = -1
         for i in range(len(contents) - 1, -1, -1):
             c = contents[i]
-            if c.role == "user" and (_has_text(c) or _is_retry_response(c)):
+            if c.role == "user" and (_is_prompt(c) or _is_retry_response(c)):
                 prompt_at = i
                 break
         if sess.clear_next and prompt_at >= 0:
@@ -531,6 +581,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         inv = self._inv(callback_context)
         turn = inv.turn
         inv.tools = llm_request.tools_dict
+        inv.answers(
+            callback_context.agent_name
+        )  # the first agent to call the model answers unless it transfers
         if turn.stop is not None:
             _end(callback_context)
             return _empty_response()
@@ -553,8 +606,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 turn.texts.append(codec.parts_text(parts))
                 retry = (
                     await self._after_agent(callback_context, inv, parts)
-                    if callback_context.agent_name
-                    == (inv.session.root or callback_context.agent_name)
+                    if inv.answers(callback_context.agent_name)
                     else None
                 )
                 return retry if retry is not None else _response_from_parts(parts)
@@ -608,10 +660,9 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 parts = v.parts
                 replaced = _response_from_parts(parts, llm_response)
         turn.texts.append(codec.parts_text(parts))
+        inv.note_transfer(parts)
         final = not any(isinstance(p.get("functionCall"), dict) for p in parts)
-        if final and callback_context.agent_name == (
-            inv.session.root or callback_context.agent_name
-        ):
+        if final and inv.answers(callback_context.agent_name):
             retry = await self._after_agent(callback_context, inv, parts)
             if retry is not None:
                 return retry

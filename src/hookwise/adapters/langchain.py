@@ -255,6 +255,7 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             max_agent_retries=max_agent_retries,
             seams=seams,
         )
+        self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
         self.hooks = self.bridge.hooks
         self._turns: OrderedDict[str, TurnState] = OrderedDict()
         #: the seams this middleware registers with ``create_agent`` ("run", "tool"; see the module docstring)

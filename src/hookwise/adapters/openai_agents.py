@@ -89,6 +89,7 @@ import dataclasses
 import json
 import os
 import warnings
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,7 @@ from agents import (  # noqa: E402
     Agent,
     FunctionTool,
     GuardrailFunctionOutput,
+    Handoff,
     InputGuardrail,
     ModelResponse,
     ModelSettings,
@@ -127,7 +129,7 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SeamPolicy,
     TurnState,
 )
-from hookwise.errors import AgentStopped  # noqa: E402
+from hookwise.errors import AgentStopped, HookwiseError  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 from hookwise.host import llm_format as fmt  # noqa: E402
 from hookwise.host import verdicts  # noqa: E402
@@ -135,7 +137,16 @@ from hookwise.host import verdicts  # noqa: E402
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
 
-__all__ = ["HookwiseModel", "Stopped", "end_session", "govern", "run", "run_streamed", "run_sync"]
+__all__ = [
+    "HookwiseModel",
+    "Stopped",
+    "UngovernedError",
+    "end_session",
+    "govern",
+    "run",
+    "run_streamed",
+    "run_sync",
+]
 
 _GOVERNOR = "_hookwise_governor"
 _NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
@@ -154,6 +165,14 @@ SEAMS: dict[str, frozenset[HookEvent]] = {
     ),  # + needs_approval, formatter
     "tool_call": frozenset({HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL}),  # on_invoke_tool wrapper
 }
+_NO_RETRY_PLAIN = (
+    "an AfterAgent hook asked for another try; plain Runner.run cannot retry "
+    "(use hookwise.adapters.openai_agents.run), so the answer stands"
+)
+_NO_RETRY_STREAMED = (
+    "an AfterAgent hook asked for another try; a streamed run has ended once its answer streams, so it "
+    "cannot retry and the answer stands (run the prompt again, or use openai_agents.run where a retry matters)"
+)
 _HINT = 'call govern() again (run() governs each call afresh), or pass seams="all"'
 _UNSUPPORTED = {
     "llm_request.config.topK": "the SDK's ModelSettings has no top_k",
@@ -167,6 +186,11 @@ class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
     def __init__(self, reason: str) -> None:
         AgentStopped.__init__(self, reason)
         self.run_data = None
+
+
+class UngovernedError(HookwiseError, RuntimeError):
+    """:func:`govern` found tools that no hook can see (hosted tools) while a ``failClosed`` tool hook is
+    configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
 
 
 def _message(text: str) -> ResponseOutputMessage:
@@ -213,6 +237,35 @@ def _entry(item: Any) -> codec.Entry:
             text,
         )
     return codec.Entry("user" if d.get("type") == "function_call_output" else "model", None)
+
+
+def _context_item(context: str) -> dict[str, Any]:
+    """This prompt's BeforeAgent context as the model gets it: a developer message after the prompt."""
+    return {"role": "developer", "content": context, "type": "message"}
+
+
+def _hook_view(items: list[Any], context: str | None) -> tuple[list[Any], list[list[Any]]]:
+    """The input as hooks see it (the context developer message folded into the prompt before it, where the
+    reference host puts the context), and for each viewed item the input items it stands for."""
+    view: list[Any] = []
+    back: list[list[Any]] = []
+    for item in items:
+        d = _item(item)
+        if (
+            context
+            and view
+            and d.get("role") == "developer"
+            and d.get("content") == context
+            and _entry(view[-1]).role == "user"
+        ):
+            prev = _item(view[-1])
+            text = _content_text(prev.get("content")) or ""
+            view[-1] = {"role": "user", "content": f"{text}\n\n{context}" if text else context}
+            back[-1].append(item)
+            continue
+        view.append(item)
+        back.append([item])
+    return view, back
 
 
 def _input_item(role: str, text: str) -> dict[str, Any]:
@@ -278,6 +331,7 @@ class _Governor:
         self.turn = TurnState()
         self.tools: dict[str, FunctionTool] = {}  # native name -> the original tool
         self.driven = False  # run()/run_sync() handle AfterAgent retries
+        self.streamed = False  # run_streamed(): the answer has streamed when AfterAgent fires
         self.retry_pending = False  # the next run is run()'s AfterAgent retry of the current prompt
         self.after: verdicts.AnswerVerdict | None = None
         self.pending_context: str | None = None  # SessionStart context for the first prompt
@@ -287,6 +341,8 @@ class _Governor:
         self.seams: frozenset[str] = bridge.choose_seams(
             SEAMS, hint=_HINT
         )  # the parts govern() adds
+        self.memo: dict[int, Agent[Any]] = {}  # id(original agent) -> its governed copy
+        self.ungoverned: list[str] = []  # tools whose calls no hook sees (hosted tools)
 
     def unsupported(self, name: str) -> None:
         """Warn once that a hook set ``name``, which the SDK cannot express."""
@@ -336,10 +392,7 @@ class _Governor:
         result = await bridge.afire(HookEvent.AFTER_AGENT, **bridge.after_agent_fields(turn))
         v = self.after = bridge.after_agent(turn, result)
         if v.kind == "retry" and not self.driven:
-            bridge.warn(
-                "an AfterAgent hook asked for another try; plain Runner.run cannot retry "
-                "(use hookwise.adapters.openai_agents.run), so the answer stands"
-            )
+            bridge.warn(_NO_RETRY_STREAMED if self.streamed else _NO_RETRY_PLAIN)
         if v.clear_context and not self.driven:
             bridge.warn_unsupported(HookEvent.AFTER_AGENT, "clearContext", _NO_CLEAR)
         return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
@@ -352,10 +405,10 @@ class _Governor:
             return md
         items = list(md.input)
         for i in range(len(items) - 1, -1, -1):
-            d = _item(items[i])
-            e = _entry(d)
+            e = _entry(_item(items[i]))
             if e.role == "user" and e.text is not None:
-                items[i] = {"role": "user", "content": f"{e.text}\n\n{ctx}" if e.text else ctx}
+                # a developer message of its own: a model that echoes the prompt does not echo it into arguments
+                items.insert(i + 1, _context_item(ctx))  # type: ignore[arg-type]
                 break
         return ModelInputData(input=items, instructions=md.instructions)
 
@@ -552,6 +605,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
             raise Stopped(turn.stop)
         if bridge.wants(HookEvent.BEFORE_MODEL):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items, back = _hook_view(items, turn.context)
             entries = [_entry(i) for i in items]
             config = {
                 "temperature": model_settings.temperature,
@@ -580,11 +634,11 @@ class HookwiseModel(Model):  # type: ignore[misc]
                 out: list[Any] = []
                 for e in codec.edited_entries(request, v.request):
                     if e.source is not None and not e.changed:
-                        out.append(items[e.source])
+                        out.extend(back[e.source])
                     elif e.text is not None:
                         out.append(_input_item(e.role, e.text))
                     elif e.source is not None:
-                        out.append(items[e.source])
+                        out.extend(back[e.source])
                 inp = out
                 changes = codec.config_changes(request, v.request)
                 attrs = {
@@ -597,6 +651,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
                     model_settings = dataclasses.replace(model_settings, **upd)
         if bridge.wants(HookEvent.BEFORE_TOOL_SELECTION):
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items = _hook_view(items, turn.context)[0]
             request = codec.request_dict(
                 self._name(),
                 [_entry(i) for i in items],
@@ -635,6 +690,7 @@ class HookwiseModel(Model):  # type: ignore[misc]
         if bridge.wants(HookEvent.AFTER_MODEL):
             chunk = _output_chunk(response)
             items = [{"role": "user", "content": inp}] if isinstance(inp, str) else list(inp)
+            items = _hook_view(items, turn.context)[0]
             stable = fmt.to_llm_request(
                 codec.request_dict(self._name(), [_entry(i) for i in items])
             )
@@ -735,6 +791,7 @@ class _Provider(ModelProvider):  # type: ignore[misc]
 def _wrap_tool(tool: Any, gov: _Governor) -> Any:
     if not isinstance(tool, FunctionTool):
         if "tool_call" in gov.seams:  # without tool hooks there is nothing its calls would escape
+            gov.ungoverned.append(getattr(tool, "name", type(tool).__name__))
             gov.bridge.warn(
                 f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
                 "hook seam in the OpenAI Agents SDK; hooks do not see its calls"
@@ -752,6 +809,38 @@ def _wrap_tool(tool: Any, gov: _Governor) -> Any:
         if gov.bridge.ask == "native":
             changes["needs_approval"] = gov.needs_approval(tool)
     return dataclasses.replace(tool, **changes) if changes else tool
+
+
+def _wrap_handoff(h: Handoff[Any, Any], gov: _Governor) -> Handoff[Any, Any]:
+    """A copy of the ``Handoff`` whose ``on_invoke_handoff`` (the caller's ``on_handoff`` and all) returns the
+    governed copy of the agent it leads to."""
+    invoke = h.on_invoke_handoff
+    target = h._agent_ref() if h._agent_ref is not None else None
+
+    async def governed(ctx: Any, input_json: str) -> Any:
+        agent = await invoke(ctx, input_json)
+        return _wrap_agent(agent, gov, gov.memo, False) if isinstance(agent, Agent) else agent
+
+    clone = dataclasses.replace(h, on_invoke_handoff=governed)
+    if isinstance(target, Agent):  # governed now (its hosted tools are named before the run starts)
+        clone._agent_ref = weakref.ref(_wrap_agent(target, gov, gov.memo, False))
+    return clone
+
+
+def _refuse_ungoverned(gov: _Governor) -> None:
+    """With a ``failClosed`` BeforeTool/AfterTool hook configured, refuse to run tools no hook can see."""
+    tool_events = (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
+    closed = [
+        e.name or e.command
+        for e in getattr(gov.bridge.hooks, "entries", ())
+        if e.fail_closed and e.enabled and e.event in tool_events
+    ]
+    if gov.ungoverned and closed:
+        raise UngovernedError(
+            f"the agent has tools no hook can see ({', '.join(sorted(set(gov.ungoverned)))}: hosted tools have "
+            f"no seam in the OpenAI Agents SDK) while failClosed tool hooks are configured "
+            f"({', '.join(closed)}); remove those tools or the failClosed setting to run it"
+        )
 
 
 def _wrap_agent(
@@ -782,11 +871,9 @@ def _wrap_agent(
     for h in agent.handoffs:
         if isinstance(h, Agent):
             handoffs.append(_wrap_agent(h, gov, memo, False))
-        else:
-            gov.bridge.warn(
-                f"handoff {getattr(h, 'agent_name', h)!r} is a Handoff object; its agent is not governed "
-                "(pass the Agent itself to govern it)"
-            )
+        elif isinstance(h, Handoff):
+            handoffs.append(_wrap_handoff(h, gov))
+        else:  # pragma: no cover - the SDK accepts only these two
             handoffs.append(h)
     clone.handoffs = handoffs
     return clone
@@ -817,7 +904,8 @@ def govern(
         seams=seams,
     )
     gov = _Governor(bridge)
-    governed = _wrap_agent(agent, gov, {}, True) if gov.seams else agent
+    governed = _wrap_agent(agent, gov, gov.memo, True) if gov.seams else agent
+    _refuse_ungoverned(gov)
     base = run_config or RunConfig()
     own_filter = base.call_model_input_filter
     own_formatter = base.tool_error_formatter
@@ -1024,4 +1112,5 @@ def run_streamed(
         run_config=run_config,
         seams=seams,
     )
+    _governor(config).streamed = True
     return Runner.run_streamed(governed, prompt, run_config=config, **runner_kwargs)

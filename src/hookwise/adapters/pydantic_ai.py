@@ -78,7 +78,7 @@ from hookwise.adapters import require
 require("pydantic_ai")
 
 from pydantic_ai.capabilities import AbstractCapability, CombinedCapability  # noqa: E402
-from pydantic_ai.exceptions import ApprovalRequired  # noqa: E402
+from pydantic_ai.exceptions import ApprovalRequired, ModelRetry  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
     ModelRequest,
@@ -125,7 +125,7 @@ SEAMS: dict[str, frozenset[HookEvent]] = {
 }
 _METHODS: dict[str, tuple[str, ...]] = {
     "run": ("wrap_run", "wrap_model_request"),
-    "tool": ("wrap_tool_execute",),
+    "tool": ("wrap_tool_execute", "wrap_output_validate"),
 }
 
 
@@ -184,6 +184,29 @@ def _response_text(response: ModelResponse) -> str:
     return "".join(p.content for p in response.parts if isinstance(p, TextPart))
 
 
+def _output_tool_names(rc: Any) -> frozenset[str]:
+    """The output tools of a request (structured ``output_type``: the answer is a call to one of them)."""
+    params = getattr(rc, "model_request_parameters", None)
+    return frozenset(t.name for t in getattr(params, "output_tools", None) or ())
+
+
+def _answer_text(response: ModelResponse, output_tools: frozenset[str]) -> str:
+    """What AfterAgent sees of a response: its text, and each output-tool call's arguments as JSON."""
+    calls = [
+        p.args_as_json_str()
+        for p in response.parts
+        if isinstance(p, ToolCallPart) and p.tool_name in output_tools
+    ]
+    return "".join([_response_text(response), *calls])
+
+
+def _is_final(response: ModelResponse, output_tools: frozenset[str]) -> bool:
+    """Does ``response`` end the run: no tool call, or a call to an output tool (structured output; pydantic-ai
+    ends the run on it)?"""
+    calls = [p.tool_name for p in response.parts if isinstance(p, ToolCallPart)]
+    return not calls or any(name in output_tools for name in calls)
+
+
 def _as_text(result: Any) -> str:
     if isinstance(result, str):
         return result
@@ -221,6 +244,7 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
             max_agent_retries=max_agent_retries,
             seams=seams,
         )
+        self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
         self.hooks = self.bridge.hooks
         self.turn = TurnState()
         self._approved: dict[
@@ -435,8 +459,9 @@ class _Run(HookwiseCapability):
             response = await handler(rc)
             if want_after:
                 response = await self._after_model(ctx, response, live)
-            turn.texts.append(_response_text(response))
-        await self._maybe_after_agent(ctx, response, bool(getattr(rc, "streaming", False)))
+            turn.texts.append(_answer_text(response, _output_tool_names(rc)))
+        if _is_final(response, _output_tool_names(rc)):
+            await self._maybe_after_agent(ctx, bool(getattr(rc, "streaming", False)))
         return response
 
     async def _after_model(
@@ -471,12 +496,11 @@ class _Run(HookwiseCapability):
             return replace(response, parts=[TextPart(codec.parts_text(after.parts)), *keep])
         return response
 
-    async def _maybe_after_agent(
-        self, ctx: Any, response: ModelResponse, streaming: bool = False
-    ) -> None:
-        """AfterAgent on a final answer (no tool calls); a block enqueues the reason as the next prompt."""
+    async def _maybe_after_agent(self, ctx: Any, streaming: bool = False) -> None:
+        """AfterAgent on a final answer (text, or a structured output's output-tool call); a block enqueues
+        the reason as the next prompt."""
         bridge, turn = self.bridge, self.turn
-        if turn.stop is not None or any(isinstance(p, ToolCallPart) for p in response.parts):
+        if turn.stop is not None:
             return
         if not bridge.wants(HookEvent.AFTER_AGENT):
             return
@@ -513,6 +537,41 @@ class _Run(HookwiseCapability):
             turn.extra["clear"] = True
             bridge.message("system", "Conversation context has been cleared.")
         ctx.enqueue(v.reason, priority="when_idle")
+
+    # ---- output tools (structured output) -------------------------------------------------------
+    async def wrap_output_validate(
+        self, ctx: Any, *, output_context: Any, output: Any, handler: Any
+    ) -> Any:
+        """An output tool's call (the answer of an agent with a structured ``output_type``) is governed by
+        BeforeTool: deny makes the model answer again (the reason as the call's retry message), ``tool_input``
+        rewrites the output, stop ends the run. AfterTool does not fire for it (its result is the run's
+        answer, which AfterAgent sees): a warning names the tool when an AfterTool hook matches it."""
+        call = getattr(output_context, "tool_call", None)
+        if call is None or getattr(ctx, "partial_output", False):
+            return await handler(output)
+        bridge, turn = self.bridge, self.turn
+        names = bridge.tool_fields(call.tool_name)
+        if bridge.wants(HookEvent.AFTER_TOOL, names["tool_name"]):
+            bridge.warn_unsupported(
+                HookEvent.AFTER_TOOL,
+                f"output tool {names['tool_name']}",
+                "an output tool's result is the run's answer: AfterAgent sees it, AfterTool does not fire",
+            )
+        if not bridge.wants(HookEvent.BEFORE_TOOL, names["tool_name"]):
+            return await handler(output)
+        args = output if isinstance(output, dict) else call.args_as_dict()
+        v = bridge.before_tool(
+            turn, await bridge.afire(HookEvent.BEFORE_TOOL, **names, tool_input=args), args
+        )
+        if v.kind == "stop":
+            self._stop(ctx)
+        if v.kind in ("deny", "ask"):  # an answer cannot wait for an approval: ask refuses
+            raise ModelRetry(
+                v.message
+                if v.kind == "deny"
+                else verdicts.ask_refused(names["tool_name"], v.hook_text)
+            )
+        return await handler(v.args if v.modified else output)
 
     # ---- tool calls -----------------------------------------------------------------------------
     async def wrap_tool_execute(

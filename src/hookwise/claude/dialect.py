@@ -229,11 +229,12 @@ def claude_interpretation(
 ) -> Interpretation:
     """Adjust the contract's reading of a finished command hook (docs/contract.md §6) for a Claude-dialect hook.
 
-    Two rules of Claude Code's hooks reference differ from the contract's table:
+    Two rules differ from the contract's table:
 
-    - exit 0 with stdout that starts with ``{`` and ends with ``}`` but does not parse
-      is a hook error in Claude Code (not text): outcome ``failed`` here, so a
-      ``failClosed`` (``onFailure: "block"``) hook blocks on it;
+    - exit 0 with stdout that starts with ``{`` and ends with ``}`` but does not parse:
+      outcome ``failed``, so a ``failClosed`` (``onFailure: "block"``) hook blocks on it. A
+      deliberate difference: the real Claude Code CLI reads it as plain-text success
+      (docs/claude.md, "A deliberate difference");
     - exit 2 blocks with the reason of the JSON's own blocking decision (``decision:
       block`` + ``reason``, or ``permissionDecision: deny`` + ``permissionDecisionReason``)
       when it makes one, and with stderr otherwise.
@@ -250,7 +251,7 @@ def claude_interpretation(
             Outcome.FAILED,
             None,
             "its output starts with { and ends with } but is not valid "
-            "JSON (Claude Code reports this as a hook error); ignored",
+            "JSON (Claude Code would read it as plain text; hookwise counts it as a failure); ignored",
         )
     if exit_code == 2 and it.is_json and it.output is not None:
         own = parse_object(out) or {}

@@ -64,13 +64,20 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         data = sys.stdin.buffer.read()
     except (OSError, ValueError, AttributeError):
         data = b""
+    fail_closed = bool(args.fail_closed) or os.environ.get("HOOKWISE_FAIL_CLOSED") == "1"
+    served = None if ctx.trace else _served(args, data, fail_closed)  # a trace is written here
+    if served is not None:
+        out_s, err_s, code = served
+        ctx.stdout.write(out_s)
+        ctx.stderr.write(err_s)
+        return code
     out = answer(
         args.agent,
         args.event,
         data,
         project=args.project,
         env=os.environ,
-        fail_closed=bool(args.fail_closed) or os.environ.get("HOOKWISE_FAIL_CLOSED") == "1",
+        fail_closed=fail_closed,
         trace=ctx.trace,
     )
     if out.stdout:
@@ -78,3 +85,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     if out.stderr:
         ctx.stderr.write(out.stderr)
     return out.exit_code
+
+
+def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] | None:
+    """The answer of a running ``hookwise serve`` on its Unix socket (docs/fleet.md), or None: run here.
+
+    Skipped with ``--project`` (the service finds the project from the payload), ``--trace`` and
+    ``HOOKWISE_SERVE=off``."""
+    if args.project or os.environ.get("HOOKWISE_SERVE") == "off":
+        return None
+    from hookwise.serve.fast import call, default_socket
+
+    sock = default_socket(os.environ)
+    if not os.path.exists(sock):
+        return None
+    path = f"/bridge/{args.agent}" + (f"/{args.event}" if args.event else "")
+    return call(sock, path, data, timeout_s=3600.0, fail_closed=fail_closed)

@@ -41,5 +41,21 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     system = ctx.hook_system()
     for w in system.warnings:
         ctx.warn(w)
-    anyio.run(proxy.run, system, args.name, command or None, args.url)
+    try:
+        anyio.run(proxy.run, system, args.name, command or None, args.url)
+    except Exception as exc:  # the server could not be started or reached: say so, not a traceback
+        leaf = _leaf(exc)
+        if not isinstance(leaf, OSError) and not type(leaf).__module__.startswith("http"):
+            raise
+        what = args.url or " ".join(command)
+        raise UsageError(f"mcp: cannot reach the MCP server {what}: {leaf}") from exc
     return 0
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real error inside (nested) exception groups (anyio's task groups raise them)."""
+    inner = getattr(exc, "exceptions", None)
+    while isinstance(inner, tuple) and inner:
+        exc = inner[0]
+        inner = getattr(exc, "exceptions", None)
+    return exc

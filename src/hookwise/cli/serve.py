@@ -28,7 +28,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0: any)")
     parser.add_argument(
-        "--socket", metavar="PATH", help="listen on a Unix socket (mode 0600) instead of TCP"
+        "--socket",
+        metavar="PATH",
+        nargs="?",
+        const="",
+        help="listen on a Unix socket (mode 0600) instead of TCP; without PATH the default one, "
+        "where `hookwise hook` looks first ($HOOKWISE_SOCKET, else under $XDG_RUNTIME_DIR or "
+        "~/.cache/hookwise)",
     )
     parser.add_argument(
         "--token-file",
@@ -118,6 +124,11 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
     config = _config(args, ctx)
     assert isinstance(config, ServeConfig)
+    if args.socket == "":
+        from hookwise.serve.fast import default_socket
+
+        args.socket = default_socket(os.environ)
+        os.makedirs(os.path.dirname(args.socket), mode=0o700, exist_ok=True)
     logging.basicConfig(
         stream=ctx.stderr,
         level=logging.DEBUG if args.verbose else logging.INFO,

@@ -21,7 +21,10 @@ Unknown fields are kept as they are (hosts and dialects may read them).
 
 from __future__ import annotations
 
-from typing import Any
+from hookwise._records import TYPE_CHECKING
+
+if TYPE_CHECKING:  # typing (and the re and enum it imports) is not loaded when firing
+    from typing import Any
 
 #: top-level answer fields and the JSON type each must have (None = absent)
 FIELDS: dict[str, type] = {

@@ -5,7 +5,7 @@
 - ``tools/list`` → BeforeToolSelection: a hook's ``toolConfig`` hides tools (mode ``NONE``: all;
   ``allowedFunctionNames``: every tool not named, by its hook name or its own name).
 - ``tools/call`` → BeforeTool (deny, ask, rewrite) and AfterTool (block, ``additionalContext``,
-  ``updatedToolOutput``).
+  ``updatedToolOutput`` in the shape of :func:`tool_response`, :meth:`hookwise.FireResult.tool_output_for`).
 """
 
 from __future__ import annotations
@@ -56,27 +56,3 @@ def tool_response(texts: list[str], is_error: bool) -> dict[str, Any]:
     """The AfterTool ``tool_response`` of an MCP result (its text contents joined)."""
     text = "\n".join(texts)
     return {"llmContent": text, "returnDisplay": text, "error": text if is_error else None}
-
-
-#: the answer keys a hook replaces an MCP tool's output with (Claude Code's names)
-OUTPUT_KEYS = ("updatedMCPToolOutput", "updatedToolOutput")
-
-
-def updated_output(result: FireResult) -> tuple[bool, Any]:
-    """``(True, value)`` when a hook answered with ``hookSpecificOutput.updatedToolOutput`` (or
-    ``updatedMCPToolOutput``); the last hook in plan order that did wins."""
-    found: tuple[bool, Any] = (False, None)
-    for o in result.hooks:
-        hso = (o.output or {}).get("hookSpecificOutput")
-        if isinstance(hso, dict):
-            for key in OUTPUT_KEYS:
-                if key in hso:
-                    found = (True, hso[key])
-                    break
-    return found
-
-
-def gateway_warnings(result: FireResult) -> list[str]:
-    """The firing's warnings, without the note that AfterTool output replacement is ignored (the
-    gateway honours it)."""
-    return [w for w in result.warnings if "cannot replace a tool's result" not in w]

@@ -22,15 +22,12 @@ from mcp.server.stdio import stdio_server
 
 from hookwise.decisions import AGENT
 from hookwise.gateway.policy import (
-    gateway_warnings,
     hidden_tools,
     hook_tool_name,
     mcp_context,
     tool_response,
     tool_selection_request,
-    updated_output,
 )
-from hookwise.jsonc.codec import dumps
 from hookwise.result import hook_context_block
 
 if TYPE_CHECKING:
@@ -58,7 +55,7 @@ class Gateway:
         self.hidden: set[str] = set()
 
     def _warn(self, result: FireResult) -> None:
-        for w in gateway_warnings(result):
+        for w in result.warnings:
             LOG.warning("%s", w)
 
     async def list_tools(
@@ -104,15 +101,12 @@ class Gateway:
         if not self.system.has_hooks("AfterTool", hname):
             return result
         texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+        response = tool_response(texts, bool(result.is_error))
         after = await self.system.fire_async(
-            "AfterTool",
-            tool_name=hname,
-            tool_input=args,
-            tool_response=tool_response(texts, bool(result.is_error)),
-            mcp_context=mctx,
+            "AfterTool", tool_name=hname, tool_input=args, tool_response=response, mcp_context=mctx
         )
         self._warn(after)
-        return self._after(result, after)
+        return self._after(result, after, response)
 
     async def _refusal(
         self, ctx: Any, params: types.CallToolRequestParams, before: FireResult
@@ -163,14 +157,19 @@ class Gateway:
             return False
         return getattr(answer, "action", None) == "accept"
 
-    def _after(self, result: types.CallToolResult, after: FireResult) -> types.CallToolResult:
+    def _after(
+        self, result: types.CallToolResult, after: FireResult, response: dict[str, Any]
+    ) -> types.CallToolResult:
         if after.stopped:
             return _text(f"stopped by a hook: {after.effective_reason}")
         if after.blocked:
             return _text(after.reason or "the tool's result was withheld by a hook")
-        replaced, value = updated_output(after)
-        if replaced:
-            result = _replacement(value, result)
+        new = after.tool_output_for(response)  # a hook's updatedToolOutput, in the response's shape
+        if new is not None:
+            text = new.get("llmContent")
+            result = _text(
+                text if isinstance(text, str) else str(text), error=bool(new.get("error"))
+            )
         ctx = after.additional_context
         if ctx:
             extra = types.TextContent(
@@ -182,23 +181,6 @@ class Gateway:
                 is_error=result.is_error,
             )
         return result
-
-
-def _replacement(value: Any, original: types.CallToolResult) -> types.CallToolResult:
-    """A hook's ``updatedToolOutput``: a string is the new text; an MCP result shape (``content``) is
-    read as one; anything else is its JSON text (and the structured content when it is an object)."""
-    if isinstance(value, str):
-        return _text(value, error=bool(original.is_error))
-    if isinstance(value, dict) and isinstance(value.get("content"), list):
-        try:
-            return types.CallToolResult.model_validate(value)
-        except Exception:  # not an MCP result after all: fall through to its JSON text
-            pass
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=dumps(value))],
-        structured_content=value if isinstance(value, dict) else None,
-        is_error=bool(original.is_error),
-    )
 
 
 def _safe_name(name: str) -> str:

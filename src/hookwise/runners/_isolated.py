@@ -111,3 +111,12 @@ if __name__ == "__main__":
     import os
 
     os._exit(code)  # never run the hook's atexit handlers or wait for its threads
+
+
+def import_root(firing: Firing, entry: HookEntry) -> str | None:
+    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    if entry.source == "project":
+        return firing.host.project_dir
+    if entry.source == "extension":
+        return entry.extension_dir
+    return None

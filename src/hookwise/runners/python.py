@@ -108,15 +108,6 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
     return func
 
 
-def import_root(firing: Firing, entry: HookEntry) -> str | None:
-    """The directory a settings hook's own module is looked up in (project or extension), else None."""
-    if entry.source == "project":
-        return firing.host.project_dir
-    if entry.source == "extension":
-        return entry.extension_dir
-    return None
-
-
 def _shape(
     firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any]
 ) -> tuple[dict[str, Any], Any]:

@@ -8,21 +8,23 @@ the roots, a firing that overran its time) is logged on the ``hookwise.serve`` l
 A firing runs on its request's thread. When it has hooks to run and the transport can answer early
 (``early``), a deadline is armed (:mod:`hookwise.serve.watchdog`): the slowest matching hook's
 timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Past it the request
-gets the timeout answer at once, and the firing's own answer is dropped when it comes (a python
-hook cannot be interrupted). Each request gets its own input and result: nothing of one project's
-firing reaches another's answer.
+gets the timeout answer at once, and the firing's own answer is dropped when it comes (each hook
+kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request
+gets its own input and result: nothing of one project's firing reaches another's answer.
 """
 
 from __future__ import annotations
 
 import hmac
-import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hookwise.decisions import AGENT
-from hookwise.jsonc.codec import dumps, loads
+from hookwise.errors import HookwiseError
+from hookwise.jsonc.codec import loads
+from hookwise.serve.common import LOG, Response, json_response, request_metrics
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import Project, Projects
 from hookwise.serve.watchdog import Watchdog
@@ -36,7 +38,6 @@ if TYPE_CHECKING:
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
 
-LOG = logging.getLogger("hookwise.serve")
 
 #: the largest request body accepted (a Claude PostToolUse body carries the tool's whole output)
 DEFAULT_BODY_CAP = 4 << 20
@@ -56,17 +57,6 @@ class ServeConfig:
     margin_s: float = DEFAULT_MARGIN_S
     #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
     system_options: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Response:
-    status: int
-    body: bytes
-    content_type: str = "application/json"
-
-
-def _json(status: int, obj: Any) -> Response:
-    return Response(status, dumps(obj).encode())
 
 
 class Service:
@@ -102,26 +92,30 @@ class Service:
             return self._health(path)
         if not self._authorized(headers):
             return self.refuse(401, "missing or wrong bearer token", path, peer)
-        if method != "POST" or not path.startswith("/hooks/"):
+        if method != "POST" or not path.startswith(("/hooks/", "/bridge/")):
             return self.refuse(404, f"no route {method} {path}", path, peer)
-        agent = path[len("/hooks/") :]
-        dialect = AGENTS.get(agent)
-        if dialect is None:
-            return self.refuse(404, f"unknown agent {agent!r}", path, peer)
         if len(body) > self.config.body_cap:
             return self.refuse(413, f"body of {len(body)} bytes over the cap", path, peer)
+        full, rest = path.startswith("/bridge/"), path.split("/", 2)[2]
+        dialect = None if full else AGENTS.get(rest)
+        if dialect is None:
+            from hookwise.serve import bridged
+
+            if not bridged.is_bridged(rest.partition("/")[0]):
+                return self.refuse(404, f"unknown agent {rest.partition('/')[0]!r}", path, peer)
+            return bridged.respond(self, rest, body, headers, early, full)
         try:
             data = loads(body.decode("utf-8")) if body.strip() else None
         except (UnicodeDecodeError, ValueError) as exc:
             return self.refuse(400, f"body is not JSON: {exc}", path, peer)
         if not isinstance(data, dict):
             return self.refuse(400, "body is not a JSON object", path, peer)
-        return _json(200, self.answer(dialect, data, peer, early))
+        return json_response(200, self.answer(dialect, data, peer, early))
 
     def _health(self, path: str) -> Response:
         if path == "/readyz" and self.draining.is_set():
-            return _json(503, {"status": "draining"})
-        return _json(200, {"status": "ok", "projects": len(self.projects.all())})
+            return json_response(503, {"status": "draining"})
+        return json_response(200, {"status": "ok", "projects": len(self.projects.all())})
 
     def _authorized(self, headers: Mapping[str, str]) -> bool:
         token = self.config.token
@@ -135,7 +129,7 @@ class Service:
 
     def refuse(self, status: int, why: str, path: str, peer: str) -> Response:
         LOG.warning("refused %s %s from %s: %s", status, path, peer or "local", why)
-        return _json(status, {"error": why})
+        return json_response(status, {"error": why})
 
     # ---- one hook request ------------------------------------------------------------------
     def answer(
@@ -157,8 +151,14 @@ class Service:
             return dialect.notice(
                 req, f"hookwise serve: {why}; no hooks ran", block=self.config.fail_closed
             )
-        proj = self.projects.acquire(directory)
+        try:
+            proj = self.projects.acquire(directory)
+        except HookwiseError as exc:  # e.g. an unknown profile: this project cannot be served
+            why = f"hookwise serve: cannot load the hooks of {directory}: {exc}"
+            LOG.warning("refused %s request: %s", dialect.name, why)
+            return dialect.notice(req, why, block=self.config.fail_closed)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
+        t0 = time.perf_counter()
         try:
             result = self._fire(proj, req, self._on_timeout(dialect, req, directory, early))
             if isinstance(result, str):
@@ -167,6 +167,7 @@ class Service:
             return dialect.answer(result, req)
         finally:
             AGENT.reset(token)
+            request_metrics(proj.system, dialect.name, str(req.event), time.perf_counter() - t0)
             self.projects.release(proj)
 
     def _on_timeout(
@@ -179,7 +180,7 @@ class Service:
         def overran(limit: float) -> None:
             why = f"hookwise serve: the {req.event} hooks did not answer within {limit:g} s"
             LOG.warning("refused %s request for %s: %s", dialect.name, directory, why)
-            early(_json(200, dialect.notice(req, why, block=self.config.fail_closed)))
+            early(json_response(200, dialect.notice(req, why, block=self.config.fail_closed)))
 
         return overran
 
@@ -187,8 +188,6 @@ class Service:
         self, proj: Project, req: Request, overran: Callable[[float], None] | None
     ) -> FireResult | str:
         """The firing's result, or why there is none (a bad input)."""
-        from hookwise.errors import HookwiseError
-
         system = proj.system
         event = str(req.event)
         match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(event, ""))
@@ -197,7 +196,7 @@ class Service:
                 event, match if isinstance(match, str) else None
             ):
                 return system.fire(event, req.payload)
-            limit = self._limit(proj, event)
+            limit = self.limit(proj, event)
             ticket = self.watchdog.arm(limit, lambda: overran(limit))
             try:
                 return system.fire(event, req.payload)
@@ -206,7 +205,8 @@ class Service:
         except HookwiseError as exc:
             return f"hookwise serve: cannot fire {event}: {exc}"
 
-    def _limit(self, proj: Project, event: str) -> float:
+    def limit(self, proj: Project, event: str) -> float:
+        """Seconds a request of ``event`` may wait: the slowest hook's timeout (sum if sequential) + margin."""
         limit = proj.limits.get(event)
         if limit is None:
             entries = [e for e in proj.system.entries if e.event.value == event]

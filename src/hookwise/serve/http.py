@@ -10,7 +10,7 @@ asyncio server would hand every firing to a thread anyway; ``bench/serve.py`` me
 - A Unix socket is created with mode 0600 (owner only) under a temporary umask, never over a path
   that is not a stale socket.
 - :meth:`Server.drain` (SIGTERM): stop accepting, cut idle keep-alive connections, let requests in
-  flight finish, then close.
+  flight finish (at most ``drain_timeout_s``), then close.
 """
 
 from __future__ import annotations
@@ -19,11 +19,14 @@ import os
 import socket
 import stat
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from socketserver import ThreadingMixIn, UnixStreamServer
 from typing import TYPE_CHECKING, Any
 
-from hookwise.serve.app import LOG, Response, Service
+from hookwise.jsonc.codec import dumps
+from hookwise.serve.app import Service
+from hookwise.serve.common import LOG, Response
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -100,22 +103,33 @@ class _Handler(BaseHTTPRequestHandler):
                     return False
                 answered = True
                 self.close_connection = True  # the firing still runs on this connection's thread
-                self._send(resp.status, resp.body, resp.content_type)
+                self._send(resp.status, resp.body, resp.content_type, resp.headers)
                 self.wfile.flush()
                 return True
 
-        resp = self.server.service.handle(
-            self.command, self.path, self.headers, body, self.address_string(), early
-        )
+        try:
+            resp = self.server.service.handle(
+                self.command, self.path, self.headers, body, self.address_string(), early
+            )
+        except (
+            Exception
+        ) as exc:  # hookwise's own bug: a visible 500 (an agent's non-blocking error)
+            LOG.exception("internal error answering %s", self.path)
+            why = f"hookwise serve: internal error: {type(exc).__name__}: {exc}"
+            resp = Response(500, dumps({"error": why}).encode())
         with lock:
             if answered:
                 return  # the timeout answer went out; this one is dropped
             answered = True
-            self._send(resp.status, resp.body, resp.content_type)
+            self._send(resp.status, resp.body, resp.content_type, resp.headers)
 
-    def _send(self, status: int, body: bytes, content_type: str) -> None:
+    def _send(
+        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         if self.close_connection:
             self.send_header("Connection", "close")
@@ -136,8 +150,9 @@ class _Handler(BaseHTTPRequestHandler):
 class _Tracking:
     """What both servers share: the service, the connections and whether each is mid-request."""
 
-    daemon_threads = False
-    block_on_close = True
+    # connection threads are waited for by Server.drain (with a bound), not by server_close
+    daemon_threads = True
+    block_on_close = False
     request_queue_size = 256  # the listen backlog (socketserver's 5 resets a burst of clients)
     service: Service
     idle_timeout_s: float
@@ -156,6 +171,10 @@ class _Tracking:
     def untrack(self, conn: socket.socket) -> None:
         with self._conns_lock:
             self._conns.pop(conn, None)
+
+    def open_connections(self) -> int:
+        with self._conns_lock:
+            return len(self._conns)
 
     def cut_idle(self) -> None:
         """Shut the idle keep-alive connections (their threads end; busy ones finish first)."""
@@ -206,8 +225,11 @@ class Server:
         port: int = 0,
         socket_path: str | None = None,
         idle_timeout_s: float = 30.0,
+        drain_timeout_s: float = 60.0,
     ) -> None:
         self.service = service
+        #: how long a graceful stop waits for requests in flight
+        self.drain_timeout_s = drain_timeout_s
         self.socket_path = socket_path
         self._server: _TcpServer | _UnixServer
         if socket_path is not None:
@@ -253,8 +275,16 @@ class Server:
         Must not run on the thread inside :meth:`serve_forever` (a signal handler starts a thread)."""
         self.service.draining.set()
         self._server.shutdown()
-        self._server.cut_idle()
-        self._server.server_close()  # joins the connection threads (block_on_close)
+        deadline = time.monotonic() + self.drain_timeout_s
+        while self._server.open_connections() and time.monotonic() < deadline:
+            self._server.cut_idle()  # a connection whose request just ended is idle now
+            time.sleep(0.02)
+        left = self._server.open_connections()
+        if left:
+            LOG.warning(
+                "stopping with %d request(s) still running after %g s", left, self.drain_timeout_s
+            )
+        self._server.server_close()
         if self._thread is not None:
             self._thread.join()
         self.service.close()

@@ -76,10 +76,25 @@ class Projects:
         self._factory = factory
         self._lock = threading.Lock()
         self._projects: OrderedDict[str, Project] = OrderedDict()
+        self._resolved: dict[str, tuple[str | None, float]] = {}  # cwd -> (project, when)
 
     def resolve(self, cwd: str | None) -> str | None:
-        """The project directory of a request's ``cwd``, or None when it is outside every root."""
-        if not cwd or not os.path.isabs(cwd):
+        """The project directory of a request's ``cwd``, or None when it is outside every root
+        (remembered for :data:`CHECK_INTERVAL_S` per ``cwd``: the walk costs a third of a request)."""
+        if not cwd:
+            return None
+        now = time.monotonic()
+        hit = self._resolved.get(cwd)
+        if hit is not None and now - hit[1] < CHECK_INTERVAL_S:
+            return hit[0]
+        found = self._resolve(cwd)
+        if len(self._resolved) >= MAX_PROJECTS * 16:
+            self._resolved.clear()
+        self._resolved[cwd] = (found, now)
+        return found
+
+    def _resolve(self, cwd: str) -> str | None:
+        if not os.path.isabs(cwd):
             return None
         real = os.path.realpath(cwd)
         root = next((r for r in self.roots if real == r or real.startswith(r + os.sep)), None)
@@ -93,13 +108,19 @@ class Projects:
                 return real
             d = os.path.dirname(d)
 
-    def acquire(self, directory: str) -> Project:
-        """The project's up-to-date hook system, counted in flight until :meth:`release`."""
+    def acquire(
+        self, directory: str, flavor: str = "", build: Callable[[], HookSystem] | None = None
+    ) -> Project:
+        """The project's up-to-date hook system, counted in flight until :meth:`release`.
+
+        ``flavor`` keeps a separate system per bridged agent (its own entries and profile), made by
+        ``build`` (default: the factory)."""
+        key = f"{directory}\0{flavor}" if flavor else directory
         with self._lock:
-            proj = self._projects.get(directory)
+            proj = self._projects.get(key)
             if proj is not None:
                 proj.inflight += 1
-                self._projects.move_to_end(directory)
+                self._projects.move_to_end(key)
         if proj is not None:
             now = time.monotonic()
             if now - proj.checked < CHECK_INTERVAL_S:
@@ -109,10 +130,10 @@ class Projects:
                 return proj
             self.release(proj)
             with self._lock:
-                if self._projects.get(directory) is proj:
-                    self._retire(self._projects.pop(directory))
+                if self._projects.get(key) is proj:
+                    self._retire(self._projects.pop(key))
         with self._lock:
-            proj = self._projects.get(directory) or self._load(directory)
+            proj = self._projects.get(key) or self._load(key, directory, build)
             proj.inflight += 1
             return proj
 
@@ -123,11 +144,11 @@ class Projects:
         if close:
             proj.system.close()
 
-    def _load(self, directory: str) -> Project:
-        system = self._factory(directory)
+    def _load(self, key: str, directory: str, build: Callable[[], HookSystem] | None) -> Project:
+        system = build() if build is not None else self._factory(directory)
         files = settings_files(system)
         proj = Project(directory, system, _fingerprint(files), system.policy_version, files)
-        self._projects[directory] = proj
+        self._projects[key] = proj
         while len(self._projects) > MAX_PROJECTS:
             _, old = self._projects.popitem(last=False)
             self._retire(old)

@@ -35,6 +35,8 @@ class Watchdog:
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopped = False
+        #: when the watchdog thread wakes next (inf: not until notified)
+        self._wake_at = float("inf")
 
     def arm(self, delay: float, action: Callable[[], None]) -> Ticket:
         with self._cond:
@@ -42,15 +44,16 @@ class Watchdog:
             if q is None:
                 q = self._queues[delay] = deque()
             ticket = Ticket(time.monotonic() + delay, action, q)
-            first = not q
             q.append(ticket)
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=self._run, name="hookwise-serve-watchdog", daemon=True
                 )
                 self._thread.start()
-            elif first:
-                self._cond.notify()  # a new queue head may be the earliest deadline
+            elif ticket.deadline < self._wake_at:
+                # only when it would sleep past this deadline: waking it on every request costs more
+                # than the firing of a python hook
+                self._cond.notify()
         return ticket
 
     def cancel(self, ticket: Ticket) -> bool:
@@ -86,6 +89,7 @@ class Watchdog:
                     return
                 due, sleep = self._due()
                 if not due:
+                    self._wake_at = float("inf") if sleep is None else time.monotonic() + sleep
                     self._cond.wait(sleep)
                     continue
             for t in due:

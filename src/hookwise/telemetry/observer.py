@@ -294,7 +294,7 @@ class HookTelemetry:
         #: the global tracer provider was not set yet: the tracer is the API's proxy, until :meth:`_resolve` finds one
         self._proxy = tracer_provider is None and isinstance(self.tracer, trace.ProxyTracer)
         self.logger = logger_provider.get_logger(records.LOGGER_NAME, __version__)
-        meter = meter_provider.get_meter("hookwise", __version__)
+        meter = self.meter = meter_provider.get_meter("hookwise", __version__)
         self.count = meter.create_counter(
             records.COUNT_METRIC, unit="1", description="Hook calls, by event, hook and success"
         )

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hookwise.events import HookEvent
+from hookwise.runners.dialects import CLAUDE_ONLY_FIELDS
 
 if TYPE_CHECKING:
     from hookwise.engine import HookSystem
@@ -42,7 +43,8 @@ __all__ = [
     "record_firings",
 ]
 
-#: input fields every firing has (compared by presence only through the event itself)
+#: input fields every firing has (compared by presence only through the event itself); the Claude-only channel
+#: (``CLAUDE_ONLY_FIELDS``: what a host tells Claude-dialect hooks, e.g. its permission mode) is host-specific too
 BASE_FIELDS = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"})
 #: fields whose values must be equal between the reference host and the adapter
 COMPARED_VALUES = (
@@ -134,7 +136,7 @@ def record_firings(hooks: HookSystem) -> list[Firing]:
                 Firing(
                     event.value,
                     inp.get("tool_name"),
-                    frozenset(set(inp) - BASE_FIELDS),
+                    frozenset(set(inp) - BASE_FIELDS - CLAUDE_ONLY_FIELDS),
                     _values(inp),
                 )
             )
