@@ -94,18 +94,19 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
-    host = firing.host
-    root = (
-        host.project_dir
-        if entry.source == "project"
-        else entry.extension_dir
-        if entry.source == "extension"
-        else None
-    )
-    func, why = _callable.load(spec, root)
+    func, why = _callable.load(spec, import_root(firing, entry))
     if func is None:
         return finish(entry, firing.event, Interpretation(Outcome.NOT_RUN, None, why))
     return func
+
+
+def import_root(firing: Firing, entry: HookEntry) -> str | None:
+    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    if entry.source == "project":
+        return firing.host.project_dir
+    if entry.source == "extension":
+        return entry.extension_dir
+    return None
 
 
 def _shape(
