@@ -24,13 +24,16 @@ from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing, check_answer, finish
 
 
-def run(firing: Firing, entry: HookEntry, inp: dict[str, Any], d: Any) -> HookOutcome:
-    """Call the hook's function in a child process; its outcome as for a command hook."""
+def run(
+    firing: Firing, entry: HookEntry, inp: dict[str, Any], d: Any, root: str | None
+) -> HookOutcome:
+    """Call the hook's function in a child process (its own modules looked up in ``root``); its outcome as
+    for a command hook."""
     from hookwise.runners import _process
     from hookwise.runners.command import child_env, hook_vars
 
     host = firing.host
-    request = {"callable": entry.spec.target, "root": import_root(firing, entry), "input": inp}
+    request = {"callable": entry.spec.target, "root": root, "input": inp}
     env = child_env(host, entry, hook_vars(host, inp))
     spawn = _process.Spawn(
         [sys.executable, "-m", "hookwise.runners._isolated"],

@@ -45,7 +45,7 @@ class PythonRunner(PerHookRunner):
         if _isolated(entry):
             from hookwise.runners import _isolated as iso
 
-            return iso.run(firing, entry, inp, d)
+            return iso.run(firing, entry, inp, d, import_root(firing, entry))
         t0 = time.perf_counter()
         try:  # on a worker, plain functions too: abandoned at the deadline (docs/hook-types.md)
             value = _workers.call(func, inp, entry.timeout_ms / 1000.0)
@@ -64,7 +64,8 @@ class PythonRunner(PerHookRunner):
             from hookwise.runners import _isolated as iso
             from hookwise.runners._workers import in_thread
 
-            return await in_thread(iso.run, firing, entry, inp, d)  # type: ignore[no-any-return]
+            root = import_root(firing, entry)
+            return await in_thread(iso.run, firing, entry, inp, d, root)  # type: ignore[no-any-return]
         t0 = time.perf_counter()
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
             value = await _workers.call_async(func, inp, entry.timeout_ms / 1000.0)
@@ -93,18 +94,19 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
-    host = firing.host
-    root = (
-        host.project_dir
-        if entry.source == "project"
-        else entry.extension_dir
-        if entry.source == "extension"
-        else None
-    )
-    func, why = _callable.load(spec, root)
+    func, why = _callable.load(spec, import_root(firing, entry))
     if func is None:
         return finish(entry, firing.event, Interpretation(Outcome.NOT_RUN, None, why))
     return func
+
+
+def import_root(firing: Firing, entry: HookEntry) -> str | None:
+    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    if entry.source == "project":
+        return firing.host.project_dir
+    if entry.source == "extension":
+        return entry.extension_dir
+    return None
 
 
 def _shape(
