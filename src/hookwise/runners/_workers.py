@@ -24,6 +24,7 @@ the GIL; ``"isolate": true`` runs such a hook in a subprocess instead.
 
 from __future__ import annotations
 
+import _thread
 import contextvars
 import inspect
 import os
@@ -62,6 +63,72 @@ class HookEscaped(Exception):
         self.escaped = exc
 
 
+class _NotYet(Exception):
+    """A :class:`_Slot`'s deadline passed (never confused with a ``TimeoutError`` the hook raised)."""
+
+
+class _Slot:
+    """A one-shot result a worker hands to a waiting thread: the part of ``concurrent.futures.Future`` that
+    :func:`call` uses, on one raw lock (a Future builds a Condition per call: about half a Python hook's cost).
+    """
+
+    __slots__ = ("_ready", "_state", "_value", "_error")
+
+    _PENDING, _RUNNING, _DONE, _CANCELLED = range(4)
+    _guard = _thread.allocate_lock()  # state changes only: never held while a hook runs
+
+    def __init__(self) -> None:
+        self._ready = _thread.allocate_lock()
+        self._ready.acquire()  # released once, when the result is in
+        self._state = self._PENDING
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def set_running_or_notify_cancel(self) -> bool:
+        with self._guard:
+            if self._state == self._CANCELLED:
+                return False
+            self._state = self._RUNNING
+            return True
+
+    def cancel(self) -> bool:
+        with self._guard:
+            if self._state != self._PENDING:
+                return self._state == self._CANCELLED
+            self._state = self._CANCELLED
+        self._ready.release()
+        return True
+
+    def cancelled(self) -> bool:
+        return self._state == self._CANCELLED
+
+    def done(self) -> bool:
+        return self._state in (self._DONE, self._CANCELLED)
+
+    def _finish(self, value: Any, error: BaseException | None) -> None:
+        self._value, self._error = value, error
+        with self._guard:
+            self._state = self._DONE
+        self._ready.release()
+
+    def set_result(self, value: Any) -> None:
+        self._finish(value, None)
+
+    def set_exception(self, error: BaseException) -> None:
+        self._finish(None, error)
+
+    def result(self, timeout: float = 0.0) -> Any:
+        """The value (or raise the hook's exception); :class:`_NotYet` when not done by ``timeout``."""
+        if not self._ready.acquire(True, timeout):
+            raise _NotYet
+        self._ready.release()  # stays readable: a second result() returns at once
+        if self._state == self._CANCELLED:
+            raise HookTimeout(True)
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 class _Job:
     __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned", "context")
 
@@ -71,14 +138,19 @@ class _Job:
         arg: Any,
         awaitable: Awaitable[Any] | None,
         timeout: float,
+        light: bool = False,
     ) -> None:
         self.func = func
         self.arg = arg
         self.awaitable = awaitable
         self.timeout = timeout
-        import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
+        self.future: Any
+        if light:
+            self.future = _Slot()
+        else:
+            import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
 
-        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            self.future = concurrent.futures.Future()
         self.abandoned = False
         #: the caller's context variables: a hook sees them as if it ran on the caller's thread
         self.context = contextvars.copy_context()
@@ -176,9 +248,13 @@ def _release(worker: _Worker) -> bool:
 
 
 def _submit(
-    func: Callable[[Any], Any] | None, arg: Any, awaitable: Awaitable[Any] | None, timeout: float
+    func: Callable[[Any], Any] | None,
+    arg: Any,
+    awaitable: Awaitable[Any] | None,
+    timeout: float,
+    light: bool = False,
 ) -> _Job:
-    job = _Job(func, arg, awaitable, max(timeout, 0.0))
+    job = _Job(func, arg, awaitable, max(timeout, 0.0), light)
     _acquire().jobs.put(job)
     return job
 
@@ -213,12 +289,10 @@ def call(
     Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
     after that, and whatever the hook raised otherwise.
     """
-    import concurrent.futures
-
-    job = _submit(func, arg, awaitable, timeout)
+    job = _submit(func, arg, awaitable, timeout, light=True)
     try:
-        return job.future.result(timeout=max(timeout, 0.0) + CANCEL_GRACE_S)
-    except concurrent.futures.TimeoutError:
+        return job.future.result(max(timeout, 0.0) + CANCEL_GRACE_S)
+    except _NotYet:
         if job.future.done() and not job.future.cancelled():
             return job.future.result()
         _abandon(job)
