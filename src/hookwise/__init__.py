@@ -28,6 +28,7 @@ _LAZY: dict[str, str] = {
     "EditError": "hookwise.errors",
     "ExtensionError": "hookwise.errors",
     "PluginError": "hookwise.errors",
+    "UngovernedError": "hookwise.errors",
     "ProfileError": "hookwise.errors",
     "HookNotFoundError": "hookwise.errors",
     "HookwiseError": "hookwise.errors",
@@ -67,6 +68,7 @@ __all__ = [
     "ProfileError",
     "ResponsesFileError",
     "SettingsError",
+    "UngovernedError",
     "UnknownEventError",
     "WriteError",
     "__version__",
@@ -93,6 +95,7 @@ if TYPE_CHECKING:
         ProfileError,
         ResponsesFileError,
         SettingsError,
+        UngovernedError,
         UnknownEventError,
         WriteError,
     )

@@ -140,6 +140,11 @@ class AgentStopped(HookwiseError):
 
 
 #: every exception class above; hookwise/__init__.py exports exactly these
+class UngovernedError(HookwiseError, RuntimeError):
+    """An adapter found tools that no hook can see (the OpenAI Agents SDK's hosted tools) while a ``failClosed``
+    tool hook is configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
+
+
 ERRORS: tuple[type[HookwiseError], ...] = (
     HookwiseError,
     SettingsError,
@@ -156,6 +161,7 @@ ERRORS: tuple[type[HookwiseError], ...] = (
     ExtensionError,
     ProfileError,
     AgentStopped,
+    UngovernedError,
 )
 
 for _cls in ERRORS:

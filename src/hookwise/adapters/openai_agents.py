@@ -129,7 +129,7 @@ from hookwise.adapters._bridge import (  # noqa: E402
     SeamPolicy,
     TurnState,
 )
-from hookwise.errors import AgentStopped, HookwiseError  # noqa: E402
+from hookwise.errors import AgentStopped, UngovernedError  # noqa: E402
 from hookwise.events import HookEvent  # noqa: E402
 from hookwise.host import llm_format as fmt  # noqa: E402
 from hookwise.host import verdicts  # noqa: E402
@@ -186,11 +186,6 @@ class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
     def __init__(self, reason: str) -> None:
         AgentStopped.__init__(self, reason)
         self.run_data = None
-
-
-class UngovernedError(HookwiseError, RuntimeError):
-    """:func:`govern` found tools that no hook can see (hosted tools) while a ``failClosed`` tool hook is
-    configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
 
 
 def _message(text: str) -> ResponseOutputMessage:
