@@ -325,7 +325,7 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     (plug / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
     (plug / "hooks").mkdir()
     (plug / "hooks" / "hooks.json").write_text(
-        '{"hooks": {"PreToolUse": [{"matcher": "^(a+)+$", "hooks": '
+        '{"hooks": {"PreToolUse": [{"matcher": "^(a)\\\\1$", "hooks": '
         '[{"type": "command", "command": "true"}]}]}}'
     )
     bad = tmp_path / "bad-plugin"
@@ -339,7 +339,7 @@ def test_validate_checks_claude_files_plugins_and_plugin_extensions(tmp_path: Pa
     assert (str(claude_file), "error") in by_file  # a prompt hook needs an LLM: not loaded
     assert any(
         p["file"] == str(plug / "hooks" / "hooks.json")
-        and "catastroph" in p["message"]
+        and "bounded time" in p["message"]  # a back-reference: the one matcher cannot bound it
         and p["pointer"].startswith("/hooks/PreToolUse/0")
         for p in out["problems"]
     )
