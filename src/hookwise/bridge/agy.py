@@ -10,7 +10,13 @@ decision, and a payload field it does not know is named in a warning (a wrong gu
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.bridge.common import contract_tool, messages_text, not_bridged_message, tool_response
+from hookwise.bridge.common import (
+    contract_tool,
+    event_name,
+    messages_text,
+    not_bridged_message,
+    tool_response,
+)
 from hookwise.bridge.core import BridgeAnswer, Request
 from hookwise.errors import PayloadError
 from hookwise.jsonc.codec import dumps
@@ -39,9 +45,7 @@ KNOWN_FIELDS = frozenset(
 
 
 def to_contract(agent: Agent, event: str | None, payload: dict[str, Any]) -> Request:
-    name = payload.get("hookEventName") or event
-    if not isinstance(name, str) or not name:
-        raise PayloadError("the payload does not name its event (hookEventName)")
+    name = event_name(agent, payload, event, "hookEventName")
     roots = payload.get("workspaceRoots")
     cwd = payload.get("cwd") or (roots[0] if isinstance(roots, list) and roots else "")
     req = Request(

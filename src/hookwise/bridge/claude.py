@@ -13,6 +13,7 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING
 from hookwise.bridge.common import (
     contract_tool,
+    event_name,
     explicit_allow,
     messages_text,
     not_bridged_message,
@@ -59,12 +60,7 @@ _NOTIFICATION = {"permission_prompt": "ToolPermission"}
 
 
 def to_contract(agent: Agent, event: str | None, payload: dict[str, Any]) -> Request:
-    name = payload.get("hook_event_name") or payload.get("event") or event
-    if not isinstance(name, str) or not name:
-        raise PayloadError(
-            "the payload does not name its event (hook_event_name); give it on the command line: "
-            f"hookwise hook {agent.name} EVENT"
-        )
+    name = event_name(agent, payload, event, "hook_event_name", "event")
     req = Request(
         agent_event=name,
         event=agent.contract_event(name),

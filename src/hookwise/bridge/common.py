@@ -123,3 +123,22 @@ def not_bridged_message(agent: Agent, agent_event: str) -> str:
         + ", ".join(agent.bridged_events)
         + ")"
     )
+
+
+def event_name(agent: Agent, payload: dict[str, Any], event: str | None, *keys: str) -> str:
+    """The agent's name for the event: the first of ``keys`` the payload sets, else the one the installed
+    command gave (``hookwise hook AGENT EVENT``); :class:`~hookwise.errors.PayloadError` when neither does."""
+    for key in keys:
+        name = payload.get(key)
+        if name:
+            break
+    else:
+        name = event
+    if not isinstance(name, str) or not name:
+        from hookwise.errors import PayloadError
+
+        raise PayloadError(
+            f"the payload does not name its event ({keys[0]}); give it on the command line: "
+            f"hookwise hook {agent.name} EVENT"
+        )
+    return name

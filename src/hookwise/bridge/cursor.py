@@ -14,6 +14,7 @@ from __future__ import annotations
 from hookwise._records import TYPE_CHECKING
 from hookwise.bridge.common import (
     contract_tool,
+    event_name,
     explicit_allow,
     messages_text,
     not_bridged_message,
@@ -40,9 +41,7 @@ _PERMISSION_EVENTS = frozenset({"beforeShellExecution", "beforeMCPExecution", "b
 
 
 def to_contract(agent: Agent, event: str | None, payload: dict[str, Any]) -> Request:
-    name = payload.get("hook_event_name") or event
-    if not isinstance(name, str) or not name:
-        raise PayloadError("the payload does not name its event (hook_event_name)")
+    name = event_name(agent, payload, event, "hook_event_name")
     roots = payload.get("workspace_roots")
     cwd = payload.get("cwd") or (roots[0] if isinstance(roots, list) and roots else "")
     req = Request(

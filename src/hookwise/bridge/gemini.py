@@ -8,9 +8,8 @@ hook packages, telemetry, the trace). Hooks of the agent's own settings files ar
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.bridge.common import messages_text, not_bridged_message
+from hookwise.bridge.common import event_name, messages_text, not_bridged_message
 from hookwise.bridge.core import BridgeAnswer, Request
-from hookwise.errors import PayloadError
 from hookwise.jsonc.codec import dumps
 
 if TYPE_CHECKING:
@@ -21,9 +20,7 @@ if TYPE_CHECKING:
 
 
 def to_contract(agent: Agent, event: str | None, payload: dict[str, Any]) -> Request:
-    name = payload.get("hook_event_name") or event
-    if not isinstance(name, str) or not name:
-        raise PayloadError("the payload does not name its event (hook_event_name)")
+    name = event_name(agent, payload, event, "hook_event_name")
     req = Request(
         agent_event=name,
         event=agent.contract_event(name),

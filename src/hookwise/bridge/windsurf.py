@@ -10,7 +10,13 @@ warning.
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.bridge.common import contract_tool, messages_text, not_bridged_message, tool_response
+from hookwise.bridge.common import (
+    contract_tool,
+    event_name,
+    messages_text,
+    not_bridged_message,
+    tool_response,
+)
 from hookwise.bridge.core import BridgeAnswer, Request
 from hookwise.errors import PayloadError
 
@@ -45,9 +51,7 @@ KNOWN_INFO = frozenset(
 
 
 def to_contract(agent: Agent, event: str | None, payload: dict[str, Any]) -> Request:
-    name = payload.get("agent_action_name") or event
-    if not isinstance(name, str) or not name:
-        raise PayloadError("the payload does not name its event (agent_action_name)")
+    name = event_name(agent, payload, event, "agent_action_name")
     raw = payload.get("tool_info")
     info: dict[str, Any] = raw if isinstance(raw, dict) else {}
     req = Request(
