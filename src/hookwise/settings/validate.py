@@ -26,6 +26,7 @@ from hookwise.errors import SettingsError
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+from hookwise.runners.hook_keys import sync_kinds
 from hookwise.settings.schema import (
     ERROR,
     EXACT_VALUES,
@@ -37,7 +38,6 @@ from hookwise.settings.schema import (
     close_match,
     read_hooks_section,
     read_object,
-    sync_kinds,
 )
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
