@@ -21,6 +21,7 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
+from hookwise.core.outcome import skipped
 from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
@@ -40,6 +41,7 @@ if (
     from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
     from typing import Any
 
+    from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
     from hookwise.runners.background import Background
     from hookwise.runners.persistent import PersistentPool
     from hookwise.telemetry.observer import HookTelemetry
@@ -48,8 +50,6 @@ if (
     PythonHook = Callable[
         [dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
     ]
-    from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
-
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
 
@@ -272,13 +272,7 @@ class HookSystem:
 
     def untrusted(self) -> list[HookEntry]:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
-        seen: set[str] = set()
-        out = []
-        for e in self._registry.all:
-            if e.needs_trust and e.identity not in seen and not self.trust_store.is_trusted(e):
-                seen.add(e.identity)
-                out.append(e)
-        return out
+        return self.trust_store.untrusted(self._registry.all)
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
@@ -448,7 +442,8 @@ class HookSystem:
     def _narrow(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]]:
-        """``if`` rules and spent ``once`` hooks applied, ``async`` hooks started in the background.
+        """``if`` rules and spent ``once`` hooks applied (:func:`hookwise.core.plan.select`), ``async`` hooks
+        started in the background (:class:`hookwise.runners.background.Background`).
 
         Returns the plan of the hooks to run now, and the outcomes of hooks skipped
         visibly (an ``if`` rule that does not parse).
@@ -462,30 +457,13 @@ class HookSystem:
             spent=self._spent,
             matches=_call_matches,
         )
-        extra = [
-            HookOutcome(
-                name=e.display_name,
-                command=e.target,
-                source=e.source,
-                event=ev.value,
-                outcome=Outcome.SKIPPED,
-                hook_type=e.type,
-                error=why,
-            )
-            for e, why in bad
-        ]
+        extra = [skipped(e, ev, why) for e, why in bad]
         if any(e.run_async for e in plan.entries):
-            now = []
-            for e in plan.entries:
-                if e.run_async:
-                    if self._background is None:
-                        from hookwise.runners.background import Background
+            if self._background is None:
+                from hookwise.runners.background import Background
 
-                        self._background = Background()
-                    self._background.start(e.display_name, self._background_job(e, ev, inp))
-                else:
-                    now.append(e)
-            plan = Plan(tuple(now), plan.sequential)
+                self._background = Background(self._run, self._ran, self._watch)
+            plan = self._background.start_async(ev, inp, plan)
         return plan, extra
 
     @property
@@ -498,34 +476,6 @@ class HookSystem:
             if e.once and o.outcome is Outcome.OK:
                 self._spent.add(once_key(e))
         return outcomes
-
-    def _background_job(
-        self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]
-    ) -> Callable[[], list[str]]:
-        """The job of an ``async`` hook, run in the caller's context (a host's current span stays its parent)."""
-        import contextvars
-
-        ctx = contextvars.copy_context()
-        return lambda: ctx.run(self._run_in_background, e, ev, inp)
-
-    def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
-        """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
-        plan = Plan((entry,), True)
-        outcomes, notes = self._run(
-            ev, plan, inp
-        )  # a firing of its own for the call monitors (telemetry)
-        (o,) = self._ran(plan, outcomes)
-        lines = (
-            []
-            if notes is None
-            else [f"{n} (async)" for n in self._watch.after(ev, plan, inp, outcomes, notes)]
-        )
-        from hookwise.runners.background import report_lines  # loaded with the first async hook
-
-        lines.extend(report_lines(o, ev))
-        if self._watch.recording:
-            lines.extend(self._watch.record_calls(ev, inp, [o], "async "))
-        return lines
 
     @property
     def background_running(self) -> int:

@@ -189,6 +189,16 @@ class TrustStore:
         key = self.key(entry)
         return key in self.session_keys or key in self.trusted_keys(self.scope(entry))
 
+    def untrusted(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
+        """The ``entries`` that need trust and do not have it, de-duplicated by identity."""
+        seen: set[str] = set()
+        out = []
+        for e in entries:
+            if e.needs_trust and e.identity not in seen and not self.is_trusted(e):
+                seen.add(e.identity)
+                out.append(e)
+        return out
+
     def trust_for_session(self, entries: Iterable[HookEntry]) -> None:
         """Trust ``entries`` for as long as this store lives (one session); nothing is recorded."""
         self.session_keys.update(self.key(e) for e in entries if e.needs_trust)
