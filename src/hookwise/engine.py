@@ -31,7 +31,7 @@ from hookwise.otel_switch import TelemetrySwitch
 from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warnings, unanswered
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
-from hookwise.runners.base import Firing
+from hookwise.runners.base import Firing, HostServices
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
 
@@ -43,7 +43,6 @@ if (
 
     from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
     from hookwise.runners.background import Background
-    from hookwise.runners.persistent import PersistentPool
     from hookwise.telemetry.observer import HookTelemetry
     from hookwise.trust import TrustStore
 
@@ -70,12 +69,10 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_POOL_LOCK = (
-    _thread.allocate_lock()
-)  # creating a HookSystem's persistent-hook pool or its sanitised environment
+_TRUST_LOCK = _thread.allocate_lock()  # creating a HookSystem's trust store
 
 
-class HookSystem:
+class HookSystem(HostServices):
     """Every configured hook of a project, ready to fire.
 
     :param project_dir: the project (default: the current directory). Hooks run
@@ -257,7 +254,7 @@ class HookSystem:
         if store is None:
             from hookwise.trust import TrustStore
 
-            with _POOL_LOCK:
+            with _TRUST_LOCK:
                 store = self._trust_store
                 if store is None:
                     store = self._trust_store = TrustStore(self._user_dir, self.project_dir)
@@ -499,48 +496,6 @@ class HookSystem:
         (outcome,) = run_plan(Firing(entry.event, self), Plan((entry,), True), inp, self.runners)
         return outcome
 
-    # ---- what runners read (runners.base.Host) --------------------------------------------
-    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
-    direct_spawn: bool = True
-
-    def env_for(self, entry: HookEntry) -> dict[str, str]:
-        """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
-        red = self.settings.redaction
-        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
-            return self.env
-        env = self._sanitized
-        if env is None:
-            with (
-                _POOL_LOCK
-            ):  # one sanitised copy per configuration (persistent hooks compare it by identity)
-                env = self._sanitized
-                if env is None:
-                    from hookwise.runners.env import is_strict, sanitize
-
-                    env = self._sanitized = sanitize(
-                        self.env, red.allowed, red.blocked, is_strict(self.env)
-                    )
-        return env
-
-    def extra_vars(self, session_id: str) -> dict[str, str]:
-        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
-        return self.settings.hook_vars(self.project_dir, session_id, self.env)
-
-    _pool: PersistentPool | None = None  # created on first use
-
-    def persistent_pool(self) -> PersistentPool:
-        """The processes of this system's persistent hooks (created on first use, stopped by :meth:`close`)."""
-        with _POOL_LOCK:
-            pool = self._pool
-            if pool is None:
-                import weakref
-
-                from hookwise.runners.persistent import PersistentPool
-
-                pool = self._pool = PersistentPool()
-                weakref.finalize(self, pool.close)
-        return pool
-
     def close(self) -> None:
         """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http hooks' kept-alive
         connections (idempotent; the hook system stays usable and starts what it needs again).
@@ -550,13 +505,7 @@ class HookSystem:
         background = getattr(self, "_background", None)
         if background is not None and background.running:
             self.warnings.extend(background.wait())
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.close()
-        for runner in getattr(self, "runners", {}).values():  # per-host resources (http keep-alive)
-            release = getattr(runner, "release", None)
-            if release is not None:
-                release(self)
+        self.release_runners(getattr(self, "runners", {}))
 
     def __enter__(self) -> HookSystem:
         return self
