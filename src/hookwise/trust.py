@@ -124,9 +124,7 @@ class TrustStore:
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
         """The directory a hook's trust is recorded under (project dir, or the extension's dir)."""
-        if entry.source in ("extension", "plugin") and entry.extension_dir:
-            return entry.extension_dir
-        return self.project_dir
+        return entry.own_dir or self.project_dir
 
     def material(self, entry: HookEntry) -> Material:
         """What trusting ``entry`` approves, as its kind declares it (:meth:`HookKind.trust_material

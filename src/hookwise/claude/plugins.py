@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import PLUGIN, HookEntry
 from hookwise.errors import PluginError, SettingsError
 from hookwise.home import user_dir
 from hookwise.jsonc import parse as jsonc
@@ -32,7 +32,7 @@ from hookwise.jsonc.parse import kind_of
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 DEFAULT_HOOKS = os.path.join("hooks", "hooks.json")
-SOURCE_LABEL = "plugin"
+SOURCE_LABEL = PLUGIN
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: "$" would let a trailing newline in
 
 

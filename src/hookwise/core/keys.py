@@ -9,6 +9,8 @@ description. Pure: reading a value never touches the file system.
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING, dataclass
+from hookwise.core.registry import PROJECT as PROJECT  # the source labels, here for the key tables
+from hookwise.core.registry import SOURCES, SYSTEM, USER
 from hookwise.jsonc.codec import dumps
 from hookwise.jsonc.parse import kind_of, pointer
 
@@ -338,14 +340,15 @@ TIMEOUT = Timeout()
 ENV = EnvMap()
 
 
-#: the source labels of the settings files (docs/contract.md §1); system defaults and system overrides are both
-#: ``system``. Extension ``hooks.json`` files, plugins and packages contribute hooks only, never these keys.
-SYSTEM, USER, PROJECT = "system", "user", "project"
-EVERY_LAYER: tuple[str, ...] = (SYSTEM, USER, PROJECT)
+#: the source labels of the settings files (docs/contract.md §1; ``settings`` rows of
+#: :data:`hookwise.core.registry.SOURCES`). Extension ``hooks.json`` files, plugins and packages contribute
+#: hooks only, never these keys.
+EVERY_LAYER: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.settings)
 USER_AND_SYSTEM: tuple[str, ...] = (USER, SYSTEM)
 SYSTEM_ONLY: tuple[str, ...] = (SYSTEM,)
-#: the sources hooks come from; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run only once trusted
-HOOK_SOURCES: tuple[str, ...] = (SYSTEM, USER, PROJECT, "extension", "plugin", "package")
+#: the sources whose hooks are written in files; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run
+#: only once trusted
+HOOK_SOURCES: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.in_files)
 
 
 @dataclass(frozen=True)
