@@ -1,0 +1,96 @@
+"""``hookwise mcp -- <command>`` relays what no hook watches byte for byte (no SDK on either side).
+
+A raw client (this test, writing JSON-RPC lines) and a raw server (a script that logs every byte it
+receives and answers in its own spelling) around the real gateway process: the server must receive
+the client's exact lines and the client the server's exact lines; a call a hook watches (another
+tool in the same session) is still denied by the real command hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+RAW_SERVER = textwrap.dedent(r"""
+    import json, sys
+    log, sent = open(sys.argv[1], "ab"), open(sys.argv[2], "ab")
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        log.write(line)
+        log.flush()
+        msg = json.loads(line)
+        if "id" not in msg or "method" not in msg:
+            continue
+        if msg["method"] == "initialize":
+            res = '{"serverInfo": {"name": "raw", "version": "1"}, "capabilities": {"tools": {}}}'
+        else:
+            res = '{"content": [ {"type": "text", "text": "caf\\u00e9 \\"quoted\\""} ], "isError": false}'
+        answer = b'{"id": %s,  "jsonrpc": "2.0", "result": %s}\n' % (json.dumps(msg["id"]).encode(), res.encode())
+        sent.write(answer)
+        sent.flush()
+        out.write(answer)
+        out.flush()
+""")
+
+DENY = textwrap.dedent("""
+    import json, sys
+    json.load(sys.stdin)
+    print(json.dumps({"decision": "deny", "reason": "not this one"}))
+""")
+
+#: what the client sends, in its own spelling (spaces, key order, escapes, a method the gateway
+#: does not know, a notification)
+CLIENT_LINES = [
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}\n',
+    b'{"method": "notifications/initialized", "jsonrpc": "2.0"}\n',
+    b'{ "params" : { "arguments" : { "text" : "caf\\u00e9  \\n two spaces" }, "name" : "echo" },'
+    b' "method" : "tools/call", "id" : "a-1", "jsonrpc" : "2.0" }\n',
+    b'{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"file:///x"}}\n',
+    b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\xc3\xa9"}}}\n',
+]
+WATCHED = (
+    b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"other","arguments":{}}}\n'
+)
+
+
+def test_unwatched_traffic_passes_byte_identical(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "server.py").write_text(RAW_SERVER)
+    (proj / "deny.py").write_text(DENY)
+    hook = {"type": "command", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/deny.py"'}
+    settings = {"hooks": {"BeforeTool": [{"matcher": "mcp__raw__other", "hooks": [hook]}]}}
+    (proj / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    received, sent = tmp_path / "received", tmp_path / "sent"
+    env = {"HOOKWISE_TRUST_ALL": "1", "GEMINI_CLI_HOME": str(tmp_path / "home")}
+    env.update({k: v for k, v in os.environ.items() if k in ("SYSTEMROOT", "LANG")})
+    cmd = [sys.executable, "-m", "hookwise", "--project", str(proj), "mcp", "--"]
+    cmd += [sys.executable, str(proj / "server.py"), str(received), str(sent)]
+    out = subprocess.run(
+        cmd,
+        input=b"".join([*CLIENT_LINES, WATCHED]),
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr.decode()
+    # the server got exactly the client's lines (the watched call never reached it)
+    assert received.read_bytes() == b"".join(CLIENT_LINES)
+    answers = out.stdout.splitlines(keepends=True)
+    denied = [a for a in answers if b'"id":5' in a]
+    from_server = [a for a in answers if a not in denied]
+    # the client got exactly the server's lines, in the server's spelling and order
+    assert b"".join(from_server) == sent.read_bytes()
+    ids = [b"1", b'"a-1"', b"3", b"4"]
+    assert [a.split(b",", 1)[0] for a in from_server] == [b'{"id": ' + i for i in ids]
+    assert len(denied) == 1
+    result = json.loads(denied[0])["result"]
+    assert result == {
+        "content": [{"type": "text", "text": "denied by a hook: not this one"}],
+        "isError": True,
+    }
