@@ -10,7 +10,7 @@ Memory (``--memory``): ``BENCH_CALLS`` (100 000) ``tools/call`` lines written st
 (``BENCH_WINDOW`` in flight) in front of a minimal stdio server (a JSON-RPC echo of the standard
 library, so the run measures the gateway, not an SDK server), the gateway's resident memory
 (``/proc/<pid>/status`` VmRSS) sampled every ``BENCH_EVERY`` calls; prints first, last, max and the
-slope (least squares, KiB per 10 000 calls, after the first tenth). ``BENCH_HOOK=1`` adds a
+slope (least squares, KiB per 10 000 calls, after the first tenth and over the second half). ``BENCH_HOOK=1`` adds a
 ``python`` BeforeTool hook on the tool, so every call goes through the watched path.
 
     python bench/mcp_proxy.py              # BENCH_N=1000 pairs
@@ -182,14 +182,16 @@ def _memory() -> None:
     gw.stdin.close()
     gw.wait(30)
     rss = [r for _, r in samples]
-    steady = [s for s in samples if s[0] >= calls // 10]
+    tenth = [s for s in samples if s[0] >= calls // 10]
+    half = [s for s in samples if s[0] >= calls // 2]
+    hook = os.environ.get("BENCH_HOOK") == "1"
     print(
-        f"{calls} tools/call through the gateway in {took:.1f} s ({calls / took:.0f}/s), "
-        f"hook: {os.environ.get('BENCH_HOOK') == '1'}"
+        f"{calls} tools/call through the gateway in {took:.1f} s ({calls / took:.0f}/s), hook: {hook}"
     )
     print(
-        f"gateway VmRSS KiB: first {rss[0]}, after 1 call batch {rss[1]}, last {rss[-1]}, "
-        f"max {max(rss)}; slope {_slope(steady):+.1f} KiB per 10 000 calls (after the first tenth)"
+        f"gateway VmRSS KiB: first {rss[0]}, after {samples[1][0]} calls {rss[1]}, last {rss[-1]}, "
+        f"max {max(rss)}; slope KiB per 10 000 calls: {_slope(tenth):+.1f} after the first tenth, "
+        f"{_slope(half):+.1f} over the second half"
     )
     print("samples (calls: KiB): " + ", ".join(f"{c}: {r}" for c, r in samples))
 
