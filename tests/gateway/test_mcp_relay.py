@@ -58,7 +58,9 @@ WATCHED = (
 )
 
 
-def test_unwatched_traffic_passes_byte_identical(tmp_path: Path) -> None:
+def _relay(tmp_path: Path, lines: list[bytes]) -> tuple[bytes, bytes, bytes, str]:
+    """Run the gateway in front of the raw server with ``lines`` as the client's input: what the server
+    received, what it sent, what the client got, the gateway's stderr."""
     proj = tmp_path / "proj"
     (proj / ".gemini").mkdir(parents=True)
     (proj / "server.py").write_text(RAW_SERVER)
@@ -71,21 +73,21 @@ def test_unwatched_traffic_passes_byte_identical(tmp_path: Path) -> None:
     env.update({k: v for k, v in os.environ.items() if k in ("SYSTEMROOT", "LANG")})
     cmd = [sys.executable, "-m", "hookwise", "--project", str(proj), "mcp", "--"]
     cmd += [sys.executable, str(proj / "server.py"), str(received), str(sent)]
-    out = subprocess.run(
-        cmd,
-        input=b"".join([*CLIENT_LINES, WATCHED]),
-        capture_output=True,
-        env=env,
-        timeout=60,
-    )
+    out = subprocess.run(cmd, input=b"".join(lines), capture_output=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr.decode()
+    got = received.read_bytes() if received.exists() else b""
+    return got, sent.read_bytes() if sent.exists() else b"", out.stdout, out.stderr.decode()
+
+
+def test_unwatched_traffic_passes_byte_identical(tmp_path: Path) -> None:
+    received, sent, stdout, _ = _relay(tmp_path, [*CLIENT_LINES, WATCHED])
     # the server got exactly the client's lines (the watched call never reached it)
-    assert received.read_bytes() == b"".join(CLIENT_LINES)
-    answers = out.stdout.splitlines(keepends=True)
+    assert received == b"".join(CLIENT_LINES)
+    answers = stdout.splitlines(keepends=True)
     denied = [a for a in answers if b'"id":5' in a]
     from_server = [a for a in answers if a not in denied]
     # the client got exactly the server's lines, in the server's spelling and order
-    assert b"".join(from_server) == sent.read_bytes()
+    assert b"".join(from_server) == sent
     ids = [b"1", b'"a-1"', b"3", b"4"]
     assert [a.split(b",", 1)[0] for a in from_server] == [b'{"id": ' + i for i in ids]
     assert len(denied) == 1
@@ -94,3 +96,25 @@ def test_unwatched_traffic_passes_byte_identical(tmp_path: Path) -> None:
         "content": [{"type": "text", "text": "denied by a hook: not this one"}],
         "isError": True,
     }
+
+
+def test_no_spelling_of_a_watched_call_passes_its_hook(tmp_path: Path) -> None:
+    """JSON escapes in the method or the tool name, a batch, a call without an id: the server never
+    gets a call of the watched tool."""
+    lines = [
+        CLIENT_LINES[0],
+        b'{"jsonrpc":"2.0","id":11,"method":"tools\\/call","params":{"name":"other","arguments":{}}}\n',
+        b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"\\u006fther","arguments":{}}}\n',
+        b'[{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"other","arguments":{}}}]\n',
+        b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"other","arguments":{}}}\n',
+    ]
+    received, _, stdout, err = _relay(tmp_path, lines)
+    assert received == lines[0]  # only initialize reached the server
+    answers = [json.loads(a) for a in stdout.splitlines()]
+    by_id = {a["id"]: a for a in answers if isinstance(a, dict)}
+    for rid in (11, 12):
+        assert by_id[rid]["result"]["isError"] is True
+        assert by_id[rid]["result"]["content"][0]["text"] == "denied by a hook: not this one"
+    batch = next(a for a in answers if isinstance(a, list))
+    assert batch[0]["id"] == 13 and batch[0]["error"]["code"] == -32600
+    assert "refused a JSON-RPC batch" in err and "dropped a tools/call notification" in err

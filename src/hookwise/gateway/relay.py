@@ -58,8 +58,22 @@ if TYPE_CHECKING:
     Handler = Callable[[dict[str, Any], bytes], None]
 
 LOG = logging.getLogger("hookwise.mcp")
-#: a line holding none of these is forwarded without being parsed
-_WATCHED = (b"tools/call", b"tools/list", b"initialize", b"server/discover", b"hookwise-")
+#: a line holding none of these is forwarded without being parsed. The two escapes are there because
+#: JSON may spell any character as ``\uXXXX`` and ``/`` as ``\/``: a line without them holds no string
+#: that decodes to a watched word unless the word is in it literally (no way around a hook)
+_WATCHED = (
+    b"tools/call",
+    b"tools/list",
+    b"initialize",
+    b"server/discover",
+    b"hookwise-",
+    b"\\u",
+    b"\\/",
+)
+#: the same for the server's lines while answers are awaited (their ``"id"``)
+_ANSWER = (b'"id"', b"\\u")
+#: the methods whose requests the relay may hold or change (never forwarded inside a batch)
+_METHODS = frozenset({"tools/call", "tools/list", "initialize", "server/discover"})
 _META_CAPS = "io.modelcontextprotocol/clientCapabilities"
 _META_INFO = "io.modelcontextprotocol/serverInfo"
 #: how long a person has to answer a confirmation before it counts as a no
@@ -208,7 +222,7 @@ class Relay:
     def _from_server(self, fd: int) -> None:
         try:
             for line in read_lines(fd):
-                if self.pending and b'"id"' in line and self._answered(line):
+                if self.pending and any(w in line for w in _ANSWER) and self._answered(line):
                     continue
                 self.client.send(line)
         finally:
@@ -247,7 +261,13 @@ class Relay:
     def _client_message(self, line: bytes) -> None:
         msg = _parse(line)
         method = msg.get("method") if msg is not None else None
-        if msg is None or "id" not in msg:
+        if msg is None:
+            self._unparsed(line)
+        elif (
+            "id" not in msg and method in _METHODS
+        ):  # a request without its id: no hook could answer
+            LOG.warning("dropped a %s notification (no id): tools are called with requests", method)
+        elif "id" not in msg:
             self.server.send(line)
         elif method is None:
             self._client_answer(msg, line)
@@ -264,6 +284,33 @@ class Relay:
             self._call(msg, line)
         else:
             self.server.send(line)
+
+    def _unparsed(self, line: bytes) -> None:
+        """A line that is not one JSON-RPC object: a batch (JSON-RPC 2.0, MCP before 2025-06-18) that
+        holds a watched request is refused whole (its hooks would be passed by); anything else goes on
+        for the server to judge."""
+        try:
+            batch = json.loads(line)
+        except ValueError:
+            batch = None
+        if not isinstance(batch, list) or not any(
+            isinstance(m, dict) and m.get("method") in _METHODS for m in batch
+        ):
+            self.server.send(line)
+            return
+        LOG.warning("refused a JSON-RPC batch holding %s: send those requests one by one", _METHODS)
+        err = {
+            "code": -32600,
+            "message": "hookwise mcp: batched tools/ and session requests are "
+            "not relayed; send them one by one",
+        }
+        answers = [
+            {"jsonrpc": "2.0", "id": m["id"], "error": err}
+            for m in batch
+            if isinstance(m, dict) and "id" in m and "method" in m
+        ]
+        if answers:
+            self.client.send(json.dumps(answers, separators=(",", ":")).encode() + b"\n")
 
     def _client_answer(self, msg: dict[str, Any], line: bytes) -> None:
         rid = msg.get("id")
