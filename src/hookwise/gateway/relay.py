@@ -167,6 +167,7 @@ class Relay:
         if server is not None:
             self._named.set()
         self._opening = False  # an initialize / server/discover went out and is not answered yet
+        self._closing = False
         self._context = contextvars.copy_context()
 
     # ---- running ---------------------------------------------------------------------------
@@ -190,6 +191,7 @@ class Relay:
 
     def _stop(self, proc: subprocess.Popen[bytes], from_server: threading.Thread) -> None:
         """Finish what is in flight, then let the server go: its last answers still reach the client."""
+        self._closing = True  # no more questions to a client that left
         for fut in list(self.asks.values()):
             if not fut.done():
                 fut.set_result(None)
@@ -263,9 +265,7 @@ class Relay:
         method = msg.get("method") if msg is not None else None
         if msg is None:
             self._unparsed(line)
-        elif (
-            "id" not in msg and method in _METHODS
-        ):  # a request without its id: no hook could answer
+        elif "id" not in msg and method in _METHODS:  # a request without an id: nothing to answer
             LOG.warning("dropped a %s notification (no id): tools are called with requests", method)
         elif "id" not in msg:
             self.server.send(line)
@@ -298,7 +298,9 @@ class Relay:
         ):
             self.server.send(line)
             return
-        LOG.warning("refused a JSON-RPC batch holding %s: send those requests one by one", _METHODS)
+        LOG.warning(
+            "refused a JSON-RPC batch holding a tools/ or session request (send them one by one)"
+        )
         err = {
             "code": -32600,
             "message": "hookwise mcp: batched tools/ and session requests are "
@@ -344,12 +346,12 @@ class Relay:
             self._submit(partial(self._before, hname), msg, line)
             return
         args = params.get("arguments")
-        self._forward(msg["id"], self._after_handler(hname, args), line)
+        self._forward(msg["id"], self._after_handler(hname, name, args), line)
 
-    def _after_handler(self, hname: str, args: Any) -> Handler | None:
+    def _after_handler(self, hname: str, tool: str, args: Any) -> Handler | None:
         if not self.system.has_hooks("AfterTool", hname):
             return None
-        return partial(self._after, hname, dict(args) if isinstance(args, dict) else {})
+        return partial(self._after, hname, tool, dict(args) if isinstance(args, dict) else {})
 
     def _reply(self, request: dict[str, Any], result: dict[str, Any]) -> None:
         """Answer the client's request ourselves (the server never sees it)."""
@@ -397,7 +399,7 @@ class Relay:
                 if not responses:
                     del params["inputResponses"]
             line = _dump(msg)
-        self._forward(msg["id"], self._after_handler(hname, new_args), line)
+        self._forward(msg["id"], self._after_handler(hname, params["name"], new_args), line)
 
     def _refusal(self, msg: dict[str, Any], before: FireResult) -> dict[str, Any] | None:
         """The answer that replaces the call (deny, stop, an unconfirmed ask, the question), or None."""
@@ -445,6 +447,8 @@ class Relay:
         rid = f"hookwise-{next(self._ids)}"
         fut: Future[dict[str, Any] | None] = Future()
         self.asks[rid] = fut
+        if self._closing:
+            fut.set_result(None)
         req = {"jsonrpc": "2.0", "id": rid, "method": "elicitation/create", "params": question}
         self.client.send(_dump(req))
         try:
@@ -460,7 +464,9 @@ class Relay:
             return False
         return result.get("action") == "accept"
 
-    def _after(self, hname: str, args: dict[str, Any], msg: dict[str, Any], line: bytes) -> None:
+    def _after(
+        self, hname: str, tool: str, args: dict[str, Any], msg: dict[str, Any], line: bytes
+    ) -> None:
         result = msg.get("result")
         if not isinstance(result, dict) or result.get("resultType", "complete") != "complete":
             self.client.send(line)  # an error, or the server's own input_required round
@@ -472,7 +478,6 @@ class Relay:
             if isinstance(c, dict) and c.get("type") == "text" and isinstance(c.get("text"), str)
         ]
         response = tool_response(texts, bool(result.get("isError")))
-        tool = hname.rsplit("__", 1)[-1]
         after = self.system.fire(
             "AfterTool",
             tool_name=hname,
