@@ -4,7 +4,8 @@
 Latency (default): one MCP server written with the SDK (a tool that echoes its argument), called by
 the SDK's client over stdio directly and through ``hookwise mcp`` (a project with no hooks),
 alternating call by call so both see the same machine load. Prints p50/p99 of both, the added p50
-(target ≤ 1 ms) and the median of the per-pair differences.
+(target ≤ 1 ms) and the median of the per-pair differences. Then the same with raw JSON-RPC lines
+and a minimal standard-library server on both sides (no SDK): the gateway's own cost.
 
 Memory (``--memory``): ``BENCH_CALLS`` (100 000) ``tools/call`` lines written straight to the gateway
 (``BENCH_WINDOW`` in flight) in front of a minimal stdio server (a JSON-RPC echo of the standard
@@ -119,6 +120,50 @@ async def _latency() -> None:
     print(f"median of per-pair differences: {_pct(pairs, 0.5):.3f} ms")
 
 
+def _raw_latency() -> None:
+    """The same without the SDK on either side: JSON-RPC lines to the minimal echo server, directly and
+    through the gateway, one call at a time, alternating (the gateway's own cost, not hidden in the
+    SDK's few milliseconds)."""
+    n = int(os.environ.get("BENCH_N", "1000")) * 2
+    tmp = tempfile.mkdtemp(prefix="hookwise-bench-mcp-raw-")
+    proj = _project(tmp, hook=False)
+    up = os.path.join(tmp, "upstream.py")
+    with open(up, "w") as f:
+        f.write(RAW_UPSTREAM)
+    direct = [sys.executable, up]
+    proxied = [sys.executable, "-m", "hookwise", "--project", proj, "mcp", "--", *direct]
+    procs = {
+        name: subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_env(tmp))
+        for name, cmd in (("direct", direct), ("proxied", proxied))
+    }
+    lat: dict[str, list[float]] = {"direct": [], "proxied": []}
+    try:
+        for p in procs.values():
+            _initialize(p)
+        for i in range(n + 100):
+            for name in ("direct", "proxied") if i % 2 else ("proxied", "direct"):
+                p = procs[name]
+                assert p.stdin is not None and p.stdout is not None
+                t0 = time.perf_counter()
+                p.stdin.write(_call(i) + b"\n")
+                p.stdin.flush()
+                p.stdout.readline()
+                if i >= 100:
+                    lat[name].append((time.perf_counter() - t0) * 1000)
+    finally:
+        for p in procs.values():
+            assert p.stdin is not None
+            p.stdin.close()
+            p.wait(30)
+    for name, v in lat.items():
+        print(
+            f"raw {name:<8} p50 {_pct(v, 0.5):7.3f} ms  p99 {_pct(v, 0.99):7.3f} ms  ({len(v)} calls)"
+        )
+    print(
+        f"raw added per tools/call: p50 {_pct(lat['proxied'], 0.5) - _pct(lat['direct'], 0.5):.3f} ms"
+    )
+
+
 # ---- memory -------------------------------------------------------------------------------------
 def _rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
@@ -136,6 +181,15 @@ def _slope(points: list[tuple[int, int]]) -> float:
     my = sum(y for _, y in points) / len(points)
     den = sum((x - mx) ** 2 for x, _ in points)
     return sum((x - mx) * (y - my) for x, y in points) / den * 10_000 if den else 0.0
+
+
+def _initialize(p: subprocess.Popen[bytes]) -> None:
+    assert p.stdin is not None and p.stdout is not None
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b"}}
+    msg = {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": init}
+    p.stdin.write(json.dumps(msg).encode() + b"\n")
+    p.stdin.flush()
+    p.stdout.readline()
 
 
 def _call(i: int) -> bytes:
@@ -157,13 +211,7 @@ def _memory() -> None:
     cmd = [sys.executable, "-m", "hookwise", "--project", proj, "mcp", "--", sys.executable, up]
     gw = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_env(tmp))
     assert gw.stdin is not None and gw.stdout is not None
-    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b"}}
-    gw.stdin.write(
-        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}).encode()
-        + b"\n"
-    )
-    gw.stdin.flush()
-    gw.stdout.readline()
+    _initialize(gw)
     samples: list[tuple[int, int]] = [(0, _rss_kib(gw.pid))]
     t0 = time.perf_counter()
     sent = done = 0
@@ -203,3 +251,4 @@ if __name__ == "__main__":
         import anyio
 
         anyio.run(_latency)
+        _raw_latency()
