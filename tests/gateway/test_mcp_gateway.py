@@ -211,6 +211,8 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
     [
         ([], "needs the server's command after --"),
         (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+        (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
+        (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
     ],
 )
 def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
