@@ -118,3 +118,34 @@ def test_no_spelling_of_a_watched_call_passes_its_hook(tmp_path: Path) -> None:
     batch = next(a for a in answers if isinstance(a, list))
     assert batch[0]["id"] == 13 and batch[0]["error"]["code"] == -32600
     assert "refused a JSON-RPC batch" in err and "dropped a tools/call notification" in err
+
+
+def test_sigterm_ends_the_relay_with_session_end(tmp_path: Path) -> None:
+    """A client that stops its server with SIGTERM (stdin still open): SessionEnd still fires."""
+    import signal
+
+    proj = tmp_path / "proj"
+    (proj / ".gemini").mkdir(parents=True)
+    (proj / "server.py").write_text(RAW_SERVER)
+    (proj / "ended.py").write_text(
+        "import json, os, sys\n"
+        "d = json.load(sys.stdin)\n"
+        "open(os.path.join(os.environ['GEMINI_PROJECT_DIR'], 'ended'), 'w').write(d['reason'])\n"
+    )
+    hook = {"type": "command", "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/ended.py"'}
+    (proj / ".gemini" / "settings.json").write_text(
+        json.dumps({"hooks": {"SessionEnd": [{"hooks": [hook]}]}})
+    )
+    env = {"HOOKWISE_TRUST_ALL": "1", "GEMINI_CLI_HOME": str(tmp_path / "home")}
+    cmd = [sys.executable, "-m", "hookwise", "--project", str(proj), "mcp", "--"]
+    cmd += [sys.executable, str(proj / "server.py"), str(tmp_path / "r"), str(tmp_path / "s")]
+    gw = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert gw.stdin is not None and gw.stdout is not None
+    gw.stdin.write(CLIENT_LINES[0])
+    gw.stdin.flush()
+    assert b'"serverInfo"' in gw.stdout.readline()  # relaying: the handlers are in place
+    gw.send_signal(signal.SIGTERM)
+    assert gw.wait(30) == 0
+    gw.stdin.close()
+    gw.stdout.close()
+    assert (proj / "ended").read_text() == "exit"

@@ -29,6 +29,7 @@ import itertools
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -102,6 +103,14 @@ def read_lines(fd: int) -> Iterator[bytes]:
             parts.append(chunk[start:])
     if parts:
         yield b"".join(parts)
+
+
+def _on_sigterm(stop: Callable[[], None]) -> Any:
+    """SIGTERM (a client that stops its servers) ends the relay like a closed stdin: calls in flight
+    finish, the server is let go, SessionEnd fires. The previous handler, or None off the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, lambda signum, frame: stop())
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
@@ -179,6 +188,7 @@ class Relay:
         assert proc.stdin is not None and proc.stdout is not None
         self.client, self.server = _Pipe(stdout), _Pipe(proc.stdin.fileno())
         from_server = threading.Thread(target=self._from_server, args=(proc.stdout.fileno(),))
+        old_term = _on_sigterm(self._done.set)
         try:
             start = self.system.fire("SessionStart", source="startup")
             self._warn(start)
@@ -188,6 +198,8 @@ class Relay:
             self._done.wait()
         finally:
             self._stop(proc, from_server)
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
 
     def _stop(self, proc: subprocess.Popen[bytes], from_server: threading.Thread) -> None:
         """Finish what is in flight, then let the server go: its last answers still reach the client."""
