@@ -23,7 +23,7 @@ from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.outcome import skipped
 from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
-from hookwise.core.registry import DEFAULT_TIMEOUT_MS, RUNTIME, HookEntry, PythonSpec, Registry
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
 from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
 from hookwise.monitors import Monitors
@@ -209,7 +209,7 @@ class HookSystem(HostServices):
             matcher=matcher,
             sequential=sequential,
             timeout_ms=int(timeout_ms),
-            source=RUNTIME,
+            source="runtime",
             spec=PythonSpec(func=func),
         )
         self._runtime.append(entry)

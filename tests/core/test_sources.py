@@ -68,6 +68,7 @@ def _bare_label(node: ast.AST) -> str | None:
 
 
 def _offences(tree: ast.AST) -> list[tuple[int, str]]:
+    """Switches on a source written with bare strings: ``x.source == "plugin"``, ``x.label in ("user", ...)``."""
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -76,14 +77,24 @@ def _offences(tree: ast.AST) -> list[tuple[int, str]]:
                 found = [lbl for s in sides if (lbl := _bare_label(s))]
                 if found:
                     out.append((node.lineno, f"compares a source with {found[0]!r}"))
-        elif isinstance(node, ast.Call):
+    return out
+
+
+def _labels_written(tree: ast.AST) -> list[tuple[int, str]]:
+    """The source labels written as text where an entry or a layer is made (``HookEntry(source="runtime")``)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
             if name in ("HookEntry", "SettingsLayer"):
-                for kw in node.keywords:
-                    if kw.arg in ("source", "label") and _bare_label(kw.value):
-                        out.append((node.lineno, f"{name}({kw.arg}={_bare_label(kw.value)!r})"))
-                if name == "SettingsLayer" and node.args and _bare_label(node.args[0]):
-                    out.append((node.lineno, f"SettingsLayer({_bare_label(node.args[0])!r}, ...)"))
+                values = [kw.value for kw in node.keywords if kw.arg in ("source", "label")]
+                if name == "SettingsLayer" and node.args:
+                    values.append(node.args[0])
+                out.extend(
+                    (node.lineno, v.value)
+                    for v in values
+                    if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                )
     return out
 
 
@@ -96,15 +107,20 @@ def test_no_code_compares_a_source_with_a_bare_string() -> None:
     assert bad == []
 
 
-def test_the_guard_sees_a_bare_label() -> None:
-    code = 'if e.source in ("extension", "plugin"): pass\nHookEntry(ev, source="runtime")\nx.label == "user"'
-    assert len(_offences(ast.parse(code))) == 3
-    assert (
-        _offences(
-            ast.parse('if e.source == EXTENSION: pass\nfire("SessionStart", source="startup")')
-        )
-        == []
-    )
+def test_every_label_written_is_a_row() -> None:
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        for line, label in _labels_written(ast.parse(path.read_text(encoding="utf-8"))):
+            if label not in SOURCES:
+                bad.append(f"{path.relative_to(PKG)}:{line}: {label!r}")
+    assert bad == []
+
+
+def test_the_guards_see_a_bare_label() -> None:
+    code = 'if e.source in ("extension", "plugin"): pass\nx.label == "user"\nif e.source == EXTENSION: pass'
+    assert len(_offences(ast.parse(code))) == 2
+    made = 'HookEntry(ev, source="plugins")\nSettingsLayer("user", "user", p)\nfire("SessionStart", source="x")'
+    assert _labels_written(ast.parse(made)) == [(1, "plugins"), (2, "user")]
 
 
 def _table_rows(text: str, header: str) -> list[list[str]]:
