@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.errors import SettingsError
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
