@@ -110,6 +110,7 @@ def test_decision_words_are_written_once_and_agree() -> None:
     assert set(typing.get_args(wire.Decision)) == set(events.DECISIONS)
 
 
+@pytest.mark.slow
 def test_the_blocking_decisions_are_spelled_out_only_in_their_table() -> None:
     """``deny``/``block`` as a literal set of their own is events.BLOCKING_DECISIONS, nowhere else
     (code asks result.asks_to_block or reads the table)."""
