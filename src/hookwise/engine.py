@@ -24,8 +24,8 @@ from hookwise.core.merge import merge
 from hookwise.core.outcome import skipped
 from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
-from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.input_errors import PayloadError
 from hookwise.monitors import Monitors
 from hookwise.otel_switch import TelemetrySwitch
 from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warnings, unanswered

@@ -31,13 +31,13 @@ from tests.conftest import Project
 
 from hookwise import HookSystem
 from hookwise.cli.main import main
+from hookwise.settings.json_schema import json_schema
 from hookwise.settings.load import load_settings
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
     HOOK_KEYS,
     HOOKS_CONFIG_KEYS,
     OLD_LOCATIONS,
-    json_schema,
 )
 from hookwise.settings.validate import Problem, check_text
 

@@ -6,8 +6,8 @@ import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.registry import EXTENSION, PROJECT, SYSTEM, USER
-from hookwise.errors import SettingsError
 from hookwise.home import user_dir as user_dir  # the user layer's directory (hookwise/home.py)
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 

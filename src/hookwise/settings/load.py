@@ -11,7 +11,7 @@ import os
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.core.registry import EXTENSION, SYSTEM, USER, HookEntry
-from hookwise.errors import SettingsError
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
 from hookwise.settings.profiles import PROFILES, Profile, select_profile
