@@ -39,9 +39,8 @@ from hookwise.core.rules import rule_error
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
-from hookwise.runners import KINDS, spec_from_keys
-from hookwise.runners.hook_keys import HOOK_KEYS, HOOK_TYPES, sync_kinds
-from hookwise.runners.kind import HookKind
+from hookwise.runners import KINDS, spec_from_keys, sync_kinds
+from hookwise.runners.kind import HOOK_KEYS, HOOK_TYPES, HookKind
 
 
 @dataclass(frozen=True)
