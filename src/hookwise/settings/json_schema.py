@@ -11,18 +11,15 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.keys import EVERY_LAYER, HOOK_SOURCES, Key
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc.codec import dumps_indented
+from hookwise.runners.hook_keys import HOOK_KEYS, HOOK_MARKERS, HOOK_TYPES, sync_kinds
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
     EXACT_VALUES,
-    HOOK_KEYS,
-    HOOK_MARKERS,
-    HOOK_TYPES,
     HOOKS_CONFIG_KEYS,
     OLD_LOCATIONS,
     REDACTION_KEYS,
     SCHEMA_FILE,
     TELEMETRY_KEYS,
-    sync_kinds,
 )
 
 if TYPE_CHECKING:
