@@ -320,8 +320,9 @@ class HookSystem:
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
         """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
-        ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
-        if ev is None:
+        try:  # a HookEvent is a str: found by its value too
+            ev = _EVENTS[event]  # type: ignore[index]
+        except (KeyError, TypeError):
             ev = parse_event(event)
         if payload is None:
             data = fields
@@ -333,7 +334,9 @@ class HookSystem:
             )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
-        return ev, data, self._planner.plan(ev, value if isinstance(value, str) else None)
+        if value is not None and value.__class__ is not str and not isinstance(value, str):
+            value = None
+        return ev, data, self._planner.plan(ev, value)
 
     def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
         """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
