@@ -13,7 +13,8 @@ until the deadline and then gives up on the call (outcome ``timeout``):
   thread); the worker is abandoned: it finishes the call in the background,
   its answer is discarded, and it exits instead of taking new work.
 
-Every Python hook runs on a worker (see :mod:`hookwise.runners.python`), plain
+Every Python hook runs on a worker (see :mod:`hookwise.runners.python`; the one
+exception is a function the host registered with ``inline=True``), plain
 functions too: a function that sleeps past its timeout is abandoned like a
 blocked coroutine, so a firing returns by its hooks' timeouts. A
 ``BaseException`` that is not an ``Exception`` raised by the hook
