@@ -156,3 +156,36 @@ def test_no_settings_file_can_make_a_hook_inline(project: Project) -> None:
     assert entry.spec.inline is False  # type: ignore[attr-defined]
     r = hs.fire("BeforeTool", tool_name="x", tool_input={})
     assert r.system_message == "hookwise-python-hook"  # the worker's thread, not the caller's
+
+
+def test_a_circular_answer_is_failed_naming_the_cycle(project: Project) -> None:
+    hs = HookSystem(project.root)
+
+    def loop(inp: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {"decision": "deny"}
+        answer["self"] = answer
+        return answer
+
+    hs.register("BeforeTool", loop, name="loop", inline=True)
+    r = hs.fire("BeforeTool", tool_name="x", tool_input={})
+    (o,) = r.hooks
+    assert o.outcome is Outcome.FAILED and not r.blocked
+    assert "not JSON-serialisable: Circular reference detected" in (o.error or "")
+
+
+def test_the_first_wrong_field_in_table_order_is_named_and_surrogates_are_replaced() -> None:
+    from hookwise.core.answer import check_answer
+
+    # two wrong fields, written in the other order: the message names the table's first (decision)
+    _, err = check_answer({"reason": 1, "decision": 2})
+    assert err is not None and err.startswith("answer field `decision` must be a string")
+    out, err = check_answer(
+        {"decision": "deny", "reason": "bad \ud800 byte", "x\ud800": ["\ud800"]}
+    )
+    assert err is None and out == {
+        "decision": "deny",
+        "reason": "bad \ufffd byte",
+        "x\ufffd": ["\ufffd"],
+    }
+    fine = {"decision": "deny", "reason": "caf\u00e9 \u2603"}
+    assert check_answer(fine)[0] is fine  # shared when nothing needs replacing

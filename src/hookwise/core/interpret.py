@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.jsonc.codec import dumps
+from hookwise.jsonc.codec import compact_text, dumps
 from hookwise.jsonc.parse import loads_strict
 from hookwise.result import Outcome, asks_to_block
 
@@ -173,15 +173,28 @@ def interpret_python(name: str, value: Any) -> Interpretation:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
         try:
-            dumps(value, allow_nan=False)
-        except (TypeError, ValueError) as exc:
+            compact_text(value, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as exc:
             return Interpretation(
-                Outcome.FAILED, None, f"returned a dict that is not JSON-serialisable: {exc}"
+                Outcome.FAILED,
+                None,
+                f"returned a dict that is not JSON-serialisable: {_why(value, exc)}",
             )
         return Interpretation(Outcome.OK, value, None)
     return Interpretation(
         Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None"
     )
+
+
+def _why(value: dict[str, Any], exc: Exception) -> Exception:
+    """What :func:`dumps` says about ``value`` (a cycle is "Circular reference detected", not a recursion)."""
+    if not isinstance(exc, RecursionError):
+        return exc
+    try:
+        dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as again:
+        return again
+    return exc  # pragma: no cover - dumps fails wherever compact_text does
 
 
 def fail_closed_output(
