@@ -189,3 +189,15 @@ def test_the_first_wrong_field_in_table_order_is_named_and_surrogates_are_replac
     }
     fine = {"decision": "deny", "reason": "caf\u00e9 \u2603"}
     assert check_answer(fine)[0] is fine  # shared when nothing needs replacing
+
+
+def test_an_inline_answer_with_a_lone_surrogate_is_made_encodable(project: Project) -> None:
+    hs = HookSystem(project.root)
+    hs.register(
+        "BeforeTool", lambda i: {"systemMessage": "caf\u00e9 \ud800"}, name="s", inline=True
+    )
+    hs.register(
+        "BeforeTool", lambda i: {"reason": "plain", "decision": "deny"}, name="p", inline=True
+    )
+    r = hs.fire("BeforeTool", tool_name="x", tool_input={})
+    assert r.system_message == "caf\u00e9 \ufffd" and r.blocked and r.reason == "plain"

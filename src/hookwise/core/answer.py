@@ -140,8 +140,12 @@ def _same(out: dict[Any, Any], value: dict[Any, Any]) -> bool:
     return all(out[k] is value[k] for k in out)
 
 
-def check_answer(output: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
-    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when malformed."""
+def check_answer(
+    output: dict[str, Any] | None, encodable: bool = False
+) -> tuple[dict[str, Any] | None, str | None]:
+    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when malformed.
+
+    ``encodable``: the caller already knows every string of ``output`` encodes (nothing to replace)."""
     if output is None:
         return None, None
     if not isinstance(output, dict):
@@ -149,7 +153,7 @@ def check_answer(output: dict[str, Any] | None) -> tuple[dict[str, Any] | None, 
     err = answer_error(output)
     if err is not None:
         return None, err + "; the answer was ignored"
-    return (output if _encodable(output) else clean(output)), None
+    return (output if encodable or _encodable(output) else clean(output)), None
 
 
 def _encodable(value: dict[str, Any]) -> bool:

@@ -33,6 +33,8 @@ class Interpretation:
     output: dict[str, Any] | None
     error: str | None
     is_json: bool = False  # the output is the hook's own JSON object (not a text fallback)
+    #: the output is known to be JSON whose every string encodes (ASCII): the answer check need not look again
+    encodable: bool = False
 
 
 def parse_object(text: str) -> dict[str, Any] | None:
@@ -173,14 +175,14 @@ def interpret_python(name: str, value: Any) -> Interpretation:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
         try:
-            compact_text(value, allow_nan=False)
+            text = compact_text(value, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
             return Interpretation(
                 Outcome.FAILED,
                 None,
                 f"returned a dict that is not JSON-serialisable: {_why(value, exc)}",
             )
-        return Interpretation(Outcome.OK, value, None)
+        return Interpretation(Outcome.OK, value, None, False, text.isascii())
     return Interpretation(
         Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None"
     )
