@@ -274,7 +274,10 @@ class HookSystem:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
         seen: set[str] = set()
         out = []
-        for e in self._registry.all:
+        for e in [
+            *self._registry.all,
+            *self.settings.relayed,
+        ]:  # relayed: the agent bridge's (docs/agents.md)
             if e.needs_trust and e.identity not in seen and not self.trust_store.is_trusted(e):
                 seen.add(e.identity)
                 out.append(e)

@@ -214,7 +214,7 @@ def _add_entries(
     agent: Agent, text: str, doc: dict[str, Any], program: str, path: str, fail_closed: bool
 ) -> str:
     hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else None
-    wanted = {ev: entry(agent, ev, program, fail_closed) for ev in agent.bridged_events}
+    wanted = {ev: entry(agent, ev, program, fail_closed) for ev in agent.installed_events}
     if hooks is None:
         return edit.set_value(text, "/hooks", {ev: [e] for ev, e in wanted.items()}, path=path)
     for ev, e in wanted.items():
