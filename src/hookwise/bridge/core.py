@@ -161,6 +161,12 @@ def _fire(
     if req.event is None:
         return _relay(agent, req, hs)
     result: FireResult = hs.fire(req.event, req.input)
+    if hs.settings.relayed:  # hooks moved out of Cursor's, agy's, Windsurf's files (bridge.moved)
+        from hookwise.bridge import moved
+
+        mine = moved.moved_for(hs, req.agent_event)
+        if mine:
+            result = moved.fire(hs, req, result, mine)
     result.warnings.extend(hs.wait_background())
     messages = [*hs.warnings, *result.warnings]
     if not agent.output_replacement and _output_replaced(req, result):
