@@ -224,6 +224,9 @@ def test_moved_agy_hooks_run_in_agys_format(project: Project) -> None:
     prompt["cwd"] = str(project.root)
     out = json.loads(_call("agy", prompt, project).stdout)
     assert out["injectSteps"] == [{"type": "text", "text": "team rules"}]
+    _own(project, "tool", exit=1)  # a hook that fails: agy reads it as a deny, so does the bridge
+    out = _call("agy", tool, project)
+    assert json.loads(out.stdout)["decision"] == "deny" and "failed" in out.stderr
 
 
 def test_moved_windsurf_hooks_block_with_exit_2_only(project: Project) -> None:

@@ -226,6 +226,9 @@ def _entry(
         file=store,
         pointer=f"/original/hooks/{ev}/{at}",
         dialect=f"agent-{agent.config}",
+        # agy reads a hook that gave no readable answer as a deny (reported): on a tool call a moved agy hook
+        # that failed, timed out or could not start denies too
+        fail_closed=agent.config == "agy" and ev == "PreToolUse",
         extra={"relay": "", "agent_event": ev},
     )
 
