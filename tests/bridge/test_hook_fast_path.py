@@ -186,3 +186,16 @@ def test_a_broken_service_answer_runs_the_hooks_here_once(tmp_path: Path, entry:
         fake.close()
     assert _reason(out).endswith("denies rm -rf q")  # the stdin the fast path read was not lost
     assert fake.calls == 1
+
+
+def test_the_client_and_the_service_agree_on_the_default_socket() -> None:
+    from hookwise.bridge.client import default_socket
+    from hookwise.serve import fast
+
+    for env in (
+        {"HOOKWISE_SOCKET": "/s/x.sock", "XDG_RUNTIME_DIR": "/run/u"},
+        {"XDG_RUNTIME_DIR": "/run/u", "HOME": "/h"},
+        {"XDG_CACHE_HOME": "/c", "HOME": "/h"},
+        {"HOME": "/h"},
+    ):
+        assert default_socket(env) == fast.default_socket(env), env

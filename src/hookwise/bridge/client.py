@@ -45,6 +45,23 @@ def stdin_bytes() -> bytes:
     return _stdin
 
 
+def default_socket(env: Mapping[str, str]) -> str:
+    """Where ``hookwise serve --socket`` listens by default and ``hookwise hook`` looks (the service's
+    ``hookwise.serve.fast.default_socket`` says the same; the bridge may not import serve, a test compares):
+    ``$HOOKWISE_SOCKET``, else ``$XDG_RUNTIME_DIR/hookwise/serve.sock``, else
+    ``${XDG_CACHE_HOME:-~/.cache}/hookwise/serve.sock``."""
+    explicit = env.get("HOOKWISE_SOCKET")
+    if explicit:
+        return explicit
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return os.path.join(runtime, "hookwise", "serve.sock")
+    cache = env.get("XDG_CACHE_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".cache"
+    )
+    return os.path.join(cache, "hookwise", "serve.sock")
+
+
 def taken_stdin() -> bytes | None:
     """The stdin :func:`stdin_bytes` read, or None when nothing read it yet."""
     return _stdin
@@ -75,8 +92,6 @@ def forward(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int | 
     parsed = request_path(argv)
     if parsed is None:
         return None
-    from hookwise.serve.fast import default_socket
-
     sock = default_socket(env)
     if not os.path.exists(sock):
         return None

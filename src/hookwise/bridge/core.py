@@ -191,7 +191,7 @@ def _relay(agent: Agent, req: Request, hs: HookSystem) -> BridgeAnswer:
     entries = relay.matching(hs.settings.relayed, req.agent_event, payload)
     outcomes = relay.run(hs, req.agent_event, entries, payload) if entries else []
     warnings = [*hs.warnings, *hs.wait_background()]
-    return relay.answer(agent, req.agent_event, outcomes, entries, warnings)
+    return BridgeAnswer(stdout=relay.answer(agent, req.agent_event, outcomes, entries, warnings))
 
 
 def _output_replaced(req: Request, result: FireResult) -> bool:

@@ -17,7 +17,6 @@ import copy
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.bridge.common import messages_text
-from hookwise.bridge.core import BridgeAnswer
 from hookwise.jsonc.codec import dumps
 from hookwise.result import Outcome
 
@@ -176,8 +175,8 @@ def answer(
     outcomes: list[HookOutcome],
     entries: list[HookEntry],
     warnings: list[str],
-) -> BridgeAnswer:
-    """The merged answer of the relayed hooks, in Claude's format."""
+) -> str:
+    """The merged answer of the relayed hooks, in Claude's format: the agent's stdout."""
     notes = list(warnings)
     out: dict[str, Any] = {}
     hso: dict[str, Any] = {}
@@ -202,7 +201,7 @@ def answer(
     text = messages_text("\n".join(system) or None, notes)
     if text:
         out["systemMessage"] = text
-    return BridgeAnswer(stdout=dumps(out, ensure_ascii=False) + "\n" if out else "")
+    return dumps(out, ensure_ascii=False) + "\n" if out else ""
 
 
 def _hso(a: dict[str, Any]) -> dict[str, Any]:

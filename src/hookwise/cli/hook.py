@@ -105,12 +105,11 @@ def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] |
     if args.project or os.environ.get("HOOKWISE_SERVE") == "off":
         return None
     from hookwise.bridge import client
-    from hookwise.serve.fast import default_socket
 
     if client.asked:  # the fast path of ``console`` asked already and got no usable answer
         return None
 
-    sock = default_socket(os.environ)
+    sock = client.default_socket(os.environ)
     if not os.path.exists(sock):
         return None
     path = f"/bridge/{args.agent}" + (f"/{args.event}" if args.event else "")
