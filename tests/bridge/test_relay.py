@@ -300,3 +300,21 @@ def test_list_says_they_fire_through_the_bridge_only(project: Project) -> None:
     r = subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=60)
     (row,) = json.loads(r.stdout)["hooks"]
     assert row["event"] == "PermissionRequest" and row["bridgeOnly"] is True
+
+
+@pytest.mark.usefixtures("trust_all")
+def test_an_if_rule_narrows_a_relayed_hook_as_in_claude_code(project: Project) -> None:
+    """A hook that allows only what its ``if`` rule names must never allow anything else."""
+    hooks = Hooks(project)
+    allow = {"hookSpecificOutput": {"decision": {"behavior": "allow"}}}
+    hooks.add("PermissionRequest", "git", allow, matcher="Bash", **{"if": "Bash(git *)"})
+    hooks.add("PermissionRequest", "bad", allow, **{"if": "Bash(git *"})
+    data = _permission_request("codex", project)
+    data["tool_input"] = {"command": "rm -rf build"}
+    out = _call("codex", data)
+    assert "hookSpecificOutput" not in out and hooks.seen("git") == []
+    assert "hook bad (PermissionRequest) was skipped" in out["systemMessage"]
+    data["tool_input"] = {"command": "git status"}
+    assert _decision(_call("codex", data)) == {"behavior": "allow"}
+    assert [d["tool_input"] for d in hooks.seen("git")] == [{"command": "git status"}]
+    assert hooks.seen("bad") == []

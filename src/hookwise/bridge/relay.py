@@ -14,6 +14,7 @@ or was skipped is named in ``systemMessage``.
 from __future__ import annotations
 
 import copy
+import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.bridge.common import messages_text
@@ -109,18 +110,47 @@ def as_claude(agent: Agent, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def matching(
-    entries: list[HookEntry], agent_event: str, payload: dict[str, Any]
+    entries: list[HookEntry], agent_event: str, payload: dict[str, Any], hs: HookSystem
 ) -> list[HookEntry]:
-    """The enabled relayed hooks of ``agent_event`` whose Claude matcher accepts the payload."""
+    """The enabled relayed hooks of ``agent_event`` whose Claude matcher and ``if`` rule accept the payload
+    (an ``if`` that does not parse skips its hook, with a warning in ``hs.warnings``)."""
     rel = RELAYS[agent_event]
     value = payload.get(rel.match_field) if rel.match_field else None
     out = []
     for e in entries:
         if e.extra.get("claude_event") != agent_event or not e.enabled:
             continue
-        if rel.match_field is None or _matches(e.matcher, value if isinstance(value, str) else ""):
+        if rel.match_field is not None and not _matches(
+            e.matcher, value if isinstance(value, str) else ""
+        ):
+            continue
+        if e.condition is None or _condition(e, payload, hs):
             out.append(e)
     return out
+
+
+def _condition(e: HookEntry, payload: dict[str, Any], hs: HookSystem) -> bool:
+    """``e``'s ``if`` rule on the payload's tool call (Claude's names: :func:`as_claude`)."""
+    from hookwise.core.plan import condition_error
+    from hookwise.core.rules import parse_rule
+
+    err = condition_error(e)
+    if err is not None:
+        hs.warnings.append(
+            f"hook {e.display_name} ({e.extra.get('claude_event')}) was skipped: {err}"
+        )
+        return False
+    tool, args, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
+    if not isinstance(tool, str):
+        return False  # Claude Code evaluates ``if`` on tool calls only
+    home = hs.env.get("HOME") or os.path.expanduser("~")
+    return parse_rule(str(e.condition)).matches(
+        tool,
+        args if isinstance(args, dict) else {},
+        cwd=cwd if isinstance(cwd, str) and cwd else hs.project_dir,
+        project_dir=hs.project_dir,
+        home=home,
+    )
 
 
 def _matches(matcher: str | None, value: str) -> bool:
@@ -183,6 +213,9 @@ def answer(
     kind = RELAYS[agent_event].answer
     said: list[dict[str, Any]] = []
     for e, o in zip(entries, outcomes, strict=True):
+        if e.run_async:  # Claude Code does not wait for an async hook: its answer cannot act
+            notes.extend(w for w in [_problem(o)] if w)
+            continue
         own = _own_answer(e, o, kind, notes)
         if own is not None:
             said.append(own)
@@ -207,6 +240,12 @@ def answer(
 def _hso(a: dict[str, Any]) -> dict[str, Any]:
     h = a.get("hookSpecificOutput")
     return h if isinstance(h, dict) else {}
+
+
+def _problem(o: HookOutcome) -> str | None:
+    from hookwise.result import outcome_warning
+
+    return outcome_warning(o) if o.outcome is not Outcome.OK else None
 
 
 def _own_answer(e: HookEntry, o: HookOutcome, kind: str, notes: list[str]) -> dict[str, Any] | None:
