@@ -318,3 +318,24 @@ def test_an_if_rule_narrows_a_relayed_hook_as_in_claude_code(project: Project) -
     assert _decision(_call("codex", data)) == {"behavior": "allow"}
     assert [d["tool_input"] for d in hooks.seen("git")] == [{"command": "git status"}]
     assert hooks.seen("bad") == []
+
+
+@pytest.mark.usefixtures("trust_all")
+def test_a_plugins_hook_is_relayed_to_claude_code_with_its_root(project: Project) -> None:
+    """A Claude plugin named in hookwise's settings: Claude Code does not run it itself, the bridge does,
+    with ``CLAUDE_PLUGIN_ROOT`` set and substituted as for every plugin hook."""
+    plugin = project.root / "tools" / "guard-plugin"
+    (plugin / "hooks").mkdir(parents=True)
+    (plugin / "deny.py").write_text(
+        "import json, os, sys\n"
+        "json.load(sys.stdin)\n"
+        "msg = 'denied by ' + os.path.basename(os.environ['CLAUDE_PLUGIN_ROOT'])\n"
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest',"
+        " 'decision': {'behavior': 'deny', 'message': msg}}}))\n"
+    )
+    hook = {"type": "command", "command": f"{sys.executable} ${{CLAUDE_PLUGIN_ROOT}}/deny.py"}
+    doc = {"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [hook]}]}}
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(doc))
+    project.write_settings({"hooksConfig": {"claudePlugins": ["tools/guard-plugin"]}}, layer="user")
+    out = _call("claude", _permission_request("claude", project), project=str(project.root))
+    assert _decision(out) == {"behavior": "deny", "message": "denied by guard-plugin"}
