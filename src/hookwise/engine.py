@@ -289,7 +289,8 @@ class HookSystem(HostServices):
 
     def untrusted(self) -> list[HookEntry]:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
-        return self.trust_store.untrusted(self._registry.all)
+        # relayed: the Claude events the agent bridge passes on under their own name (docs/agents.md)
+        return self.trust_store.untrusted([*self._registry.all, *self.settings.relayed])
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
