@@ -60,6 +60,13 @@ def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, ho
     return call_matches(rule, payload, project_dir=project_dir, home=home)
 
 
+def _is_async(func: Any) -> bool:
+    """A coroutine function (the worker module, and with it threading and inspect, loads here)."""
+    from hookwise.runners._workers import is_async
+
+    return is_async(func)
+
+
 def _uuid4() -> str:
     """A random (version 4) UUID string, without importing :mod:`uuid`."""
     b = bytearray(os.urandom(16))
@@ -184,6 +191,7 @@ class HookSystem(HostServices):
         matcher: str | None = None,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
         sequential: bool = False,
+        inline: bool = False,
     ) -> HookEntry:
         """Register an in-process Python hook (source ``runtime``). Returns its entry (for :meth:`unregister`).
 
@@ -193,12 +201,22 @@ class HookSystem(HostServices):
         and ``KeyboardInterrupt`` too: a hook cannot end the host). Every function
         runs on a worker thread with its own loop: at the timeout the firing goes on
         with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
+
+        ``inline=True`` (a plain function of the host's own, trusted code; no settings file can ask for it)
+        calls ``func`` on the firing's thread instead, without the worker's hand-off: a few microseconds
+        instead of tens, but a call that overruns its timeout cannot be abandoned. The firing waits for it,
+        then discards its answer (outcome ``timeout``, with a warning). docs/hook-types.md "inline".
         """
         ev = parse_event(event)
         if not callable(func):
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
+        if inline and _is_async(func):
+            raise ValueError(
+                f"hook {name!r}: inline=True is for plain functions; a coroutine function needs an "
+                "event loop and runs on a worker"
+            )
         refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
         if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
             raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
@@ -210,7 +228,7 @@ class HookSystem(HostServices):
             sequential=sequential,
             timeout_ms=int(timeout_ms),
             source="runtime",
-            spec=PythonSpec(func=func),
+            spec=PythonSpec(func=func, inline=bool(inline)),
         )
         self._runtime.append(entry)
         self._registry.add(entry)
@@ -225,6 +243,7 @@ class HookSystem(HostServices):
         matcher: str | None = None,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
         sequential: bool = False,
+        inline: bool = False,
     ) -> Callable[[PythonHook], PythonHook]:
         """Decorator form of :meth:`register` (the name defaults to the function's name)."""
 
@@ -236,6 +255,7 @@ class HookSystem(HostServices):
                 matcher=matcher,
                 timeout_ms=timeout_ms,
                 sequential=sequential,
+                inline=inline,
             )
             return func
 
@@ -269,7 +289,8 @@ class HookSystem(HostServices):
 
     def untrusted(self) -> list[HookEntry]:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
-        return self.trust_store.untrusted(self._registry.all)
+        # relayed: the Claude events the agent bridge passes on under their own name (docs/agents.md)
+        return self.trust_store.untrusted([*self._registry.all, *self.settings.relayed])
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
@@ -311,8 +332,9 @@ class HookSystem(HostServices):
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
         """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
-        ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
-        if ev is None:
+        try:  # a HookEvent is a str: found by its value too
+            ev = _EVENTS[event]  # type: ignore[index]
+        except (KeyError, TypeError):
             ev = parse_event(event)
         if payload is None:
             data = fields
@@ -324,7 +346,9 @@ class HookSystem(HostServices):
             )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
-        return ev, data, self._planner.plan(ev, value if isinstance(value, str) else None)
+        if value is not None and value.__class__ is not str and not isinstance(value, str):
+            value = None
+        return ev, data, self._planner.plan(ev, value)
 
     def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
         """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when

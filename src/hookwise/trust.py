@@ -280,7 +280,10 @@ def review(entry: HookEntry, store: TrustStore, project_dir: str, trusted: bool)
     where = _rel(entry.file, project_dir) if entry.file else entry.source
     state = "" if trusted else " [untrusted]"
     name = visible(entry.name) if entry.name else "(no name)"
-    out = [f"{label} hook {name} ({entry.event.value}{matcher}) from {visible(where)}{state}"]
+    event = (
+        entry.extra["claude_event"] if "relay" in entry.extra else entry.event.value
+    )  # docs/agents.md
+    out = [f"{label} hook {name} ({event}{matcher}) from {visible(where)}{state}"]
     kind = KINDS.get(entry.type)
     what, target = kind.display(entry) if kind is not None else (entry.type, entry.target)
     m = store.material(entry)

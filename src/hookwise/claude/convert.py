@@ -30,6 +30,7 @@ from hookwise.claude.names import (
     EVENT_NOTES,
     GEMINI_TO_CLAUDE_EVENT,
     ONCE_IN_SETTINGS,
+    RELAYED_EVENTS,
     claude_default_timeout_s,
     never_fires_here,
 )
@@ -340,7 +341,7 @@ def convert_claude_hook(
         return _skip(conv, f"a hook must be an object, got {kind_of(raw)}")
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
-    if target is None:
+    if target is None and not (native and claude_event in RELAYED_EVENTS):
         return _skip(conv, never_fires_here(claude_event))
     htype = raw.get("type", "command")
     kind = KINDS.get(htype) if isinstance(htype, str) and htype != "command" else None

@@ -210,6 +210,14 @@ def console() -> int:
     # collected about fifty times for nothing, ~4 % of a ``fire``'s instructions. A larger first threshold
     # keeps collections rare; long-running commands (agent, serve, mcp) still collect, just in larger steps.
     gc.set_threshold(_GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    if sys.argv[1:2] == [
+        "hook"
+    ]:  # an agent's hook call: a warm service answers it first (docs/agents.md)
+        from hookwise.bridge.client import forward
+
+        served = forward(sys.argv[2:])
+        if served is not None:
+            os._exit(served)  # written with os.write; nothing else was loaded that could wait
     from hookwise.runners import _process
 
     _process.SPAWN_HERE = (

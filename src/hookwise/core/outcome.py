@@ -23,7 +23,7 @@ def finish(
     truncated: bool = False,
 ) -> HookOutcome:
     """The outcome of one hook call from its interpretation (answer checked, fail-closed applied, §6)."""
-    output, malformed = check_answer(it.output)
+    output, malformed = check_answer(it.output, it.encodable)
     if malformed is not None:  # one validator for every kind's answer (core/answer.py)
         it = Interpretation(Outcome.FAILED, None, malformed)
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):

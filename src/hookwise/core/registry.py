@@ -119,6 +119,9 @@ class PythonSpec(KindSpec):
     callable: str = ""
     func: Callable[..., Any] | None = None
     isolate: bool = False  # run in a subprocess of its own (runners/_isolated.py)
+    #: call ``func`` on the firing's own thread (``HookSystem.register(..., inline=True)``): set from code
+    #: only, no settings key has it, and the runner honours it for a registered function only
+    inline: bool = False
 
     @property
     def target(self) -> str:

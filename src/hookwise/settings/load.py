@@ -58,6 +58,9 @@ class LoadedSettings:
     telemetry: dict[str, Any] = field(default_factory=dict)
     #: keys a file set that its layer may not set (settings/schema.py ``Origin``): file, pointer, key, layers
     ignored_keys: list[dict[str, Any]] = field(default_factory=list)
+    #: Claude-format hooks on Claude events hookwise has no equivalent of, which only the agent bridge fires
+    #: (``extra["relay"]``; hookwise.claude.names.RELAYED_EVENTS): never among ``entries``
+    relayed: list[HookEntry] = field(default_factory=list)
 
     def hook_vars(
         self, project_dir: str, session_id: str, env: Mapping[str, str]
@@ -256,9 +259,13 @@ def load_settings(
         entries.extend(extra)
         warnings.extend(extra_warnings)
     _apply_switches(entries, sw, project_settings_path(project_dir), warnings)
+    relayed = [e for e in entries if "relay" in e.extra]
+    if relayed:
+        entries = [e for e in entries if "relay" not in e.extra]
     return LoadedSettings(
         layers=layers,
         entries=entries,
+        relayed=relayed,
         warnings=warnings,
         redaction=RedactionPolicy(
             frozenset(sw.allowed), frozenset(sw.blocked), sw.red_trusted, sw.red_untrusted
