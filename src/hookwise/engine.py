@@ -7,9 +7,12 @@ from :data:`hookwise.runners.KINDS`) → merge (:mod:`hookwise.core.merge`, pure
 → :class:`~hookwise.result.FireResult`, with one ``hook_call`` trace record per
 hook call (:mod:`hookwise.trace`). The facade holds the configuration and delegates:
 monitors and the trace to :class:`hookwise.monitors.Monitors`, OpenTelemetry's on/off to
-:class:`hookwise.otel_switch.TelemetrySwitch`, trust to :mod:`hookwise.trust`, what a
-background hook reports to :mod:`hookwise.runners.background`, the warnings of outcomes to
-:func:`hookwise.result.outcome_warnings`. It never looks at a hook's kind.
+:class:`hookwise.otel_switch.TelemetrySwitch`, trust to :mod:`hookwise.trust`, ``async`` hooks
+(started, run and reported) to :class:`hookwise.runners.background.Background`, registration from
+code to :mod:`hookwise.registration`, the warnings of outcomes to
+:func:`hookwise.result.outcome_warnings`; what runners read from it (the environment, hook
+variables, the persistent pool) comes from :class:`hookwise.runners.base.HostServices`. It never
+looks at a hook's kind.
 """
 
 from __future__ import annotations
