@@ -24,8 +24,7 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.outcome import skipped
-from hookwise.core.plan import Plan, Planner, once_key, select
+from hookwise.core.plan import Plan, Planner, once_key
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
 from hookwise.input_errors import PayloadError
@@ -52,13 +51,6 @@ if (
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
-
-
-def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
-    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first rule)."""
-    from hookwise.claude.conditions import call_matches
-
-    return call_matches(rule, payload, project_dir=project_dir, home=home)
 
 
 def _uuid4() -> str:
@@ -442,33 +434,26 @@ class HookSystem(HostServices):
     def _narrow(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]]:
-        """``if`` rules and spent ``once`` hooks applied (:func:`hookwise.core.plan.select`), ``async`` hooks
-        started in the background (:class:`hookwise.runners.background.Background`).
+        """The hooks of ``plan`` to run now and the ones skipped visibly (:func:`hookwise.narrowing.narrow`)."""
+        from hookwise.narrowing import narrow
 
-        Returns the plan of the hooks to run now, and the outcomes of hooks skipped
-        visibly (an ``if`` rule that does not parse).
-        """
-        plan, bad = select(
-            plan,
+        return narrow(
             ev,
             inp,
+            plan,
             project_dir=self.project_dir,
-            home=self._home,
+            env=self.env,
             spent=self._spent,
-            matches=_call_matches,
+            background=self._background_hooks,
         )
-        extra = [skipped(e, ev, why) for e, why in bad]
-        if any(e.run_async for e in plan.entries):
-            if self._background is None:
-                from hookwise.runners.background import Background
 
-                self._background = Background(self._run, self._ran, self._watch)
-            plan = self._background.start_async(ev, inp, plan)
-        return plan, extra
+    def _background_hooks(self) -> Background:
+        """This system's ``async`` hooks (:class:`hookwise.runners.background.Background`, made on first use)."""
+        if self._background is None:
+            from hookwise.runners.background import Background
 
-    @property
-    def _home(self) -> str:
-        return self.env.get("HOME") or os.path.expanduser("~")
+            self._background = Background(self._run, self._ran, self._watch)
+        return self._background
 
     def _ran(self, plan: Plan, outcomes: list[HookOutcome]) -> list[HookOutcome]:
         """Note the ``once`` hooks that succeeded (they do not run again in this session)."""
