@@ -46,9 +46,15 @@ def finish(
     )
 
 
-def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
-    """The outcome of a hook that was not run because it is not trusted (docs/contract.md §7)."""
-    where = entry.file or entry.source
+def skipped(entry: HookEntry, event: HookEvent, why: str | None = None) -> HookOutcome:
+    """The outcome of a hook that was not run: ``why`` (an ``if`` rule that does not parse), by default
+    because it is not trusted (docs/contract.md §7)."""
+    if why is None:
+        where = entry.file or entry.source
+        why = (
+            f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
+            + (f"; it would run: {entry.command}" if entry.command and entry.name else "")
+        )
     return HookOutcome(
         name=entry.display_name,
         command=entry.target,
@@ -56,6 +62,5 @@ def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
         event=event.value,
         outcome=Outcome.SKIPPED,
         hook_type=entry.type,
-        error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
-        + (f"; it would run: {entry.command}" if entry.command and entry.name else ""),
+        error=why,
     )

@@ -143,11 +143,7 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
 
 def import_root(firing: Firing, entry: HookEntry) -> str | None:
     """The directory a settings hook's own module is looked up in (project or extension), else None."""
-    if entry.source == "project":
-        return firing.host.project_dir
-    if entry.source == "extension":
-        return entry.extension_dir
-    return None
+    return entry.module_dir(firing.host.project_dir)
 
 
 def _shape(
