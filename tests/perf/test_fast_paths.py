@@ -161,6 +161,42 @@ def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> N
 
 
 @pytest.mark.slow
+def test_a_plain_python_hook_needs_no_asyncio_threading_or_inspect(project: Any) -> None:
+    """A ``python`` hook that is a plain function runs on a worker thread (its timeout can abandon it) without
+    loading asyncio (with ssl, several times a whole firing), threading or inspect; a coroutine hook still
+    gets its event loop."""
+    (project.root / "guard_fn.py").write_text(
+        "def check(inp):\n    return {'decision': 'deny', 'reason': 'plain'}\n"
+        "async def acheck(inp):\n    return {'decision': 'deny', 'reason': 'awaited'}\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
+    env["PYTHONPATH"] = str(project.root)  # a user hook's module is imported from sys.path
+    before, _ = _imported(["-c", "pass"], project.root, env)
+    for func, reason in (("check", "plain"), ("acheck", "awaited")):
+        project.write_settings(
+            {
+                "hooks": {
+                    "BeforeTool": [{"hooks": [{"type": "python", "callable": f"guard_fn:{func}"}]}]
+                }
+            },
+            layer="user",
+        )
+        argv = ["--project", str(project.root), "fire", "BeforeTool", "--tool", "x", "--json"]
+        code = (
+            f"import sys\nsys.argv = ['hookwise', *{argv!r}]\n"
+            "from hookwise.cli.main import console\nsys.exit(console())\n"
+        )
+        loaded, out = _imported(["-c", code], project.root, env)
+        assert out.returncode == 2, out.stderr[-2000:]
+        assert json.loads(out.stdout)["reason"] == reason
+        if func == "check":
+            assert sorted({"asyncio", "threading", "inspect", "re"} & (loaded - before)) == []
+        else:
+            assert "asyncio" in loaded
+
+
+@pytest.mark.slow
 def test_a_fire_that_ends_at_once_still_delivers_all_its_output(project: Any) -> None:
     """A plain ``fire`` ends with ``os._exit`` after flushing: a large answer through a pipe arrives whole,
     with the exit status of the result (2: blocked)."""
