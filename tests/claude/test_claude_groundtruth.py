@@ -283,6 +283,7 @@ def test_the_claude_only_channel_is_one_set() -> None:
 # --------------------------------------------------------------------------- item 3: async hooks
 
 
+@pytest.mark.slow  # waits out a 2 s background hook
 def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> None:
     """row: hook async (hookwise fire: the answer comes at once; background hooks stopped as it exits)."""
     import time

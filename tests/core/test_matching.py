@@ -71,7 +71,6 @@ def patterns(draw: st.DrawFn) -> str:
 subjects = st.text(st.sampled_from("aAb_! \n1é"), max_size=8)
 
 
-@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(patterns(), st.lists(subjects, min_size=1, max_size=6))
 def test_answers_are_the_ones_re_gives(pattern: str, texts: list[str]) -> None:

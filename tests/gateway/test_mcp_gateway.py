@@ -21,8 +21,6 @@ import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
-from _tiers import first_quick  # noqa: E402
-
 UPSTREAM = textwrap.dedent('''
     from mcp.server import MCPServer
 
@@ -113,7 +111,6 @@ def _texts(result: types.CallToolResult) -> list[str]:
     return [c.text for c in result.content if isinstance(c, types.TextContent)]
 
 
-@pytest.mark.slow
 def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
     params, proj = gateway
 
@@ -168,6 +165,7 @@ def test_ask_becomes_an_elicitation_when_the_client_supports_it(
     assert _texts(result) == ["echo:ask"] and not result.is_error
 
 
+@pytest.mark.slow  # the quick tier keeps the stdio gateway above
 def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> None:
     """``hookwise mcp --url``: the same hooks in front of a server reached over Streamable HTTP."""
     import socket
@@ -210,15 +208,10 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    first_quick(
-        [
-            ([], "needs the server's command after --"),
-            (
-                ["--", "/nonexistent/mcp-server"],
-                "cannot reach the MCP server /nonexistent/mcp-server",
-            ),
-        ]
-    ),
+    [
+        ([], "needs the server's command after --"),
+        (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+    ],
 )
 def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
     import subprocess
