@@ -25,6 +25,7 @@ from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.genai import types  # noqa: E402
 
+from _tiers import first_quick  # noqa: E402
 from hookwise.adapters.adk import HookwisePlugin  # noqa: E402
 from hookwise.host import verdicts  # noqa: E402
 from hookwise.testing import assert_adapter_conformance  # noqa: E402
@@ -916,7 +917,7 @@ def _text_message(text: str) -> types.Content:
     return types.Content(role="user", parts=[types.Part.from_text(text=text)])
 
 
-@pytest.mark.parametrize("mode", ["async", "sse"])
+@pytest.mark.parametrize("mode", first_quick(["async", "sse"]))
 def test_a_turn_that_transfers_to_a_sub_agent_gets_after_agent(hooks: Hooks, mode: str) -> None:
     hooks.on("BeforeAgent", {})
     hooks.on("AfterAgent", [{"decision": "block", "reason": "say which die you rolled"}, {}])
