@@ -286,9 +286,9 @@ def test_a_hook_that_calls_the_bridge_is_not_run(project: Project) -> None:
 
 
 def test_an_event_that_is_not_bridged_says_so(project: Project) -> None:
-    data = {"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": str(project.root)}
+    data = {"hook_event_name": "Setup", "session_id": "s", "cwd": str(project.root)}
     out = json.loads(_run("claude", data, project).stdout)
-    assert "PermissionRequest is not bridged" in out["systemMessage"]
+    assert "Setup is not bridged" in out["systemMessage"]
     data["hook_event_name"] = "NoSuchEvent"
     out = json.loads(_run("claude", data, project).stdout)
     assert "unknown Claude Code event 'NoSuchEvent'" in out["systemMessage"]

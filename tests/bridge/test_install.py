@@ -256,8 +256,8 @@ def test_taken_over_hooks_run_through_the_bridge(project: Project) -> None:
 
 
 def test_take_over_is_refused_where_hookwise_cannot_run_the_format(project: Project) -> None:
-    r = _hookwise(project.root, "install", "cursor", "--take-over", home=project.home)
-    assert r.returncode == 1 and "--take-over is not available for Cursor" in r.stderr
+    r = _hookwise(project.root, "install", "copilot-pascal", "--take-over", home=project.home)
+    assert r.returncode == 1 and "--take-over is not available for GitHub Copilot" in r.stderr
 
 
 def test_fail_closed_entries(project: Project) -> None:

@@ -420,7 +420,7 @@ def test_native_warnings_point_at_the_claude_file(proj: Path) -> None:
         and "/hooks/PreToolUse/0/hooks/0: `if` rule 'Bash(git *' must end with ')'" in joined
     )
     assert "/hooks/PreToolUse/0/hooks/1: prompt (LLM) hooks cannot run" in joined
-    assert "SubagentStart' never fires here" in joined
+    assert "SubagentStart' never fires in a host" in joined
 
 
 def test_disable_all_hooks_is_honoured_natively(proj: Path) -> None:

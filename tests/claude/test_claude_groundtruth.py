@@ -189,8 +189,12 @@ def test_hooks_on_events_that_never_fire_here_are_listed_and_counted(tmp_path: P
         },
     )
     listed = hookwise(proj, "--claude-settings", "list", "--json")
-    never = [w for w in json.loads(listed.stdout)["warnings"] if "never fires here" in w]
+    never = [w for w in json.loads(listed.stdout)["warnings"] if "never fires" in w]
     assert len(never) == 3 and all(".claude/settings.json" in w for w in never)
+    # PostCompact fires through the agent bridge (docs/agents.md): the hook is listed, marked bridge-only
+    assert sum("fires only through the agent bridge" in w for w in never) == 1
+    (row,) = [r for r in json.loads(listed.stdout)["hooks"] if r.get("bridgeOnly")]
+    assert row["event"] == "PostCompact"
     text = hookwise(proj, "migrate", "--from-claude", "--dry-run")
     assert text.returncode == 0, text.stderr
     assert "1 migrated, 0 already present, 3 not migrated (3 on events that never fire here)." in (
@@ -200,7 +204,10 @@ def test_hooks_on_events_that_never_fire_here_are_listed_and_counted(tmp_path: P
     assert rep["counts"] == {"migrated": 1, "duplicate": 0, "skipped": 3, "neverFires": 3}
     assert {h["reason"] for h in rep["hooks"] if h["status"] == "skipped"} == {
         f"Claude Code event {e!r} never fires here: it has no hookwise equivalent"
-        for e in ("PreModelSwitch", "PostModelSwitch", "PostCompact")
+        for e in ("PreModelSwitch", "PostModelSwitch")
+    } | {
+        "Claude Code event 'PostCompact' never fires in a host: it has no hookwise equivalent; it "
+        "fires only through the agent bridge (`hookwise hook <agent>`, docs/agents.md)"
     }
 
 

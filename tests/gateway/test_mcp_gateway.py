@@ -211,6 +211,8 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
     [
         ([], "needs the server's command after --"),
         (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+        (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
+        (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
     ],
 )
 def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
@@ -267,3 +269,93 @@ def test_audit_mode_through_the_gateway_records_what_it_would_have_denied(
     )
     assert (rec["agent"], rec["decision"], rec["audit"]) == ("mcp", "deny", True)
     assert rec["reason"] == "echoing deny is forbidden"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_port(port: int, proc: Any) -> None:
+    import socket
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing listens on port {port}")
+
+
+@pytest.mark.slow
+def test_gateway_serves_streamable_http_to_the_client(gateway: tuple[Any, Path]) -> None:
+    """``hookwise mcp --listen 127.0.0.1:PORT --token-file F -- <server>``: the SDK's Streamable HTTP
+    client gets the hooks' listing and deny; no token is a 401; SIGTERM ends it with SessionEnd."""
+    import signal
+    import subprocess
+    import urllib.error
+    import urllib.request
+
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    params, proj = gateway
+    port = _free_port()
+    token = proj / "token"
+    token.write_text("s3cret\n")
+    token.chmod(0o600)
+    args = ["-m", "hookwise", "--project", str(proj), "mcp", "--listen", f"127.0.0.1:{port}"]
+    args += ["--token-file", str(token), "--", sys.executable, str(proj / "upstream.py")]
+    gw = subprocess.Popen(
+        [sys.executable, *args],
+        env=params.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        _wait_for_port(port, gw)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(
+                urllib.request.Request(url, data=b"{}", method="POST"), timeout=10
+            )
+        assert refused.value.code == 401
+
+        async def session() -> tuple[list[str], types.CallToolResult, types.CallToolResult]:
+            http = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"})
+            async with http, Client(streamable_http_client(url, http_client=http), cache=None) as c:
+                tools = [t.name for t in (await c.list_tools()).tools]
+                return (
+                    tools,
+                    await c.call_tool("echo", {"text": "deny"}),
+                    await c.call_tool("echo", {"text": "ctx"}),
+                )
+
+        tools, denied, ctx = anyio.run(session)
+    finally:
+        gw.send_signal(signal.SIGTERM)
+        _, err = gw.communicate(timeout=30)
+    assert tools == ["echo"]  # list filtered
+    assert denied.is_error and _texts(denied) == ["denied by a hook: echoing deny is forbidden"]
+    assert _texts(ctx) == ["echo:ctx", "<hook_context>checked by hookwise</hook_context>"]
+    assert gw.returncode == 0, err
+    assert f"serving Streamable HTTP on {url}" in err and "no or wrong bearer token" in err
+    assert (proj / "ended").read_text() == "exit"  # SessionEnd when the gateway stopped
+
+
+def test_listen_on_a_public_address_needs_a_token(tmp_path: Path) -> None:
+    import subprocess
+
+    cmd = [sys.executable, "-m", "hookwise", "--project", str(tmp_path), "mcp"]
+    cmd += ["--listen", "0.0.0.0:8766", "--", sys.executable, "-c", "pass"]
+    out = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "not a loopback address" in out.stderr, out.stderr

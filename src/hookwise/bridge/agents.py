@@ -60,6 +60,9 @@ class Agent:
     output_replacement: bool = False
     #: ``(variable, file in it)``: a variable that moves the agent's user folder (``CODEX_HOME``)
     user_dir_var: tuple[str, str] | None = None
+    #: events without a contract equivalent passed to Claude-format hooks under their own name
+    #: (hookwise.bridge.relay.RELAYS; ``install`` writes them too)
+    relayed: tuple[str, ...] = ()
 
     def config_path(self, project: str, env: Mapping[str, str], user: bool = False) -> str:
         """The agent's hook file in ``project``, or the user's (``--user``)."""
@@ -82,6 +85,11 @@ class Agent:
     @property
     def bridged_events(self) -> list[str]:
         return [name for name, ev in self.events if ev is not None]
+
+    @property
+    def installed_events(self) -> list[str]:
+        """The events ``install`` writes: the bridged ones and the relayed ones."""
+        return [name for name, ev in self.events if ev is not None or name in self.relayed]
 
 
 _CLAUDE_EVENTS: tuple[tuple[str, str | None], ...] = (
@@ -277,6 +285,9 @@ _CONTINUE_EVENTS: tuple[tuple[str, str | None], ...] = (
 
 _SHELL = ("run_shell_command",)
 
+#: Claude Code's events passed to Claude-format hooks under their own name (hookwise.bridge.relay.RELAYS)
+_RELAYED = ("PermissionRequest", "PermissionDenied", "SubagentStart", "PostCompact", "StopFailure")
+
 #: every bridged agent, in the order of ``hookwise agents`` (the issue's order)
 AGENTS: dict[str, Agent] = {
     a.name: a
@@ -295,6 +306,7 @@ AGENTS: dict[str, Agent] = {
             project_dir_var="CLAUDE_PROJECT_DIR",
             reads_claude_files=True,
             output_replacement=True,
+            relayed=_RELAYED,
         ),
         Agent(
             "codex",
@@ -313,6 +325,7 @@ AGENTS: dict[str, Agent] = {
             config_dirs=(".codex",),
             root_keys=("hooks",),
             user_dir_var=("CODEX_HOME", "hooks.json"),
+            relayed=("PermissionRequest", "SubagentStart", "PostCompact", "StopFailure"),
             install_note=(
                 "Codex runs project hooks only in a trusted project and only after you approve them: "
                 "open `codex`, run /hooks and trust the hookwise entries (or pass "
@@ -341,6 +354,7 @@ AGENTS: dict[str, Agent] = {
             binaries=("qwen",),
             config_dirs=(".qwen",),
             project_dir_var="QWEN_PROJECT_DIR",
+            relayed=("PermissionRequest", "PermissionDenied", "SubagentStart"),
         ),
         Agent(
             "tabnine",

@@ -155,11 +155,28 @@ def render(
 ) -> BridgeAnswer:
     if result is None:
         return _answer({"systemMessage": not_bridged_message(agent, req.agent_event)})
+    return _answer(answer_object(agent, req, result, messages))
+
+
+def answer_object(
+    agent: Agent,
+    req: Request,
+    result: FireResult,
+    messages: list[str],
+    *,
+    rewrite_asks: bool = False,
+) -> dict[str, Any]:
+    """The answer's JSON object. ``rewrite_asks``: a rewrite that no hook allowed also answers
+    ``permissionDecision: ask`` (``hookwise serve``'s ``/hooks/claude``: Claude applies ``updatedInput``
+    only with a decision, and a rewrite alone must never skip the prompt); without it (the bridge), a
+    rewrite is sent without a decision, as the hook that rewrote would have sent it."""
     out: dict[str, Any] = {}
     hso: dict[str, Any] = {}
     notes = list(messages)
     if req.event == "BeforeTool":
         _pre_tool(agent, req, result, hso, notes)
+        if rewrite_asks and "updatedInput" in hso:
+            hso.setdefault("permissionDecision", "ask")
     elif req.event == "AfterTool" and agent.output_replacement:
         _post_tool(req, result, out, hso)
     if req.event in _BLOCK_EVENTS and result.blocked and "decision" not in out:
@@ -180,7 +197,7 @@ def render(
         out["systemMessage"] = text
     if result.suppress_output:
         out["suppressOutput"] = True
-    return _answer(out)
+    return out
 
 
 def _pre_tool(

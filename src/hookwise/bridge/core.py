@@ -151,14 +151,22 @@ def _fire(
     systems: SystemFactory | None,
     trace: str | None = None,
 ) -> BridgeAnswer:
-    if req.event is None:
+    if req.event is None and not _relayed(agent, req):
         return fam.render(agent, req, None, [])  # type: ignore[no-any-return]
     proj = project_dir(agent, req, project, env)
     if systems is not None:
         hs = systems(agent, proj, req)
     else:
         hs = new_system(agent, proj, req, env, trace)
+    if req.event is None:
+        return _relay(agent, req, hs)
     result: FireResult = hs.fire(req.event, req.input)
+    if hs.settings.relayed:  # hooks moved out of Cursor's, agy's, Windsurf's files (bridge.moved)
+        from hookwise.bridge import moved
+
+        mine = moved.moved_for(hs, req.agent_event)
+        if mine:
+            result = moved.fire(hs, req, result, mine)
     result.warnings.extend(hs.wait_background())
     messages = [*hs.warnings, *result.warnings]
     if not agent.output_replacement and _output_replaced(req, result):
@@ -167,6 +175,23 @@ def _fire(
             "the model gets the original output"
         )
     return fam.render(agent, req, result, messages)  # type: ignore[no-any-return]
+
+
+def _relayed(agent: Agent, req: Request) -> bool:
+    from hookwise.bridge.relay import relays
+
+    return relays(agent, req.agent_event)
+
+
+def _relay(agent: Agent, req: Request, hs: HookSystem) -> BridgeAnswer:
+    """An event the contract lacks: the Claude-format hooks of its own name (hookwise.bridge.relay)."""
+    from hookwise.bridge import relay
+
+    payload = relay.as_claude(agent, req.payload)
+    entries = relay.matching(hs.settings.relayed, req.agent_event, payload, hs)
+    outcomes = relay.run(hs, req.agent_event, entries, payload) if entries else []
+    warnings = [*hs.warnings, *hs.wait_background()]
+    return BridgeAnswer(stdout=relay.answer(agent, req.agent_event, outcomes, entries, warnings))
 
 
 def _output_replaced(req: Request, result: FireResult) -> bool:
@@ -220,8 +245,26 @@ def bridged_entries(
 
     entries, warnings = taken_over_entries(agent, proj, env)
     loaded.warnings.extend(warnings)
-    out.extend(entries)
+    out.extend(e for e in entries if "relay" not in e.extra)
+    loaded.relayed.extend(e for e in entries if "relay" in e.extra)
+    _relay_warnings(agent, loaded)
     return out
+
+
+def _relay_warnings(agent: Agent, loaded: LoadedSettings) -> None:
+    """Relayed hooks of an event this agent passes on fire here: the warning that they never fire in a host
+    is left out (``loaded.relayed``: the bridge's own hooks are filtered like the others)."""
+    kept = []
+    fired = set()
+    for e in loaded.relayed:
+        if e.file is not None and is_bridge_command(e.command):
+            continue
+        kept.append(e)
+        if e.extra.get("claude_event") in agent.relayed:
+            fired.add(e.extra["relay"])
+    loaded.relayed[:] = kept
+    if fired:
+        loaded.warnings[:] = [w for w in loaded.warnings if w not in fired]
 
 
 def is_bridge_command(command: str) -> bool:

@@ -214,7 +214,7 @@ def _add_entries(
     agent: Agent, text: str, doc: dict[str, Any], program: str, path: str, fail_closed: bool
 ) -> str:
     hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else None
-    wanted = {ev: entry(agent, ev, program, fail_closed) for ev in agent.bridged_events}
+    wanted = {ev: entry(agent, ev, program, fail_closed) for ev in agent.installed_events}
     if hooks is None:
         return edit.set_value(text, "/hooks", {ev: [e] for ev, e in wanted.items()}, path=path)
     for ev, e in wanted.items():
@@ -226,10 +226,12 @@ def _add_entries(
 
 def _take_over(agent: Agent, change: Change, doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Move the agent's own hooks out of its file (kept in the store), or say why nothing moves."""
-    if agent.own_file or agent.config != "groups":
+    if agent.own_file:
         raise EditError(
-            f"--take-over is not available for {agent.product}: hookwise can run only hooks "
-            "written in Claude Code's or Gemini CLI's format (docs/agents.md)"
+            f"--take-over is not available for {agent.product}: it runs the hooks of every "
+            f"{os.path.dirname(agent.project_file)}/*.json file and hookwise's entries live in a file of "
+            "their own, so there is no file of its hooks to take over; leave the other files to "
+            f"{agent.product} (hookwise never runs them, so nothing runs twice; docs/agents.md)"
         )
     spath = store_path(change.path, agent)
     if os.path.exists(spath):
@@ -244,7 +246,15 @@ def _take_over(agent: Agent, change: Change, doc: dict[str, Any]) -> tuple[str, 
         f"took over {agent.product}'s own hooks: the file now calls only hookwise, the original is "
         f"kept in {spath} and the bridge runs its hooks (project hooks need `hookwise trust` first)"
     )
-    return text, {k: v for k, v in doc.items() if k != "hooks"}
+    rest = {k: v for k, v in doc.items() if k != "hooks"}
+    kept = {ev: items for ev, items in doc["hooks"].items() if ev not in agent.installed_events}
+    if kept:  # events hookwise does not bridge: their hooks stay where the agent runs them
+        text = edit.set_value(text, "/hooks", kept, path=change.path)
+        rest["hooks"] = kept
+        change.notes.append(
+            f"left in the file (hookwise does not bridge these events): {', '.join(kept)}"
+        )
+    return text, rest
 
 
 def _store_record(original: str) -> dict[str, Any]:
@@ -339,8 +349,14 @@ def _restore(agent: Agent, change: Change, doc: dict[str, Any], spath: str) -> C
         return change
     text = _remove_entries(agent, change.before, doc, change.path)
     orig_doc = parse(original, spath) if original.strip() else {}
+    now = parse(text, change.path) if text.strip() else {}
+    present: dict[str, Any] = {}
+    if isinstance(now, dict) and isinstance(now.get("hooks"), dict):
+        present = now["hooks"]
     for ev, items in (orig_doc.get("hooks") or {}).items():
         for item in items:
+            if item in present.get(ev, []):
+                continue  # left in the file at take-over (an event hookwise does not bridge)
             text = edit.append_to_array(text, f"/hooks/{_tok(ev)}", item, path=change.path)
     change.after = text
     change.notes.append(

@@ -135,11 +135,11 @@ def _flags(rep: AgentReport) -> list[str]:
         )
     if not rep.installed or rep.sessions < FLAG_AFTER_SESSIONS:
         return flags
-    for ev in rep.agent.bridged_events:
+    for ev in rep.agent.installed_events:
         if ev not in rep.fired and rep.agent.contract_event(ev) == "BeforeTool":
             flags.append(f"{ev} never fired in {rep.sessions} sessions")
     sub = any("sub-agent" in ctxs for ctxs in rep.fired.values())
-    for ev in rep.agent.bridged_events:
+    for ev in rep.agent.installed_events:
         ctxs = rep.fired.get(ev, {})
         if (
             sub
@@ -164,7 +164,7 @@ def render(reports: list[AgentReport], show_all: bool) -> str:
         lines.append("  hookwise:   " + (where or f"not installed (hookwise install {a.name})"))
         if rep.installed or rep.fired:
             lines.append(f"  sessions:   {rep.sessions}")
-            for ev in a.bridged_events:
+            for ev in a.installed_events:
                 ctxs = rep.fired.get(ev)
                 if not ctxs:
                     lines.append(f"    {ev:<22} never fired")

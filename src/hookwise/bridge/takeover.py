@@ -26,7 +26,9 @@ def taken_over_entries(
     """The hooks moved out of the agent's user and project files, plus warnings about them."""
     entries: list[HookEntry] = []
     warnings: list[str] = []
-    if agent.config != "groups":
+    from hookwise.bridge.moved import STYLES
+
+    if agent.config != "groups" and agent.config not in STYLES:
         return entries, warnings
     user_file = agent.config_path(project, env, user=True)
     for label, path in (("user", user_file), ("project", agent.config_path(project, env))):
@@ -54,6 +56,10 @@ def _entries_of(agent: Agent, label: str, store: str) -> tuple[list[HookEntry], 
         return [], [f"{exc}; the taken-over hooks are not run"]
     if not isinstance(doc, dict):
         return [], [f"{store}: /original is not a JSON object; the taken-over hooks are not run"]
+    if agent.config != "groups":  # Cursor, agy, Windsurf: run in their own format
+        from hookwise.bridge.moved import entries_of
+
+        return entries_of(agent, label, store, doc)
     if agent.own_profile is not None:
         return _contract_entries(label, store, original, doc)
     return _claude_entries(label, store, original, doc)

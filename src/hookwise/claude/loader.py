@@ -14,12 +14,19 @@ from hookwise.claude.convert import (
 )
 from hookwise.claude.names import (
     CLAUDE_DEFAULT_TIMEOUT_S,
+    RELAYED_EVENTS,
+    never_fires_here,
 )
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import PROJECT, USER, HookEntry
 from hookwise.errors import SettingsError
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.runners import KINDS, spec_from_keys
+
+#: the event a relayed hook's entry carries (:data:`~hookwise.claude.names.RELAYED_EVENTS`): such an entry is
+#: never planned (LoadedSettings keeps it apart), its own event is ``extra["claude_event"]``, and
+#: ``extra["relay"]`` is the warning a host shows about it
+RELAY_CARRIER = HookEvent.NOTIFICATION
 
 
 def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list[tuple[str, str]]:
@@ -65,11 +72,11 @@ def load_claude_entries(
             line, col = jsonc.locate(text, "/disableAllHooks")
             whose = (
                 "no Claude Code hooks are"
-                if label == "user"
+                if label == USER
                 else "this project's Claude Code hooks are not"
             )
             warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so {whose} loaded")
-            off.update(("user", "project") if label == "user" else ("project",))
+            off.update((USER, PROJECT) if label == USER else (PROJECT,))
     for label, path, text, doc in loaded:
         if label in off:
             continue
@@ -78,7 +85,7 @@ def load_claude_entries(
         roots = (
             [PluginRoot(os.path.abspath(inherited), None)]
             if inherited
-            else plugin_root_candidates(path, project_dir if label == "project" else None)
+            else plugin_root_candidates(path, project_dir if label == PROJECT else None)
         )
         converted, findings = convert_claude_document(
             doc, file=path, text=text, plugin_roots=roots, native=True
@@ -106,7 +113,12 @@ def converted_entries(
     entries: list[HookEntry] = []
     for c in converted:
         rep = c.report
-        if c.hook is None or c.event is None:
+        relayed = c.event is None and c.hook is not None and c.claude_event in RELAYED_EVENTS
+        if (
+            relayed
+        ):  # loaded for the agent bridge only (LoadedSettings.relayed); a host never fires it
+            warnings.append(f"{rep.location}: {never_fires_here(c.claude_event)}")
+        elif c.hook is None or c.event is None:
             warnings.append(f"{rep.location}: {rep.reason}; hook not loaded")
             continue
         for f in rep.fields:
@@ -115,6 +127,8 @@ def converted_entries(
         for n in rep.warnings:
             warnings.append(f"{rep.location}: {n}")
         hook = c.hook
+        if hook is None:  # not reached: skipped above (for the type checker)
+            continue
         timeout = hook.get("timeout", CLAUDE_DEFAULT_TIMEOUT_S * 1000)
         env_map = {str(k): str(v) for k, v in (hook.get("env") or {}).items()}
         env_map.update(env or {})
@@ -122,7 +136,7 @@ def converted_entries(
         kind = KINDS[htype]
         entries.append(
             HookEntry(
-                event=HookEvent(c.event),
+                event=HookEvent(c.event) if c.event is not None else RELAY_CARRIER,
                 spec=spec_from_keys(kind, hook),
                 name=hook.get("name", ""),
                 type=htype,
@@ -143,6 +157,7 @@ def converted_entries(
                     "claude_event": c.claude_event,
                     "claude_matcher": rep.matcher_from,
                     **(extra or {}),
+                    **({"relay": warnings[-1]} if relayed else {}),
                 },
             )
         )

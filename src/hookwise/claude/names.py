@@ -55,8 +55,22 @@ CLAUDE_EVENTS_WITHOUT_EQUIVALENT: tuple[str, ...] = (
 )
 
 
+#: Claude Code events without a hookwise equivalent whose Claude-format hooks are still loaded: the agent
+#: bridge passes these events to them under their own name (``hookwise hook claude|codex|qwen``;
+#: :data:`hookwise.bridge.relay.RELAYS` says how each answer is read, a test keeps the two alike). An
+#: in-process host never fires them.
+RELAYED_EVENTS = frozenset(
+    {"PermissionRequest", "PermissionDenied", "SubagentStart", "PostCompact", "StopFailure"}
+)
+
+
 def never_fires_here(event: str) -> str:
     """Why a hook on a Claude Code event of :data:`CLAUDE_EVENTS_WITHOUT_EQUIVALENT` is listed, not run."""
+    if event in RELAYED_EVENTS:
+        return (
+            f"Claude Code event {event!r} never fires in a host: it has no hookwise equivalent; "
+            "it fires only through the agent bridge (`hookwise hook <agent>`, docs/agents.md)"
+        )
     return f"Claude Code event {event!r} never fires here: it has no hookwise equivalent"
 
 

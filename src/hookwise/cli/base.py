@@ -52,7 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "uninstall": ("hookwise.cli.install", "remove what `hookwise install` wrote"),
     "agents": ("hookwise.cli.agents", "coding agents on this machine and when their hooks fired"),
     "serve": ("hookwise.cli.serve", "answer the hooks of many agents as a local HTTP service"),
-    "mcp": ("hookwise.cli.mcp", "front an MCP server with hooks (an MCP proxy on stdio)"),
+    "mcp": ("hookwise.cli.mcp", "front an MCP server with hooks (an MCP proxy on stdio or HTTP)"),
 }
 
 

@@ -60,10 +60,7 @@ def parse_fast(argv: Sequence[str]) -> dict[str, Any] | None:
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
     from hookwise.bridge.core import answer
 
-    try:
-        data = sys.stdin.buffer.read()
-    except (OSError, ValueError, AttributeError):
-        data = b""
+    data = _stdin()
     fail_closed = bool(args.fail_closed) or os.environ.get("HOOKWISE_FAIL_CLOSED") == "1"
     served = None if ctx.trace else _served(args, data, fail_closed)  # a trace is written here
     if served is not None:
@@ -87,6 +84,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     return out.exit_code
 
 
+def _stdin() -> bytes:
+    """The agent's payload: what the fast path of ``console`` already read, else ``sys.stdin``."""
+    from hookwise.bridge.client import taken_stdin
+
+    data = taken_stdin()
+    if data is not None:
+        return data
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
 def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] | None:
     """The answer of a running ``hookwise serve`` on its Unix socket (docs/fleet.md), or None: run here.
 
@@ -94,10 +104,18 @@ def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] |
     ``HOOKWISE_SERVE=off``."""
     if args.project or os.environ.get("HOOKWISE_SERVE") == "off":
         return None
-    from hookwise.serve.fast import call, default_socket
+    from hookwise.bridge import client
 
-    sock = default_socket(os.environ)
+    if client.asked:  # the fast path of ``console`` asked already and got no usable answer
+        return None
+
+    sock = client.default_socket(os.environ)
     if not os.path.exists(sock):
         return None
     path = f"/bridge/{args.agent}" + (f"/{args.event}" if args.event else "")
-    return call(sock, path, data, timeout_s=3600.0, fail_closed=fail_closed)
+    reply = client.exchange(sock, path, data, fail_closed)
+    got = None if reply is None else client.parse_reply(reply)
+    if got is None:
+        return None
+    out, err, code = got
+    return out.decode("utf-8"), err.decode("utf-8"), code

@@ -8,7 +8,7 @@ from typing import Any
 
 from hookwise.cli.base import CliContext
 from hookwise.cli.render import relpath, table
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import EXTENSION, HookEntry
 from hookwise.runners import KINDS
 from hookwise.runners.kind import visible
 
@@ -20,11 +20,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, ctx: CliContext) -> int:
     hs = ctx.hook_system()
     rows: list[dict[str, Any]] = []
-    for e in hs.entries:
+    for e in [*hs.entries, *hs.settings.relayed]:
         what, target = KINDS[e.type].display(e) if e.type in KINDS else ("target", e.target)
+        relayed = "relay" in e.extra  # a Claude event only the agent bridge fires (docs/agents.md)
         rows.append(
             {
-                "event": e.event.value,
+                "event": e.extra["claude_event"] if relayed else e.event.value,
                 "name": e.display_name,
                 what: target,  # "command", "url", "callable": what the hook runs, as its kind names it
                 "matcher": e.matcher,
@@ -43,6 +44,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                 ),  # the distribution of a hook package's hook, else null
             }
         )
+        if relayed:
+            rows[-1]["bridgeOnly"] = True
         origin = _origin(e)
         if origin:  # beyond the contract's fields, only when there is something to say (plugin/extension name)
             rows[-1]["origin"] = origin
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         )
     body = [
         [
-            r["event"],
+            r["event"] + ("*" if r.get("bridgeOnly") else ""),
             visible(r["name"] if len(r["name"]) <= 40 else r["name"][:39] + "…"),
             r["matcher"] or "*",
             f"{r['timeout']} ms",
@@ -92,6 +95,12 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         ),
         file=ctx.stdout,
     )
+    if any(r.get("bridgeOnly") for r in rows):
+        print(
+            "\n* a Claude Code event hookwise has no equivalent of: it fires only through the agent "
+            "bridge (`hookwise hook <agent>`, docs/agents.md), never in a host",
+            file=ctx.stdout,
+        )
     untrusted = sum(1 for r in rows if not r["trusted"])
     if untrusted:
         print(
@@ -105,7 +114,7 @@ def _origin(e: HookEntry) -> str | None:
     """The plugin or extension a hook belongs to (its name), else None."""
     if e.extra.get("plugin"):
         return str(e.extra["plugin"])
-    if e.source == "extension" and e.extension_dir:
+    if e.source == EXTENSION and e.extension_dir:
         import os
 
         return os.path.basename(e.extension_dir)

@@ -40,7 +40,10 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             approved.append(e)
     added = hs.trust(approved)
     for e in added:
-        print(f"trusted: {visible(e.display_name)} ({e.event.value}, {e.source})", file=ctx.stdout)
+        event = (
+            e.extra["claude_event"] if "relay" in e.extra else e.event.value
+        )  # relayed: docs/agents.md
+        print(f"trusted: {visible(e.display_name)} ({event}, {e.source})", file=ctx.stdout)
     left = len(pending) - len(approved)
     if left:
         print(f"{left} hook(s) left untrusted; they are skipped until approved", file=ctx.stdout)

@@ -12,10 +12,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hookwise.result import hook_context_block
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from hookwise.result import FireResult
+
+#: the key of the gateway's confirmation question in an ``input_required`` round
+CONFIRM = "hookwise_confirm"
+
+
+def safe_name(name: str) -> str:
+    """A server name usable in ``mcp__<server>__<tool>`` (letters, digits, ``-`` and ``_``)."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name).strip("_")
 
 
 def hook_tool_name(server: str, tool: str) -> str:
@@ -56,3 +66,34 @@ def tool_response(texts: list[str], is_error: bool) -> dict[str, Any]:
     """The AfterTool ``tool_response`` of an MCP result (its text contents joined)."""
     text = "\n".join(texts)
     return {"llmContent": text, "returnDisplay": text, "error": text if is_error else None}
+
+
+def text_result(message: str, *, error: bool = True) -> dict[str, Any]:
+    """A ``tools/call`` result (wire form) holding one text."""
+    return {"content": [{"type": "text", "text": message}], "isError": error}
+
+
+def after_result(
+    result: dict[str, Any], after: FireResult, response: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The ``tools/call`` result (wire form) the AfterTool hooks' answer makes of ``result``, or None
+    when it stays as it is: stop/block replace it by the reason, ``updatedToolOutput`` by its
+    ``llmContent``, ``additionalContext`` is appended as one more text."""
+    if after.stopped:
+        return text_result(f"stopped by a hook: {after.effective_reason}")
+    if after.blocked:
+        return text_result(after.reason or "the tool's result was withheld by a hook")
+    new = after.tool_output_for(response)  # a hook's updatedToolOutput, in the response's shape
+    out: dict[str, Any] | None = None
+    if new is not None:
+        text = new.get("llmContent")
+        out = text_result(
+            text if isinstance(text, str) else str(text), error=bool(new.get("error"))
+        )
+    if after.additional_context:
+        base = out if out is not None else result
+        content = base.get("content")
+        block = hook_context_block(after.hook_specific["additionalContext"])
+        extra = {"type": "text", "text": block}
+        out = dict(base, content=[*(content if isinstance(content, list) else []), extra])
+    return out

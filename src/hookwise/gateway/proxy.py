@@ -10,10 +10,14 @@ written on stderr, which MCP clients keep in their server logs.
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import logging
-import sys
+import os
+import signal
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -22,21 +26,23 @@ from mcp.server.stdio import stdio_server
 
 from hookwise.decisions import AGENT
 from hookwise.gateway.policy import (
+    CONFIRM,
     hidden_tools,
     hook_tool_name,
     mcp_context,
+    safe_name,
     tool_response,
     tool_selection_request,
 )
 from hookwise.result import hook_context_block
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from hookwise.engine import HookSystem
     from hookwise.result import FireResult
 
 LOG = logging.getLogger("hookwise.mcp")
-#: the key of the gateway's confirmation question in an ``input_required`` round
-_CONFIRM = "hookwise_confirm"
 
 
 def _text(message: str, *, error: bool = True) -> types.CallToolResult:
@@ -138,7 +144,7 @@ class Gateway:
                 "a hook asked for confirmation and the client supports no elicitation: denied"
             )
             return False
-        given = (params.input_responses or {}).get(_CONFIRM)
+        given = (params.input_responses or {}).get(CONFIRM)
         if given is not None:
             return getattr(given, "action", None) == "accept"
         message = before.system_message or before.reason or "A hook asks you to confirm this call."
@@ -146,7 +152,7 @@ class Gateway:
         if not getattr(session, "can_send_request", False):
             form = types.ElicitRequestFormParams(message=message, requested_schema=schema)
             return types.InputRequiredResult(
-                input_requests={_CONFIRM: types.ElicitRequest(params=form)}
+                input_requests={CONFIRM: types.ElicitRequest(params=form)}
             )
         try:
             answer = await session.elicit(
@@ -183,16 +189,38 @@ class Gateway:
         return result
 
 
-def _safe_name(name: str) -> str:
-    """A server name usable in ``mcp__<server>__<tool>`` (letters, digits, ``-`` and ``_``)."""
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name).strip("_")
-
-
 def _upstream(command: list[str] | None, url: str | None) -> Client:
     if url is not None:
         return Client(url, cache=None)
-    assert command
-    return Client(StdioServerParameters(command=command[0], args=command[1:]), cache=None)
+    assert command  # the server gets the environment the client gave the gateway (its tokens etc.)
+    params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+    return Client(params, cache=None)
+
+
+async def _opened(system: HookSystem, server: str | None, upstream: Client) -> Server[Any]:
+    """SessionStart fired, the proxy's MCP server for ``upstream`` (named ``server`` or as it names
+    itself)."""
+    start = await system.fire_async("SessionStart", source="startup")
+    for w in start.warnings:
+        LOG.warning("%s", w)
+    instructions = "\n\n".join(p for p in (upstream.instructions, start.hook_context) if p) or None
+    info = upstream.server_info
+    server = server or safe_name(info.name if info is not None else "") or "server"
+    gw = Gateway(system, server, upstream)
+    return Server(
+        server,
+        version=info.version if info is not None else "",
+        instructions=instructions,
+        on_list_tools=gw.list_tools,
+        on_call_tool=gw.call_tool,
+    )
+
+
+async def _closed(system: HookSystem) -> None:
+    end = await system.fire_async("SessionEnd", reason="exit")
+    for w in end.warnings:
+        LOG.warning("%s", w)
+    system.close()
 
 
 async def run(
@@ -203,31 +231,101 @@ async def run(
     ``server``: the name in hook tool names; None: the upstream server's own name."""
     AGENT.set("mcp")  # decision records say the firings are the gateway's
     async with _upstream(command, url) as upstream:
-        start = await system.fire_async("SessionStart", source="startup")
-        for w in start.warnings:
-            LOG.warning("%s", w)
-        instructions = (
-            "\n\n".join(p for p in (upstream.instructions, start.hook_context) if p) or None
-        )
-        info = upstream.server_info
-        server = server or _safe_name(info.name if info is not None else "") or "server"
-        gw = Gateway(system, server, upstream)
-        srv: Server[Any] = Server(
-            server,
-            version=info.version if info is not None else "",
-            instructions=instructions,
-            on_list_tools=gw.list_tools,
-            on_call_tool=gw.call_tool,
-        )
+        srv = await _opened(system, server, upstream)
         try:
             async with stdio_server() as (read, write):
                 await srv.run(read, write, srv.create_initialization_options())
         finally:
-            end = await system.fire_async("SessionEnd", reason="exit")
-            for w in end.warnings:
-                LOG.warning("%s", w)
-            system.close()
+            await _closed(system)
+
+
+async def serve_http(
+    system: HookSystem,
+    server: str | None,
+    command: list[str] | None,
+    url: str | None,
+    listen: tuple[str, int],
+    token: bytes | None,
+) -> None:
+    """Serve Streamable HTTP at ``http://HOST:PORT/mcp`` in front of ``command`` (or ``url``) until
+    SIGTERM/SIGINT. Every client session shares the one upstream connection and hook session
+    (SessionStart when the gateway starts, SessionEnd when it stops)."""
+    AGENT.set("mcp")
+    host, port = listen
+    async with _upstream(command, url) as upstream:
+        srv = await _opened(system, server, upstream)
+        app: Any = srv.streamable_http_app(host=host)  # DNS-rebinding protection on loopback
+        if token is not None:
+            app = bearer_only(app, token)
+        import uvicorn
+
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+        web = _web_class()(config)
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(web.serve)
+                while not web.started and not web.should_exit:
+                    await anyio.sleep(0.05)
+                if web.started:
+                    shown = f"[{host}]" if ":" in host else host
+                    LOG.info("serving Streamable HTTP on http://%s:%d/mcp", shown, port)
+        finally:
+            await _closed(system)
+
+
+def _web_class() -> type:
+    import uvicorn
+
+    class Web(uvicorn.Server):
+        """uvicorn's server, except that SIGTERM/SIGINT end :func:`serve_http` normally (uvicorn
+        raises the signal again once it has stopped, which would skip SessionEnd)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            sigs = (signal.SIGINT, signal.SIGTERM)
+            old = {s: signal.signal(s, self.handle_exit) for s in sigs}
+            try:
+                yield
+            finally:
+                for s, h in old.items():
+                    signal.signal(s, h)
+
+    return Web
+
+
+def bearer_only(app: Any, token: bytes) -> Any:
+    """``app`` behind ``Authorization: Bearer <token>`` (compared in constant time); a refusal is a
+    401 and a line on stderr."""
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not _authorized(scope, token):
+            peer = scope.get("client") or ("?", 0)
+            LOG.warning(
+                "refused %s %s from %s: no or wrong bearer token",
+                scope.get("method"),
+                scope.get("path"),
+                peer[0],
+            )
+            headers = [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]
+            await send({"type": "http.response.start", "status": 401, "headers": headers})
+            await send({"type": "http.response.body", "body": b"unauthorized\n"})
+            return
+        await app(scope, receive, send)
+
+    return guarded
+
+
+def _authorized(scope: Any, token: bytes) -> bool:
+    given = b""
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"authorization":
+            given = value
+    scheme, _, value = given.partition(b" ")
+    ok = hmac.compare_digest(value.strip(), token)  # constant time, whatever the header holds
+    return ok and scheme.lower() == b"bearer"
 
 
 def configure_logging() -> None:
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="hookwise mcp: %(message)s")
+    from hookwise.gateway.relay import configure_logging
+
+    configure_logging()

@@ -143,7 +143,15 @@ class NativeDialect:
 NATIVE = NativeDialect()
 
 #: dialect name -> "module:attribute" of its strategy (loaded on first use)
-DIALECTS: dict[str, str] = {"claude": "hookwise.claude.dialect:CLAUDE"}
+DIALECTS: dict[str, str] = {
+    "claude": "hookwise.claude.dialect:CLAUDE",
+    # the agent bridge's relayed Claude events (settings cannot name it: schema.py allows only "claude")
+    "agent-claude": "hookwise.bridge.relay:VERBATIM",
+    # hooks install --take-over moved out of these agents' own files (hookwise.bridge.moved)
+    "agent-cursor": "hookwise.bridge.moved:CURSOR",
+    "agent-agy": "hookwise.bridge.moved:AGY",
+    "agent-windsurf": "hookwise.bridge.moved:WINDSURF",
+}
 
 #: the strategy for Claude-style fields in any hook's answer ("module:attribute", loaded on first use)
 CLAUDE_FIELDS = "hookwise.claude.dialect:CLAUDE_FIELDS"

@@ -7,7 +7,9 @@ of that agent prints on stdout). Pure: no I/O.
 
 - ``claude``: Claude Code's ``type: "http"`` hook body (``hook_event_name: PreToolUse``, ``Bash``,
   Claude's parameter names) → the contract's event, tool and parameter names; the answer is
-  Claude's (``hookSpecificOutput.permissionDecision``, ``updatedInput``, ``decision: block``...).
+  Claude's (``hookSpecificOutput.permissionDecision``, ``updatedInput``, ``decision: block``...),
+  made by the bridge's Claude dialect (:func:`hookwise.bridge.claude.answer_object`) with one
+  difference: a rewrite no hook allowed answers ``ask``.
 - ``gemini``: the contract itself (Gemini CLI's stdin and answer), e.g. from a one-line ``curl``
   command hook.
 """
@@ -17,11 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hookwise.bridge.agents import AGENTS as BRIDGED
+from hookwise.bridge.claude import answer_object as claude_answer
+from hookwise.bridge.core import Request as BridgeRequest
 from hookwise.claude.names import (
     CLAUDE_TO_GEMINI_EVENT,
     CLAUDE_TO_GEMINI_TOOL,
     GEMINI_LIFECYCLE_TO_CLAUDE,
-    params_to_claude,
     params_to_gemini,
 )
 from hookwise.events import HookEvent
@@ -41,6 +45,8 @@ class Request:
     agent_event: str = ""
     #: the tool's arguments as the agent sent them (for a rewrite in the agent's own names)
     agent_tool_input: dict[str, Any] = field(default_factory=dict)
+    #: the request body as received (the agent's own tool name and ``tool_response``)
+    body: dict[str, Any] = field(default_factory=dict)
 
 
 class Dialect(Protocol):
@@ -61,16 +67,6 @@ class Dialect(Protocol):
 def _messages(result: FireResult) -> str | None:
     parts = [m for m in (result.system_message, *result.warnings) if m]
     return "\n".join(parts) if parts else None
-
-
-def _said_allow(result: FireResult) -> bool:
-    """A hook answered ``allow`` itself (the merged output says allow whenever none blocked)."""
-    return any((o.output or {}).get("decision") in ("allow", "approve") for o in result.hooks)
-
-
-def _context(result: FireResult) -> str | None:
-    c = result.hook_specific.get("additionalContext")
-    return c if isinstance(c, str) and c else None
 
 
 # --------------------------------------------------------------------------- gemini (the contract)
@@ -157,6 +153,7 @@ class ClaudeDialect:
             {},
             cwd if isinstance(cwd, str) else None,
             cev if isinstance(cev, str) else "",
+            body=body,
         )
         p = req.payload
         for key in ("session_id", "transcript_path", "cwd"):
@@ -192,48 +189,19 @@ class ClaudeDialect:
             req.payload["tool_response"] = _claude_response(body)
 
     def answer(self, result: FireResult, req: Request) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        hso: dict[str, Any] = {}
-        ctx = _context(result)
-        if req.event == "BeforeTool":
-            self._pre_tool(result, req, hso)
-        elif result.blocked and req.event in ("AfterTool", "BeforeAgent", "AfterAgent"):
-            out["decision"] = "block"
-            out["reason"] = result.reason or "Blocked by a hook"
-        if ctx and req.event in ("BeforeTool", "AfterTool", "BeforeAgent", "SessionStart"):
-            hso["additionalContext"] = ctx
-        if hso:
-            hso["hookEventName"] = req.agent_event
-            out["hookSpecificOutput"] = hso
-        if result.stopped:
-            out["continue"] = False
-            out["stopReason"] = result.effective_reason
-        if result.suppress_output:
-            out["suppressOutput"] = True
-        msg = _messages(result)
-        if msg:
-            out["systemMessage"] = msg
-        return out
-
-    @staticmethod
-    def _pre_tool(result: FireResult, req: Request, hso: dict[str, Any]) -> None:
-        if result.blocked:
-            hso["permissionDecision"] = "deny"
-            hso["permissionDecisionReason"] = result.reason or "Blocked by a hook"
-            return
-        if result.asked:
-            hso["permissionDecision"] = "ask"
-        elif _said_allow(result):
-            hso["permissionDecision"] = "allow"
-        if result.reason:
-            hso["permissionDecisionReason"] = result.reason
-        if result.tool_input_changed:
-            tool = str(req.payload.get("tool_name", ""))
-            merged = result.tool_input_for(dict(req.payload.get("tool_input") or {}))
-            hso["updatedInput"] = params_to_claude(tool, merged)
-            # Claude applies updatedInput only with a decision; a rewrite never skips the permission
-            # prompt on its own (docs/fleet.md): without a hook's allow, the person is asked
-            hso.setdefault("permissionDecision", "ask")
+        """The bridge's Claude answer (one code path, :func:`hookwise.bridge.claude.answer_object`),
+        with a rewrite no hook allowed answered ``ask``."""
+        tool = req.body.get("tool_name")
+        bridged = BridgeRequest(
+            agent_event=req.agent_event,
+            event=req.event,
+            input=req.payload,
+            agent_tool=tool if isinstance(tool, str) else None,
+            payload=req.body,
+        )
+        return claude_answer(
+            BRIDGED["claude"], bridged, result, list(result.warnings), rewrite_asks=True
+        )
 
     def notice(self, req: Request, message: str, *, block: bool) -> dict[str, Any]:
         out: dict[str, Any] = {"systemMessage": message}
