@@ -111,6 +111,7 @@ def _texts(result: types.CallToolResult) -> list[str]:
     return [c.text for c in result.content if isinstance(c, types.TextContent)]
 
 
+@pytest.mark.slow  # stdio is the relay (tests/gateway/test_mcp_relay.py keeps it quick)
 def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
     params, proj = gateway
 
@@ -165,7 +166,6 @@ def test_ask_becomes_an_elicitation_when_the_client_supports_it(
     assert _texts(result) == ["echo:ask"] and not result.is_error
 
 
-@pytest.mark.slow  # the quick tier keeps the stdio gateway above
 def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> None:
     """``hookwise mcp --url``: the same hooks in front of a server reached over Streamable HTTP."""
     import socket
