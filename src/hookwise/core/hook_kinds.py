@@ -8,10 +8,14 @@ No I/O here: the settings schema (``settings/schema.py``) and the runners share 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-from urllib.parse import urlsplit
+from hookwise._records import TYPE_CHECKING
+
+if (
+    TYPE_CHECKING
+):  # re and urllib are imported by the http rules that use them: a python hook needs neither
+    import re
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
 
 #: headers an http hook may not set: they decide where and how the request is framed, so a project could
 #: reach another virtual host behind an allowed address or smuggle a second request (docs/hook-types.md)
@@ -30,8 +34,20 @@ FRAMING_HEADERS = frozenset(
     }
 )
 
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_VAR: list[re.Pattern[str]] = []  # ``$VAR`` / ``${VAR}``, compiled on first use
+
+
+def _var() -> re.Pattern[str]:
+    if not _VAR:
+        import re
+
+        _VAR.append(re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"))
+    return _VAR[0]
+
+
+def _dotted(name: str) -> bool:
+    """``name`` is dotted ASCII Python names (``pkg.mod``): ``[A-Za-z_][A-Za-z0-9_]*`` between dots."""
+    return all(part.isidentifier() and part.isascii() for part in name.split("."))
 
 
 def check_url(url: Any) -> str | None:
@@ -40,6 +56,8 @@ def check_url(url: Any) -> str | None:
         return '"url" must be a non-empty string'
     if any(c.isspace() for c in url):
         return f"the URL {url!r} contains white space"
+    from urllib.parse import urlsplit
+
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -56,6 +74,8 @@ def check_url(url: Any) -> str | None:
 
 def _pattern(p: str) -> re.Pattern[str]:
     """``*`` matches any run of characters; inside the host part (after ``://``) it stops at ``/ ? # @``."""
+    import re
+
     cut = len(p)
     start = p.find("://")
     if start >= 0:
@@ -101,7 +121,7 @@ def interpolate_headers(
             k.lower() in FRAMING_HEADERS
         ):  # never sent, also for a hook built in code (settings reject them)
             continue
-        value = _VAR.sub(fill, v) if "$" in v else v
+        value = _var().sub(fill, v) if "$" in v else v
         out[k] = value.replace("\r", "").replace("\n", "")
     return out
 
@@ -113,6 +133,6 @@ def check_callable(spec: Any) -> str | None:
     module, sep, attr = spec.partition(":")
     if not sep:
         return f'"callable" {spec!r} must name a module and a function separated by a colon ("package.module:function")'
-    if not _DOTTED.fullmatch(module) or not _DOTTED.fullmatch(attr):
+    if not _dotted(module) or not _dotted(attr):
         return f'"callable" {spec!r} is not "package.module:function" (dotted Python names around one colon)'
     return None

@@ -28,20 +28,21 @@ def finish(
         it = Interpretation(Outcome.FAILED, None, malformed)
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
+    # positional, in field order: passing thirteen keywords to a record's __init__ costs as much as building it
     return HookOutcome(
-        name=entry.display_name,
-        command=entry.target,
-        source=entry.source,
-        event=event.value,
-        outcome=it.outcome,
-        hook_type=entry.type,
-        exit_code=exit_code,
-        duration_ms=duration_ms,
-        output=output,
-        stdout=stdout,
-        stderr=stderr,
-        error=it.error,
-        truncated=truncated,
+        entry.display_name,  # name
+        entry.target,  # command
+        entry.source,  # source
+        event.value,  # event
+        it.outcome,  # outcome
+        entry.type,  # hook_type
+        exit_code,
+        duration_ms,
+        output,
+        stdout,
+        stderr,
+        it.error,  # error
+        truncated,
     )
 
 

@@ -27,14 +27,26 @@ from __future__ import annotations
 
 import _thread
 import contextvars
-import inspect
 import os
-import threading
-from collections.abc import Awaitable, Callable
-from types import FunctionType, MethodType
-from typing import Any
+import sys
+from _collections_abc import Awaitable as _Awaitable
 
-# asyncio is imported where it is used: importing hookwise stays cheap for the CLI
+from hookwise._records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+    from typing import Any
+
+# asyncio, threading and inspect are imported where they are used: a ``hookwise fire`` whose Python hooks are
+# plain functions needs none of them (asyncio alone, with the ssl it loads, costs several times the whole
+# firing; threading ~13 M instructions, inspect ~60 M)
+
+#: the types of a plain function and of a bound method (without importing :mod:`types`)
+_FUNCTION = type(lambda: None)
+_METHOD = type((lambda: None).__get__(0))
+#: ``co_flags`` bits of a coroutine function and of a generator-based coroutine (``@types.coroutine``)
+_CO_COROUTINE = 0x80
+_CO_ITERABLE_COROUTINE = 0x100
 
 #: idle workers kept for reuse; more are started on demand and exit when not needed
 MAX_IDLE = 8
@@ -108,8 +120,6 @@ class _Worker:
     """
 
     def __init__(self) -> None:
-        import asyncio
-
         self.go = _thread.allocate_lock()
         self.go.acquire()  # released once per job
         self.done = _thread.allocate_lock()
@@ -118,9 +128,9 @@ class _Worker:
         self.state = _PENDING
         self.value: Any = None
         self.error: BaseException | None = None
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self._main, name="hookwise-python-hook", daemon=True)
-        self.thread.start()
+        #: the worker's event loop, made for the first awaitable a hook returns (plain functions need none)
+        self.loop: Any = None
+        _start_thread(self._main, "hookwise-python-hook")
 
     def start(self, job: _Job | None) -> None:
         """Give the (idle) worker its next job; None: end."""
@@ -129,15 +139,13 @@ class _Worker:
         self.go.release()
 
     def _main(self) -> None:
-        import asyncio
-
-        asyncio.set_event_loop(self.loop)
         try:
             while self._next():
                 pass
         finally:
             try:
-                self.loop.close()
+                if self.loop is not None:
+                    self.loop.close()
             except Exception:  # pragma: no cover - a hook left the loop in a bad state
                 pass
 
@@ -168,7 +176,7 @@ class _Worker:
         """Run ``job``: ``(value, None)``, or ``(None, what the caller is to raise)``."""
         try:
             value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
-            if value is not None and value.__class__ is not dict and inspect.isawaitable(value):
+            if value is not None and value.__class__ is not dict and is_awaitable(value):
                 value = self._wait(value, job.timeout)
         except BaseException as exc:  # handed to the caller, never raised here
             return None, _caught(exc)
@@ -177,6 +185,9 @@ class _Worker:
     def _wait(self, value: Awaitable[Any], timeout: float) -> Any:
         import asyncio
 
+        if self.loop is None:  # on the worker's own thread: the loop is this thread's current one
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
         try:
             return self.loop.run_until_complete(asyncio.wait_for(_await(value), timeout))
         except asyncio.TimeoutError:
@@ -197,9 +208,8 @@ def _caught(exc: BaseException) -> BaseException:
     """What the caller of a hook that raised ``exc`` gets: an ``Exception`` as is; ``CancelledError`` (the
     hook's own, never the caller's cancellation) as a ``RuntimeError``; ``SystemExit``, ``KeyboardInterrupt``
     and the like wrapped in :class:`HookEscaped`, never the host's end."""
-    import asyncio
-
-    if isinstance(exc, asyncio.CancelledError):
+    asyncio = sys.modules.get("asyncio")  # without asyncio loaded no CancelledError exists
+    if asyncio is not None and isinstance(exc, asyncio.CancelledError):
         return RuntimeError("the hook raised CancelledError")
     if isinstance(exc, Exception):
         return exc
@@ -207,14 +217,25 @@ def _caught(exc: BaseException) -> BaseException:
 
 
 _idle: list[_Worker] = []
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
+
+
+def _start_thread(target: Callable[[], None], name: str) -> None:
+    """Run ``target`` on a new daemon thread: a :class:`threading.Thread` named ``name`` when the process has
+    :mod:`threading` already (every long-lived host: the thread is named and listed like the others), else a
+    raw one (a ``hookwise fire``, which never loads threading for a plain function's hook)."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading.Thread(target=target, name=name, daemon=True).start()
+    else:
+        _thread.start_new_thread(target, ())
 
 
 def _after_fork_in_child() -> None:
     """A forked child has none of the parent's threads: forget their workers."""
     global _lock, _guard
     _idle.clear()
-    _lock = threading.Lock()
+    _lock = _thread.allocate_lock()
     _guard = _thread.allocate_lock()
 
 
@@ -243,17 +264,31 @@ def _abandon(job: _Job) -> None:
     job.future.cancel()
 
 
+def is_awaitable(value: object) -> bool:
+    """:func:`inspect.isawaitable` without importing :mod:`inspect`: a coroutine, a generator-based coroutine,
+    or anything with ``__await__``."""
+    if isinstance(value, _Awaitable):  # coroutines, futures, tasks, any __await__
+        return True
+    code = getattr(value, "gi_code", None)  # a generator decorated with @types.coroutine
+    return code is not None and bool(code.co_flags & _CO_ITERABLE_COROUTINE)
+
+
 def is_async(func: Callable[..., Any]) -> bool:
     """``func`` is a coroutine function (or a callable object whose ``__call__`` is one)."""
+    kind = type(func)
+    if kind is _METHOD:
+        func, kind = func.__func__, type(func.__func__)  # type: ignore[attr-defined]
+    if (
+        kind is _FUNCTION and "_is_coroutine_marker" not in func.__dict__
+    ):  # its code says (3.12's mark: below)
+        return bool(func.__code__.co_flags & _CO_COROUTINE)
+    import inspect  # a partial, a marked function, a callable object: inspect's rules
+
     if inspect.iscoroutinefunction(func):
         return True
-    kind = type(
-        func
-    )  # a function's or a method's own type is never called as a coroutine: asked once, not twice
+    # a function's or a method's own type is never called as a coroutine: asked once, not twice
     return (
-        kind is not FunctionType
-        and kind is not MethodType
-        and inspect.iscoroutinefunction(kind.__call__)
+        kind is not _FUNCTION and kind is not _METHOD and inspect.iscoroutinefunction(kind.__call__)
     )
 
 
@@ -349,7 +384,7 @@ async def in_thread(func: Callable[..., Any], *args: Any) -> Any:
         except RuntimeError:  # the loop was closed meanwhile: nobody is waiting
             pass
 
-    import contextvars
+    import threading
 
     ctx = (
         contextvars.copy_context()

@@ -20,15 +20,18 @@ callable); the engine turns it into a ``not-run`` outcome.
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
-import threading
-from collections.abc import Callable
-from typing import Any
 
+from hookwise._records import TYPE_CHECKING
 from hookwise.core.hook_kinds import check_callable
 
-_LOCK = threading.RLock()
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+_LOCK = _thread.RLock()  # threading's own (threading itself is not imported for it: start-up)
 #: module name -> (root it was imported from, signature of its files then)
 _IMPORTED: dict[str, tuple[str, str]] = {}
 #: (reference, root) -> (signature of the module's files, the function): the fast path of a firing

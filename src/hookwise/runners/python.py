@@ -14,7 +14,6 @@ anything else :func:`interpret_python`.
 from __future__ import annotations
 
 import contextvars
-import inspect
 import os
 import sys
 import time
@@ -103,7 +102,7 @@ def _run_inline(
     afterwards (:func:`_settle`: outcome ``timeout``). An awaitable it returns is awaited on a worker."""
     try:
         value = contextvars.copy_context().run(func, inp)
-        if value is not None and value.__class__ is not dict and inspect.isawaitable(value):
+        if value is not None and value.__class__ is not dict and _workers.is_awaitable(value):
             left = entry.timeout_ms / 1000.0 - (time.perf_counter() - t0)
             value = _workers.call(None, None, left, value)
     except Exception as exc:  # a hook's bug is its outcome, not ours
