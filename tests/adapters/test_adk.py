@@ -244,6 +244,7 @@ def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     assert r.final_text() == "final with tests"
 
 
+@pytest.mark.slow  # as in test_openai_agents.py; the quick tier keeps one retry
 def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a"), say("b"), say("c"), say("d")], max_agent_retries=2)
@@ -267,6 +268,7 @@ def test_after_agent_clear_context(hooks: Hooks) -> None:
     assert "second prompt" in r.request_text(1)
 
 
+@pytest.mark.slow  # as in test_openai_agents.py; test_after_agent_clear_context stays quick
 def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     hooks.on(
         "AfterAgent",
