@@ -111,7 +111,6 @@ def _texts(result: types.CallToolResult) -> list[str]:
     return [c.text for c in result.content if isinstance(c, types.TextContent)]
 
 
-@pytest.mark.slow  # stdio is the relay (tests/gateway/test_mcp_relay.py keeps it quick)
 def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
     params, proj = gateway
 
