@@ -7,9 +7,12 @@ from :data:`hookwise.runners.KINDS`) → merge (:mod:`hookwise.core.merge`, pure
 → :class:`~hookwise.result.FireResult`, with one ``hook_call`` trace record per
 hook call (:mod:`hookwise.trace`). The facade holds the configuration and delegates:
 monitors and the trace to :class:`hookwise.monitors.Monitors`, OpenTelemetry's on/off to
-:class:`hookwise.otel_switch.TelemetrySwitch`, trust to :mod:`hookwise.trust`, what a
-background hook reports to :mod:`hookwise.runners.background`, the warnings of outcomes to
-:func:`hookwise.result.outcome_warnings`. It never looks at a hook's kind.
+:class:`hookwise.otel_switch.TelemetrySwitch`, trust to :mod:`hookwise.trust`, ``async`` hooks
+(started, run and reported) to :class:`hookwise.runners.background.Background`, registration from
+code to :mod:`hookwise.registration`, the warnings of outcomes to
+:func:`hookwise.result.outcome_warnings`; what runners read from it (the environment, hook
+variables, the persistent pool) comes from :class:`hookwise.runners.base.HostServices`. It never
+looks at a hook's kind.
 """
 
 from __future__ import annotations
@@ -21,9 +24,8 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.outcome import skipped
-from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
-from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
+from hookwise.core.plan import Plan, Planner, once_key
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
 from hookwise.input_errors import PayloadError
 from hookwise.monitors import Monitors
@@ -38,33 +40,17 @@ from hookwise.settings.load import LoadedSettings, load_settings
 if (
     TYPE_CHECKING
 ):  # typing and collections are not imported when firing; these are for annotations only
-    from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
     from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
+    from hookwise.registration import PythonHook
     from hookwise.runners.background import Background
     from hookwise.telemetry.observer import HookTelemetry
     from hookwise.trust import TrustStore
 
-    PythonHook = Callable[
-        [dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
-    ]
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
-
-
-def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
-    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first rule)."""
-    from hookwise.claude.conditions import call_matches
-
-    return call_matches(rule, payload, project_dir=project_dir, home=home)
-
-
-def _is_async(func: Any) -> bool:
-    """A coroutine function (the worker module, and with it threading and inspect, loads here)."""
-    from hookwise.runners._workers import is_async
-
-    return is_async(func)
 
 
 def _uuid4() -> str:
@@ -207,28 +193,16 @@ class HookSystem(HostServices):
         instead of tens, but a call that overruns its timeout cannot be abandoned. The firing waits for it,
         then discards its answer (outcome ``timeout``, with a warning). docs/hook-types.md "inline".
         """
-        ev = parse_event(event)
-        if not callable(func):
-            raise TypeError(f"hook {name!r}: func must be callable")
-        if not name:
-            raise ValueError("a Python hook needs a name")
-        if inline and _is_async(func):
-            raise ValueError(
-                f"hook {name!r}: inline=True is for plain functions; a coroutine function needs an "
-                "event loop and runs on a worker"
-            )
-        refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
-        if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
-            raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
-        entry = HookEntry(
-            event=ev,
+        from hookwise.registration import python_hook
+
+        entry = python_hook(
+            event,
+            func,
             name=name,
-            type="python",
             matcher=matcher,
+            timeout_ms=timeout_ms,
             sequential=sequential,
-            timeout_ms=int(timeout_ms),
-            source="runtime",
-            spec=PythonSpec(func=func, inline=bool(inline)),
+            inline=inline,
         )
         self._runtime.append(entry)
         self._registry.add(entry)
@@ -246,20 +220,17 @@ class HookSystem(HostServices):
         inline: bool = False,
     ) -> Callable[[PythonHook], PythonHook]:
         """Decorator form of :meth:`register` (the name defaults to the function's name)."""
+        from hookwise.registration import decorator
 
-        def deco(func: PythonHook) -> PythonHook:
-            self.register(
-                event,
-                func,
-                name=name or str(getattr(func, "__name__", "python-hook")),
-                matcher=matcher,
-                timeout_ms=timeout_ms,
-                sequential=sequential,
-                inline=inline,
-            )
-            return func
-
-        return deco
+        return decorator(
+            self.register,
+            event,
+            name=name,
+            matcher=matcher,
+            timeout_ms=timeout_ms,
+            sequential=sequential,
+            inline=inline,
+        )
 
     def unregister(self, entry: HookEntry) -> None:
         self._runtime = [e for e in self._runtime if e is not entry]
@@ -463,33 +434,26 @@ class HookSystem(HostServices):
     def _narrow(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]]:
-        """``if`` rules and spent ``once`` hooks applied (:func:`hookwise.core.plan.select`), ``async`` hooks
-        started in the background (:class:`hookwise.runners.background.Background`).
+        """The hooks of ``plan`` to run now and the ones skipped visibly (:func:`hookwise.narrowing.narrow`)."""
+        from hookwise.narrowing import narrow
 
-        Returns the plan of the hooks to run now, and the outcomes of hooks skipped
-        visibly (an ``if`` rule that does not parse).
-        """
-        plan, bad = select(
-            plan,
+        return narrow(
             ev,
             inp,
+            plan,
             project_dir=self.project_dir,
-            home=self._home,
+            env=self.env,
             spent=self._spent,
-            matches=_call_matches,
+            background=self._background_hooks,
         )
-        extra = [skipped(e, ev, why) for e, why in bad]
-        if any(e.run_async for e in plan.entries):
-            if self._background is None:
-                from hookwise.runners.background import Background
 
-                self._background = Background(self._run, self._ran, self._watch)
-            plan = self._background.start_async(ev, inp, plan)
-        return plan, extra
+    def _background_hooks(self) -> Background:
+        """This system's ``async`` hooks (:class:`hookwise.runners.background.Background`, made on first use)."""
+        if self._background is None:
+            from hookwise.runners.background import Background
 
-    @property
-    def _home(self) -> str:
-        return self.env.get("HOME") or os.path.expanduser("~")
+            self._background = Background(self._run, self._ran, self._watch)
+        return self._background
 
     def _ran(self, plan: Plan, outcomes: list[HookOutcome]) -> list[HookOutcome]:
         """Note the ``once`` hooks that succeeded (they do not run again in this session)."""

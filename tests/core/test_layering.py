@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import pathlib
 import subprocess
 import sys
@@ -197,7 +198,7 @@ def _package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 @pytest.mark.slow
 def test_packages_form_no_loop() -> None:
     """No package imports itself through others, counting imports made inside functions: the Claude wing reads
-    a hook's keys from ``runners/hook_keys.py`` and the user directory from ``home.py``, never ``settings/``."""
+    a hook's keys from ``runners/kind.py`` and finds the user's home itself, never through ``settings/``."""
     assert _cycles(_package_graph(_module_graph())) == []
 
 
@@ -213,3 +214,20 @@ def test_a_package_loop_is_found_through_imports_inside_functions() -> None:
         "hookwise.settings.layers": set(),
     }
     assert _cycles(_package_graph(graph)) == [["hookwise.claude", "hookwise.settings"]]
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"GEMINI_CLI_HOME": "/g", "HOME": "/h"},
+        {"HOME": "/h"},
+        {"GEMINI_CLI_HOME": "", "HOME": "/h"},
+        {},
+    ],
+)
+def test_the_claude_wing_finds_the_user_home_as_the_settings_do(env: dict[str, str]) -> None:
+    """claude/plugins.py writes the user-directory rule itself (no import of settings/): both agree."""
+    from hookwise.claude.plugins import _home
+    from hookwise.settings.layers import user_dir
+
+    assert os.path.join(_home(env), ".gemini") == user_dir(env)

@@ -35,7 +35,7 @@ def test_every_kind_defines_every_member(name: str) -> None:
 
 
 def test_no_two_kinds_own_the_same_key() -> None:
-    from hookwise.runners.hook_keys import SHARED_HOOK_KEYS
+    from hookwise.runners.kind import SHARED_HOOK_KEYS
 
     names = [row.name for k in KINDS.values() for row in resolve_kind(k).keys]
     names += [row.name for row in SHARED_HOOK_KEYS]

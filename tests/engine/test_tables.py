@@ -131,8 +131,8 @@ def test_the_blocking_decisions_are_spelled_out_only_in_their_table() -> None:
 
 
 def test_the_kind_table_covers_every_hook_type() -> None:
-    from hookwise.runners import KINDS, RUNNERS
-    from hookwise.runners.hook_keys import HOOK_TYPES, sync_kinds
+    from hookwise.runners import KINDS, RUNNERS, sync_kinds
+    from hookwise.runners.kind import HOOK_TYPES
 
     sync_kinds()
     assert set(KINDS) == {

@@ -40,9 +40,8 @@ from hookwise.core.rules import rule_error
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
-from hookwise.runners import KINDS, spec_from_keys
-from hookwise.runners.hook_keys import HOOK_KEYS, HOOK_TYPES, sync_kinds
-from hookwise.runners.kind import HookKind
+from hookwise.runners import KINDS, spec_from_keys, sync_kinds
+from hookwise.runners.kind import HOOK_KEYS, HOOK_TYPES, HookKind
 
 
 @dataclass(frozen=True)
@@ -301,7 +300,7 @@ def _timeout_ms(seconds: Any) -> int | None:
     return int(round(seconds * 1000))
 
 
-def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt: at 34 the most branchy function here)
+def convert_claude_hook(
     raw: Any,
     *,
     claude_event: str,
@@ -338,48 +337,85 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
     conv = ConvertedHook(
         claude_event=claude_event, event=target, matcher=matcher.value, hook=None, report=rep
     )
-
-    def skip(reason: str) -> ConvertedHook:
-        rep.status = "skipped"
-        rep.reason = reason
-        return conv
-
     if not isinstance(raw, dict):
-        return skip(f"a hook must be an object, got {kind_of(raw)}")
+        return _skip(conv, f"a hook must be an object, got {kind_of(raw)}")
     if isinstance(raw.get("command"), str):
         rep.command = raw["command"]
     if target is None and not (native and claude_event in RELAYED_EVENTS):
-        return skip(never_fires_here(claude_event))
+        return _skip(conv, never_fires_here(claude_event))
     htype = raw.get("type", "command")
     kind = KINDS.get(htype) if isinstance(htype, str) and htype != "command" else None
     if kind is not None and kind.from_claude(raw) is not None and not matcher.matches_nothing:
         return _convert_kind(raw, kind, conv, claude_event)
+    refused = _command_refusal(raw, htype, claude_event, matcher, rep)
+    if refused is not None:
+        return _skip(conv, refused)
+
+    command: str = raw["command"]
+    rep.fields.append(FieldNote("type", "carried"))
+    hook: dict[str, Any] = {"type": "command"}
+    cmd = _exec_form_and_shell(raw, command, hook, rep.fields)
+    if _PLUGIN_ROOT_REF.search(cmd):
+        cmd = _plugin_root_in_command(cmd, plugin_roots, native, conv)
+    cmd = _command_variables(cmd, command, claude_event, plugin_roots, native, rep)
+    hook["command"] = cmd
+    rep.command_to = cmd
+    _command_timeout(raw, claude_event, hook, rep.fields)
+    _name_status_env(raw, hook, rep.fields)
+    if conv.env and native:
+        hook.setdefault("env", {}).update(conv.env)
+    _convert_claude_flags(raw, claude_event, hook, rep)
+    for key in raw:
+        if key in _CARRIED_HOOK_FIELDS:
+            continue
+        rep.fields.append(
+            FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field"))
+        )
+    return _claude_dialect(conv, hook, claude_event)
+
+
+def _skip(conv: ConvertedHook, reason: str) -> ConvertedHook:
+    conv.report.status = "skipped"
+    conv.report.reason = reason
+    return conv
+
+
+#: the Claude hook types hookwise cannot run, as the skip reason names them
+_OTHER_CLAUDE_TYPES = {
+    "http": "HTTP hooks",
+    "prompt": "prompt (LLM) hooks",
+    "agent": "agent (LLM) hooks",
+    "mcp_tool": "MCP-tool hooks",
+}
+
+
+def _command_refusal(
+    raw: dict[str, Any], htype: Any, claude_event: str, matcher: MatcherResult, rep: HookReport
+) -> str | None:
+    """Why a Claude hook that is not of another kind hookwise runs cannot be a command hook here, else None."""
     if htype != "command":
-        what = {
-            "http": "HTTP hooks",
-            "prompt": "prompt (LLM) hooks",
-            "agent": "agent (LLM) hooks",
-            "mcp_tool": "MCP-tool hooks",
-        }.get(str(htype), f"hook type {htype!r}")
-        return skip(f"{what} cannot run in hookwise (only command hooks)")
+        what = _OTHER_CLAUDE_TYPES.get(str(htype), f"hook type {htype!r}")
+        return f"{what} cannot run in hookwise (only command hooks)"
     if matcher.matches_nothing:
         rep.warnings.clear()
-        return skip(
-            "its matcher can never match, so the hook could never fire: "
-            + "; ".join(matcher.warnings)
+        return "its matcher can never match, so the hook could never fire: " + "; ".join(
+            matcher.warnings
         )
     command = raw.get("command")
     if not isinstance(command, str) or not command.strip():
-        return skip('a command hook needs a non-empty "command" string')
+        return 'a command hook needs a non-empty "command" string'
     if "if" in raw and claude_event not in CLAUDE_IF_EVENTS:
-        return skip(
+        return (
             f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} (`if` is "
             "evaluated on tool events only); hookwise does the same"
         )
+    return None
 
-    fields = rep.fields
-    fields.append(FieldNote("type", "carried"))
-    hook: dict[str, Any] = {"type": "command"}
+
+def _exec_form_and_shell(
+    raw: dict[str, Any], command: str, hook: dict[str, Any], fields: list[FieldNote]
+) -> str:
+    """``args`` (the exec form, written as one quoted shell command) and ``shell``; the command to run."""
     cmd = command
     args = raw.get("args")
     if "args" in raw:
@@ -392,89 +428,104 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
             fields.append(
                 FieldNote("args", "dropped", f"must be an array of strings, got {kind_of(args)}")
             )
-
-    shell = raw.get("shell")
     if "shell" in raw:
-        if "args" in raw:
-            fields.append(
-                FieldNote(
-                    "shell", "dropped", "ignored when `args` is set (exec form), as in Claude Code"
-                )
-            )
-        elif shell in ("bash", "sh"):
-            fields.append(FieldNote("shell", "carried", "hookwise runs commands with bash"))
-        elif shell in ("powershell", "pwsh"):
-            hook["shell"] = "powershell"
-            fields.append(
-                FieldNote(
-                    "shell",
-                    "carried",
-                    '"powershell": hookwise runs the command with '
-                    "`pwsh -NoProfile -Command` (needs PowerShell 7 on PATH)",
-                )
-            )
-        else:
-            fields.append(
-                FieldNote(
-                    "shell",
-                    "dropped",
-                    f'unknown shell {shell!r} (Claude Code accepts "bash" or '
-                    '"powershell"); bash is used',
-                )
-            )
+        fields.append(_shell_note(raw, hook))
+    return cmd
 
-    # ${CLAUDE_PLUGIN_ROOT}
-    if _PLUGIN_ROOT_REF.search(cmd):
-        # native loading searches the candidates; a migrated command resolves at run time to the first one
-        root, found = resolve_plugin_root(cmd, plugin_roots if native else plugin_roots[:1])
-        scripts = plugin_root_paths(cmd, root.path)
-        reads_env = script_reads_plugin_root(scripts)
-        if native:
-            from hookwise.core.expand import expand_command
 
-            cmd = expand_command(
-                _PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
-                {"CLAUDE_PLUGIN_ROOT": root.path},
+def _shell_note(raw: dict[str, Any], hook: dict[str, Any]) -> FieldNote:
+    """What becomes of ``shell`` (``"powershell"`` is carried into ``hook``)."""
+    shell = raw.get("shell")
+    if "args" in raw:
+        return FieldNote(
+            "shell", "dropped", "ignored when `args` is set (exec form), as in Claude Code"
+        )
+    if shell in ("bash", "sh"):
+        return FieldNote("shell", "carried", "hookwise runs commands with bash")
+    if shell in ("powershell", "pwsh"):
+        hook["shell"] = "powershell"
+        return FieldNote(
+            "shell",
+            "carried",
+            '"powershell": hookwise runs the command with '
+            "`pwsh -NoProfile -Command` (needs PowerShell 7 on PATH)",
+        )
+    return FieldNote(
+        "shell",
+        "dropped",
+        f'unknown shell {shell!r} (Claude Code accepts "bash" or "powershell"); bash is used',
+    )
+
+
+def _plugin_root_in_command(
+    cmd: str, plugin_roots: Sequence[PluginRoot], native: bool, conv: ConvertedHook
+) -> str:
+    """``${CLAUDE_PLUGIN_ROOT}`` in a command: resolved (native loading, also exported in ``conv.env``) or kept
+    as written (migration, resolved when the hook runs); a warning when its paths do not exist."""
+    rep = conv.report
+    fields = rep.fields
+    # native loading searches the candidates; a migrated command resolves at run time to the first one
+    root, found = resolve_plugin_root(cmd, plugin_roots if native else plugin_roots[:1])
+    scripts = plugin_root_paths(cmd, root.path)
+    reads_env = script_reads_plugin_root(scripts)
+    if native:
+        from hookwise.core.expand import expand_command
+
+        cmd = expand_command(
+            _PLUGIN_ROOT_REF.sub("${CLAUDE_PLUGIN_ROOT}", cmd),
+            {"CLAUDE_PLUGIN_ROOT": root.path},
+        )
+        conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
+        fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
+    else:
+        # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
+        # the variable when the hook runs, to the inherited value, else to <project>/.claude
+        where = (
+            f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)"
+            if root.expr is None
+            else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)"
+        )
+        fields.append(
+            FieldNote(
+                "command",
+                "carried",
+                f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
+                f"runs it resolves to {where}",
             )
-            conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
-            fields.append(
-                FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}")
+        )
+        rep.notes.append(
+            f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
+            + (
+                "; the script reads it from its environment too, where it is set to the same value"
+                if reads_env
+                else ""
             )
-        else:
-            # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
-            # the variable when the hook runs, to the inherited value, else to <project>/.claude
-            where = (
-                f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)"
-                if root.expr is None
-                else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)"
-            )
-            fields.append(
-                FieldNote(
-                    "command",
-                    "carried",
-                    f"${{CLAUDE_PLUGIN_ROOT}} kept as written; when the hook "
-                    f"runs it resolves to {where}",
-                )
-            )
-            rep.notes.append(
-                f"${{CLAUDE_PLUGIN_ROOT}} will resolve to {where}"
-                + (
-                    "; the script reads it from its environment too, where it is set to the same value"
-                    if reads_env
-                    else ""
-                )
-            )
-        if not found:
-            where = (
-                root.path
-                if len(plugin_roots) == 1 or not native
-                else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}"
-            )
-            rep.warnings.append(
-                f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
-                "command will fail (exit 127, reported as not-run) until the plugin's files are there "
-                "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)"
-            )
+        )
+    if not found:
+        where = (
+            root.path
+            if len(plugin_roots) == 1 or not native
+            else f"{plugin_roots[0].path} nor under {plugin_roots[-1].path}"
+        )
+        rep.warnings.append(
+            f"${{CLAUDE_PLUGIN_ROOT}} paths of this command do not exist under {where}; the "
+            "command will fail (exit 127, reported as not-run) until the plugin's files are there "
+            "(or CLAUDE_PLUGIN_ROOT names the plugin's directory when hookwise runs)"
+        )
+    return cmd
+
+
+def _command_variables(
+    cmd: str,
+    command: str,
+    claude_event: str,
+    plugin_roots: Sequence[PluginRoot],
+    native: bool,
+    rep: HookReport,
+) -> str:
+    """``$CLAUDE_PROJECT_DIR`` rewritten for a migration, other Claude variables and an ``updatedToolOutput``
+    answer warned about; the ``command`` field's note when nothing else wrote one."""
+    fields = rep.fields
     if not native and _PROJECT_DIR_REF.search(cmd):
         cmd = _PROJECT_DIR_REF.sub(
             lambda mt: (
@@ -500,26 +551,15 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
         )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
-    hook["command"] = cmd
-    rep.command_to = cmd
+    return cmd
 
+
+def _command_timeout(
+    raw: dict[str, Any], claude_event: str, hook: dict[str, Any], fields: list[FieldNote]
+) -> None:
+    """A command hook's ``timeout``: seconds to milliseconds; when absent, Claude Code's default for the event."""
     timeout = raw.get("timeout")
-    if "timeout" in raw:
-        ms = _timeout_ms(timeout)
-        if ms is None:
-            hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
-            fields.append(
-                FieldNote(
-                    "timeout",
-                    "converted",
-                    f"invalid value {timeout!r}; Claude Code's default "
-                    f"{CLAUDE_DEFAULT_TIMEOUT_S} s used",
-                )
-            )
-        else:
-            hook["timeout"] = ms
-            fields.append(FieldNote("timeout", "converted", f"{timeout} s → {ms} ms"))
-    else:
+    if "timeout" not in raw:
         default_s = claude_default_timeout_s(claude_event)
         hook["timeout"] = default_s * 1000
         fields.append(
@@ -529,7 +569,24 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
                 f"not set: Claude Code's default {default_s} s kept as {default_s * 1000} ms",
             )
         )
+        return
+    ms = _timeout_ms(timeout)
+    if ms is None:
+        hook["timeout"] = CLAUDE_DEFAULT_TIMEOUT_S * 1000
+        fields.append(
+            FieldNote(
+                "timeout",
+                "converted",
+                f"invalid value {timeout!r}; Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s used",
+            )
+        )
+    else:
+        hook["timeout"] = ms
+        fields.append(FieldNote("timeout", "converted", f"{timeout} s → {ms} ms"))
 
+
+def _name_status_env(raw: dict[str, Any], hook: dict[str, Any], fields: list[FieldNote]) -> None:
+    """``name`` (carried), ``statusMessage`` (kept as ``description``) and ``env`` (carried) when usable."""
     name = raw.get("name")
     if "name" in raw:
         if isinstance(name, str) and name:
@@ -539,7 +596,6 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
             fields.append(
                 FieldNote("name", "dropped", f"must be a non-empty string, got {kind_of(name)}")
             )
-
     status = raw.get("statusMessage")
     if "statusMessage" in raw:
         if isinstance(status, str) and status:
@@ -553,7 +609,6 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
             fields.append(
                 FieldNote("statusMessage", "dropped", f"must be a string, got {kind_of(status)}")
             )
-
     env_raw = raw.get("env")
     if "env" in raw:
         if isinstance(env_raw, dict) and all(isinstance(v, str) for v in env_raw.values()):
@@ -561,18 +616,6 @@ def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt:
             fields.append(FieldNote("env", "carried"))
         else:
             fields.append(FieldNote("env", "dropped", "must be an object of strings"))
-    if conv.env and native:
-        hook.setdefault("env", {}).update(conv.env)
-
-    _convert_claude_flags(raw, claude_event, hook, rep)
-    for key in raw:
-        if key in _CARRIED_HOOK_FIELDS:
-            continue
-        fields.append(
-            FieldNote(key, "dropped", _DROP_REASONS.get(key, "not a hookwise hook field"))
-        )
-
-    return _claude_dialect(conv, hook, claude_event)
 
 
 #: keys of a Claude hook of any kind that are converted, not carried (see _convert_kind)

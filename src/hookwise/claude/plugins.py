@@ -26,7 +26,6 @@ from typing import Any
 
 from hookwise.core.registry import PLUGIN, HookEntry
 from hookwise.errors import PluginError, SettingsError
-from hookwise.home import user_dir
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
@@ -57,11 +56,19 @@ class Plugin:
     plugin_id: str = ""
 
 
+def _home(env: Mapping[str, str]) -> str:
+    """The directory the user's ``.gemini`` and ``.claude`` are in: ``$GEMINI_CLI_HOME``, else ``$HOME``, else ``~``.
+
+    The rule of ``hookwise.settings.layers.user_dir`` (which is ``<this>/.gemini``), written here so that
+    ``claude/`` never imports ``settings/`` (tests/core/test_layering.py checks that both agree)."""
+    return env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+
+
 def claude_dir(env: Mapping[str, str]) -> str:
     """Claude Code's own directory: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (next to the gemini user dir)."""
     if env.get("CLAUDE_CONFIG_DIR"):
         return os.path.abspath(env["CLAUDE_CONFIG_DIR"])
-    return os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    return os.path.join(_home(env), ".claude")
 
 
 def data_dir(plugin_id: str, env: Mapping[str, str], *, claude_installed: bool = False) -> str:
@@ -70,7 +77,7 @@ def data_dir(plugin_id: str, env: Mapping[str, str], *, claude_installed: bool =
     safe = re.sub(r"[^A-Za-z0-9._-]", "-", plugin_id) or "plugin"
     if claude_installed:
         return os.path.join(claude_dir(env), "plugins", "data", safe)
-    return os.path.join(user_dir(env), "plugin-data", safe)
+    return os.path.join(_home(env), ".gemini", "plugin-data", safe)
 
 
 def _inside(path: str, root: str) -> bool:

@@ -30,11 +30,21 @@ from __future__ import annotations
 import sys
 
 from hookwise._records import TYPE_CHECKING
+from hookwise.core.keys import Key, OneOf
 from hookwise.core.registry import HookEntry
 from hookwise.result import HookOutcome
 from hookwise.runners.base import Firing
 from hookwise.runners.command import CommandKind
-from hookwise.runners.kind import HookKind
+from hookwise.runners.kind import (
+    HOOK_KEYS,
+    HOOK_MARKERS,
+    HOOK_ORIGIN,
+    HOOK_TYPES,
+    OTHER_TYPES,
+    SHARED_HOOK_KEYS,
+    HookKind,
+    HookType,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -141,3 +151,46 @@ KINDS: dict[str, HookKind] = {
 }
 #: the running half of :data:`KINDS` (the same objects): what :attr:`HookSystem.runners` starts from
 RUNNERS: dict[str, Runner] = KINDS  # type: ignore[assignment]
+
+#: what :data:`HOOK_TYPES` and :data:`HOOK_KEYS` were last made from (:func:`sync_kinds`)
+_SYNCED: list[object] = [None]
+
+
+def sync_kinds(full: bool = True) -> None:
+    """Bring :data:`HOOK_TYPES`, :data:`HOOK_KEYS` and :data:`HOOK_MARKERS` in step with
+    :data:`hookwise.runners.KINDS`, in place (a kind registered later is read like the built-in ones).
+
+    ``full``: every kind's module is imported (``validate``, the JSON Schema, migration). Otherwise the
+    tables hold the keys of the kinds already imported: reading settings imports a kind when a hook of
+    it appears, and falls back to the full tables for a key it does not know (a firing whose settings
+    hold only command hooks imports no other kind).
+    """
+    rows = list(KINDS.values())
+    kinds = [resolve_kind(r) for r in rows if full or loaded(r)]
+    state = (tuple(KINDS), tuple(map(id, kinds)))
+    if state == _SYNCED[0]:
+        return
+    docs = {k.name: k.doc for k in kinds}
+    types = [HookType(n, docs.get(n, "")) for n in KINDS]
+    HOOK_TYPES.clear()
+    HOOK_TYPES.update((t.name, t) for t in (*types[:1], OTHER_TYPES[0], *types[1:], OTHER_TYPES[1]))
+    keys = [_type_key(), *(row for k in kinds for row in k.keys), *SHARED_HOOK_KEYS]
+    HOOK_KEYS.clear()
+    HOOK_KEYS.update((row.name, row.with_origin(HOOK_ORIGIN)) for row in keys)
+    HOOK_MARKERS[:] = [k for k, row in HOOK_KEYS.items() if row.required]
+    _SYNCED[0] = state
+
+
+def synced_fully() -> bool:
+    """Whether the tables hold every kind's keys (after a full :func:`sync_kinds`)."""
+    return all(loaded(r) for r in KINDS.values()) and len(_SYNCED[0][1]) == len(KINDS)  # type: ignore[index]
+
+
+def _type_key() -> Key:
+    return Key(
+        "type",
+        OneOf(*HOOK_TYPES),
+        'Always "command" in settings files.',
+        required=True,
+        missing='missing "type": write "type": "command"',
+    )

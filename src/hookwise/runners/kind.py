@@ -8,6 +8,12 @@ from Claude Code's settings. Everything that reads a kind goes through these mem
 so a new kind is one module with a :class:`HookKind` subclass plus one row in ``KINDS``;
 ``tests/engine/test_kinds.py`` fails when a row lacks a member.
 
+The keys of one hook (docs/contract.md §2) are its kind's ``keys`` plus the ones every kind has
+(:data:`SHARED_HOOK_KEYS`, at the end of this module); :data:`HOOK_TYPES` and :data:`HOOK_KEYS`
+hold them all, kept in step with ``KINDS`` by :func:`hookwise.runners.sync_kinds`. The settings
+schema (the loader, ``validate``, the JSON Schema) and migration to Claude Code read them here, so
+neither ``claude/`` nor ``settings/`` needs the other for them.
+
 Trust material (docs/security.md, "What is reviewed is what runs"): the lines the review
 screen prints and the trust key hashes, nothing more and nothing less. ``lines`` are
 labelled texts (``env``, ``header``...); ``files`` are the files whose contents run,
@@ -20,13 +26,24 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
-from hookwise.core.registry import HookEntry, KindSpec
+from hookwise.core.keys import (
+    ENV,
+    FLAG,
+    HOOK_SOURCES,
+    MAX_TIMEOUT_MS,
+    TEXT,
+    TIMEOUT,
+    Key,
+    OneOf,
+    Origin,
+    Rule,
+)
+from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, KindSpec
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
-    from hookwise.core.keys import Key
     from hookwise.result import HookOutcome
     from hookwise.runners.base import Firing
 
@@ -284,3 +301,118 @@ def search_dirs(env: Mapping[str, str], root: str, cwd: str) -> list[str]:
         if _inside(full, root_real) or full == root_real:
             out.append(full)
     return out
+
+
+# --------------------------------------------------------------------------- the keys of one hook
+
+
+@dataclass(frozen=True)
+class HookType:
+    """One value of a hook's ``"type"``."""
+
+    name: str
+    doc: str
+    runs_as: str = ""  # HookEntry.type it loads as ("" = its own name)
+    alias_hint: str = ""  # loads, with this hint (validate only)
+    error: str = ""  # cannot be written in settings: this error
+
+    @property
+    def loads(self) -> bool:
+        return not self.error
+
+
+#: the values of ``"type"`` that are not a kind of their own (docs/contract.md §2); each kind of
+#: :data:`hookwise.runners.KINDS` is a value too (:func:`sync_kinds`)
+OTHER_TYPES: tuple[HookType, ...] = (
+    HookType(
+        "plugin",
+        "Gemini CLI's name for a command hook installed by an extension.",
+        runs_as="command",
+        alias_hint='"plugin" hooks run as command hooks; write "type": "command"',
+    ),
+    HookType(
+        "runtime",
+        "Python functions registered from code.",
+        error='"runtime" hooks can only be registered from code, not in settings',
+    ),
+)
+
+#: the keys every hook kind has (docs/contract.md §2); a kind's own keys are its ``keys`` (runners/)
+SHARED_HOOK_KEYS: tuple[Key, ...] = (
+    Key(
+        "name",
+        TEXT,
+        "Display name: what hooksConfig.disabled and `hookwise enable/disable` refer to.",
+        attr="name",
+        default="",
+        claude="Claude Code hooks have no name",
+    ),
+    Key("description", TEXT, "Shown while the hook runs.", attr="description", default=""),
+    Key(
+        "timeout",
+        TIMEOUT,
+        f"Milliseconds (not seconds), at least 1, at most {MAX_TIMEOUT_MS} (24 h); "
+        f"fractions round up. Default {DEFAULT_TIMEOUT_MS}.",
+        attr="timeout_ms",
+        default=DEFAULT_TIMEOUT_MS,
+    ),
+    Key(
+        "env",
+        ENV,
+        "Extra environment variables for this hook.",
+        attr="env",
+        default={},
+        claude="Claude Code hooks have no env; set the variables in the command or the script",
+    ),
+    Key(
+        "failClosed",
+        FLAG,
+        "hookwise: a hook that fails, cannot run or times out blocks instead of being ignored.",
+        attr="fail_closed",
+        default=False,
+    ),
+    Key(
+        "dialect",
+        OneOf("claude"),
+        "hookwise: the hook was written for Claude Code (Claude-shaped input and answers).",
+        attr="dialect",
+        default=None,
+        claude="Claude Code hooks always get Claude-shaped input",
+    ),
+    Key(
+        "if",
+        Rule(),
+        'One Claude Code permission rule ("Bash(git push *)", "Edit(src/**)"): the hook runs only '
+        "for BeforeTool/AfterTool calls it matches, never on other events.",
+        attr="condition",
+        default=None,
+    ),
+    Key(
+        "async",
+        FLAG,
+        "Run in the background: the firing does not wait, and the answer cannot block.",
+        types=("command",),
+        attr="run_async",
+        default=False,
+    ),
+    Key(
+        "once",
+        FLAG,
+        "hookwise: run until the first successful run in a session, then no more.",
+        attr="once",
+        default=False,
+        claude="Claude Code ignores `once` in settings files (it honours it only in skill "
+        "frontmatter); under Claude Code the hook would run every time",
+    ),
+)
+
+#: the origin of a hook's keys: every source; a hook from an untrusted source runs only once trusted, and
+#: what trust covers is the hook kind's trust material (docs/security.md)
+HOOK_ORIGIN = Origin(HOOK_SOURCES, trust=True)
+
+#: the values of ``"type"``: one per hook kind, then :data:`OTHER_TYPES` (kept in step with the kinds)
+HOOK_TYPES: dict[str, HookType] = {}
+#: the keys of a hook: ``type``, each kind's own keys, the shared keys; order = the JSON Schema's properties
+HOOK_KEYS: dict[str, Key] = {}
+#: keys that only a hook has; on a definition they mean a hook was written without its wrapper
+HOOK_MARKERS: list[str] = []

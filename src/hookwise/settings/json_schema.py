@@ -11,7 +11,8 @@ from hookwise._records import TYPE_CHECKING
 from hookwise.core.keys import EVERY_LAYER, HOOK_SOURCES, Key
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc.codec import dumps_indented
-from hookwise.runners.hook_keys import HOOK_KEYS, HOOK_MARKERS, HOOK_TYPES, sync_kinds
+from hookwise.runners import sync_kinds
+from hookwise.runners.kind import HOOK_KEYS, HOOK_MARKERS, HOOK_TYPES
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
     EXACT_VALUES,

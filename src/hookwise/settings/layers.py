@@ -6,7 +6,6 @@ import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
 from hookwise.core.registry import EXTENSION, PROJECT, SYSTEM, USER
-from hookwise.home import user_dir as user_dir  # the user layer's directory (hookwise/home.py)
 from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
@@ -16,6 +15,13 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.settings.profiles import Profile
+
+
+def user_dir(env: Mapping[str, str] | None = None) -> str:
+    """The user's gemini directory: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``."""
+    env = os.environ if env is None else env
+    home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, ".gemini")
 
 
 def user_settings_path(env: Mapping[str, str] | None = None) -> str:

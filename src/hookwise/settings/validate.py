@@ -27,7 +27,7 @@ from hookwise.errors import SettingsError
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
-from hookwise.runners.hook_keys import sync_kinds
+from hookwise.runners import sync_kinds
 from hookwise.settings.schema import (
     ERROR,
     EXACT_VALUES,
