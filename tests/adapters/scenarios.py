@@ -217,8 +217,14 @@ SCENARIOS: list[Scenario] = []
 #: the scenarios an adapter's quick tier (``-m "not slow"``) runs; the full suite runs them all
 QUICK_SCENARIOS = {
     "before_tool_deny",
+    "before_tool_rewrite",
     "after_tool_tail_call",
     "before_agent_context_is_per_prompt",
+    "after_agent_retry",
+    "before_model_rewrite",
+    "before_model_synthetic_answer",
+    "after_model_replace_keeps_tool_calls",
+    "before_tool_selection",
     "lifecycle",
     "hook_failure_warns_and_proceeds",
 }

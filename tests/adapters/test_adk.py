@@ -25,6 +25,7 @@ from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.genai import types  # noqa: E402
 
+from _tiers import first_quick  # noqa: E402
 from hookwise.adapters.adk import HookwisePlugin  # noqa: E402
 from hookwise.host import verdicts  # noqa: E402
 from hookwise.testing import assert_adapter_conformance  # noqa: E402
@@ -243,6 +244,7 @@ def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     assert r.final_text() == "final with tests"
 
 
+@pytest.mark.slow  # as in test_openai_agents.py; the quick tier keeps one retry
 def test_after_agent_retries_are_capped(hooks: Hooks) -> None:
     hooks.on("AfterAgent", {"decision": "block", "reason": "again"})
     r = Run(hooks, [say("a"), say("b"), say("c"), say("d")], max_agent_retries=2)
@@ -266,6 +268,7 @@ def test_after_agent_clear_context(hooks: Hooks) -> None:
     assert "second prompt" in r.request_text(1)
 
 
+@pytest.mark.slow  # as in test_openai_agents.py; test_after_agent_clear_context stays quick
 def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     hooks.on(
         "AfterAgent",
@@ -916,7 +919,7 @@ def _text_message(text: str) -> types.Content:
     return types.Content(role="user", parts=[types.Part.from_text(text=text)])
 
 
-@pytest.mark.parametrize("mode", ["async", "sse"])
+@pytest.mark.parametrize("mode", first_quick(["async", "sse"]))
 def test_a_turn_that_transfers_to_a_sub_agent_gets_after_agent(hooks: Hooks, mode: str) -> None:
     hooks.on("BeforeAgent", {})
     hooks.on("AfterAgent", [{"decision": "block", "reason": "say which die you rolled"}, {}])

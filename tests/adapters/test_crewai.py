@@ -125,6 +125,7 @@ def test_before_tool_rewrite_and_after_tool_context(hooks: Hooks) -> None:
     assert hooks.log("AfterTool")[0]["tool_input"] == {"cmd": "ls -la"}
 
 
+@pytest.mark.slow  # a tail call nested to the cap; the quick tier keeps the after_tool_tail_call scenario
 def test_after_tool_block_and_tail_call(hooks: Hooks) -> None:
     hooks.on("AfterTool", {"decision": "block", "reason": "secret output"}, matcher="shell")
     hooks.on(

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from _tiers import first_quick
 from hookwise.claude.names import CLAUDE_EVENTS_WITHOUT_EQUIVALENT, CLAUDE_TO_GEMINI_EVENT
 
 #: a Claude-dialect hook: appends its stdin (one JSON line) to ``<name>.log`` beside it, then prints the
@@ -290,6 +291,7 @@ def test_the_claude_only_channel_is_one_set() -> None:
 # --------------------------------------------------------------------------- item 3: async hooks
 
 
+@pytest.mark.slow  # waits out a 2 s background hook
 def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> None:
     """row: hook async (hookwise fire: the answer comes at once; background hooks stopped as it exits)."""
     import time
@@ -337,37 +339,39 @@ def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> N
 
 @pytest.mark.parametrize(
     ("stdout", "code", "reason"),
-    [
-        (  # a deny JSON gives the reason even with exit 2; stderr is dropped
-            {
-                "hookSpecificOutput": {
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "JSON-REASON",
-                }
-            },
-            "2",
-            "JSON-REASON",
-        ),
-        ({"decision": "block", "reason": "JSON-REASON"}, "2", "JSON-REASON"),
-        (  # an allow JSON with exit 2 still blocks, with stderr
-            {"hookSpecificOutput": {"permissionDecision": "allow"}},
-            "2",
-            "STDERR-REASON",
-        ),
-        (None, "2", "STDERR-REASON"),  # no JSON
-        ("PLAIN-STDOUT", "2", "STDERR-REASON"),  # plain text
-        (  # deny JSON at exit 0
-            {
-                "hookSpecificOutput": {
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "JSON-REASON",
-                }
-            },
-            "0",
-            "JSON-REASON",
-        ),
-        ({"decision": "block", "reason": "JSON-REASON"}, "0", "JSON-REASON"),
-    ],
+    first_quick(  # the quick tier: the deny JSON at exit 2; the full suite: the whole table
+        [
+            (  # a deny JSON gives the reason even with exit 2; stderr is dropped
+                {
+                    "hookSpecificOutput": {
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "JSON-REASON",
+                    }
+                },
+                "2",
+                "JSON-REASON",
+            ),
+            ({"decision": "block", "reason": "JSON-REASON"}, "2", "JSON-REASON"),
+            (  # an allow JSON with exit 2 still blocks, with stderr
+                {"hookSpecificOutput": {"permissionDecision": "allow"}},
+                "2",
+                "STDERR-REASON",
+            ),
+            (None, "2", "STDERR-REASON"),  # no JSON
+            ("PLAIN-STDOUT", "2", "STDERR-REASON"),  # plain text
+            (  # deny JSON at exit 0
+                {
+                    "hookSpecificOutput": {
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "JSON-REASON",
+                    }
+                },
+                "0",
+                "JSON-REASON",
+            ),
+            ({"decision": "block", "reason": "JSON-REASON"}, "0", "JSON-REASON"),
+        ]
+    ),
     ids=[
         "deny-exit2",
         "block-exit2",

@@ -71,13 +71,24 @@ def patterns(draw: st.DrawFn) -> str:
 subjects = st.text(st.sampled_from("aAb_! \n1é"), max_size=8)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # the property run; the quick tier compares the lookarounds below
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(patterns(), st.lists(subjects, min_size=1, max_size=6))
 def test_answers_are_the_ones_re_gives(pattern: str, texts: list[str]) -> None:
     rx = re.compile(pattern)  # short subjects: re itself is safe here
     m = compile_regex(pattern)
     for s in texts:
+        assert m.search(s) == (rx.search(s) is not None), (pattern, s)
+        assert m.fullmatch(s) == (rx.fullmatch(s) is not None), (pattern, s)
+
+
+@pytest.mark.parametrize(
+    "pattern", ["(?=a)a", "a(?!b)", "(?<=a)b", "(?<!_)a", r"\bab\B", "(?m:^)a$"]
+)
+def test_lookarounds_answer_as_re(pattern: str) -> None:
+    """Each assertion kind of the property above, on fixed subjects (the quick tier's share of it)."""
+    rx, m = re.compile(pattern), compile_regex(pattern)
+    for s in ["", "a", "ab", "ba", "_a", "abc", "x\na", "aab_", "ab!"]:
         assert m.search(s) == (rx.search(s) is not None), (pattern, s)
         assert m.fullmatch(s) == (rx.fullmatch(s) is not None), (pattern, s)
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from tests.conftest import Project, emit
 
+from _tiers import first_quick
 from hookwise import HookSystem
 from hookwise.core.merge import merge
 from hookwise.events import HookEvent
@@ -56,18 +57,20 @@ REQUIRED_INPUT: dict[str, dict[str, Any]] = {
 )
 @pytest.mark.parametrize(
     "event",
-    [
-        "BeforeTool",
-        "AfterTool",
-        "BeforeAgent",
-        "AfterAgent",
-        "BeforeModel",
-        "AfterModel",
-        "SessionStart",
-        "SessionEnd",
-        "PreCompress",
-        "Notification",
-    ],
+    first_quick(  # the quick tier: every pair on BeforeTool
+        [
+            "BeforeTool",
+            "AfterTool",
+            "BeforeAgent",
+            "AfterAgent",
+            "BeforeModel",
+            "AfterModel",
+            "SessionStart",
+            "SessionEnd",
+            "PreCompress",
+            "Notification",
+        ]
+    ),
 )
 def test_decisions_only_tighten_for_every_event(
     project: Project, event: str, decisions: list[Any], expected: str

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 import hookwise
 from hookwise import HookSystem
 from hookwise.core.keys import EVERY_LAYER, HOOK_SOURCES
@@ -98,6 +100,7 @@ def _labels_written(tree: ast.AST) -> list[tuple[int, str]]:
     return out
 
 
+@pytest.mark.slow  # a scan of every source file, like the other guards of the layout
 def test_no_code_compares_a_source_with_a_bare_string() -> None:
     """Every switch on a hook's source reads the table (a column, or a label constant of core/registry.py)."""
     bad = []
@@ -107,6 +110,7 @@ def test_no_code_compares_a_source_with_a_bare_string() -> None:
     assert bad == []
 
 
+@pytest.mark.slow  # a scan of every source file, like the other guards of the layout
 def test_every_label_written_is_a_row() -> None:
     bad = []
     for path in sorted(PKG.rglob("*.py")):

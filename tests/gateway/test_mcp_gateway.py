@@ -21,8 +21,6 @@ import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
-from _tiers import first_quick  # noqa: E402
-
 UPSTREAM = textwrap.dedent('''
     from mcp.server import MCPServer
 
@@ -113,7 +111,6 @@ def _texts(result: types.CallToolResult) -> list[str]:
     return [c.text for c in result.content if isinstance(c, types.TextContent)]
 
 
-@pytest.mark.slow
 def test_gateway_applies_hooks_to_listing_and_calls(gateway: tuple[Any, Path]) -> None:
     params, proj = gateway
 
@@ -210,17 +207,12 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    first_quick(
-        [
-            ([], "needs the server's command after --"),
-            (
-                ["--", "/nonexistent/mcp-server"],
-                "cannot reach the MCP server /nonexistent/mcp-server",
-            ),
-            (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
-            (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
-        ]
-    ),
+    [
+        ([], "needs the server's command after --"),
+        (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
+        (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
+        (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
+    ],
 )
 def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
     import subprocess

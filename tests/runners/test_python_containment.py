@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from _tiers import first_quick
 from hookwise import HookSystem
 
 GUARD = textwrap.dedent(
@@ -81,7 +82,7 @@ def _cli(proj: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("func", ["exit0", "interrupt", "base"])
+@pytest.mark.parametrize("func", first_quick(["exit0", "interrupt", "base"]))
 def test_a_hook_that_exits_is_failed_and_the_deny_stands(tmp_path: Path, func: str) -> None:
     proj = _project(tmp_path, _hook("deny"), _hook(func))
     r = _cli(proj, tmp_path)
@@ -106,7 +107,7 @@ def test_registered_function_raising_system_exit_is_failed() -> None:
     assert [h.outcome.value for h in result.hooks] == ["failed"]
 
 
-@pytest.mark.parametrize("fail_closed", [False, True])
+@pytest.mark.parametrize("fail_closed", first_quick([False, True]))
 def test_a_sleeping_function_respects_its_timeout(tmp_path: Path, fail_closed: bool) -> None:
     proj = _project(tmp_path, _hook("sleepy", timeout=300, failClosed=fail_closed))
     t0 = time.monotonic()

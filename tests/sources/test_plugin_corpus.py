@@ -249,7 +249,6 @@ def test_plugin_runs_and_has_its_effect(tmp_path: Path, name: str, mode: str) ->
     CHECKS[name](run)
 
 
-@pytest.mark.slow
 def test_plugin_hooks_are_listed_with_their_plugin_and_are_untrusted_until_approved(
     tmp_path: Path,
 ) -> None:

@@ -102,7 +102,6 @@ def test_tabnine_command_text_variable_is_expanded(tmp_path: Path) -> None:
     assert out["hookSpecificOutput"]["additionalContext"] == "from script"
 
 
-@pytest.mark.slow
 def test_terminai_project_gets_its_session_id_and_legacy_disabled_list(tmp_path: Path) -> None:
     env = _env(tmp_path)
     project = tmp_path / "proj"

@@ -20,6 +20,8 @@ from tests.agent.conftest import AgentEnv, call, say, text  # noqa: E402
 from tests.conftest import Project  # noqa: E402
 from tests.telemetry.receiver import OtlpReceiver  # noqa: E402
 
+from _tiers import quick_where  # noqa: E402
+
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
 
@@ -63,8 +65,9 @@ def _metric_total(rx: OtlpReceiver, name: str) -> float:
     return sum(float(p.get("value", p.get("count", 0))) for p in rx.metrics if p["name"] == name)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("how", ["settings", "otel-env"])
+@pytest.mark.parametrize(  # the quick tier: the OTEL_* variables (the one OTLP export it keeps)
+    "how", quick_where(["settings", "otel-env"], lambda how: how == "otel-env")
+)
 def test_fire_delivers_logs_metrics_and_spans(project: Project, how: str) -> None:
     tp_hook = project.script(
         "tp.py",

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from tests.conftest import Project, emit
 
+from _tiers import first_quick
 from hookwise import HookSystem, PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent
 
@@ -81,7 +82,7 @@ def test_fire_from_a_deleted_directory_runs_the_hooks_of_the_project(
     ],
     ids=["broken-hooks.json", "broken-plugin.json"],
 )
-@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("as_json", first_quick([False, True]), ids=["text", "json"])
 def test_validate_plugin_dir_with_a_broken_file_exits_1(
     project: Project, tmp_path: Path, path: str, text: str, as_json: bool
 ) -> None:
