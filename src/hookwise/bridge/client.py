@@ -46,8 +46,8 @@ def stdin_bytes() -> bytes:
 
 
 def default_socket(env: Mapping[str, str]) -> str:
-    """Where ``hookwise serve --socket`` listens by default and ``hookwise hook`` looks (the service's
-    ``hookwise.serve.fast.default_socket`` says the same; the bridge may not import serve, a test compares):
+    """Where ``hookwise hook`` looks and ``hookwise serve --socket`` listens by default (the command reads it
+    from here):
     ``$HOOKWISE_SOCKET``, else ``$XDG_RUNTIME_DIR/hookwise/serve.sock``, else
     ``${XDG_CACHE_HOME:-~/.cache}/hookwise/serve.sock``."""
     explicit = env.get("HOOKWISE_SOCKET")

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     config = _config(args, ctx)
     assert isinstance(config, ServeConfig)
     if args.socket == "":
-        from hookwise.serve.fast import default_socket
+        from hookwise.bridge.client import default_socket  # where `hookwise hook` looks
 
         args.socket = default_socket(os.environ)
         os.makedirs(os.path.dirname(args.socket), mode=0o700, exist_ok=True)

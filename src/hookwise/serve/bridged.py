@@ -4,7 +4,7 @@
   body is what ``hookwise hook <agent>`` would print on stdout (for an agent's http hook or a
   ``curl`` command hook), its exit status in the ``X-Hookwise-Exit-Code`` header.
 - ``POST /bridge/<agent>[/<event>]``: the same, answered as ``{"stdout", "stderr", "exitCode"}`` —
-  ``hookwise hook``'s fast path (:mod:`hookwise.serve.fast`). A project outside the roots is
+  ``hookwise hook``'s fast path (:mod:`hookwise.bridge.client`). A project outside the roots is
   answered 421 there, so the caller runs the hooks in process instead.
 
 :func:`hookwise.bridge.core.answer` does the work, on a warm hook system per project and agent
