@@ -99,12 +99,12 @@ class AgentStopped(HookwiseError):
         super().__init__(f"Agent execution stopped: {reason}")
 
 
-#: every exception class above; hookwise/__init__.py exports exactly these
 class UngovernedError(HookwiseError, RuntimeError):
     """An adapter found tools that no hook can see (the OpenAI Agents SDK's hosted tools) while a ``failClosed``
     tool hook is configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
 
 
+#: every exception class above; hookwise/__init__.py exports exactly these
 ERRORS: tuple[type[HookwiseError], ...] = (
     HookwiseError,
     SettingsError,

@@ -12,7 +12,7 @@ from typing import Any
 
 from hookwise.serve.client import connection
 
-from .conftest import config, serving
+from .conftest import claude_pre, config, serving
 
 #: a python hook that says which process ran it
 PID_GUARD = (
@@ -32,19 +32,6 @@ def _project(root: Path, name: str) -> Path:
     return d
 
 
-def _claude(cwd: Path, command: str = "rm -rf x") -> bytes:
-    return json.dumps(
-        {
-            "session_id": "s9",
-            "transcript_path": "",
-            "cwd": str(cwd),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command},
-        }
-    ).encode()
-
-
 def _post(address: str, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
     conn = connection(address)
     conn.request("POST", path, body=body)
@@ -57,19 +44,19 @@ def _post(address: str, path: str, body: bytes) -> tuple[int, dict[str, str], by
 def test_bridged_agents_are_served(roots: Path) -> None:
     p = _project(roots, "alpha")
     with serving(config(roots)) as srv:
-        status, headers, body = _post(srv.address, "/hooks/codex", _claude(p))
+        status, headers, body = _post(srv.address, "/hooks/codex", claude_pre(p, "rm -rf x"))
         assert status == 200 and headers["X-Hookwise-Exit-Code"] == "0"
         hso = json.loads(body)["hookSpecificOutput"]
         assert hso["permissionDecision"] == "deny" and hso["permissionDecisionReason"].endswith(
             "denies rm -rf x"
         )
-        status, _, body = _post(srv.address, "/bridge/claude", _claude(p, "rm -rf y"))
+        status, _, body = _post(srv.address, "/bridge/claude", claude_pre(p, "rm -rf y"))
         full = json.loads(body)
         assert status == 200 and full["exitCode"] == 0 and "denies rm -rf y" in full["stdout"]
-        assert _post(srv.address, "/bridge/nobody", _claude(p))[0] == 404
+        assert _post(srv.address, "/bridge/nobody", claude_pre(p, "rm -rf x"))[0] == 404
         # outside the roots: the fast path is told to run in process (421); /hooks/ gets the warning
-        assert _post(srv.address, "/bridge/claude", _claude(roots.parent))[0] == 421
-        _, _, body = _post(srv.address, "/hooks/codex", _claude(roots.parent))
+        assert _post(srv.address, "/bridge/claude", claude_pre(roots.parent, "rm -rf x"))[0] == 421
+        _, _, body = _post(srv.address, "/hooks/codex", claude_pre(roots.parent, "rm -rf x"))
         assert "not under any --root" in body.decode()
 
 
@@ -96,7 +83,7 @@ def test_hook_uses_a_running_service_over_its_socket(roots: Path, tmp_path: Path
     sock = tmp_path / "s" / "serve.sock"
     env: dict[str, Any] = dict(os.environ, HOOKWISE_TRUST_ALL="1", HOOKWISE_SOCKET=str(sock))
     # no service: in process
-    alone = _reason(_hook(env, p, _claude(p)))
+    alone = _reason(_hook(env, p, claude_pre(p, "rm -rf x")))
     served = subprocess.Popen(
         [sys.executable, "-m", "hookwise", "serve", "--root", str(roots), "--socket"],
         stdout=subprocess.PIPE,
@@ -107,10 +94,10 @@ def test_hook_uses_a_running_service_over_its_socket(roots: Path, tmp_path: Path
     try:
         assert served.stdout is not None
         assert "listening on unix:" in served.stdout.readline()
-        fast = _reason(_hook(env, p, _claude(p)))
-        again = _reason(_hook(env, p, _claude(p, "rm -rf z")))
-        fallback = _reason(_hook(env, outside, _claude(outside)))
-        off = _reason(_hook(dict(env, HOOKWISE_SERVE="off"), p, _claude(p)))
+        fast = _reason(_hook(env, p, claude_pre(p, "rm -rf x")))
+        again = _reason(_hook(env, p, claude_pre(p, "rm -rf z")))
+        fallback = _reason(_hook(env, outside, claude_pre(outside, "rm -rf x")))
+        off = _reason(_hook(dict(env, HOOKWISE_SERVE="off"), p, claude_pre(p, "rm -rf x")))
     finally:
         served.terminate()
         served.wait(10)

@@ -109,7 +109,7 @@ _guard = _thread.allocate_lock()  # never held while a hook runs
 
 
 class _Worker:
-    """A daemon thread with its own event loop, given one call at a time.
+    """A daemon thread given one call at a time (with an event loop of its own once a hook returns an awaitable).
 
     The hand-off of :func:`call` is two raw locks of the worker's own, made once: the caller stores the job
     and releases ``go``; the worker stores the answer and releases ``done``, which the caller waits on until
