@@ -161,19 +161,21 @@ def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> N
 
 
 @pytest.mark.slow
-def test_a_plain_python_hook_needs_no_asyncio_threading_or_inspect(project: Any) -> None:
+def test_a_plain_python_hook_needs_no_asyncio_or_inspect(project: Any) -> None:
     """A ``python`` hook that is a plain function runs on a worker thread (its timeout can abandon it) without
-    loading asyncio (with ssl, several times a whole firing), threading or inspect; a coroutine hook still
-    gets its event loop."""
+    loading asyncio (with ssl, several times a whole firing) or inspect; a coroutine hook still gets its event
+    loop; and a fire whose hook imports threading-based modules on its worker (logging) still exits."""
     (project.root / "guard_fn.py").write_text(
         "def check(inp):\n    return {'decision': 'deny', 'reason': 'plain'}\n"
-        "async def acheck(inp):\n    return {'decision': 'deny', 'reason': 'awaited'}\n",
+        "async def acheck(inp):\n    return {'decision': 'deny', 'reason': 'awaited'}\n"
+        "def logs(inp):\n    import logging\n    logging.getLogger('x')\n"
+        "    return {'decision': 'deny', 'reason': 'logged'}\n",
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "GEMINI_TELEMETRY_"))}
     env["PYTHONPATH"] = str(project.root)  # a user hook's module is imported from sys.path
     before, _ = _imported(["-c", "pass"], project.root, env)
-    for func, reason in (("check", "plain"), ("acheck", "awaited")):
+    for func, reason in (("check", "plain"), ("acheck", "awaited"), ("logs", "logged")):
         project.write_settings(
             {
                 "hooks": {
@@ -191,8 +193,8 @@ def test_a_plain_python_hook_needs_no_asyncio_threading_or_inspect(project: Any)
         assert out.returncode == 2, out.stderr[-2000:]
         assert json.loads(out.stdout)["reason"] == reason
         if func == "check":
-            assert sorted({"asyncio", "threading", "inspect", "re"} & (loaded - before)) == []
-        else:
+            assert sorted({"asyncio", "inspect", "re"} & (loaded - before)) == []
+        elif func == "acheck":
             assert "asyncio" in loaded
 
 

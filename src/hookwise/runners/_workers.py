@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any
 
-# asyncio, threading and inspect are imported where they are used: a ``hookwise fire`` whose Python hooks are
-# plain functions needs none of them (asyncio alone, with the ssl it loads, costs several times the whole
-# firing; threading ~13 M instructions, inspect ~60 M)
+# asyncio and inspect are imported where they are used: a ``hookwise fire`` whose Python hooks are plain
+# functions needs neither (asyncio alone, with the ssl it loads, costs several times the whole firing;
+# inspect ~60 M instructions); threading is imported with the first worker
 
 #: the types of a plain function and of a bound method (without importing :mod:`types`)
 _FUNCTION = type(lambda: None)
@@ -221,14 +221,14 @@ _lock = _thread.allocate_lock()
 
 
 def _start_thread(target: Callable[[], None], name: str) -> None:
-    """Run ``target`` on a new daemon thread: a :class:`threading.Thread` named ``name`` when the process has
-    :mod:`threading` already (every long-lived host: the thread is named and listed like the others), else a
-    raw one (a ``hookwise fire``, which never loads threading for a plain function's hook)."""
-    threading = sys.modules.get("threading")
-    if threading is not None:
-        threading.Thread(target=target, name=name, daemon=True).start()
-    else:
-        _thread.start_new_thread(target, ())
+    """Run ``target`` on a new daemon :class:`threading.Thread` named ``name``.
+
+    Always a :mod:`threading` thread, started from the caller's thread: if :mod:`threading` were first
+    imported on a raw worker (a hook importing ``logging``, or asyncio for an awaitable), threading would
+    take that worker for the main thread and the interpreter's exit would wait for it forever."""
+    import threading
+
+    threading.Thread(target=target, name=name, daemon=True).start()
 
 
 def _after_fork_in_child() -> None:
