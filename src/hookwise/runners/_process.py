@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
 READ_CHUNK = 1 << 16
+#: a pipe's capacity as Linux creates it; a hook input longer than this gets a larger stdin pipe
+PIPE_DEFAULT_SIZE = 1 << 16
+#: the largest stdin pipe asked for (Linux's default ``/proc/sys/fs/pipe-max-size`` for unprivileged users)
+PIPE_MAX_SIZE = 1 << 20
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 _HAS_POSIX_SPAWN = hasattr(os, "posix_spawn") and sys.platform.startswith("linux")
@@ -496,7 +500,10 @@ def _start(child: _Child, sel: Poller) -> None:
         sel.register(err_fd, READ, (child, "err"))
     if len(child.stdin_view):
         child.stdin_fd = in_fd
-        sel.register(in_fd, WRITE, (child, "in"))
+        grow_pipe(in_fd, len(child.stdin_view))
+        _write_stdin(child, sel)  # at once: an empty pipe takes the input (or its first part) now
+        if child.stdin_fd is not None:  # the rest is written as the hook reads
+            sel.register(in_fd, WRITE, (child, "in"))
     else:
         proc.stdin.close()
     child.pidfd = open_pidfd(proc.pid)
@@ -515,10 +522,27 @@ def _close_stdin(child: _Child, sel: Poller) -> None:
             pass
 
 
+def grow_pipe(fd: int, size: int) -> int | None:
+    """Make the pipe ``fd`` hold ``size`` bytes (at most :data:`PIPE_MAX_SIZE`) when that is more than a pipe
+    holds by default: a 100 KB input then goes in with one write instead of a write per round of the wait loop,
+    each waiting for the hook to read. Returns the pipe's new capacity, or None when it was left as it was
+    (not needed, not Linux, or refused: a user over ``/proc/sys/fs/pipe-user-pages-soft`` gets EPERM; the input
+    is then written as the hook reads, as with any pipe)."""
+    if size <= PIPE_DEFAULT_SIZE or not sys.platform.startswith("linux"):
+        return None
+    import fcntl  # only for inputs this large: a plain ``hookwise fire`` never loads it
+
+    try:
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, min(size, PIPE_MAX_SIZE))
+    except OSError:
+        return None
+
+
 def _write_stdin(child: _Child, sel: Poller) -> None:
+    """Write what the pipe takes of the rest of the input (never blocks); close stdin once all is written."""
     assert child.stdin_fd is not None
     try:
-        n = os.write(child.stdin_fd, child.stdin_view[:READ_CHUNK])
+        n = os.write(child.stdin_fd, child.stdin_view)
     except BlockingIOError:
         return
     except OSError:  # EPIPE: the hook closed stdin or exited without reading; that is normal
