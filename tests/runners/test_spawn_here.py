@@ -96,15 +96,17 @@ def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.M
     )  # an inheritable descriptor of the host: Popen's close_fds keeps it from hooks
     try:
         cmd = (
-            f'{sys.executable} -c "import os; print(os.getcwd(), os.getsid(0) == os.getpid(), '
-            f"os.path.exists('/proc/self/fd/{r}'))\""
+            f'{sys.executable} -c "import os; print(os.getcwd(), os.getpgid(0) == os.getpid(), '
+            f"os.getsid(0) == os.getpid(), os.path.exists('/proc/self/fd/{r}'))\""
         )
         a, b = _fire_both(project, monkeypatch, cmd)
     finally:
         os.close(r)
         os.close(w)
     assert a == b
-    assert a["stdout"].split()[1:] == ["True", "False"], a["stdout"]
+    # its own process group always; a new session when this process has a controlling terminal (new_session)
+    session = str(_process.new_session())
+    assert a["stdout"].split()[1:] == ["True", session, "False"], a["stdout"]
     assert Path(a["stdout"].split()[0]).resolve() == project.root.resolve()
 
 

@@ -20,6 +20,7 @@ Failures are data (:class:`Completed`), never exceptions.
 from __future__ import annotations
 
 import _thread
+import errno
 import os
 import select
 import sys
@@ -31,7 +32,7 @@ from hookwise.runners import _reaper as _leftovers
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Callable, Sequence
-    from typing import IO, Union
+    from typing import IO, Any, Union
 
     #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses)
     Process = Union["subprocess.Popen[bytes]", "Spawned"]
@@ -229,10 +230,40 @@ def _current_dir() -> str | None:
         return None
 
 
+#: Popen can give a child a process group of its own without a new session (``process_group``, Python 3.11)
+_HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
+
+
+def new_session() -> bool:
+    """Whether a hook starts in a new session (as it always did) rather than only leading a process group of its
+    own in this process's session. The two differ for a hook only through a controlling terminal: in a new
+    session it has none, so a read of ``/dev/tty`` fails at once instead of stopping a background process
+    group (SIGTTIN) until the timeout. So a new session is kept whenever this process has a controlling
+    terminal (or it cannot tell). Without one, the process group is enough, and cheaper: on Linux every new
+    session also gets a scheduler autogroup of its own (``/proc/sys/kernel/sched_autogroup_enabled``), which
+    on a busy machine made the median ``bash -c`` hook about twice as slow (docs/performance.md)."""
+    if not _HAS_PROCESS_GROUP:
+        return True
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError as exc:
+        return (
+            exc.errno != errno.ENXIO
+        )  # ENXIO: no controlling terminal; anything else: keep the session
+    os.close(fd)
+    return True
+
+
+def _group(session: bool) -> dict[str, Any]:
+    """The keywords of :func:`os.posix_spawn` for a child that leads its own process group."""
+    return {"setsid": True} if session else {"setpgroup": 0}
+
+
 def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else None.
 
-    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session, every
+    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session (or only a
+    process group, see :func:`new_session`), every
     inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in the
     child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change directory,
     so a hook whose directory is not the current one (and any platform without it) keeps ``Popen``, which
@@ -283,7 +314,12 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
                     pass
             try:
                 pid = os.posix_spawn(
-                    path, argv, env, file_actions=actions, setsid=True, setsigdef=_DEFAULT_SIGNALS
+                    path,
+                    argv,
+                    env,
+                    file_actions=actions,
+                    setsigdef=_DEFAULT_SIGNALS,
+                    **_group(new_session()),
                 )
                 break
             except (FileNotFoundError, NotADirectoryError) as exc:
@@ -344,6 +380,8 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
         if proc is None:
             import subprocess
 
+            session = new_session()
+            group: dict[str, Any] = {} if session else {"process_group": 0}  # Python >= 3.11
             proc = subprocess.Popen(
                 list(req.argv),
                 stdin=subprocess.PIPE,
@@ -351,9 +389,10 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
                 stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
                 cwd=req.cwd,
                 env=env,
-                start_new_session=True,
+                start_new_session=session,
                 close_fds=True,
                 executable=req.executable,
+                **group,
             )
     except (OSError, ValueError, TypeError) as exc:
         if req.fallback is not None:  # bash reports (or handles) what the direct exec could not do
