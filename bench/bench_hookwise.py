@@ -282,6 +282,22 @@ def raw_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], Awaitable
     return go
 
 
+def sync_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], None]:
+    """The plainest floor: ``subprocess.run`` of ``bash -c command``, the event on stdin, output collected."""
+
+    def go() -> None:
+        p = subprocess.run(
+            ["bash", "-c", command], input=event_json(tool_input), capture_output=True, cwd=WORK
+        )
+        if p.returncode != 0:
+            raise RuntimeError(f"exit {p.returncode}: {p.stderr!r}")
+        text = p.stdout.decode().strip()
+        if text:
+            json.loads(text)
+
+    return go
+
+
 def rss_mib() -> float:
     with open("/proc/self/status") as f:
         for line in f:
@@ -432,6 +448,33 @@ def anchor_scenarios() -> None:
             os.waitpid(pid, 0)
 
         report("floor-pspawn", "floor: os.posix_spawn /bin/true + waitpid", measure(pspawn))
+
+
+def sync_floor_scenarios() -> None:
+    """The cheapest honest floor, ``subprocess.run`` of the same ``bash -c`` command, alone and paired."""
+    if not (wanted("floor-b-sync") or wanted("xs")):
+        return
+    hs = hook_system(definition([cmd(CMD_B)]))
+    # the cheapest honest floor: subprocess.run of the same bash -c command, the event on stdin, output read
+    if wanted("floor-b-sync"):
+        report(
+            "floor-b-sync",
+            "floor: subprocess.run bash -c (b) + input/capture",
+            measure(sync_bash(CMD_B, SMALL_INPUT)),
+        )
+    if wanted("xs"):
+        hs_s, fl_s, ratio_s = paired(
+            scenario(hs, SMALL_INPUT, True), sync_bash(CMD_B, SMALL_INPUT), N, K
+        )
+        report("xs-b", "paired: hookwise (b)", hs_s)
+        report("xs-floor-b-sync", "paired: subprocess.run floor (b)", fl_s)
+        report("xs-ratio", "paired: per-pair ratio hookwise/subprocess.run (b)", ratio_s)
+        hf_s, ff_s, ratio_f = paired(
+            scenario(hs, BIG_INPUT, True), sync_bash(CMD_B, BIG_INPUT), N, K
+        )
+        report("xs-f", "paired: hookwise (f)", hf_s)
+        report("xs-floor-f-sync", "paired: subprocess.run floor (f)", ff_s)
+        report("xs-ratio-f", "paired: per-pair ratio hookwise/subprocess.run (f)", ratio_f)
 
 
 def in_process_scenarios() -> None:
@@ -879,6 +922,7 @@ def main() -> None:
         f"RSS {rss_mib():.0f} MiB"
     )
     anchor_scenarios()
+    sync_floor_scenarios()
     in_process_scenarios()
     persistent_scenarios()
     after_model_scenarios()
