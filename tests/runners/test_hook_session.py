@@ -78,6 +78,7 @@ def test_without_a_terminal_a_hook_leads_a_process_group_in_hookwise_session(
     assert seen["tty"] is False
 
 
+@pytest.mark.slow
 @needs_groups
 def test_with_a_terminal_a_hook_gets_a_new_session_without_it(tmp_path: pathlib.Path) -> None:
     import pty
@@ -112,6 +113,7 @@ def test_with_a_terminal_a_hook_gets_a_new_session_without_it(tmp_path: pathlib.
     assert seen["tty"] is False
 
 
+@pytest.mark.slow
 @needs_groups
 def test_a_timed_out_hook_and_its_background_child_are_killed_without_a_new_session(
     tmp_path: pathlib.Path,
