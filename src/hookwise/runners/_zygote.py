@@ -29,9 +29,7 @@ interpreter's own finalisation: threads joined, atexit handlers, streams flushed
 ``SystemExit`` codes and messages, a traceback and exit 1 for an uncaught exception.
 """
 
-from __future__ import (
-    annotations,
-)  # (the hook's interpreter evaluates no annotation of this program)
+# ruff: noqa: UP037 - quoted annotations: no `from __future__ import annotations`, which would import a module
 
 import os
 import sys
@@ -52,11 +50,11 @@ if _PATH0:  # -c put the current directory first; our own imports must not look 
     del sys.path[0]
 
 
-def _send(sock: Sock, *fields: bytes | int | str) -> None:
+def _send(sock: "Sock", *fields: "bytes | int | str") -> None:
     sock.send(b"\0".join(f if isinstance(f, bytes) else str(f).encode() for f in fields))
 
 
-def _receive(sock: Sock) -> Job | None:
+def _receive(sock: "Sock") -> "Job | None":
     """One run request ``(fields, fds)``, or None at end of file (hookwise closed its end or exited)."""
     import _socket
 
@@ -73,7 +71,7 @@ def _receive(sock: Sock) -> Job | None:
     return data.split(b"\0"), fds
 
 
-def _reap(sock: Sock, wake: int) -> None:
+def _reap(sock: "Sock", wake: int) -> None:
     try:
         while os.read(wake, 512):
             pass
@@ -89,7 +87,7 @@ def _reap(sock: Sock, wake: int) -> None:
         _send(sock, b"E", pid, status)
 
 
-def _fork(sock: Sock, job: Job) -> int:
+def _fork(sock: "Sock", job: "Job") -> int:
     try:
         pid = os.fork()
     except OSError as exc:
@@ -101,7 +99,7 @@ def _fork(sock: Sock, job: Job) -> int:
     return pid
 
 
-def _serve(sock: Sock, wake: int) -> Job | None:
+def _serve(sock: "Sock", wake: int) -> "Job | None":
     """Answer run requests until end of file (None); in a forked child, return its request."""
     import select
 
@@ -120,7 +118,7 @@ def _serve(sock: Sock, wake: int) -> Job | None:
                 return job
 
 
-def _start(fd: int) -> Run | None:
+def _start(fd: int) -> "Run | None":
     import _signal
     import _socket
 
@@ -144,7 +142,7 @@ def _start(fd: int) -> Run | None:
     return _child(sock, (wake_r, wake_w), job)
 
 
-def _child(sock: Sock, wake: tuple[int, int], job: Job) -> Run:
+def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
     """In the forked child: a new session, the hook's descriptors and directory; report the pid."""
     import _signal
 
@@ -172,7 +170,7 @@ def _child(sock: Sock, wake: tuple[int, int], job: Job) -> Run:
     return fields[0], fields[3 : 3 + argc], fields[3 + argc :]
 
 
-def _exec_python(exe: bytes, argv: list[bytes], env: list[bytes]) -> NoReturn:
+def _exec_python(exe: bytes, argv: "list[bytes]", env: "list[bytes]") -> "NoReturn":
     """Become the real ``python script.py``: for what this program does not reproduce itself."""
     import _signal
 
@@ -188,7 +186,7 @@ def _exec_python(exe: bytes, argv: list[bytes], env: list[bytes]) -> NoReturn:
         os._exit(127)
 
 
-def _source(filename: str) -> bytes | None:
+def _source(filename: str) -> "bytes | None":
     """The script's bytes when CPython would run it as a plain source file (see also :func:`_importer`)."""
     if not filename.endswith(".py"):
         return None
@@ -215,7 +213,9 @@ def _importer(filename: str) -> object:
     return None
 
 
-def _become(exe: bytes, argv: list[bytes], env: list[bytes]) -> tuple[bytes, str, dict[str, Any]]:
+def _become(
+    exe: bytes, argv: "list[bytes]", env: "list[bytes]"
+) -> "tuple[bytes, str, dict[str, Any]]":
     """Set up ``python script.py args``; returns ``(code, globals)`` to run, or exec's the real python."""
     environ = os.environb
     environ.clear()
@@ -249,7 +249,7 @@ def _become(exe: bytes, argv: list[bytes], env: list[bytes]) -> tuple[bytes, str
     return data, filename, g
 
 
-def _uncaught(exc: BaseException, g: dict[str, Any]) -> BaseException:
+def _uncaught(exc: BaseException, g: "dict[str, Any]") -> BaseException:
     """What CPython does with an exception out of ``__main__``: sys.last_*, sys.excepthook, exit status."""
     tb = exc.__traceback__
     tb = tb.tb_next if tb is not None else None  # the frame that ran the script is not the hook's
@@ -271,11 +271,18 @@ if __name__ == "__main__":
     if _job is not None:
         _code, _filename, _g = _become(*_job)
         del _job
+        # run at this level (one frame above the script's, as few as can be); no name of this frame may keep
+        # the script's globals alive, or the interpreter's finalisation would not clear them (open files
+        # flushed, __del__ methods) as it does for a script it ran itself
         try:
             exec(compile(_code, _filename, "exec", dont_inherit=True), _g)
         except SystemExit:
+            del _g
             raise
         except BaseException as _exc:
-            raise _uncaught(_exc, _g) from None
+            _end = _uncaught(_exc, _g)
+            del _g
+            raise globals().pop("_end") from None
         _g.pop("__file__", None)
         _g.pop("__cached__", None)
+        del _g
