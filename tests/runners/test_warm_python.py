@@ -188,6 +188,7 @@ def test_a_warm_hook_means_what_a_cold_one_means(project: Project, case: str) ->
     assert _warm.zygote_pids(), "the third firing had a warm interpreter"
 
 
+@pytest.mark.slow
 def test_a_warm_hook_timeout_kills_its_process_group(project: Project) -> None:
     pidfile = project.root / "pids"
     cmd = script(
@@ -267,6 +268,31 @@ def test_a_killed_zygote_falls_back_visibly_and_is_replaced(project: Project) ->
     assert not r5.warnings and not r6.warnings
     assert fire(hs).warnings == []
     assert int(out.read_text().split()[-1]) in _warm.zygote_pids()
+
+
+def test_a_changed_sys_path_directory_replaces_the_zygote_quietly(
+    project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    monkeypatch.setenv("PYTHONPATH", str(lib))
+    out = project.root / "ppids"
+    cmd = script(
+        project, "p.py", f"import os\nopen({str(out)!r}, 'a').write(f'{{os.getppid()}}\\n')\n"
+    )
+    project.hooks("BeforeTool", {"type": "command", "name": "h", "command": cmd})
+    hs = HookSystem(project.root)
+    results = [fire(hs) for _ in range(3)]
+    (lib / "newly_installed.py").write_text(
+        ""
+    )  # what a pip install does to a directory of sys.path
+    results += [fire(hs) for _ in range(3)]
+    assert all(r.hooks[0].outcome is Outcome.OK and not r.warnings for r in results)
+    me = os.getpid()
+    ppids = [int(x) for x in out.read_text().split()]
+    assert ppids[:2] == ppids[3:5] == [me, me]
+    assert me != ppids[2] != ppids[5] != me
+    assert _warm.zygote_pids() == [ppids[5]]
 
 
 def test_the_switch_turns_it_off(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,6 +49,8 @@ READY_WAIT_S = 2.0
 REPLY_WAIT_S = 5.0
 #: zygotes of one key that may fail before the key stays cold for the life of the process
 MAX_FAILURES = 3
+#: live zygotes per process at most (an idle one is about 10-20 MB); a new key ends the one used longest ago
+MAX_ZYGOTES = 4
 
 #: the variables (besides PYTHON*, _PYTHON* and LC_*) that change what an interpreter's start-up does:
 #: the home and search path, the locale (stdio encodings), the time zone, and the ones the ``.pth`` files
@@ -133,6 +135,8 @@ class Zygote:
         )
         self.ready = False
         self.gone: str | None = None  # why it can serve no more runs
+        self.deliberate = False  # hookwise retired it (stale, too many zygotes): not a failure
+        self.running: set[int] = set()  # its children whose exit status was not taken yet
         self.unsupported = False
         self.paths: list[str] = []
         self.stamp: list[tuple[int, int] | None] = []
@@ -194,10 +198,10 @@ class Zygote:
             except BlockingIOError:  # pragma: no cover
                 return
             except OSError as exc:
-                self._lost(f"its socket failed: {exc}")
+                self.retire(f"its socket failed: {exc}")
                 return
             if not data:
-                self._lost(self._exit_text())
+                self.retire(self._exit_text())
                 return
             self._take(data.split(b"\0"))
 
@@ -215,11 +219,13 @@ class Zygote:
             self.stamp = self._stamp()
         elif kind == b"U":
             self.unsupported = True
-            self._lost(f"Python {msg[1].decode(errors='replace')} is not served (3.10 or later is)")
+            self.retire(
+                f"Python {msg[1].decode(errors='replace')} is not served (3.10 or later is)"
+            )
         elif kind in (b"P", b"X", b"F"):
             self.reply = msg
         else:
-            self._lost(f"it sent an unknown message {kind!r}")
+            self.retire(f"it sent an unknown message {kind!r}")
 
     def _exit_text(self) -> str:
         rc = None
@@ -237,9 +243,11 @@ class Zygote:
         how = "it ended" if rc is None else f"it ended with status {rc}"
         return how + (f": {lines[-1]}" if lines else "")
 
-    def _lost(self, why: str) -> None:
+    def retire(self, why: str, deliberate: bool = False) -> None:
+        """Serve no more runs (``why``); ``deliberate``: replaced by hookwise, not a failure."""
         if self.gone is None:
             self.gone = why
+            self.deliberate = deliberate
             self.close(wait=False)
 
     def _stamp(self) -> list[tuple[int, int] | None]:
@@ -300,7 +308,7 @@ class Zygote:
                 exc.errno == 90
             ):  # EMSGSIZE: an environment larger than a message; this run starts cold
                 return None
-            self._lost(f"sending it the run failed: {exc}")
+            self.retire(f"sending it the run failed: {exc}")
             return None
         end = _now() + REPLY_WAIT_S
         while self.reply is None and self.gone is None and _now() < end:
@@ -308,16 +316,17 @@ class Zygote:
         reply, self.reply = self.reply, None
         if reply is None:
             if self.gone is None:
-                self._lost(f"it did not answer within {REPLY_WAIT_S:g} s")
+                self.retire(f"it did not answer within {REPLY_WAIT_S:g} s")
             return None
         if reply[0] == b"P":
+            self.running.add(int(reply[1]))
             return int(reply[1])
         if (
             reply[0] == b"X"
         ):  # the child could not be set up (its directory): the normal start reports it
             self.ignored.add(int(reply[1]))
             return None
-        self._lost(f"it could not fork (errno {reply[1].decode(errors='replace')})")
+        self.retire(f"it could not fork (errno {reply[1].decode(errors='replace')})")
         return None
 
     def status(self, pid: int, timeout: float | None) -> int | None:
@@ -327,6 +336,7 @@ class Zygote:
             with self.lock:
                 raw = self.statuses.pop(pid, None)
                 if raw is not None:
+                    self.running.discard(pid)
                     return os.waitstatus_to_exitcode(raw)
                 if self.gone is not None:
                     return None
@@ -436,13 +446,14 @@ class WarmProcess:
 class _Slot:
     """One key: how many firings started it cold, then its zygote."""
 
-    __slots__ = ("firings", "last_batch", "zygote", "failures")
+    __slots__ = ("firings", "last_batch", "zygote", "failures", "used")
 
     def __init__(self) -> None:
         self.firings = 0
         self.last_batch = -1
         self.zygote: Zygote | None = None
         self.failures = 0
+        self.used = 0.0  # when its zygote last served (or started)
 
 
 _SLOTS: dict[tuple[object, ...], _Slot] = {}
@@ -470,6 +481,7 @@ def start(
     if zygote is not None:
         proc = _warm_run(slot, zygote, req, _reaper.child_env(req.env, token), notes)
         if proc is not None:
+            slot.used = _now()
             return proc, req, None
     started = popen(req, token)
     if started[0] is not None:
@@ -483,15 +495,16 @@ def _warm_run(
     with zygote.lock:
         if zygote.gone is None and zygote.wait_ready(min(READY_WAIT_S, req.timeout_s / 2)):
             if not zygote.fresh():  # a package installed, the interpreter replaced: start anew
-                zygote._lost("stale")
-                _retire(slot, zygote, failed=False)
-                return None
-            proc = zygote.run(req, env, notes)
-            if proc is not None or zygote.gone is None:
-                return proc
+                if zygote.running:  # not while it still has children to report on
+                    return None
+                zygote.retire("stale", deliberate=True)
+            else:
+                proc = zygote.run(req, env, notes)
+                if proc is not None or zygote.gone is None:
+                    return proc
         elif zygote.gone is None:  # still starting: this run starts cold
             return None
-    failed = not zygote.unsupported
+    failed = not (zygote.unsupported or zygote.deliberate)
     _retire(slot, zygote, failed)
     if failed:
         stays = " for the rest of this process" if slot.failures >= MAX_FAILURES else ""
@@ -521,8 +534,10 @@ def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
             slot.firings += 1
         if slot.zygote is not None or slot.firings < COLD_FIRINGS or slot.failures >= MAX_FAILURES:
             return
+        _make_room()
         try:
             slot.zygote = Zygote.start(req)
+            slot.used = _now()
         except (OSError, ValueError) as exc:
             slot.failures += 1
             notes.append(
@@ -537,6 +552,21 @@ def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
             atexit.register(close_all)
             os.register_at_fork(after_in_child=_forget)
             _EXIT_HOOKED.append(True)
+
+
+def _make_room() -> None:
+    """Below :data:`MAX_ZYGOTES` live zygotes: end the idle one used longest ago (its key starts cold again)."""
+    live = [s for s in _SLOTS.values() if s.zygote is not None]
+    idle = [s for s in live if s.zygote is not None and not s.zygote.running]
+    if len(live) < MAX_ZYGOTES or not idle:
+        return
+    oldest = min(idle, key=lambda s: s.used)
+    z = oldest.zygote
+    assert z is not None
+    oldest.zygote = None
+    oldest.firings = 0
+    with z.lock:
+        z.retire("replaced by the zygote of another interpreter or directory", deliberate=True)
 
 
 def close_all() -> None:
