@@ -295,6 +295,30 @@ def test_a_changed_sys_path_directory_replaces_the_zygote_quietly(
     assert _warm.zygote_pids() == [ppids[5]]
 
 
+def test_parallel_hooks_of_one_interpreter_share_its_zygote(project: Project) -> None:
+    out = project.root / "ppids"
+    body = f"""\
+import json, os, sys, time
+time.sleep(0.2)  # both run at once
+open({str(out)!r}, "a").write(f"{{os.getppid()}} {{sys.argv[1]}}\\n")
+print(json.dumps({{"decision": "allow", "reason": sys.argv[1]}}))
+"""
+    cmd = script(project, "p.py", body)
+    project.hooks(
+        "BeforeTool",
+        {"type": "command", "name": "one", "command": cmd + " one"},
+        {"type": "command", "name": "two", "command": cmd + " two"},
+    )
+    hs = HookSystem(project.root)
+    for _ in range(3):
+        r = fire(hs)
+        assert [h.outcome for h in r.hooks] == [Outcome.OK, Outcome.OK] and not r.warnings
+    rows = [line.split() for line in out.read_text().splitlines()]
+    (zygote,) = _warm.zygote_pids()
+    assert sorted(rows[4:]) == [[str(zygote), "one"], [str(zygote), "two"]]
+    assert {r[0] for r in rows[:4]} == {str(os.getpid())}
+
+
 def test_the_switch_turns_it_off(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(_warm.SWITCH, "0")
     out = project.root / "ppids"

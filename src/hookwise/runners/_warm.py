@@ -137,6 +137,7 @@ class Zygote:
         self.gone: str | None = None  # why it can serve no more runs
         self.deliberate = False  # hookwise retired it (stale, too many zygotes): not a failure
         self.running: set[int] = set()  # its children whose exit status was not taken yet
+        self.batch = -1  # the run_many call that started it
         self.unsupported = False
         self.paths: list[str] = []
         self.stamp: list[tuple[int, int] | None] = []
@@ -356,6 +357,10 @@ class Zygote:
             except OSError:  # pragma: no cover
                 pass
         if wait:
+            if (
+                not self.ready
+            ):  # still starting up (it would only read end of file then): do not wait for that
+                self.proc.kill()
             try:
                 self.proc.wait(timeout=1.0)
             except Exception:  # noqa: BLE001 - still running after its socket closed: end it
@@ -479,7 +484,9 @@ def start(
             slot = _SLOTS[key] = _Slot()
     zygote = slot.zygote
     if zygote is not None:
-        proc = _warm_run(slot, zygote, req, _reaper.child_env(req.env, token), notes)
+        # not waited for in the firing that started it (its hooks all start now, as they would cold)
+        wait = 0.0 if zygote.batch == batch else min(READY_WAIT_S, req.timeout_s / 2)
+        proc = _warm_run(slot, zygote, req, _reaper.child_env(req.env, token), notes, wait)
         if proc is not None:
             slot.used = _now()
             return proc, req, None
@@ -490,10 +497,10 @@ def start(
 
 
 def _warm_run(
-    slot: _Slot, zygote: Zygote, req: Spawn, env: dict[str, str], notes: list[str]
+    slot: _Slot, zygote: Zygote, req: Spawn, env: dict[str, str], notes: list[str], wait: float
 ) -> WarmProcess | None:
     with zygote.lock:
-        if zygote.gone is None and zygote.wait_ready(min(READY_WAIT_S, req.timeout_s / 2)):
+        if zygote.gone is None and zygote.wait_ready(wait):
             if not zygote.fresh():  # a package installed, the interpreter replaced: start anew
                 if zygote.running:  # not while it still has children to report on
                     return None
@@ -537,6 +544,7 @@ def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
         _make_room()
         try:
             slot.zygote = Zygote.start(req)
+            slot.zygote.batch = batch
             slot.used = _now()
         except (OSError, ValueError) as exc:
             slot.failures += 1
