@@ -164,6 +164,11 @@ CASES = {
         "import threading, time\n"
         "threading.Thread(target=lambda: (time.sleep(0.2), print(json.dumps({'decision': 'allow'})))).start()"
     ),
+    "modules-the-zygote-used": (
+        "import socket, select, gc\n"
+        "a, b = socket.socketpair()\na.send(b'ok')\nselect.select([b], [], [], 5)\n"
+        "print(json.dumps({'decision': 'allow', 'reason': b.recv(2).decode() + str(gc.isenabled())}))"
+    ),
     "unclosed-file": (
         "f = open(sys.argv[1], 'w')\nf.write('written at exit')\n"
         "print(json.dumps({'decision': 'allow'}))"
