@@ -324,6 +324,25 @@ print(json.dumps({{"decision": "allow", "reason": sys.argv[1]}}))
     assert {r[0] for r in rows[:4]} == {str(os.getpid())}
 
 
+def test_an_interpreter_whose_start_up_prints_stays_cold(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "PYTHONVERBOSE", "1"
+    )  # every start prints its imports: a warm start would not
+    out = project.root / "ppids"
+    cmd = script(
+        project, "p.py", f"import os\nopen({str(out)!r}, 'a').write(f'{{os.getppid()}}\\n')\n"
+    )
+    project.hooks("BeforeTool", {"type": "command", "name": "h", "command": cmd})
+    hs = HookSystem(project.root)
+    results = [fire(hs) for _ in range(4)]
+    assert all(r.hooks[0].outcome is Outcome.OK and not r.warnings for r in results)
+    assert all("import " in r.hooks[0].stderr for r in results)
+    assert [int(x) for x in out.read_text().split()] == [os.getpid()] * 4
+    assert _warm.zygote_pids() == []
+
+
 def test_the_switch_turns_it_off(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(_warm.SWITCH, "0")
     out = project.root / "ppids"

@@ -97,8 +97,8 @@ def key_of(req: Spawn) -> tuple[object, ...] | None:
     script = argv[1]
     if not script.endswith(".py") or script.startswith("-"):
         return None
-    if req.env.get("PYTHONINSPECT"):  # python -i: an interactive prompt after the script
-        return None
+    if req.env.get("PYTHONINSPECT") or req.env.get("PYTHONTRACEMALLOC"):
+        return None  # an interactive prompt after the script; allocations traced from start-up on
     return (argv[0], req.executable, req.cwd, startup_env(req.env))
 
 
@@ -176,7 +176,9 @@ class Zygote:
             theirs.close()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.close()  # its stdio are pipes like a hook's (same buffering); it never uses them
-        proc.stdout.close()
+        os.set_blocking(
+            proc.stdout.fileno(), False
+        )  # read once it is ready: start-up must print nothing
         os.set_blocking(proc.stderr.fileno(), False)
         ours.settimeout(REPLY_WAIT_S)
         z = cls(req, proc, ours)
@@ -204,7 +206,11 @@ class Zygote:
             if not data:
                 self.retire(self._exit_text())
                 return
-            self._take(data.split(b"\0"))
+            try:
+                self._take(data.split(b"\0"))
+            except (ValueError, IndexError):
+                self.retire(f"it sent a malformed message {data[:40]!r}")
+                return
 
     def _take(self, msg: list[bytes]) -> None:
         kind = msg[0]
@@ -218,6 +224,9 @@ class Zygote:
             self.ready = True
             self.paths = [os.fsdecode(p) for p in msg[2:]]
             self.stamp = self._stamp()
+            if self._printed():  # a hook would see that output on every cold start: never warm
+                self.unsupported = True
+                self.retire("its start-up prints output (PYTHONVERBOSE, a .pth file...)")
         elif kind == b"U":
             self.unsupported = True
             self.retire(
@@ -227,6 +236,16 @@ class Zygote:
             self.reply = msg
         else:
             self.retire(f"it sent an unknown message {kind!r}")
+
+    def _printed(self) -> bool:
+        """Whether the interpreter's start-up wrote to its stdout or stderr."""
+        for f in (self.proc.stdout, self.proc.stderr):
+            try:
+                if f is not None and os.read(f.fileno(), 1):
+                    return True
+            except OSError:  # BlockingIOError: nothing there
+                pass
+        return False
 
     def _exit_text(self) -> str:
         rc = None
@@ -351,9 +370,10 @@ class Zygote:
             self.sock.close()  # the zygote reads end of file and exits
         except OSError:  # pragma: no cover
             pass
-        if self.proc.stderr is not None:
+        for f in (self.proc.stdout, self.proc.stderr):
             try:
-                self.proc.stderr.close()
+                if f is not None:
+                    f.close()
             except OSError:  # pragma: no cover
                 pass
         if wait:
