@@ -25,6 +25,7 @@ from __future__ import annotations
 import _thread
 import itertools
 import os
+import sys
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.runners import _reaper
@@ -70,8 +71,12 @@ STARTUP_NAMES = frozenset(
 STARTUP_PREFIXES = ("PYTHON", "_PYTHON", "LC_")
 
 
+#: fork, SCM_RIGHTS over a SOCK_SEQPACKET socketpair and pidfds: Linux (elsewhere hooks start normally)
+SUPPORTED = sys.platform.startswith("linux")
+
+
 def enabled() -> bool:
-    return os.environ.get(SWITCH, "1").strip().lower() not in _OFF
+    return SUPPORTED and os.environ.get(SWITCH, "1").strip().lower() not in _OFF
 
 
 def interpreter_name(word: str) -> bool:
