@@ -53,7 +53,8 @@ MAX_FAILURES = 3
 #: live zygotes per process at most (an idle one is about 10-20 MB); a new key ends the one used longest ago
 MAX_ZYGOTES = 4
 
-#: the variables (besides PYTHON*, _PYTHON* and LC_*) that change what an interpreter's start-up does:
+#: the variables (besides PYTHON*, _PYTHON*, LC_* and PYENV_*) that change what an interpreter's
+#: start-up does:
 #: the home and search path, the locale (stdio encodings), the time zone, and the ones the ``.pth`` files
 #: of common tools read (setuptools' distutils hack, coverage's start-up hook)
 STARTUP_NAMES = frozenset(
@@ -68,7 +69,8 @@ STARTUP_NAMES = frozenset(
         "__PYVENV_LAUNCHER__",
     }
 )
-STARTUP_PREFIXES = ("PYTHON", "_PYTHON", "LC_")
+#: (``PYENV_``: a ``python3`` that is a pyenv shim picks its interpreter from ``PYENV_VERSION``)
+STARTUP_PREFIXES = ("PYTHON", "_PYTHON", "LC_", "PYENV_")
 
 
 #: fork, SCM_RIGHTS over a SOCK_SEQPACKET socketpair and pidfds: Linux (elsewhere hooks start normally)
