@@ -163,6 +163,8 @@ PROCESS_ONLY = {
     "hookwise.demo.hooks.shell_guard": ("tests/agent/test_demo.py", 'run_demo("--trace"'),
     "hookwise.gateway.relay": ("tests/gateway/test_mcp_relay.py", '"mcp", "--"'),
     "hookwise.runners._isolated": ("tests/runners/test_python_containment.py", "isolate=True"),
+    # the warm interpreter's program: read as text and run by the hook's python, never imported
+    "hookwise.runners._zygote": ("tests/runners/test_warm_python.py", "zygote_pids"),
 }
 _passed_files: set[str] = set()
 
