@@ -130,3 +130,37 @@ def test_a_forked_child_starts_its_own_workers() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_a_burst_keeps_its_workers_for_reuse_and_the_surplus_ends_when_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Concurrent firings reuse idle workers instead of starting one per call; once the burst is over,
+    the workers above KEEP_IDLE end after IDLE_EXIT_S without work."""
+    while (
+        _workers._idle
+    ):  # start from no idle worker (earlier tests' wait with the default timeout)
+        _workers._idle.pop().end()
+    monkeypatch.setattr(_workers, "IDLE_EXIT_S", 0.2)
+    monkeypatch.setattr(_workers, "KEEP_IDLE", 2)
+    barrier = threading.Barrier(12)
+
+    def caller() -> None:
+        barrier.wait()
+        for i in range(3):
+            assert _workers.call(_spin, (2 * i, 0.02), 5.0) == 2 * i
+
+    threads = [threading.Thread(target=caller) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(_workers._idle) > 2  # kept for reuse (the default cap is MAX_IDLE = 64)
+    deadline = time.monotonic() + 10
+    while len(_workers._idle) > 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(_workers._idle) <= 2
+    while _hook_threads() > 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _hook_threads() <= 2
+    assert _workers.call(_spin, (8, 0.0), 5.0) == 8  # the kept ones still work

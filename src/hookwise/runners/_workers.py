@@ -50,8 +50,12 @@ _METHOD = type((lambda: None).__get__(0))
 _CO_COROUTINE = 0x80
 _CO_ITERABLE_COROUTINE = 0x100
 
-#: idle workers kept for reuse; more are started on demand and exit when not needed
-MAX_IDLE = 8
+#: idle workers kept for reuse at most (a burst of concurrent firings, e.g. ``hookwise serve`` at 64 clients:
+#: a worker started per call costs more than the call); more are started on demand and end after their call
+MAX_IDLE = 64
+#: idle workers kept however long they wait; the ones above this end after :data:`IDLE_EXIT_S` without work
+KEEP_IDLE = 8
+IDLE_EXIT_S = 5.0
 #: how long past the deadline the caller waits for a coroutine to be cancelled on its own loop
 #: before abandoning the worker (a call that blocks its loop ends the firing at timeout + this)
 CANCEL_GRACE_S = 0.1
@@ -171,7 +175,8 @@ class _Worker:
     def _serve(self) -> None:
         go, done = self.go, self.done
         while True:
-            go.acquire()
+            if not go.acquire(True, IDLE_EXIT_S) and not self._stay():
+                return
             if self.quit:  # ended, or the caller gave up before the call started: never start it
                 return
             job = self.job
@@ -195,6 +200,24 @@ class _Worker:
             done.release()
             if self.quit:  # the caller gave up meanwhile: the answer is discarded
                 return
+
+    def _stay(self) -> bool:
+        """Idle for :data:`IDLE_EXIT_S`: True once ``go`` is taken (work came), False to end (more than
+        :data:`KEEP_IDLE` workers were idle, and this one was taken out of the idle list before a caller
+        took it; ``list.remove`` is atomic under the GIL, like the callers' ``pop``)."""
+        go = self.go
+        while True:
+            if len(_idle) > KEEP_IDLE:
+                try:
+                    _idle.remove(self)
+                except (
+                    ValueError
+                ):  # a caller took it meanwhile (or has not put it back yet): go comes
+                    go.acquire()
+                    return True
+                return False
+            if go.acquire(True, IDLE_EXIT_S):
+                return True
 
     def _wait(self, value: Awaitable[Any], timeout: float) -> Any:
         import asyncio
