@@ -8,6 +8,7 @@ that arrive right at the deadline, workers that must end rather than wait foreve
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -164,3 +165,29 @@ def test_a_burst_keeps_its_workers_for_reuse_and_the_surplus_ends_when_idle(
         time.sleep(0.05)
     assert _hook_threads() <= 2
     assert _workers.call(_spin, (8, 0.0), 5.0) == 8  # the kept ones still work
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill")
+def test_ctrl_c_while_waiting_ends_the_worker() -> None:
+    """A KeyboardInterrupt that reaches the caller while it waits for the hook: the worker is not
+    reused and ends once the hook returns (it does not wait for work forever)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT reaches the main thread only")
+    ran_on: list[threading.Thread] = []
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def hook(_: object) -> None:
+        ran_on.append(threading.current_thread())
+        time.sleep(0.05)
+        signal.pthread_kill(main, signal.SIGINT)
+        time.sleep(0.1)
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _workers.call(hook, None, 5.0)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    ran_on[0].join(5)
+    assert not ran_on[0].is_alive()

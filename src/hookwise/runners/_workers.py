@@ -363,7 +363,12 @@ def call(
     worker.context = _copy_context()
     done, wait = worker.done, timeout + CANCEL_GRACE_S
     worker.go.release()  # the last step before waiting: the worker wakes to a caller about to let go of the GIL
-    if not done.acquire(True, wait) and _give_up(worker):
+    try:
+        answered = done.acquire(True, wait)
+    except BaseException:  # KeyboardInterrupt while waiting: the worker is not reused, and ends
+        _give_up(worker)
+        raise
+    if not answered and _give_up(worker):
         worker.arg = worker.context = None
         raise HookTimeout(True)
     value, error = worker.value, worker.error
