@@ -149,6 +149,7 @@ class HookSystem(HostServices):
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
+        self._plans = self._planner.cache  # fire() looks its plan up here first
         self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
         self.warnings.extend(
             self._telemetry.configure(loaded.telemetry, self.env, self.project_dir, self)
@@ -307,14 +308,7 @@ class HookSystem(HostServices):
             ev = _EVENTS[event]  # type: ignore[index]
         except (KeyError, TypeError):
             ev = parse_event(event)
-        if payload is None:
-            data = fields
-        elif isinstance(payload, dict) or _is_mapping(payload):
-            data = {**payload, **fields} if fields else dict(payload)
-        else:
-            raise PayloadError(
-                f"the event input must be a JSON object, got {type(payload).__name__}"
-            )
+        data = fields if payload is None else _given(payload, fields)
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
         if value is not None and value.__class__ is not str and not isinstance(value, str):
@@ -344,9 +338,28 @@ class HookSystem(HostServices):
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        ev, data, plan = self._plan(event, payload, fields)
-        if not plan:  # no hook matched: the fast path stays inline
-            return self._unmatched(ev, data)
+        # _plan and _unmatched, written out: a firing that matches nothing costs a few function calls in all
+        # (docs/architecture.md, "The firing path"); fire_async calls them
+        try:  # a HookEvent is a str: found by its value too
+            ev = _EVENTS[event]  # type: ignore[index]
+        except (KeyError, TypeError):
+            ev = parse_event(event)
+        data = fields if payload is None else _given(payload, fields)
+        mf = _MATCH_FIELD[ev]
+        value = data.get(mf) if mf is not None else None
+        if value is not None and value.__class__ is not str and not isinstance(value, str):
+            value = None
+        plan = self._plans.get((ev, value))
+        if plan is None:
+            plan = self._planner.plan(ev, value)
+        if (
+            not plan.entries
+        ):  # no hook matched: the input checked all the same (docs/contract.md §5)
+            check_input(ev, data)
+            bg = self._background
+            late = bg.collect() if bg is not None and bg.pending else None
+            parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
+            return unanswered(ev, parts, late or None)
         inp = self.build_input(ev, data)
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
@@ -560,6 +573,13 @@ class HookSystem(HostServices):
         if self._watch.recording:
             result.warnings.extend(self._watch.record_calls(ev, inp, outcomes))
         return result
+
+
+def _given(payload: Mapping[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """A firing's payload and fields as a dict of its own (fields win)."""
+    if isinstance(payload, dict) or _is_mapping(payload):
+        return {**payload, **fields} if fields else dict(payload)
+    raise PayloadError(f"the event input must be a JSON object, got {type(payload).__name__}")
 
 
 def _is_mapping(value: object) -> bool:
