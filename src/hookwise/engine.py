@@ -26,7 +26,15 @@ from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
-from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.events import (
+    EVENT_SPECS,
+    HookEvent,
+    assemble_input,
+    build_input,
+    check_input,
+    iso_ms,
+    parse_event,
+)
 from hookwise.input_errors import PayloadError
 from hookwise.monitors import Monitors
 from hookwise.otel_switch import TelemetrySwitch
@@ -51,6 +59,7 @@ if (
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
+_OK = Outcome.OK
 
 
 def _uuid4() -> str:
@@ -360,7 +369,20 @@ class HookSystem(HostServices):
             late = bg.collect() if bg is not None and bg.pending else None
             parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
             return unanswered(ev, parts, late or None)
-        inp = self.build_input(ev, data)
+        check_input(ev, data)  # build_input, written out
+        inp = assemble_input(
+            ev, data, self.session_id, self.transcript_path, self.cwd, iso_ms(_time_ns())
+        )
+        if not self._watch.calls:
+            for e in plan.entries:
+                if e.condition is not None or e.once or e.run_async:
+                    break
+            else:  # no call monitors, no `if`, `once` or `async` hook (_to_run, _run, _finish: nothing to do)
+                return self._result(ev, inp, run_plan(Firing(ev, self), plan, inp, self.runners))
+        return self._planned(ev, inp, plan)
+
+    def _planned(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
+        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or call monitors."""
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -558,10 +580,18 @@ class HookSystem(HostServices):
         outcomes: list[HookOutcome],
         notes: Sequence[str] = (),
     ) -> FireResult:
-        outputs = [o.output for o in outcomes if o.output]
+        outputs = []
+        clean = True  # every outcome ok, without notes or a cut-off output: no warnings to make
+        for o in outcomes:
+            out = o.output
+            if out:
+                outputs.append(out)
+            if o.outcome is not _OK or o.notes or o.truncated:
+                clean = False
         merged = merge(ev, outputs, inp)
-        warnings = outcome_warnings(ev, outcomes, self.output_cap)
-        warnings.extend(notes)
+        warnings = [] if clean else outcome_warnings(ev, outcomes, self.output_cap)
+        if notes:
+            warnings.extend(notes)
         bg = self._background
         if bg is not None and bg.pending:
             warnings.extend(bg.collect())

@@ -379,7 +379,7 @@ def assemble_input(
 ) -> dict[str, object]:
     """The full input of a firing from checked ``data``: base fields first, ``None`` values dropped,
     ``hook_event_name`` always the event's."""
-    name = event.value
+    name = event._value_  # (the value property is a function call)
     inp: dict[str, object] = {
         "session_id": session_id,
         "transcript_path": transcript_path,
