@@ -313,6 +313,47 @@ def med(id_: str) -> float | None:
     return None if r is None else float(r["median"])
 
 
+def cold_python(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` with warm Python hooks switched off (HOOKWISE_WARM_PYTHON=0, read at every spawn)."""
+
+    def go() -> None:
+        os.environ["HOOKWISE_WARM_PYTHON"] = "0"
+        try:
+            fn()
+        finally:
+            del os.environ["HOOKWISE_WARM_PYTHON"]
+
+    return go
+
+
+def c_cold_and_paired() -> None:
+    """(c) with the warm interpreter switched off, and the two interleaved (per-pair ratio, same drift)."""
+    hs_cc = hook_system(definition([cmd(CMD_C)]))
+    cold = cold_python(scenario(hs_cc, SMALL_INPUT, True))
+    report(
+        "c-cold", "hook: (c), every firing a new interpreter (warm off)", measure(cold, K_PY, N_PY)
+    )
+    hs_cw = hook_system(definition([cmd(CMD_C)]))
+    warm = scenario(hs_cw, SMALL_INPUT, True)
+    for _ in range(K_PY):
+        warm()
+        cold()
+    w_s: list[float] = []
+    c_s: list[float] = []
+    for i in range(N_PY):
+        for which in ("c", "w") if i % 2 else ("w", "c"):
+            t0 = time.perf_counter()
+            (warm if which == "w" else cold)()
+            (w_s if which == "w" else c_s).append((time.perf_counter() - t0) * 1000)
+    report("x-c-warm", "paired: (c) warm", stats(w_s))
+    report("x-c-cold", "paired: (c) cold (a new interpreter)", stats(c_s))
+    report(
+        "x-c-ratio",
+        "paired: per-pair ratio warm/cold (c)",
+        stats([w / c for w, c in zip(w_s, c_s, strict=True)]),
+    )
+
+
 def anchor_scenarios() -> None:
     hs_a = hook_system(definition([cmd(CMD_A)]))
     hs_b = hook_system(definition([cmd(CMD_B)]))
@@ -338,9 +379,10 @@ def anchor_scenarios() -> None:
     if wanted("c"):
         report(
             "c",
-            "hook: 1x python3 hook.py (json in/out; direct exec)",
+            "hook: 1x python3 hook.py (json in/out; direct exec; warm from the 3rd)",
             measure(scenario(hs_c, SMALL_INPUT, True), K_PY, N_PY),
         )
+        c_cold_and_paired()
     if wanted("d"):
         report("d", "hook: 10x (b) parallel", measure(scenario(hs_d, SMALL_INPUT, True)))
     if wanted("e"):

@@ -20,6 +20,7 @@ Failures are data (:class:`Completed`), never exceptions.
 from __future__ import annotations
 
 import _thread
+import itertools
 import os
 import select
 import sys
@@ -33,8 +34,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import IO, Union
 
-    #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses)
-    Process = Union["subprocess.Popen[bytes]", "Spawned"]
+    from hookwise.runners._warm import WarmProcess
+
+    #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses), or
+    #: a hook forked by a warm interpreter (:class:`hookwise.runners._warm.WarmProcess`)
+    Process = Union["subprocess.Popen[bytes]", "Spawned", "WarmProcess"]
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
@@ -85,6 +89,8 @@ class Completed:
     timed_out: bool = False
     spawn_error: str | None = None
     duration_ms: float = 0.0
+    #: warnings that do not change the outcome (a warm Python hook that had to start the normal way)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -360,6 +366,20 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
     return proc, req, None
 
 
+def start_process(
+    req: Spawn, token: str, batch: int, notes: list[str]
+) -> tuple[Process | None, Spawn, str | None]:
+    """:func:`popen`; or, for a hook that is exactly ``python script.py`` fired again and again by this
+    process, a fork of a warm interpreter of the same python (:mod:`hookwise.runners._warm`). ``batch``
+    numbers the :func:`run_many` call (a key counts once per firing); ``notes`` gets a warning when a warm
+    start had to fall back to this one."""
+    if req.executable is None or len(req.argv) < 2 or "python" not in req.argv[0]:
+        return popen(req, token)
+    from hookwise.runners import _warm
+
+    return _warm.start(req, token, batch, notes, popen)
+
+
 def open_pidfd(pid: int) -> int | None:
     """A pidfd that becomes readable when ``pid`` exits, or None where the platform has none."""
     if not _HAS_PIDFD:
@@ -467,8 +487,8 @@ def drive(
             after()
 
 
-def _start(child: _Child, sel: Poller) -> None:
-    proc, child.req, error = popen(child.req, child.token)
+def _start(child: _Child, sel: Poller, batch: int) -> None:
+    proc, child.req, error = start_process(child.req, child.token, batch, child.result.notes)
     if proc is None:
         child.result.spawn_error = error
         child.done = True
@@ -670,11 +690,12 @@ def run_many(
     sel = Poller()
     t0 = time.monotonic()
     children = [_Child(r, t0) for r in requests]
+    batch = next(_BATCHES)
     try:
         for c in children:
             c.t0 = time.monotonic()
             c.deadline = c.t0 + max(c.req.timeout_s, 0.0)
-            _start(c, sel)
+            _start(c, sel, batch)
         if during is not None:
             during()
         _loop(children, sel)
@@ -686,6 +707,9 @@ def run_many(
         if c.result.duration_ms == 0.0:
             c.result.duration_ms = (time.monotonic() - c.t0) * 1000.0
     return [c.result for c in children]
+
+
+_BATCHES = itertools.count()  # numbers run_many calls (see start_process)
 
 
 def run_one(request: Spawn) -> Completed:

@@ -209,7 +209,11 @@ class CommandRunner:
         )
         results: list[HookOutcome | None] = [None] * len(entries)
         for (i, _), c in zip(oneshot, completed, strict=True):
-            results[i] = command_outcome(entries[i], ev, c, inp, host.output_cap)
+            o = command_outcome(entries[i], ev, c, inp, host.output_cap)
+            o.notes.extend(
+                c.notes
+            )  # a warm Python hook that was started the normal way (runners/_warm.py)
+            results[i] = o
         for (i, _), a in zip(persistent, answers, strict=True):
             o = command_outcome(entries[i], ev, a.completed, inp, host.output_cap, a.protocol_error)
             o.notes.extend(a.notes)
