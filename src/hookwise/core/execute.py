@@ -52,8 +52,10 @@ def run_plan(
         return outcomes
     if len(plan.entries) == 1:  # one hook: no kinds to order, nothing to run during it
         (e,) = plan.entries
-        o = _refused(firing, e, runners)
-        return [o if o is not None else _single(e, runners[e.type].run(firing, plan.entries, inp))]
+        if e.type in runners and firing.host.is_trusted(e):  # not refused: _refused, written out
+            outs = runners[e.type].run(firing, plan.entries, inp)
+            return [outs[0] if len(outs) == 1 else _single(e, outs)]
+        return [_refusal(firing, e, runners)]
     results, groups = _split(firing, plan.entries, runners)
     kinds = sorted(
         groups, key=lambda k: not runners[k].background
@@ -127,6 +129,14 @@ def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) ->
             ),
         )
     return None
+
+
+def _refusal(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome:
+    """The outcome of a hook that :func:`_refused` refuses."""
+    o = _refused(firing, entry, runners)
+    if o is None:
+        raise RuntimeError(f"internal error: hook {entry.display_name} was not refused")
+    return o
 
 
 def _split(

@@ -182,6 +182,8 @@ class PerHookRunner:
         inp: dict[str, Any],
         during: Callable[[], None] | None = None,
     ) -> list[HookOutcome]:
+        if during is None and len(entries) == 1:  # (a list comprehension is a function call)
+            return [self.run_one(firing, entries[0], inp)]
         out = [self.run_one(firing, e, inp) for e in entries]
         if during is not None:
             during()
