@@ -23,7 +23,8 @@ def _slow(value: Any) -> Any:
 
 
 def quick_where(values: Iterable[Any], keep: Callable[[Any], bool]) -> list[Any]:
-    """``values`` for ``parametrize`` (or fixture ``params``), those ``keep`` refuses marked slow."""
+    """``values`` for ``parametrize`` (or fixture ``params``), those ``keep`` refuses marked
+    slow."""
     return [value if keep(value) else _slow(value) for value in values]
 
 

@@ -32,8 +32,9 @@ def _isolated_gemini_home(
     return home
 
 
-#: variables a caller's shell session may export that change what a hook or bash does (prompts of an activated
-#: virtual environment, bash start-up files and options, exported functions, hookwise's own switches)
+#: variables a caller's shell session may export that change what a hook or bash does (prompts of an
+#: activated virtual environment, bash start-up files and options, exported functions, hookwise's
+#: own switches)
 SHELL_SESSION_VARS = (
     "PS0",
     "PS1",
@@ -55,7 +56,8 @@ SHELL_SESSION_VARS = (
 
 @pytest.fixture(autouse=True)
 def _no_shell_session_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test starts from the same environment, whatever shell (or activated venv) runs pytest."""
+    """Every test starts from the same environment, whatever shell (or activated venv) runs
+    pytest."""
     for name in list(os.environ):
         if name in SHELL_SESSION_VARS or name.startswith("BASH_FUNC_"):
             monkeypatch.delenv(name)
@@ -94,7 +96,8 @@ class Project:
         sequential: bool | None = None,
         layer: str = "project",
     ) -> Path:
-        """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's file)."""
+        """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's
+        file)."""
         hooks = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
         definition: dict[str, Any] = {"hooks": hooks}
         if matcher is not None:
@@ -126,7 +129,8 @@ def trust_all(monkeypatch: pytest.MonkeyPatch) -> None:
 def emit(
     stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep: float | None = None
 ) -> str:
-    """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with ``exit``."""
+    """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with
+    ``exit``."""
     import shlex
 
     parts = []

@@ -1,7 +1,9 @@
-"""A firing leaves no reference cycles behind: its objects are freed when it returns, not by the garbage collector.
+"""A firing leaves no reference cycles behind: its objects are freed when it returns, not by the
+garbage collector.
 
-A cycle per firing (a closure that refers to itself was one) keeps every firing's input, plan and outcomes alive
-until the next collection, makes collections more frequent and slower, and moves their cost onto later firings.
+A cycle per firing (a closure that refers to itself was one) keeps every firing's input, plan and
+outcomes alive until the next collection, makes collections more frequent and slower, and moves
+their cost onto later firings.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ def collector_off() -> Iterator[None]:
 
 
 def garbage_after(fire: Any, n: int = 20) -> int:
-    """Cyclic garbage left by ``n`` firings (warmed up first: caches filled on a first firing are not garbage)."""
+    """Cyclic garbage left by ``n`` firings (warmed up first: caches filled on a first firing are
+    not garbage)."""
     for _ in range(3):
         fire()
     gc.collect()

@@ -33,8 +33,8 @@ SPAWNING = {
 
 #: modules that start a process that is not a hook, and why it does not go through the driver
 NOT_HOOKS = {
-    # the MCP server the user named after `hookwise mcp --`: one long-lived child that lives and ends with
-    # the relay (no timeout, no hook environment, no reaping of a run's leftovers)
+    # the MCP server the user named after `hookwise mcp --`: one long-lived child that lives and
+    # ends with the relay (no timeout, no hook environment, no reaping of a run's leftovers)
     "gateway/relay.py",
 }
 
