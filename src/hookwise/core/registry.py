@@ -25,19 +25,19 @@ class Source:
     follows from it.
 
     ``order``        run order: runtime hooks first, then the settings layers, then extensions,
-    plugins, packages ``trusted``      its hooks run without ``hookwise trust``, in the full
-    environment (docs/contract.md §7) ``settings``     a settings file: may set keys besides hooks
-    (a key's ``Origin`` names these labels) ``in_files``     its hooks are written in files (every
-    source but hooks registered from code) ``own_dir``      its hooks live in a directory of their
-    own (``extension_dir``): trust is recorded under it
-                     and the words of a command are resolved in it
+                     plugins, packages
+    ``trusted``      its hooks run without ``hookwise trust``, in the full environment
+                     (docs/contract.md §7)
+    ``settings``     a settings file: may set keys besides hooks (a key's ``Origin`` names these
+                     labels)
+    ``in_files``     its hooks are written in files (every source but hooks registered from code)
+    ``own_dir``      its hooks live in a directory of their own (``extension_dir``): trust is
+                     recorded under it and the words of a command are resolved in it
     ``switched_by``  whose ``hooksConfig.disabled`` reaches its hooks: ``system`` (only the system
-    settings),
-                     ``user`` (user and system settings), ``any`` (a project's too), ``""`` (no
-                     file)
+                     settings), ``user`` (user and system settings), ``any`` (a project's too),
+                     ``""`` (no file)
     ``module_root``  where a ``python`` hook's own module is looked up: ``project`` (the project
-    directory),
-                     ``own`` (its ``extension_dir``), ``""`` (``sys.path`` only)
+                     directory), ``own`` (its ``extension_dir``), ``""`` (``sys.path`` only)
     """
 
     label: str
