@@ -7,10 +7,13 @@ the others ``slow``: the quick tier still runs the code path, the full suite run
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from _pytest.mark import ParameterSet
+
+_TESTS = Path(__file__).resolve().parent
 
 
 def _slow(value: Any) -> Any:
@@ -31,3 +34,22 @@ def quick_where(values: Iterable[Any], keep: Callable[[Any], bool]) -> list[Any]
 def first_quick(values: Iterable[Any]) -> list[Any]:
     """``values`` with every case after the first marked slow."""
     return [value if i == 0 else _slow(value) for i, value in enumerate(values)]
+
+
+def package_modules(root: Path) -> set[str]:
+    """Every module of the package whose ``__init__.py`` is in ``root``, by file (nothing
+    imported)."""
+    names = set()
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def is_quick_run(config: pytest.Config) -> bool:
+    """The quick tier over the whole tree: ``-m "not slow"`` and no narrowing of the selection."""
+    markexpr = (config.getoption("markexpr", "") or "").replace(" ", "")
+    narrowed = config.getoption("keyword", "") or config.getoption("lf", False)
+    here = config.invocation_params.dir
+    whole = all((here / a).resolve() == _TESTS for a in config.args)
+    return markexpr == "notslow" and not narrowed and whole and bool(config.args)

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from _tiers import is_quick_run, package_modules
+
 
 @pytest.fixture(autouse=True)
 def _isolated_gemini_home(
@@ -151,3 +153,42 @@ def _no_inherited_telemetry(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("OTEL_", "GEMINI_TELEMETRY_")) or name == "TRACEPARENT":
             monkeypatch.delenv(name, raising=False)
+
+
+#: modules the quick tier runs only in a child process (so they never appear in this process's
+#: ``sys.modules``): each with the test file whose quick tests run it, and the text in that file
+#: that starts the process (tests/test_tiers.py checks both exist)
+PROCESS_ONLY = {
+    "hookwise.__main__": ("tests/gateway/test_mcp_relay.py", '"-m", "hookwise"'),
+    "hookwise.agent.interactive": ("tests/agent/test_interactive.py", "pexpect"),
+    "hookwise.demo.hooks.project_context": ("tests/agent/test_demo.py", 'run_demo("--trace"'),
+    "hookwise.demo.hooks.release_gate": ("tests/agent/test_demo.py", 'run_demo("--trace"'),
+    "hookwise.demo.hooks.secret_redactor": ("tests/agent/test_demo.py", 'run_demo("--trace"'),
+    "hookwise.demo.hooks.shell_guard": ("tests/agent/test_demo.py", 'run_demo("--trace"'),
+    "hookwise.gateway.relay": ("tests/gateway/test_mcp_relay.py", '"mcp", "--"'),
+    "hookwise.runners._isolated": ("tests/runners/test_python_containment.py", "isolate=True"),
+}
+_passed_files: set[str] = set()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.passed:
+        _passed_files.add(report.nodeid.split("::", 1)[0])
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The quick tier covers every module of hookwise (checked when it runs whole and green): each
+    is loaded by a test in this process, or is in :data:`PROCESS_ONLY` and its test file ran."""
+    import hookwise
+
+    if exitstatus != 0 or not is_quick_run(session.config):
+        return
+    unloaded = package_modules(Path(hookwise.__file__).parent) - set(sys.modules)
+    missed = sorted(m for m in unloaded if PROCESS_ONLY.get(m, ("",))[0] not in _passed_files)
+    if missed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        text = "the quick tier (-m 'not slow') loads none of: " + ", ".join(missed)
+        text += " (a quick test must use each module; see PROCESS_ONLY in tests/conftest.py)"
+        if reporter is not None:
+            reporter.write_line(text, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

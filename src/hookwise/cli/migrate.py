@@ -42,7 +42,11 @@ from hookwise.cli.base import CliContext, UsageError
 from hookwise.errors import EditError, SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.edit import read_text, write_atomic
-from hookwise.settings.layers import project_settings_path, user_dir, user_settings_path
+from hookwise.settings.layers import (
+    claude_user_dir,
+    project_settings_path,
+    user_settings_path,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -69,12 +73,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="project (default): the project's files; user: ~/.claude ↔ ~/.gemini",
     )
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
-
-
-def claude_user_dir(env: Any) -> str:
-    """``~/.claude`` (``$GEMINI_CLI_HOME/.claude`` when set, like the loader of native Claude
-    settings)."""
-    return os.path.join(os.path.dirname(user_dir(env)), ".claude")
 
 
 def _check_not_symlink(path: str) -> None:

@@ -25,6 +25,12 @@ def user_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(home, ".gemini")
 
 
+def claude_user_dir(env: Mapping[str, str] | None = None) -> str:
+    """The user's Claude Code directory as hookwise reads it: ``.claude`` beside
+    :func:`user_dir`."""
+    return os.path.join(os.path.dirname(user_dir(env)), ".claude")
+
+
 def user_settings_path(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(user_dir(env), "settings.json")
 

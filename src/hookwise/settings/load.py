@@ -14,7 +14,12 @@ from hookwise._records import TYPE_CHECKING, dataclass, field
 from hookwise.core.registry import EXTENSION, SYSTEM, USER, HookEntry
 from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
-from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
+from hookwise.settings.layers import (
+    SettingsLayer,
+    claude_user_dir,
+    discover_layers,
+    project_settings_path,
+)
 from hookwise.settings.profiles import PROFILES, Profile, select_profile
 from hookwise.settings.schema import (
     HOOKS_CONFIG_KEYS,
@@ -318,7 +323,7 @@ def _claude_url_lists(project_dir: str, env: Mapping[str, str]) -> list[tuple[st
     from hookwise.claude.loader import claude_settings_files
 
     out: list[tuple[str, list[str]]] = []
-    claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    claude_user = claude_user_dir(env)
     for _label, path in claude_settings_files(project_dir, claude_user):
         if not os.path.isfile(path):
             continue
@@ -432,7 +437,7 @@ def _claude_entries(
 ) -> list[HookEntry]:
     from hookwise.claude.loader import load_claude_entries
 
-    claude_user = os.path.join(os.path.dirname(user_dir(env)), ".claude")
+    claude_user = claude_user_dir(env)
     try:
         extra, extra_warnings = load_claude_entries(project_dir, claude_user, env)
     except SettingsError as exc:
