@@ -80,7 +80,10 @@ def test_blank_lines_and_empty_files() -> None:
             "parts[0].text must be a string",
         ),
         (
-            '{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"functionCall": {}}]}}]}}',  # noqa: E501
+            (
+                '{"method": "generateContent", "response": {"candidates": [{"content": '
+                '{"parts": [{"functionCall": {}}]}}]}}'
+            ),
             "functionCall needs a non-empty string name",
         ),
         (

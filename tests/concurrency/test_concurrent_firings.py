@@ -88,7 +88,8 @@ COMMANDS: dict[str, list[dict[str, Any]]] = {
                     "type": "command",
                     "name": "stop",
                     "command": READ_N + 'if (( n % 4 == 0 )); then echo "{\\"continue\\": '
-                    'false, \\"stopReason\\": \\"S$n\\"}"; else echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": '  # noqa: E501
+                    'false, \\"stopReason\\": \\"S$n\\"}"; else echo '
+                    '"{\\"hookSpecificOutput\\": {\\"additionalContext\\": '
                     '\\"agent$n\\"}}"; fi',
                 },
             ]
