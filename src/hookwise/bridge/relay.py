@@ -307,9 +307,10 @@ def _permission(
     if inputs and agent.name in _NO_REWRITE:
         hso["decision"] = {
             "behavior": "deny",
-            "message": f"a hook rewrote the arguments of this call, and {agent.product} cannot "
-            "apply "
-            "rewritten arguments; the call is denied rather than run unchanged",
+            "message": (
+                f"a hook rewrote the arguments of this call, and {agent.product} cannot apply "
+                "rewritten arguments; the call is denied rather than run unchanged"
+            ),
         }
         return
     if inputs:

@@ -92,12 +92,15 @@ EVENT_NOTES: dict[str, str] = {
     "hook_event_name PostToolUseFailure (with an `error` field) only when the tool failed",
     "PostToolUse": "AfterTool also fires after failed tool calls; the hook's stdin then says "
     "hook_event_name PostToolUseFailure",
-    "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes "
-    "(AfterAgent), "
-    "and `decision: block` there makes the main agent continue",
-    "PreCompact": "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, "
-    "where the host "
-    "compresses (hookwise's reference agent, the ADK adapter); `hookwise fire PreCompress` exits 2",
+    "SubagentStop": (
+        "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), and "
+        "`decision: block` there makes the main agent continue"
+    ),
+    "PreCompact": (
+        "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, where the "
+        "host compresses (hookwise's reference agent, the ADK adapter); `hookwise fire "
+        "PreCompress` exits 2"
+    ),
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})

@@ -342,10 +342,10 @@ class _Where:
         }
         for d in dirs:
             if d and os.path.exists(os.path.join(d, word)) and d != project_dir:
+                rel = os.path.relpath(os.path.join(d, word), project_dir)
                 return (
                     f" (it exists relative to {d}, but hooks run in the project dir {project_dir}: "
-                    "write "
-                    f'"$GEMINI_PROJECT_DIR/{os.path.relpath(os.path.join(d, word), project_dir)}")'
+                    f'write "$GEMINI_PROJECT_DIR/{rel}")'
                 )
         return ""
 

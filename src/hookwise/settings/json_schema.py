@@ -103,10 +103,11 @@ def json_schema() -> dict[str, Any]:
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://hookwise.dev/schema/settings.schema.json",
         "title": "hookwise / Gemini CLI hook settings",
-        "description": 'The "hooks" and "hooksConfig" sections of .gemini/settings.json (and the '
-        '"hooks" '
-        "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
-        "described here and are allowed. Generated from hookwise.settings.schema.",
+        "description": (
+            'The "hooks" and "hooksConfig" sections of .gemini/settings.json (and the "hooks" '
+            "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
+            "described here and are allowed. Generated from hookwise.settings.schema."
+        ),
         "type": "object",
         "properties": {
             "hooks": {"$ref": "#/definitions/hooks"},

@@ -83,9 +83,10 @@ class _Once:
             self._done = True
         self.warn(
             message
-            or f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped "
-            "until "
-            "it is reachable, hook results are not affected"
+            or (
+                f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped "
+                "until it is reachable, hook results are not affected"
+            )
         )
 
 
