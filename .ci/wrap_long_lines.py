@@ -8,9 +8,10 @@ file. Comments and docstrings are re-wrapped from the long line to the end of it
 (bullets, aligned name/meaning rows and ``# ---- title ----`` rules kept; literal blocks, doctests
 and tables left alone); a trailing comment moves above its line (into the block for ``else:`` and
 the like); a string literal is split at spaces by implicit concatenation (in parentheses when it is
-not already inside brackets). A file whose syntax tree changes (docstrings compared up to
-whitespace) is put back as it was. What is left for a person is listed on stderr. A development aid,
-not shipped.
+not already inside brackets; a whole concatenation is re-split evenly). ``--ragged`` re-splits the
+concatenations an earlier split left with a short piece. A file whose syntax tree changes
+(docstrings compared up to whitespace) is put back as it was. What is left for a person is listed
+on stderr. A development aid, not shipped.
 """
 
 from __future__ import annotations
@@ -431,6 +432,10 @@ def fix_string(lines: list[str], toks, r: int, limit: int, problems: list[str]) 
     if concat and depth == 0:
         problems.append(f"{r}: concatenation outside brackets")
         return False
+    if concat:
+        done = regroup(lines, toks, sig, k, limit, problems)
+        if done is not None:
+            return done
     if depth > 0 and (concat or (first_on_line and sole)):
         return carry(lines, r - 1, col, limit, problems)
     # wrap in parentheses; ruff format lays it out afterwards
@@ -444,6 +449,130 @@ def fix_string(lines: list[str], toks, r: int, limit: int, problems: list[str]) 
     new[-1] += ")" + tail
     lines[r - 1 : r] = new
     return True
+
+
+def neutral(body: str, q: str, is_raw: bool) -> str:
+    """The body with its own quote escapes undone (``\\"`` -> ``"``); other escapes kept."""
+    if is_raw:
+        return body
+    out = []
+    i = 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            out.append(body[i + 1] if body[i + 1] == q else body[i : i + 2])
+            i += 2
+            continue
+        out.append(body[i])
+        i += 1
+    return "".join(out)
+
+
+def encode(prefix: str, q: str, body: str, in_f: bool) -> str:
+    """A literal for a neutral body: the quote escaped, ``f`` only when it has a field."""
+    is_raw = "r" in prefix.lower()
+    if not is_raw:
+        out = []
+        i = 0
+        while i < len(body):
+            if body[i] == "\\" and i + 1 < len(body):
+                out.append(body[i : i + 2])
+                i += 2
+                continue
+            out.append("\\" + q if body[i] == q else body[i])
+            i += 1
+        body = "".join(out)
+    if in_f and has_field(body):
+        return prefix + "f" + q + body + q
+    if in_f:
+        body = body.replace("{{", "{").replace("}}", "}")
+    return prefix + q + body + q
+
+
+def regroup(lines: list[str], toks, sig, k: int, limit: int, problems: list[str]) -> bool | None:
+    """Re-split a whole implicit concatenation evenly; None when it is not one this can do."""
+    a = k
+    while a > 0 and sig[a - 1].type == tokenize.STRING:
+        a -= 1
+    b = k
+    while b + 1 < len(sig) and sig[b + 1].type == tokenize.STRING:
+        b += 1
+    group = sig[a : b + 1]
+    first, last = group[0], group[-1]
+    if any(t.start[0] != t.end[0] for t in group):
+        return None
+    if any(t.type == tokenize.COMMENT and first.start <= t.start <= last.end for t in toks):
+        return None
+    parts = []
+    for t in group:
+        m = PREFIX.match(t.string)
+        if not m or len(m.group(2)) == 3:
+            return None
+        parts.append((m.group(1), m.group(2), t.string[m.end() : -1]))
+    base = {p.lower().replace("f", "") for p, _, _ in parts}
+    if len(base) != 1 or "u" in next(iter(base)):
+        return None
+    base_prefix = parts[0][0].replace("f", "").replace("F", "")
+    is_raw = "r" in base_prefix.lower()
+    quotes = {q for _, q, _ in parts}
+    in_f = any("f" in p.lower() for p, _, _ in parts)
+    if len(quotes) > 1 and (is_raw or in_f):
+        return None
+    for _, _, body in parts[:-1]:
+        if body.endswith("\\n"):
+            return None  # one line of text per piece: written so on purpose
+    text = ""
+    for p, q, body in parts:
+        nb = neutral(body, q, is_raw)
+        if in_f and "f" not in p.lower():
+            nb = nb.replace("{", "{{").replace("}", "}}")
+        text += nb
+    first_line = lines[first.start[0] - 1]
+    last_line = lines[last.end[0] - 1]
+    head = first_line[: first.start[1]]
+    tail = last_line[last.end[1] :]
+    depth = 0
+    for x in sig[:a]:
+        if x.type == tokenize.OP and x.string in "([{":
+            depth += 1
+        elif x.type == tokenize.OP and x.string in ")]}":
+            depth -= 1
+    ind = len(first_line) - len(first_line.lstrip())
+    in_place = not head.strip() and depth > 0
+    col = first.start[1] if in_place else ind + 4
+
+    def enc(piece: str) -> str:
+        if len(quotes) == 1:
+            q = next(iter(quotes))
+        else:
+            q = "'" if ('"' in piece and "'" not in piece) else '"'
+        return encode(base_prefix, q, piece, in_f)
+
+    pts = split_points(text, in_f, is_raw)
+    pieces = []
+    start = 0
+    tail_w = width(tail.split("  #")[0]) if in_place else 0
+    while True:
+        rest = enc(text[start:])
+        if col + width(rest) + tail_w <= limit:
+            pieces.append(rest)
+            break
+        cands = [p for p in pts if p > start and col + width(enc(text[start:p])) <= limit]
+        if not cands:
+            problems.append(f"{first.start[0]}: concatenation has no split point")
+            return None
+        pieces.append(enc(text[start : cands[-1]]))
+        start = cands[-1]
+    if in_place:
+        new = [head + pieces[0]] + [" " * col + p for p in pieces[1:]]
+        new[-1] += tail
+    else:
+        new = [head + "("] + [" " * col + p for p in pieces] + [" " * ind + ")" + tail]
+    lines[first.start[0] - 1 : last.end[0]] = new
+    GROUP_START[0] = first.start[0]
+    return True
+
+
+GROUP_START = [0]
 
 
 def parse_lit(line: str, col: int):
@@ -581,18 +710,62 @@ def normalized_tree(src: str) -> str:
     return ast.dump(tree)
 
 
-def process(path: str, only: set[str], limit: int) -> list[str]:
+def ragged_rows(toks, lines: list[str], limit: int) -> list[int]:
+    """Lines of concatenations with a short piece before a long one (left by an earlier split)."""
+    sig = [
+        x
+        for x in toks
+        if x.type
+        not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)
+    ]
+    rows = []
+    for n in range(len(sig) - 1):
+        t, u = sig[n], sig[n + 1]
+        if t.type != tokenize.STRING or u.type != tokenize.STRING:
+            continue
+        if t.start[0] != t.end[0] or u.start[0] != u.end[0] or t.end[0] == u.start[0]:
+            continue
+        if t.string.endswith('\\n"') or t.string.endswith("\\n'"):
+            continue
+        room = limit - t.start[1]
+        if len(t.string) < room * 0.5 and len(u.string) + len(t.string) > room * 0.5:
+            rows.append(t.start[0])
+    return rows
+
+
+def process(path: str, only: set[str], limit: int, ragged: bool = False) -> list[str]:
     problems: list[str] = []
     rows = flagged(path)
-    if not rows:
-        return problems
     with open(path, encoding="utf-8") as fh:
         src = fh.read()
     lines = src.split("\n")
-    blocks = find_blocks(src, lines)
     toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    if ragged:
+        rows = sorted(set(ragged_rows(toks, lines, limit)))
+    if not rows:
+        return problems
+    blocks = find_blocks(src, lines)
+    GROUP_START[0] = 10**9
     for r in sorted(rows, reverse=True):
+        if r >= GROUP_START[0]:
+            continue
         i = r - 1
+        if ragged:
+            sig = [
+                x
+                for x in toks
+                if x.type
+                not in (
+                    tokenize.NL,
+                    tokenize.NEWLINE,
+                    tokenize.COMMENT,
+                    tokenize.INDENT,
+                    tokenize.DEDENT,
+                )
+            ]
+            k = next(n for n, x in enumerate(sig) if x.type == tokenize.STRING and x.start[0] == r)
+            regroup(lines, toks, sig, k, limit, problems)
+            continue
         blk = next((b for b in blocks if b.first <= i <= b.last), None)
         if blk is not None and blk.kind == "doc":
             if "docstring" in only:
@@ -634,6 +807,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=100)
     ap.add_argument("--only", default="docstring,comment,trailing,string")
+    ap.add_argument(
+        "--ragged", action="store_true", help="re-split concatenations with a short piece"
+    )
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     LIMIT = a.limit
@@ -644,7 +820,7 @@ def main() -> int:
             before = fh.read()
         problems: list[str] = []
         for _ in range(2):  # a split the formatter re-indented may need a second look
-            problems = process(f, only, a.limit)
+            problems = process(f, only, a.limit, a.ragged)
             fmt = [sys.executable, "-m", "ruff", "format", "-q", f"--line-length={a.limit}", f]
             subprocess.run(fmt, check=False)
         with open(f, encoding="utf-8") as fh:
