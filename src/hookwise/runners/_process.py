@@ -420,7 +420,7 @@ def start_process(
         return popen(req, token)
     from hookwise.runners import _warm
 
-    return _warm.start(req, token, batch, notes, popen)
+    return _warm.start(req, token, batch, notes, popen, new_session())
 
 
 def open_pidfd(pid: int) -> int | None:
