@@ -165,7 +165,14 @@ class Zygote:
             except OSError:  # pragma: no cover - the system's limit applies
                 pass
             proc = subprocess.Popen(
-                [req.argv[0], "-c", _program(), str(theirs.fileno())],
+                # its hooks lead a new session or only a process group, as cold ones (_process.new_session)
+                [
+                    req.argv[0],
+                    "-c",
+                    _program(),
+                    str(theirs.fileno()),
+                    "1" if _reaper.new_session() else "0",
+                ],
                 executable=req.executable,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

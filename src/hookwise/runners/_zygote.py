@@ -50,6 +50,10 @@ if _PATH0:  # -c put the current directory first; our own imports must not look 
     del sys.path[0]
 
 
+#: hookwise's choice for its hooks: a new session ("1") or only a process group of their own ("0")
+_NEW_SESSION = len(sys.argv) < 3 or sys.argv[2] != "0"
+
+
 def _send(sock: "Sock", *fields: "bytes | int | str") -> None:
     sock.send(b"\0".join(f if isinstance(f, bytes) else str(f).encode() for f in fields))
 
@@ -143,12 +147,18 @@ def _start(fd: int) -> "Run | None":
 
 
 def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
-    """In the forked child: a new session, the hook's descriptors and directory; report the pid."""
+    """In the forked child: a new session (or process group), the hook's descriptors and directory; report the
+    pid."""
     import _signal
 
     fields, fds = job
     try:
-        os.setsid()
+        if (
+            _NEW_SESSION
+        ):  # as a hook started the normal way (hookwise's runners/_process.py: new_session)
+            os.setsid()
+        else:
+            os.setpgid(0, 0)
         _signal.set_wakeup_fd(-1)
         _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
         for fd in wake:
