@@ -216,10 +216,11 @@ def test_what_json_refuses_or_converts_is_refused_or_converted_alike() -> None:
 
 @pytest.mark.slow
 def test_errors_are_raised_in_a_process_that_never_imported_json() -> None:
-    """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it is not loaded."""
+    """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it
+    is not loaded."""
     code = (
-        "import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del sys.modules[m]\n"
-        "from hookwise.jsonc import codec\n"
+        "import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del "
+        "sys.modules[m]\nfrom hookwise.jsonc import codec\n"
         "try:\n    codec.loads('{\"a\": [1,}')\nexcept ValueError as exc:\n"
         "    print(type(exc).__name__, exc.pos, exc.msg)\n"
     )
