@@ -116,3 +116,12 @@ def test_a_quick_hook_in_place_answers_as_on_a_worker(roots: Path) -> None:
             )
     assert answers[0] == answers[1]
     assert answers[1][0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_graceful_stop_does_not_wait_for_a_hung_hook_it_answered(roots: Path) -> None:
+    p = _project(roots, "stop")
+    with serving(config(roots)) as srv:
+        _, answer = _ask_timed(srv, claude_pre(p, mode="sleep", s=3))
+        assert "timed out after 300 ms" in json.dumps(answer)
+        t0 = time.monotonic()
+    assert time.monotonic() - t0 < 2.0  # the drain (on leaving serving) did not wait for the hook
