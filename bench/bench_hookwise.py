@@ -282,6 +282,22 @@ def raw_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], Awaitable
     return go
 
 
+def sync_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], None]:
+    """The plainest floor: ``subprocess.run`` of ``bash -c command``, the event on stdin, output collected."""
+
+    def go() -> None:
+        p = subprocess.run(
+            ["bash", "-c", command], input=event_json(tool_input), capture_output=True, cwd=WORK
+        )
+        if p.returncode != 0:
+            raise RuntimeError(f"exit {p.returncode}: {p.stderr!r}")
+        text = p.stdout.decode().strip()
+        if text:
+            json.loads(text)
+
+    return go
+
+
 def rss_mib() -> float:
     with open("/proc/self/status") as f:
         for line in f:
@@ -313,6 +329,47 @@ def med(id_: str) -> float | None:
     return None if r is None else float(r["median"])
 
 
+def cold_python(fn: Callable[[], None]) -> Callable[[], None]:
+    """``fn`` with warm Python hooks switched off (HOOKWISE_WARM_PYTHON=0, read at every spawn)."""
+
+    def go() -> None:
+        os.environ["HOOKWISE_WARM_PYTHON"] = "0"
+        try:
+            fn()
+        finally:
+            del os.environ["HOOKWISE_WARM_PYTHON"]
+
+    return go
+
+
+def c_cold_and_paired() -> None:
+    """(c) with the warm interpreter switched off, and the two interleaved (per-pair ratio, same drift)."""
+    hs_cc = hook_system(definition([cmd(CMD_C)]))
+    cold = cold_python(scenario(hs_cc, SMALL_INPUT, True))
+    report(
+        "c-cold", "hook: (c), every firing a new interpreter (warm off)", measure(cold, K_PY, N_PY)
+    )
+    hs_cw = hook_system(definition([cmd(CMD_C)]))
+    warm = scenario(hs_cw, SMALL_INPUT, True)
+    for _ in range(K_PY):
+        warm()
+        cold()
+    w_s: list[float] = []
+    c_s: list[float] = []
+    for i in range(N_PY):
+        for which in ("c", "w") if i % 2 else ("w", "c"):
+            t0 = time.perf_counter()
+            (warm if which == "w" else cold)()
+            (w_s if which == "w" else c_s).append((time.perf_counter() - t0) * 1000)
+    report("x-c-warm", "paired: (c) warm", stats(w_s))
+    report("x-c-cold", "paired: (c) cold (a new interpreter)", stats(c_s))
+    report(
+        "x-c-ratio",
+        "paired: per-pair ratio warm/cold (c)",
+        stats([w / c for w, c in zip(w_s, c_s, strict=True)]),
+    )
+
+
 def anchor_scenarios() -> None:
     hs_a = hook_system(definition([cmd(CMD_A)]))
     hs_b = hook_system(definition([cmd(CMD_B)]))
@@ -338,9 +395,10 @@ def anchor_scenarios() -> None:
     if wanted("c"):
         report(
             "c",
-            "hook: 1x python3 hook.py (json in/out; direct exec)",
+            "hook: 1x python3 hook.py (json in/out; direct exec; warm from the 3rd)",
             measure(scenario(hs_c, SMALL_INPUT, True), K_PY, N_PY),
         )
+        c_cold_and_paired()
     if wanted("d"):
         report("d", "hook: 10x (b) parallel", measure(scenario(hs_d, SMALL_INPUT, True)))
     if wanted("e"):
@@ -432,6 +490,33 @@ def anchor_scenarios() -> None:
             os.waitpid(pid, 0)
 
         report("floor-pspawn", "floor: os.posix_spawn /bin/true + waitpid", measure(pspawn))
+
+
+def sync_floor_scenarios() -> None:
+    """The cheapest honest floor, ``subprocess.run`` of the same ``bash -c`` command, alone and paired."""
+    if not (wanted("floor-b-sync") or wanted("xs")):
+        return
+    hs = hook_system(definition([cmd(CMD_B)]))
+    # the cheapest honest floor: subprocess.run of the same bash -c command, the event on stdin, output read
+    if wanted("floor-b-sync"):
+        report(
+            "floor-b-sync",
+            "floor: subprocess.run bash -c (b) + input/capture",
+            measure(sync_bash(CMD_B, SMALL_INPUT)),
+        )
+    if wanted("xs"):
+        hs_s, fl_s, ratio_s = paired(
+            scenario(hs, SMALL_INPUT, True), sync_bash(CMD_B, SMALL_INPUT), N, K
+        )
+        report("xs-b", "paired: hookwise (b)", hs_s)
+        report("xs-floor-b-sync", "paired: subprocess.run floor (b)", fl_s)
+        report("xs-ratio", "paired: per-pair ratio hookwise/subprocess.run (b)", ratio_s)
+        hf_s, ff_s, ratio_f = paired(
+            scenario(hs, BIG_INPUT, True), sync_bash(CMD_B, BIG_INPUT), N, K
+        )
+        report("xs-f", "paired: hookwise (f)", hf_s)
+        report("xs-floor-f-sync", "paired: subprocess.run floor (f)", ff_s)
+        report("xs-ratio-f", "paired: per-pair ratio hookwise/subprocess.run (f)", ratio_f)
 
 
 def in_process_scenarios() -> None:
@@ -881,6 +966,7 @@ def main() -> None:
         f"RSS {rss_mib():.0f} MiB"
     )
     anchor_scenarios()
+    sync_floor_scenarios()
     in_process_scenarios()
     persistent_scenarios()
     after_model_scenarios()

@@ -26,7 +26,15 @@ from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
 from hookwise.core.plan import Plan, Planner, once_key
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
-from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.events import (
+    EVENT_SPECS,
+    HookEvent,
+    assemble_input,
+    build_input,
+    check_input,
+    iso_ms,
+    parse_event,
+)
 from hookwise.input_errors import PayloadError
 from hookwise.monitors import Monitors
 from hookwise.otel_switch import TelemetrySwitch
@@ -51,6 +59,7 @@ if (
 
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
+_OK = Outcome.OK
 
 
 def _uuid4() -> str:
@@ -149,6 +158,7 @@ class HookSystem(HostServices):
         self.warnings = list(loaded.warnings)
         self._registry = Registry([*self._runtime, *loaded.entries])
         self._planner = Planner(self._registry.for_event)
+        self._plans = self._planner.cache  # fire() looks its plan up here first
         self._sanitized: dict[str, str] | None = None  # computed when a hook first needs it
         self.warnings.extend(
             self._telemetry.configure(loaded.telemetry, self.env, self.project_dir, self)
@@ -314,14 +324,7 @@ class HookSystem(HostServices):
             ev = _EVENTS[event]  # type: ignore[index]
         except (KeyError, TypeError):
             ev = parse_event(event)
-        if payload is None:
-            data = fields
-        elif isinstance(payload, dict) or _is_mapping(payload):
-            data = {**payload, **fields} if fields else dict(payload)
-        else:
-            raise PayloadError(
-                f"the event input must be a JSON object, got {type(payload).__name__}"
-            )
+        data = fields if payload is None else _given(payload, fields)
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
         if value is not None and value.__class__ is not str and not isinstance(value, str):
@@ -351,10 +354,42 @@ class HookSystem(HostServices):
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        ev, data, plan = self._plan(event, payload, fields)
-        if not plan:  # no hook matched: the fast path stays inline
-            return self._unmatched(ev, data)
-        inp = self.build_input(ev, data)
+        # _plan and _unmatched, written out: a firing that matches nothing costs a few function calls in all
+        # (docs/architecture.md, "The firing path"); fire_async calls them
+        try:  # a HookEvent is a str: found by its value too
+            ev = _EVENTS[event]  # type: ignore[index]
+        except (KeyError, TypeError):
+            ev = parse_event(event)
+        data = fields if payload is None else _given(payload, fields)
+        mf = _MATCH_FIELD[ev]
+        value = data.get(mf) if mf is not None else None
+        if value is not None and value.__class__ is not str and not isinstance(value, str):
+            value = None
+        plan = self._plans.get((ev, value))
+        if plan is None:
+            plan = self._planner.plan(ev, value)
+        if (
+            not plan.entries
+        ):  # no hook matched: the input checked all the same (docs/contract.md §5)
+            check_input(ev, data)
+            bg = self._background
+            late = bg.collect() if bg is not None and bg.pending else None
+            parts = (ev, data, self.session_id, self.transcript_path, self.cwd, _time_ns())
+            return unanswered(ev, parts, late or None)
+        check_input(ev, data)  # build_input, written out
+        inp = assemble_input(
+            ev, data, self.session_id, self.transcript_path, self.cwd, iso_ms(_time_ns())
+        )
+        if not self._watch.calls:
+            for e in plan.entries:
+                if e.condition is not None or e.once or e.run_async:
+                    break
+            else:  # no call monitors, no `if`, `once` or `async` hook (_to_run, _run, _finish: nothing to do)
+                return self._result(ev, inp, run_plan(Firing(ev, self), plan, inp, self.runners))
+        return self._planned(ev, inp, plan)
+
+    def _planned(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
+        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or call monitors."""
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -552,10 +587,18 @@ class HookSystem(HostServices):
         outcomes: list[HookOutcome],
         notes: Sequence[str] = (),
     ) -> FireResult:
-        outputs = [o.output for o in outcomes if o.output]
+        outputs = []
+        clean = True  # every outcome ok, without notes or a cut-off output: no warnings to make
+        for o in outcomes:
+            out = o.output
+            if out:
+                outputs.append(out)
+            if o.outcome is not _OK or o.notes or o.truncated:
+                clean = False
         merged = merge(ev, outputs, inp)
-        warnings = outcome_warnings(ev, outcomes, self.output_cap)
-        warnings.extend(notes)
+        warnings = [] if clean else outcome_warnings(ev, outcomes, self.output_cap)
+        if notes:
+            warnings.extend(notes)
         bg = self._background
         if bg is not None and bg.pending:
             warnings.extend(bg.collect())
@@ -567,6 +610,13 @@ class HookSystem(HostServices):
         if self._watch.recording:
             result.warnings.extend(self._watch.record_calls(ev, inp, outcomes))
         return result
+
+
+def _given(payload: Mapping[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """A firing's payload and fields as a dict of its own (fields win)."""
+    if isinstance(payload, dict) or _is_mapping(payload):
+        return {**payload, **fields} if fields else dict(payload)
+    raise PayloadError(f"the event input must be a JSON object, got {type(payload).__name__}")
 
 
 def _is_mapping(value: object) -> bool:

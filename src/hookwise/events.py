@@ -323,6 +323,13 @@ BASE_INPUT_FIELDS = frozenset(
 )
 
 
+#: per event, its required fields and their types: what the usual input holds, nothing else (:func:`check_input`)
+USUAL_INPUT: dict[HookEvent, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
+    e: tuple((k, FIELD_TYPES[k]) for k in req if k not in BASE_INPUT_FIELDS)
+    for e, req in REQUIRED.items()
+}
+
+
 def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
     """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong type,
     then the first field ``event`` requires that is missing.
@@ -330,6 +337,14 @@ def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
     Every firing checks its input, whether or not a hook matches (a host's bug must surface);
     ``None`` values are left out of an input, so they are not checked, and count as missing.
     """
+    # the usual input first: the fields the event requires, nothing else, each of its exact type
+    usual = USUAL_INPUT[event]
+    if len(data) == len(usual):
+        for k, t in usual:
+            if type(data.get(k)) is not t:
+                break
+        else:
+            return
     types = FIELD_TYPES
     for k, v in data.items():
         want = types.get(k)
@@ -364,7 +379,7 @@ def assemble_input(
 ) -> dict[str, object]:
     """The full input of a firing from checked ``data``: base fields first, ``None`` values dropped,
     ``hook_event_name`` always the event's."""
-    name = event.value
+    name = event._value_  # (the value property is a function call)
     inp: dict[str, object] = {
         "session_id": session_id,
         "transcript_path": transcript_path,

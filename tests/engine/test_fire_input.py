@@ -1,4 +1,5 @@
-"""Every firing completes and checks its input, whether or not a hook matches (docs/contract.md §5)."""
+"""Every firing completes and checks its input, whether or not a hook matches (docs/contract.md
+§5)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def test_timestamps_are_iso_utc_with_milliseconds() -> None:
 
 
 def test_an_unmatched_result_is_the_result_it_stands_for(project: Project) -> None:
-    """The no-match result assembles its input when first read: the same value, the firing's time."""
+    """The no-match result assembles its input when first read: the same value, the firing's
+    time."""
     import time
 
     from hookwise.events import HookEvent, iso_ms
@@ -83,3 +85,53 @@ def test_an_unmatched_result_is_the_result_it_stands_for(project: Project) -> No
     assert "input=" in repr(result)
     with pytest.raises(AttributeError):
         result.no_such_attribute  # noqa: B018
+
+
+def _reference_check(event: object, data: dict[str, object]) -> str | None:
+    """The input check written plainly (every field, then every required one): the message it raises, or None."""
+    from hookwise.events import FIELD_TYPES, REQUIRED
+
+    for k, v in data.items():
+        want = FIELD_TYPES.get(k)
+        if want is None or v is None:
+            continue
+        if not isinstance(v, want) or (v.__class__ is bool and want is not bool):
+            return f"input field {k!r}"
+    for k in REQUIRED[event]:  # type: ignore[index]
+        if data.get(k) is None:
+            return f"input field {k!r} is required"
+    return None
+
+
+class _Str(str):
+    pass
+
+
+class _Dict(dict):  # type: ignore[type-arg]
+    pass
+
+
+def test_the_usual_input_shortcut_decides_as_the_whole_check() -> None:
+    """check_input first tries the usual input (exactly the required fields, each of its exact type): every
+    near miss (a field None, missing, of a subclass, of another type, true for a string, one field more)
+    is decided as the field-by-field check decides it."""
+    from hookwise.events import EVENT_SPECS, FIELD_TYPES, check_input
+
+    samples: dict[object, list[object]] = {
+        str: ["x", _Str("x"), True, 1, None, {}],
+        dict: [{}, _Dict(), [], "x", None, False],
+        bool: [True, False, 1, "x", None],
+    }
+    for event, spec in EVENT_SPECS.items():
+        usual = {k: samples[FIELD_TYPES[k]][0] for k in spec.required}
+        cases = [usual, {**usual, "extra_field": 1}, {**usual, "mcp_context": None}]
+        for k in spec.required:
+            cases.append({f: v for f, v in usual.items() if f != k})
+            cases.extend({**usual, k: other} for other in samples[FIELD_TYPES[k]][1:])
+        for data in cases:
+            want = _reference_check(event, data)
+            if want is None:
+                check_input(event, data)
+            else:
+                with pytest.raises(PayloadError, match=want):
+                    check_input(event, data)

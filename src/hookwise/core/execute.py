@@ -1,4 +1,5 @@
-"""The plan executor (docs/contract.md §4): the one loop that runs a firing's hooks, for ``fire`` and ``fire_async``.
+"""The plan executor (docs/contract.md §4): the one loop that runs a firing's hooks, for ``fire``
+and ``fire_async``.
 
 Module-level and stateless: it gets the firing, the plan, the input and the
 runner table (``{type: runner}``, see :mod:`hookwise.runners`), and returns one
@@ -52,8 +53,10 @@ def run_plan(
         return outcomes
     if len(plan.entries) == 1:  # one hook: no kinds to order, nothing to run during it
         (e,) = plan.entries
-        o = _refused(firing, e, runners)
-        return [o if o is not None else _single(e, runners[e.type].run(firing, plan.entries, inp))]
+        if e.type in runners and firing.host.is_trusted(e):  # not refused: _refused, written out
+            outs = runners[e.type].run(firing, plan.entries, inp)
+            return [outs[0] if len(outs) == 1 else _single(e, outs)]
+        return [_refusal(firing, e, runners)]
     results, groups = _split(firing, plan.entries, runners)
     kinds = sorted(
         groups, key=lambda k: not runners[k].background
@@ -73,10 +76,12 @@ def _run_kinds(
     results: list[HookOutcome | None],
     j: int,
 ) -> None:
-    """Run kind ``j``; the kinds after it run as its ``during`` (while its background work proceeds).
+    """Run kind ``j``; the kinds after it run as its ``during`` (while its background work
+    proceeds).
 
-    A module-level function, not a closure that calls itself: such a closure is a reference cycle, and every
-    firing's objects would then wait for the garbage collector instead of being freed when it returns."""
+    A module-level function, not a closure that calls itself: such a closure is a reference cycle,
+    and every firing's objects would then wait for the garbage collector instead of being freed when
+    it returns."""
     idx = groups[kinds[j]]
     during: Callable[[], None] | None = None
     if j + 1 < len(kinds):
@@ -114,7 +119,8 @@ async def run_plan_async(
 
 
 def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome | None:
-    """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else None."""
+    """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else
+    None."""
     if not firing.host.is_trusted(entry):
         return skipped(entry, firing.event)
     if entry.type not in runners:
@@ -127,6 +133,14 @@ def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) ->
             ),
         )
     return None
+
+
+def _refusal(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome:
+    """The outcome of a hook that :func:`_refused` refuses."""
+    o = _refused(firing, entry, runners)
+    if o is None:
+        raise RuntimeError(f"internal error: hook {entry.display_name} was not refused")
+    return o
 
 
 def _split(

@@ -71,8 +71,9 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
 
 
 def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
-    """The top-level fields OR and REPLACE merges treat alike: ``decision``/``continue``/``stopReason``,
-    ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
+    """The top-level fields OR and REPLACE merges treat alike:
+    ``decision``/``continue``/``stopReason``, ``reason`` and ``systemMessage`` joined,
+    ``suppressOutput`` if any hook set it."""
     _decisions(outputs, merged)
     reasons: list[str] = []
     messages: list[str] = []

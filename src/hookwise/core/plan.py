@@ -166,15 +166,17 @@ class Planner:
     def __init__(self, by_event: Callable[[HookEvent], list[HookEntry]]) -> None:
         self._by_event = by_event
         self._compiled: dict[HookEvent, tuple[list[HookEntry], list[Predicate]]] = {}
-        self._cache: dict[tuple[HookEvent, str | None], Plan] = {}
+        #: the plans made so far, by ``(event, value)``: read it (``HookSystem.fire`` looks a plan up here before
+        #: calling :meth:`plan`), never write it. It is one dict for the planner's life, emptied in place.
+        self.cache: dict[tuple[HookEvent, str | None], Plan] = {}
 
     def invalidate(self) -> None:
         self._compiled.clear()
-        self._cache.clear()
+        self.cache.clear()
 
     def plan(self, event: HookEvent, value: str | None) -> Plan:
         key = (event, value)
-        p = self._cache.get(key)
+        p = self.cache.get(key)
         if p is not None:
             return p
         comp = self._compiled.get(event)
@@ -184,9 +186,9 @@ class Planner:
             comp = (entries, [compile_matcher(e.matcher, kind) for e in entries])
             self._compiled[event] = comp
         p = make_plan(comp[0], comp[1], value)
-        if len(self._cache) >= self.CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[key] = p
+        if len(self.cache) >= self.CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[key] = p
         return p
 
 
