@@ -11,6 +11,10 @@ timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Pa
 gets the timeout answer at once, and the firing's own answer is dropped when it comes (each hook
 kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request
 gets its own input and result: nothing of one project's firing reaches another's answer.
+
+A firing whose only hook is a python hook calls it on the request's thread too, not on a worker
+(:meth:`Service._place`); the watchdog then keeps the worker's deadline and, past it, answers exactly
+as a timed-out worker call would (:meth:`Service._give_up`).
 """
 
 from __future__ import annotations
@@ -166,9 +170,11 @@ class Service:
             return dialect.notice(req, why, block=self.config.fail_closed)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
         t0 = time.perf_counter()
-        place = self._place(proj, req) if early is not None else None
-        in_place = IN_PLACE.set(place) if place is not None else None
+        place: InPlace | None = None
+        in_place = None
         try:
+            place = self._place(proj, req) if early is not None else None
+            in_place = IN_PLACE.set(place) if place is not None else None
             overran = self._on_timeout(dialect, req, directory, early)
             if place is not None and early is not None:
                 result = self._fire_in_place(proj, req, dialect, place, early, t0, overran)
@@ -198,7 +204,10 @@ class Service:
         deadline stays the worker's (:meth:`_fire_in_place`)."""
         if not self.config.in_place:
             return None
-        entries = proj.system.planned(str(req.event), _match(req))
+        try:
+            entries = proj.system.planned(str(req.event), _match(req))
+        except HookwiseError:  # the firing reports it (_fire)
+            return None
         if len(entries) != 1:
             return None
         (e,) = entries
