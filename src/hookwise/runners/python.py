@@ -120,7 +120,7 @@ def _run_inline(
 
 # ----------------------------------------------------------------------------------------- in place
 
-_PENDING, _RUNNING, _DONE, _GIVEN_UP = range(4)
+_PENDING, _RUNNING, _DONE, _GIVEN_UP, _EXPIRED = range(5)
 
 
 class Abandoned(BaseException):
@@ -133,8 +133,8 @@ class InPlace:
 
     The host sets :data:`IN_PLACE` around the firing and arms its own deadline: the hook's timeout +
     :data:`~hookwise.runners._workers.CANCEL_GRACE_S`, the time a caller waits for a worker. Past it the host
-    calls :meth:`give_up`; if the call has not finished, the host fires the event again in this context, where
-    the hook's outcome is the timeout a worker gives (:func:`_run_in_place`), and answers with that. The hung
+    calls :meth:`give_up`; if the call has not finished, the host fires the event again with :meth:`expired`,
+    where the hook's outcome is the timeout a worker gives (:func:`_run_in_place`), and answers with that. The hung
     call's firing ends with :class:`Abandoned` when the hook returns (or never starts the hook). The states
     change under ``lock``: exactly one of the two firings answers.
     """
@@ -163,9 +163,12 @@ class InPlace:
         """The firing returned: True when it answers (the host did not give up on it), else False."""
         return self._move(_DONE, (_GIVEN_UP,))
 
-    @property
-    def given_up(self) -> bool:
-        return self.state == _GIVEN_UP
+    def expired(self) -> InPlace:
+        """What the host's second firing runs with (after :meth:`give_up`): the call's timeout outcome, timed
+        from the call's start, without calling the hook."""
+        other = InPlace(self.entry)
+        other.t0, other.state = self.t0, _EXPIRED
+        return other
 
 
 #: set by a host around a firing whose one python hook it runs in place (:class:`InPlace`)
@@ -188,7 +191,7 @@ def _run_in_place(
     What the hook raises becomes what a worker would hand back (:func:`hookwise.runners._workers._caught`);
     in the host's second firing after it gave up, the outcome is the timeout a worker gives, timed from the
     call's start."""
-    if place.given_up:  # the host's firing after its deadline: the answer a worker's caller gets
+    if place.state == _EXPIRED:  # the host's firing after its deadline: what a worker's caller gets
         return _settle(firing, entry, place.t0, None, _workers.HookTimeout(True))
     if not place._move(_RUNNING, (_GIVEN_UP,)):
         raise Abandoned  # given up before it started: never start it

@@ -261,6 +261,7 @@ class Service:
         if not place.give_up():
             return  # it finished in time: its own firing answers
         try:
+            IN_PLACE.set(place.expired())  # in this request's copied context only
             result = self._fire(proj, req, None)
             if isinstance(result, str):
                 LOG.warning("refused %s request for %s: %s", dialect.name, proj.directory, result)
