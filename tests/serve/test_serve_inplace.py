@@ -125,3 +125,23 @@ def test_a_graceful_stop_does_not_wait_for_a_hung_hook_it_answered(roots: Path) 
         assert "timed out after 300 ms" in json.dumps(answer)
         t0 = time.monotonic()
     assert time.monotonic() - t0 < 2.0  # the drain (on leaving serving) did not wait for the hook
+
+
+def test_a_coroutine_hook_in_place_answers_as_on_a_worker(roots: Path) -> None:
+    p = _project(roots, "coro")
+    (p / "serve_async.py").write_text(
+        "import asyncio\n"
+        "async def answer(d):\n"
+        "    await asyncio.sleep(float((d.get('tool_input') or {}).get('s', 0)))\n"
+        "    return {'decision': 'deny', 'reason': 'async says no'}\n"
+    )
+    settings = json.loads((p / ".gemini" / "settings.json").read_text())
+    settings["hooks"]["BeforeTool"][0]["hooks"][0]["callable"] = "serve_async:answer"
+    (p / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    answers = []
+    for in_place in (False, True):
+        with serving(config(roots, in_place=in_place)) as srv:
+            answers.append([ask(srv, "claude", claude_pre(p, s=s))[1] for s in (0, 2)])
+    assert answers[0] == answers[1]
+    assert answers[1][0]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "timed out after 300 ms" in json.dumps(answers[1][1])
