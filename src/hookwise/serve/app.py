@@ -235,12 +235,17 @@ class Service:
     ) -> FireResult | str:
         """Fire with the hook on this thread; at the worker's deadline (the hook's timeout +
         :data:`~hookwise.runners._workers.CANCEL_GRACE_S`) the watchdog answers instead (:meth:`_give_up`).
-        The request's own deadline (``overran``) stays armed as for any firing."""
+        The request's own deadline (``overran``: the hook's timeout + the margin) is armed too when it
+        would come first (a margin under the grace)."""
         ctx = contextvars.copy_context()  # AGENT and IN_PLACE as this request set them
         delay = place.entry.timeout_ms / 1000.0 + CANCEL_GRACE_S
         ticket = self.watchdog.arm(
             delay, lambda: ctx.run(self._give_up, proj, req, dialect, place, early, t0)
         )
+        if (
+            self.config.margin_s >= CANCEL_GRACE_S
+        ):  # the request's deadline can only come later: not armed
+            overran = None
         try:
             return self._fire(proj, req, overran)
         finally:
