@@ -27,6 +27,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_KINDS: dict[HookEvent, MergeKind] = {e: spec.merge for e, spec in EVENT_SPECS.items()}
+_OR = MergeKind.OR
+#: the fields _common_fields reads besides ``decision``
+_OTHER_FIELDS = frozenset({"continue", "stopReason", "reason", "systemMessage", "suppressOutput"})
+_BEFORE_TOOL = HookEvent.BEFORE_TOOL
+
+
 def _str(v: Any) -> str | None:
     return v if isinstance(v, str) and v else None
 
@@ -71,13 +78,27 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
 
 
 def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
-    """The top-level fields OR and REPLACE merges treat alike: ``decision``/``continue``/``stopReason``,
-    ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
-    _decisions(outputs, merged)
+    """The top-level fields OR and REPLACE merges treat alike, in one pass (every firing that ran a hook merges):
+    ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them, ``reason`` and ``systemMessage``
+    joined, ``suppressOutput`` if any hook set it."""
+    decision: str | None = None
+    blocked = stopped = suppress = False
+    stop_reasons: list[str] = []
     reasons: list[str] = []
     messages: list[str] = []
-    suppress = False
-    for o in outputs:  # one pass (every firing that ran a hook merges)
+    for o in outputs:
+        d = o.get("decision")
+        if d in BLOCKING_DECISIONS:
+            decision, blocked = d, True
+        elif d == "ask" and not blocked:
+            decision = "ask"
+        if _OTHER_FIELDS.isdisjoint(o):  # a decision alone (the usual answer): nothing more to read
+            continue
+        if o.get("continue") is False:
+            stopped = True
+            sr = o.get("stopReason")
+            if isinstance(sr, str) and sr:
+                stop_reasons.append(sr)
         r = o.get("reason")
         if isinstance(r, str) and r:
             reasons.append(r)
@@ -86,6 +107,17 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
             messages.append(m)
         if o.get("suppressOutput"):
             suppress = True
+    if decision is not None:  # from here on as _decisions writes them
+        merged["decision"] = decision
+    elif not stopped:
+        merged["decision"] = "allow"
+    else:
+        merged.pop("decision", None)
+    merged["continue"] = not stopped
+    if stop_reasons:
+        merged["stopReason"] = "\n".join(stop_reasons)
+    else:
+        merged.pop("stopReason", None)
     if reasons:
         merged["reason"] = "\n".join(reasons)
     if messages:
@@ -195,14 +227,11 @@ def merge(
     """The merged output of one firing (``{}`` when no hook answered)."""
     if not outputs:
         return {}
-    kind = EVENT_SPECS[event].merge
-    if kind is MergeKind.OR:
-        base = (
-            input_.get("tool_input")
-            if (input_ is not None and event is HookEvent.BEFORE_TOOL)
-            else None
-        )
-        return merge_or(outputs, base)
+    kind = _KINDS[event]
+    if kind is _OR:
+        if input_ is not None and event is _BEFORE_TOOL:
+            return merge_or(outputs, input_.get("tool_input"))
+        return merge_or(outputs)
     if kind is MergeKind.REPLACE:
         return merge_replace(outputs)
     if kind is MergeKind.TOOL_SELECTION:
