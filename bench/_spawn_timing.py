@@ -1,10 +1,11 @@
-"""Timing whole processes for the start-up benchmarks (``startup.py``, ``bridge.py``): one spawn, and
-interleaved rounds of several variants.
+"""Timing whole processes for the start-up benchmarks (``startup.py``, ``bridge.py``): one spawn,
+and interleaved rounds of several variants.
 
 A spawn is timed around ``posix_spawn`` + ``os.wait4`` (wall time) and the child's CPU time comes
 from ``wait4``'s rusage; output goes to ``/dev/null``. The variants run one after another in every
-round, after one warm-up run each (page cache, ``.pyc`` files), so a noisy neighbour hurts all of them
-alike. Imported by the scripts beside it (``python bench/startup.py`` puts ``bench/`` on ``sys.path``).
+round, after one warm-up run each (page cache, ``.pyc`` files), so a noisy neighbour hurts all of
+them alike. Imported by the scripts beside it (``python bench/startup.py`` puts ``bench/`` on
+``sys.path``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Callable, Mapping
 def spawn(
     argv: list[str], env: dict[str, str], cwd: str, stdin: str | None = None
 ) -> tuple[float, float, int]:
-    """(wall ms, child CPU ms, exit status) of one process; ``stdin`` a file to read, else ``/dev/null``."""
+    """(wall ms, child CPU ms, exit status) of one process; ``stdin`` a file to read, else
+    ``/dev/null``."""
     devnull = os.open(os.devnull, os.O_RDWR)
     fd_in = os.open(stdin, os.O_RDONLY) if stdin is not None else devnull
     try:
@@ -46,10 +48,11 @@ def spawn(
 def interleaved(
     variants: Mapping[str, Callable[[], tuple[float, float, int]]], n: int
 ) -> dict[str, tuple[float, float]]:
-    """The median (wall ms, CPU ms) of each variant over ``n`` interleaved rounds, after one warm-up run each.
+    """The median (wall ms, CPU ms) of each variant over ``n`` interleaved rounds, after one warm-up
+    run each.
 
-    A variant is a call that runs its process once (:func:`spawn`); a run that exits non-zero ends the
-    benchmark with a message naming the variant."""
+    A variant is a call that runs its process once (:func:`spawn`); a run that exits non-zero ends
+    the benchmark with a message naming the variant."""
     samples: dict[str, list[tuple[float, float]]] = {k: [] for k in variants}
     for run in variants.values():
         run()

@@ -1,28 +1,31 @@
 #!/usr/bin/env python3
-"""What an adapter costs when no hook is configured: each framework with and without it, in one process.
+"""What an adapter costs when no hook is configured: each framework with and without it, in one
+process.
 
-For every framework in :data:`FRAMEWORKS` whose package is installed, with a project whose settings layers
-(project, user, system) configure no hook at all (checked before measuring):
+For every framework in :data:`FRAMEWORKS` whose package is installed, with a project whose settings
+layers (project, user, system) configure no hook at all (checked before measuring):
 
-* **seam** — the adapter's model seam and tool seam code called directly on the framework's own request
-  objects with a handler that answers at once, against calling that handler directly: the added cost per
-  model call and per tool call when a seam is registered but no hook listens to the call (target ≤ 50 µs
-  each). The seams come from an adapter built with ``seams="all"``, which registers every seam;
-* **end to end** — a whole agent run with the framework's offline test model (``BENCH_TOOLS`` tool calls,
-  one model call each, then the answer), four ways, each timed in process CPU time (every thread, so the
-  load of other processes on a shared machine does not count): without the adapter (bare); with the
-  adapter as a user installs it (it registers no seam when no hook is configured: the ratio against bare
-  is the target, ≤ 1.05×); with the adapter and ``seams="all"`` (every seam registered, no hook firing);
-  and with a do-nothing extension on the same seams (the framework's own price for any extension there,
-  which no adapter with registered seams can go below: "all vs no-op" is the adapter's own share).
-  OpenAI Agents runs through the one-liner ``openai_agents.run_sync``, which governs each call afresh.
+* **seam** — the adapter's model seam and tool seam code called directly on the framework's own
+  request objects with a handler that answers at once, against calling that handler directly: the
+  added cost per model call and per tool call when a seam is registered but no hook listens to the
+  call (target ≤ 50 µs each). The seams come from an adapter built with ``seams="all"``, which
+  registers every seam;
+* **end to end** — a whole agent run with the framework's offline test model (``BENCH_TOOLS`` tool
+  calls, one model call each, then the answer), four ways, each timed in process CPU time (every
+  thread, so the load of other processes on a shared machine does not count): without the adapter
+  (bare); with the adapter as a user installs it (it registers no seam when no hook is configured:
+  the ratio against bare is the target, ≤ 1.05×); with the adapter and ``seams="all"`` (every seam
+  registered, no hook firing); and with a do-nothing extension on the same seams (the framework's
+  own price for any extension there, which no adapter with registered seams can go below: "all vs
+  no-op" is the adapter's own share). OpenAI Agents runs through the one-liner
+  ``openai_agents.run_sync``, which governs each call afresh.
 
-Each round times the seams, then ``BENCH_RUNS`` groups of single runs, one run per side in a group and the
-order rotated from group to group (so load bursts and warm caches hit every side alike); a ratio is taken
-within each group, and medians across groups and then across rounds are printed. One run of each side
-warms up first. With a command hook per tool call, the added cost is that hook's own spawn, see
-docs/performance.md. Env: BENCH_ROUNDS (7), BENCH_SEAM_N (2000 calls), BENCH_RUNS (20 groups per round),
-BENCH_TOOLS (5), BENCH_ONLY (comma-separated framework names).
+Each round times the seams, then ``BENCH_RUNS`` groups of single runs, one run per side in a group
+and the order rotated from group to group (so load bursts and warm caches hit every side alike); a
+ratio is taken within each group, and medians across groups and then across rounds are printed. One
+run of each side warms up first. With a command hook per tool call, the added cost is that hook's
+own spawn, see docs/performance.md. Env: BENCH_ROUNDS (7), BENCH_SEAM_N (2000 calls), BENCH_RUNS (20
+groups per round), BENCH_TOOLS (5), BENCH_ONLY (comma-separated framework names).
 
     python bench/adapters.py
 
@@ -82,7 +85,8 @@ class Sides:
 
 
 def hook_system(project: str) -> Any:
-    """A HookSystem on ``project`` whose every settings layer is empty (user and system layers isolated too)."""
+    """A HookSystem on ``project`` whose every settings layer is empty (user and system layers
+    isolated too)."""
     from hookwise import HookSystem
     from hookwise.events import HookEvent
 
@@ -96,12 +100,13 @@ def hook_system(project: str) -> Any:
     configured = [e.value for e in HookEvent if system.has_hooks(e)]
     if configured:
         raise SystemExit(
-            f"the bench project has hooks configured for {configured}: it measures no hook configured"
+            f"the bench project has hooks configured for {configured}: it measures no hook "
+            "configured"
         )
     return system
 
 
-# ---- LangChain ------------------------------------------------------------------------------------
+# ---- LangChain -----------------------------------------------------------------------------------
 def langchain_sides(project: str) -> Sides:
     from langchain.agents import create_agent
     from langchain.agents.middleware.types import AgentMiddleware, ModelRequest, ModelResponse
@@ -132,7 +137,8 @@ def langchain_sides(project: str) -> Sides:
         return "ok"
 
     class Noop(AgentMiddleware[Any, Any, Any]):
-        """The same seams and state keys as HookwiseMiddleware, doing nothing: LangGraph's own cost."""
+        """The same seams and state keys as HookwiseMiddleware, doing nothing: LangGraph's own
+        cost."""
 
         state_schema = HookwiseState
 
@@ -205,7 +211,7 @@ def langchain_sides(project: str) -> Sides:
     )
 
 
-# ---- pydantic-ai ------------------------------------------------------------------------------------
+# ---- pydantic-ai ---------------------------------------------------------------------------------
 def pydantic_ai_sides(project: str) -> Sides:
 
     from pydantic_ai import Agent
@@ -235,7 +241,8 @@ def pydantic_ai_sides(project: str) -> Sides:
         return "ok"
 
     class Noop(AbstractCapability[Any]):
-        """The same hooks as HookwiseCapability, doing nothing: pydantic-ai's own cost of a capability."""
+        """The same hooks as HookwiseCapability, doing nothing: pydantic-ai's own cost of a
+        capability."""
 
         async def for_run(self, ctx: Any) -> Any:
             return Noop()
@@ -322,7 +329,7 @@ def pydantic_ai_sides(project: str) -> Sides:
     )
 
 
-# ---- Google ADK and OpenAI Agents ------------------------------------------------------------------
+# ---- Google ADK and OpenAI Agents ----------------------------------------------------------------
 def _loop(n: int, step: Callable[[], Any]) -> None:
     async def go() -> None:
         for _ in range(n):
@@ -331,7 +338,7 @@ def _loop(n: int, step: Callable[[], Any]) -> None:
     asyncio.run(go())
 
 
-# ---- Google ADK -------------------------------------------------------------------------------------
+# ---- Google ADK ----------------------------------------------------------------------------------
 def adk_sides(project: str) -> Sides:
     import logging
 
@@ -377,7 +384,8 @@ def adk_sides(project: str) -> Sides:
         return {"result": "ok"}
 
     class Noop(BasePlugin):  # type: ignore[misc]
-        """The callbacks HookwisePlugin overrides, doing nothing: what ADK charges for a plugin there."""
+        """The callbacks HookwisePlugin overrides, doing nothing: what ADK charges for a plugin
+        there."""
 
         async def on_user_message_callback(self, **kw: Any) -> None:
             return None
@@ -466,7 +474,7 @@ def adk_sides(project: str) -> Sides:
     )
 
 
-# ---- OpenAI Agents SDK ----------------------------------------------------------------------------------
+# ---- OpenAI Agents SDK ---------------------------------------------------------------------------
 def openai_agents_sides(project: str) -> Sides:
     import dataclasses
 
@@ -608,7 +616,7 @@ def openai_agents_sides(project: str) -> Sides:
     )
 
 
-# ---- Microsoft Agent Framework ------------------------------------------------------------------------
+# ---- Microsoft Agent Framework -------------------------------------------------------------------
 def agent_framework_sides(project: str) -> Sides:
     import warnings
 
@@ -713,7 +721,7 @@ def agent_framework_sides(project: str) -> Sides:
     )
 
 
-# ---- CrewAI ------------------------------------------------------------------------------------------
+# ---- CrewAI --------------------------------------------------------------------------------------
 def crewai_sides(project: str) -> Sides:
     os.environ.setdefault("CREWAI_TESTING", "true")  # CrewAI's own switch: no tracing prompt
     os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
@@ -737,7 +745,8 @@ def crewai_sides(project: str) -> Sides:
     from hookwise.adapters.crewai import HookwiseCrewHooks
 
     class Scripted(BaseLLM):  # type: ignore[misc]
-        """BENCH_TOOLS tool calls in CrewAI's ReAct text, then the answer (CrewAI ships no test model)."""
+        """BENCH_TOOLS tool calls in CrewAI's ReAct text, then the answer (CrewAI ships no test
+        model)."""
 
         def __init__(self) -> None:
             super().__init__(model="scripted")
@@ -844,7 +853,8 @@ def _per_call_us(fn: Callable[[int], None], n: int) -> float:
 
 
 def _run_ms(fn: Callable[[], None]) -> float:
-    """CPU time of the whole process (every thread) for one run: other processes' load does not count."""
+    """CPU time of the whole process (every thread) for one run: other processes' load does not
+    count."""
     t = time.process_time()
     fn()
     return (time.process_time() - t) * 1e3
@@ -893,11 +903,13 @@ def main() -> int:
     only = {s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()}
     print(
         f"adapter overhead with no hook configured: {ROUNDS} rounds, seams {SEAM_N} calls, "
-        f"runs of {TOOLS} tool calls ({RUNS} rotated groups per round); Python {sys.version.split()[0]}"
+        f"runs of {TOOLS} tool calls ({RUNS} rotated groups per round); Python "
+        f"{sys.version.split()[0]}"
     )
     print(
-        f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} {'with adapter':>13} "
-        f"{'ratio':>7} {'+per call e2e':>14} {'all seams':>10} {'all vs no-op':>13}  met"
+        f"{'framework':<14} {'+model call':>12} {'+tool call':>11} {'bare run':>10} "
+        f"{'with adapter':>13} {'ratio':>7} {'+per call e2e':>14} {'all seams':>10} "
+        f"{'all vs no-op':>13}  met"
     )
     missing = []
     with tempfile.TemporaryDirectory(prefix="hookwise-bench-adapters-") as project:
@@ -914,23 +926,27 @@ def main() -> int:
                 and r["ratio"] <= E2E_TARGET
             )
             print(
-                f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} ms "
-                f"{r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs "
+                f"{name:<14} {r['model_us']:>9.1f} µs {r['tool_us']:>8.1f} µs {r['bare_ms']:>7.2f} "
+                f"ms {r['with_ms']:>10.2f} ms {r['ratio']:>6.3f}× {r['per_call_us']:>11.1f} µs "
                 f"{r['all']:>9.3f}× {r['vs_noop']:>12.3f}×  {'yes' if met else 'NO'}"
             )
     if missing:
         print("not installed (skipped): " + ", ".join(missing))
     print(
-        f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call (the seam code, registered);"
+        f"targets: ≤ {SEAM_TARGET_US:.0f} µs added per model call and per tool call (the seam "
+        "code, registered);"
     )
     print(
-        f"≤ {E2E_TARGET}× the bare run ('ratio': the adapter as installed, with no hook configured). Runs are timed"
+        f"≤ {E2E_TARGET}× the bare run ('ratio': the adapter as installed, with no hook "
+        "configured). Runs are timed"
     )
     print(
-        "in process CPU time. 'all seams': the adapter with seams=\"all\" (every seam registered, no hook firing)"
+        "in process CPU time. 'all seams': the adapter with seams=\"all\" (every seam registered, "
+        "no hook firing)"
     )
     print(
-        "against the bare run; 'all vs no-op': the same against a do-nothing extension on the same seams (what the"
+        "against the bare run; 'all vs no-op': the same against a do-nothing extension on the same "
+        "seams (what the"
     )
     print("framework itself charges for any extension there)")
     return 0

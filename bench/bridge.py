@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""What one Bash tool call costs an agent: a Python hook run directly, against the same function through
-``hookwise hook claude`` (docs/agents.md, "Performance").
+"""What one Bash tool call costs an agent: a Python hook run directly, against the same function
+through ``hookwise hook claude`` (docs/agents.md, "Performance").
 
-- (a) **direct**: the agent spawns ``python3 guard.py``, a hook script that reads Claude Code's PreToolUse
-  payload on stdin and answers (the way most hooks are written).
+- (a) **direct**: the agent spawns ``python3 guard.py``, a hook script that reads Claude Code's
+  PreToolUse payload on stdin and answers (the way most hooks are written).
 - (b) **bridge**: the agent spawns ``hookwise hook claude``; hookwise runs the same function as a
   ``python`` hook (in process) and answers in Claude's format.
 - (c) **served**: the same ``hookwise hook claude``, answered by a warm ``hookwise serve --socket``
   (the fast path: one round trip on the Unix socket; (b) runs with ``HOOKWISE_SERVE=off``).
 
-Each variant runs N times, interleaved (a noisy neighbour hurts all alike); wall time is taken around
-``posix_spawn`` + ``os.wait4`` with the payload on stdin. Prints the median wall and CPU milliseconds and
-the ratios of (b) and (c) to (a) (targets: at most 1.5 and 1.0). Never used by the test-suite.
+Each variant runs N times, interleaved (a noisy neighbour hurts all alike); wall time is taken
+around ``posix_spawn`` + ``os.wait4`` with the payload on stdin. Prints the median wall and CPU
+milliseconds and the ratios of (b) and (c) to (a) (targets: at most 1.5 and 1.0). Never used by the
+test-suite.
 
     python bench/bridge.py            # N=30
     BENCH_N=60 python bench/bridge.py
@@ -95,7 +96,8 @@ VARIANTS: dict[str, tuple[list[str], dict[str, str]]] = {
 
 
 def _serve(root: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    """A warm ``hookwise serve`` on the socket ``env`` names, serving the projects under ``root``."""
+    """A warm ``hookwise serve`` on the socket ``env`` names, serving the projects under
+    ``root``."""
     proc = subprocess.Popen(
         [HOOKWISE, "serve", "--root", root, "--socket"], env=env, stdout=subprocess.PIPE, text=True
     )

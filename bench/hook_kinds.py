@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Cost of one hook call per kind — command, python (``callable`` in settings), http — each beside its floor.
+"""Cost of one hook call per kind — command, python (``callable`` in settings), http — each beside
+its floor.
 
 Every variant answers ``{"decision": "allow"}`` to a BeforeTool firing, through
 ``HookSystem.fire`` of a project whose only hook is that one (trusted). The
@@ -7,7 +8,8 @@ floors are measured in the same run, interleaved with the variants:
 
 - command: ``subprocess.run`` of the same command line (``bash -c``), stdin fed, stdout read;
 - python:  calling the same function directly with an input dict;
-- http:    a raw ``http.client`` POST of the same body on one kept-alive connection to the same server;
+- http:    a raw ``http.client`` POST of the same body on one kept-alive connection to the same
+  server;
 - no match: ``fire`` of an event whose matcher does not match, against calling an empty function.
 
 "python, registered from code" is the same function registered with ``HookSystem.register``: the

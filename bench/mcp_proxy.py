@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""What ``hookwise mcp`` costs per ``tools/call`` with no hook watching, and its memory over many calls.
+"""What ``hookwise mcp`` costs per ``tools/call`` with no hook watching, and its memory over many
+calls.
 
 Latency (default): one MCP server written with the SDK (a tool that echoes its argument), called by
 the SDK's client over stdio directly and through ``hookwise mcp`` (a project with no hooks),
@@ -7,12 +8,13 @@ alternating call by call so both see the same machine load. Prints p50/p99 of bo
 (target ≤ 1 ms) and the median of the per-pair differences. Then the same with raw JSON-RPC lines
 and a minimal standard-library server on both sides (no SDK): the gateway's own cost.
 
-Memory (``--memory``): ``BENCH_CALLS`` (100 000) ``tools/call`` lines written straight to the gateway
-(``BENCH_WINDOW`` in flight) in front of a minimal stdio server (a JSON-RPC echo of the standard
-library, so the run measures the gateway, not an SDK server), the gateway's resident memory
+Memory (``--memory``): ``BENCH_CALLS`` (100 000) ``tools/call`` lines written straight to the
+gateway (``BENCH_WINDOW`` in flight) in front of a minimal stdio server (a JSON-RPC echo of the
+standard library, so the run measures the gateway, not an SDK server), the gateway's resident memory
 (``/proc/<pid>/status`` VmRSS) sampled every ``BENCH_EVERY`` calls; prints first, last, max and the
-slope (least squares, KiB per 10 000 calls, after the first tenth and over the second half). ``BENCH_HOOK=1`` adds a
-``python`` BeforeTool hook on the tool, so every call goes through the watched path.
+slope (least squares, KiB per 10 000 calls, after the first tenth and over the second half).
+``BENCH_HOOK=1`` adds a ``python`` BeforeTool hook on the tool, so every call goes through the
+watched path.
 
     python bench/mcp_proxy.py              # BENCH_N=1000 pairs
     python bench/mcp_proxy.py --memory     # a few minutes on a busy 2-core machine
@@ -121,9 +123,9 @@ async def _latency() -> None:
 
 
 def _raw_latency() -> None:
-    """The same without the SDK on either side: JSON-RPC lines to the minimal echo server, directly and
-    through the gateway, one call at a time, alternating (the gateway's own cost, not hidden in the
-    SDK's few milliseconds)."""
+    """The same without the SDK on either side: JSON-RPC lines to the minimal echo server, directly
+    and through the gateway, one call at a time, alternating (the gateway's own cost, not hidden in
+    the SDK's few milliseconds)."""
     n = int(os.environ.get("BENCH_N", "1000")) * 2
     tmp = tempfile.mkdtemp(prefix="hookwise-bench-mcp-raw-")
     proj = _project(tmp, hook=False)
@@ -157,10 +159,12 @@ def _raw_latency() -> None:
             p.wait(30)
     for name, v in lat.items():
         print(
-            f"raw {name:<8} p50 {_pct(v, 0.5):7.3f} ms  p99 {_pct(v, 0.99):7.3f} ms  ({len(v)} calls)"
+            f"raw {name:<8} p50 {_pct(v, 0.5):7.3f} ms  p99 {_pct(v, 0.99):7.3f} ms  ({len(v)} "
+            "calls)"
         )
     print(
-        f"raw added per tools/call: p50 {_pct(lat['proxied'], 0.5) - _pct(lat['direct'], 0.5):.3f} ms"
+        f"raw added per tools/call: p50 {_pct(lat['proxied'], 0.5) - _pct(lat['direct'], 0.5):.3f} "
+        "ms"
     )
 
 
@@ -234,7 +238,8 @@ def _memory() -> None:
     half = [s for s in samples if s[0] >= calls // 2]
     hook = os.environ.get("BENCH_HOOK") == "1"
     print(
-        f"{calls} tools/call through the gateway in {took:.1f} s ({calls / took:.0f}/s), hook: {hook}"
+        f"{calls} tools/call through the gateway in {took:.1f} s ({calls / took:.0f}/s), hook: "
+        f"{hook}"
     )
     print(
         f"gateway VmRSS KiB: first {rss[0]}, after {samples[1][0]} calls {rss[1]}, last {rss[-1]}, "

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Targets table of a side-by-side run: ``python3 bench/report.py RESULTS_DIR`` -> markdown on stdout.
+"""Targets table of a side-by-side run: ``python3 bench/report.py RESULTS_DIR`` -> markdown on
+stdout.
 
 RESULTS_DIR is the ``results`` directory of ``../shared/bench/anchor/run.sh`` run with
 ``IMPL_BENCH="python3 bench/bench_hookwise.py"``: node-<r>.json (reference), py-<r>.json (Python raw
-floor) and impl-<r>.json (hookwise, with its per-run targets). Every ratio is computed within one run,
-then the median across runs is reported.
+floor) and impl-<r>.json (hookwise, with its per-run targets). Every ratio is computed within one
+run, then the median across runs is reported.
 """
 
 from __future__ import annotations
@@ -51,14 +52,14 @@ def main() -> None:
     if not impl:
         raise SystemExit(f"no impl-<r>.json in {d}")
     print(
-        f"Runs: {len(impl)} (reference runs: {len(node)}). Medians of per-run medians; ratios computed within "
-        "each run, then the median across runs.\n"
+        f"Runs: {len(impl)} (reference runs: {len(node)}). Medians of per-run medians; ratios "
+        "computed within each run, then the median across runs.\n"
     )
 
     print("### Anchor scenarios: reference vs hookwise vs raw floors\n")
     print(
-        "| id | scenario | reference (gemini-cli-core) | hookwise | hookwise / reference | Python raw floor "
-        "(py-*) | hookwise / floor |"
+        "| id | scenario | reference (gemini-cli-core) | hookwise | hookwise / reference | Python "
+        "raw floor (py-*) | hookwise / floor |"
     )
     print("|---|---|---|---|---|---|---|")
     labels = {r["id"]: r["label"] for r in impl[0]["results"]}
@@ -80,7 +81,8 @@ def main() -> None:
                     fratios.append(iv / pv)
         print(
             f"| {i} | {labels.get(i, '')} | {fmt(med(node, i))} | {fmt(med(impl, i))} | "
-            f"{f'{statistics.median(ratios):.2f}×' if ratios else '—'} | {fmt(med(py, fl)) if fl else '—'} | "
+            f"{f'{statistics.median(ratios):.2f}×' if ratios else '—'} | "
+            f"{fmt(med(py, fl)) if fl else '—'} | "
             f"{f'{statistics.median(fratios):.2f}×' if fratios else '—'} |"
         )
 
@@ -130,8 +132,8 @@ def main() -> None:
         imp = [float(doc["import_ms"]) for doc in node if doc.get("import_ms") is not None]
         rss = [float(doc["rss_mib"]) for doc in node if doc.get("rss_mib") is not None]
         print(
-            f"\nReference: in-process import {statistics.median(imp):.0f} ms; harness RSS after its benchmark "
-            f"{statistics.median(rss):.0f} MiB. hookwise: in-process import "
+            f"\nReference: in-process import {statistics.median(imp):.0f} ms; harness RSS after "
+            f"its benchmark {statistics.median(rss):.0f} MiB. hookwise: in-process import "
             f"{statistics.median([doc['import_ms'] for doc in impl]):.0f} ms (sources compiled, "
             "PYTHONDONTWRITEBYTECODE)."
         )

@@ -13,6 +13,7 @@ Servers, each a process of its own, measured interleaved by the same client code
 at 1, 8 and 64 concurrent clients. Targets: no-match p50 ≤ 1.5× the echo floor, python ≤ 2×.
 
     python bench/serve.py            # BENCH_N=400 requests per (server, concurrency); BENCH_N_CMD=80 for command
+    BENCH_ONLY=python,no-match python bench/serve.py   # only these hookwise servers (and the echo floors)
 Keep it short on a shared machine: the ratios (same run, same client) are what counts.
 """
 
@@ -31,6 +32,8 @@ from typing import Any
 N = int(os.environ.get("BENCH_N", "400"))
 N_CMD = int(os.environ.get("BENCH_N_CMD", "80"))
 CLIENTS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,8,64").split(",")]
+#: comma-separated hookwise servers to measure (``python,no-match``; the echo floors always run); empty: all
+ONLY = [s for s in os.environ.get("BENCH_ONLY", "").split(",") if s]
 ROUNDS = int(
     os.environ.get("BENCH_ROUNDS", "3")
 )  # interleaved: a busy moment hits every server alike
@@ -200,7 +203,7 @@ def main() -> int:
     try:
         for _ in range(ROUNDS):
             for clients in CLIENTS:
-                for name in ["echo/threads", "echo/asyncio", *projects]:
+                for name in ["echo/threads", "echo/asyncio", *_selected(projects)]:
                     n = max(clients, (N_CMD if name == "serve/command" else N) // ROUNDS)
                     if name.startswith("serve/"):
                         port, body = serve[1], _body(projects[name])
@@ -221,6 +224,10 @@ def main() -> int:
     return 0
 
 
+def _selected(projects: dict[str, str]) -> list[str]:
+    return [n for n in projects if not ONLY or n.partition("/")[2] in ONLY]
+
+
 def _report(rows: list[tuple[str, int, float, float, float]]) -> None:
     floor = {(c, n): p50 for n, c, _, p50, _ in rows if n == "echo/threads"}
     print(f"{'server':<18}{'clients':>8}{'rps':>10}{'p50 ms':>10}{'p99 ms':>10}{'p50/echo':>10}")
@@ -230,9 +237,10 @@ def _report(rows: list[tuple[str, int, float, float, float]]) -> None:
     for clients in sorted({c for _, c, *_ in rows}):
         by = {n: p50 for n, c, _, p50, _ in rows if c == clients}
         echo = by["echo/threads"]
+        nm, py = by.get("serve/no-match", float("nan")), by.get("serve/python", float("nan"))
         print(
-            f"targets @{clients}: no-match {by['serve/no-match'] / echo:.2f}x (<= 1.5x), "
-            f"python {by['serve/python'] / echo:.2f}x (<= 2x); asyncio echo "
+            f"targets @{clients}: no-match {nm / echo:.2f}x (<= 1.5x), "
+            f"python {py / echo:.2f}x (<= 2x); asyncio echo "
             f"{by['echo/asyncio'] / echo:.2f}x the threads echo"
         )
 

@@ -6,8 +6,8 @@ plus one raw spawn of the hook's program (``true``). The measured process is
 ``hookwise fire BeforeAgent --json`` in two temporary projects: one whose only hook
 is a user hook running ``true``, and one whose only hook is a trusted project hook
 (a project script whose ``#!`` names ``true``, approved with ``hookwise trust --all``;
-each firing checks its trust). Each variant runs N times (interleaved, so a noisy neighbour hurts all
-of them alike); wall time is taken around ``posix_spawn`` + ``os.wait4``, and
+each firing checks its trust). Each variant runs N times (interleaved, so a noisy neighbour hurts
+all of them alike); wall time is taken around ``posix_spawn`` + ``os.wait4``, and
 the children's CPU time comes from ``wait4``'s rusage.
 
     python bench/startup.py            # N=40
@@ -38,8 +38,8 @@ from functools import partial
 
 from _spawn_timing import interleaved, spawn  # bench/_spawn_timing.py (the scripts' own directory)
 
-#: what a ``hookwise fire`` imports (the program's module, the fire command, the engine, hook package discovery,
-#: direct exec), without reading settings or running a hook
+#: what a ``hookwise fire`` imports (the program's module, the fire command, the engine, hook
+#: package discovery, direct exec), without reading settings or running a hook
 _FIRING_IMPORTS = (  # with the program's collection threshold (cli/main.py: console)
     "import gc; gc.set_threshold(20_000, 10, 10); "
     "import os, hookwise.cli.main, hookwise.cli.fire, hookwise.engine, "
@@ -50,9 +50,9 @@ _FIRING_IMPORTS = (  # with the program's collection threshold (cli/main.py: con
 def _setup(tmp: str, true: str, where: str) -> tuple[dict[str, str], str]:
     """A project and a home whose one hook runs ``true``: a user hook, or a trusted project hook.
 
-    The project hook is a script of the project (``#!`` naming ``true``, so its process is the same one
-    spawn as the floor's) that ``hookwise trust --all`` approved: each firing checks its trust key
-    (the trust store read, the script hashed or its cached signature checked)."""
+    The project hook is a script of the project (``#!`` naming ``true``, so its process is the same
+    one spawn as the floor's) that ``hookwise trust --all`` approved: each firing checks its trust
+    key (the trust store read, the script hashed or its cached signature checked)."""
     project = os.path.join(tmp, where, "project")
     home = os.path.join(tmp, where, "home")
     os.makedirs(os.path.join(project, ".gemini", "hooks"))
@@ -138,7 +138,8 @@ def main() -> int:
     print(f"  {'floor (python -c pass + true)':38s} {floor:7.2f} ms  {floorc:7.2f} ms cpu")
     for k in variants:
         if "fire" in k:
-            # the target is the program's; `python -m` runs runpy, which imports modules of its own first
+            # the target is the program's; `python -m` runs runpy, which imports modules of its own
+            # first
             note = (
                 f"target <= {TARGETS[k]}"
                 if k in TARGETS

@@ -1,17 +1,18 @@
-"""Telemetry costs (docs/telemetry.md): what OpenTelemetry export adds per hook call, what a dead collector
-does to results and memory, and how long ``hookwise trace report`` takes on 100 000 records.
+"""Telemetry costs (docs/telemetry.md): what OpenTelemetry export adds per hook call, what a dead
+collector does to results and memory, and how long ``hookwise trace report`` takes on 100 000
+records.
 
     python bench/telemetry.py            # everything (needs the otel extra; Chromium optional)
     BENCH_ONLY=cost,down,report python bench/telemetry.py
     BENCH_N=20000 BENCH_ROUNDS=5 python bench/telemetry.py
 
-Every number is printed next to floors measured in the same run (telemetry off; for export, the SDK's own cost
-of the same records through the same pipeline, with the OTLP receiver in a process of its own); nothing is
-asserted.
-Targets: no-match firing <= 5 us with telemetry off; <= 50 us added per hook call with the batch exporters
-(what a hook call pays: the firing's added latency and the CPU added on its thread; the exporters' work runs on
-their own threads and is printed next to its SDK floor); a dead collector changes no result, warns once and keeps
-memory flat; 100 000 records render in seconds.
+Every number is printed next to floors measured in the same run (telemetry off; for export, the
+SDK's own cost of the same records through the same pipeline, with the OTLP receiver in a process of
+its own); nothing is asserted.
+Targets: no-match firing <= 5 us with telemetry off; <= 50 us added per hook call with the batch
+exporters (what a hook call pays: the firing's added latency and the CPU added on its thread; the
+exporters' work runs on their own threads and is printed next to its SDK floor); a dead collector
+changes no result, warns once and keeps memory flat; 100 000 records render in seconds.
 """
 
 from __future__ import annotations
@@ -60,9 +61,10 @@ def project(tmp: Path, settings: dict[str, Any]) -> Path:
 
 
 def receiver_main() -> None:
-    """``telemetry.py --receiver``: a real OTLP/HTTP receiver in its own process, so its CPU (reading and decoding
-    what the exporters send) is not counted as the firing process's. Prints its port, then serves until killed;
-    ``GET /counts`` answers how many log records, spans and metric points it decoded."""
+    """``telemetry.py --receiver``: a real OTLP/HTTP receiver in its own process, so its CPU
+    (reading and decoding what the exporters send) is not counted as the firing process's. Prints
+    its port, then serves until killed; ``GET /counts`` answers how many log records, spans and
+    metric points it decoded."""
     from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
     from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
         ExportMetricsServiceRequest,
@@ -179,8 +181,8 @@ def per_call_us(fn: Any, n: int) -> float:
     return (time.perf_counter() - t0) / n * 1e6
 
 
-#: pause after a firing, per hook call it made: the export worker and the SDK's threads keep up, and the process
-#: is not saturated (in an agent, firings are much further apart)
+#: pause after a firing, per hook call it made: the export worker and the SDK's threads keep up, and
+#: the process is not saturated (in an agent, firings are much further apart)
 SPACING_S = 0.001
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 
@@ -193,12 +195,13 @@ def median(xs: list[float]) -> float:
 def timed(
     fire: Any, firings: int, hooks: int, settle: Any, burst: int = 1
 ) -> tuple[float, float, float, float]:
-    """(median and 99th percentile wall latency of one firing, us; firing-thread CPU per hook call, us; process
-    CPU per hook call, us), with a pause of ``SPACING_S`` per hook call after every ``burst`` firings.
+    """(median and 99th percentile wall latency of one firing, us; firing-thread CPU per hook call,
+    us; process CPU per hook call, us), with a pause of ``SPACING_S`` per hook call after every
+    ``burst`` firings.
 
-    Process CPU runs until ``settle`` returned, that is until everything these firings produced was built,
-    encoded and sent by the exporters: the export worker's and the SDK's threads are in it; the receiver, a
-    separate process, is not."""
+    Process CPU runs until ``settle`` returned, that is until everything these firings produced was
+    built, encoded and sent by the exporters: the export worker's and the SDK's threads are in it;
+    the receiver, a separate process, is not."""
     lat = []
     p0, t0 = time.process_time(), time.thread_time()
     for i in range(firings):
@@ -220,8 +223,9 @@ def timed(
     )
 
 
-#: firings (or the floor's records of as many firings) back to back before a pause as long as their spacing: the
-#: least the SDK needs, with warm caches, as hookwise's export worker has them when it builds a batch
+#: firings (or the floor's records of as many firings) back to back before a pause as long as their
+#: spacing: the least the SDK needs, with warm caches, as hookwise's export worker has them when it
+#: builds a batch
 BURST = 50
 
 
@@ -231,9 +235,10 @@ def fire_then(fire: Any, then: Any) -> None:
 
 
 class SdkFloor:
-    """The records hookwise emits for a firing of ``hooks`` Python hooks, sent straight into the same SDK pipeline
-    (same providers, batch processors and OTLP exporters) with prebuilt attributes: one firing span, and per hook
-    call one span, one log record and two metric points. What the SDK and the exporters cost with no hookwise."""
+    """The records hookwise emits for a firing of ``hooks`` Python hooks, sent straight into the
+    same SDK pipeline (same providers, batch processors and OTLP exporters) with prebuilt
+    attributes: one firing span, and per hook call one span, one log record and two metric points.
+    What the SDK and the exporters cost with no hookwise."""
 
     def __init__(self, pipeline: Any, hooks: int, prompts: bool) -> None:
         from opentelemetry._logs import SeverityNumber
@@ -350,8 +355,8 @@ class SdkFloor:
         firing.end(end_time=now)
 
     def open_firing_span(self) -> None:
-        """The SDK part a firing thread cannot hand off: the firing's span started and made current while the hooks
-        run (hookwise ends it on its export worker; here :meth:`settle` does)."""
+        """The SDK part a firing thread cannot hand off: the firing's span started and made current
+        while the hooks run (hookwise ends it on its export worker; here :meth:`settle` does)."""
         from opentelemetry import context, trace
         from opentelemetry.trace import SpanKind
 
@@ -381,7 +386,8 @@ def base_env(tmp: Path) -> dict[str, str]:
 
 def bench_cost(tmp: Path) -> None:
     print(
-        "== added cost per hook call (Python hooks, so the hook itself costs ~nothing), OTLP/HTTP batch exporters"
+        "== added cost per hook call (Python hooks, so the hook itself costs ~nothing), OTLP/HTTP "
+        "batch exporters"
     )
     env = base_env(tmp)
     root_off = project(
@@ -399,22 +405,28 @@ def bench_cost(tmp: Path) -> None:
     assert on_nomatch.telemetry is not None, on_nomatch.warnings
     nm_on = per_call_us(lambda: on_nomatch.fire("BeforeTool", tool_name="t", tool_input={}), N * 5)
     print(
-        f"  no-match firing, telemetry on:  {nm_on:6.2f} us   (ratio {nm_on / nomatch:.2f}x: nothing to record)"
+        f"  no-match firing, telemetry on:  {nm_on:6.2f} us   (ratio {nm_on / nomatch:.2f}x: "
+        "nothing to record)"
     )
     print(
-        f"  {ROUNDS} interleaved rounds, medians. The OTLP receiver is a separate process. Process CPU = firing"
+        f"  {ROUNDS} interleaved rounds, medians. The OTLP receiver is a separate process. Process "
+        "CPU = firing"
     )
     print(
-        "  thread + hookwise's export worker + the SDK's batch and export threads (OTLP encoding, HTTP), until all"
+        "  thread + hookwise's export worker + the SDK's batch and export threads (OTLP encoding, "
+        "HTTP), until all"
     )
     print(
-        "  of it was sent. SDK floor = the same records sent straight into the same SDK pipeline with prebuilt"
+        "  of it was sent. SDK floor = the same records sent straight into the same SDK pipeline "
+        "with prebuilt"
     )
     print(
-        "  attributes, no hookwise. 'one by one': a pause after each firing, as in an agent (the firing thread runs"
+        "  attributes, no hookwise. 'one by one': a pause after each firing, as in an agent (the "
+        "firing thread runs"
     )
     print(
-        f"  with cold caches); 'back to back': {BURST} firings in a row, then a pause (warm caches, as the floor is"
+        f"  with cold caches); 'back to back': {BURST} firings in a row, then a pause (warm "
+        "caches, as the floor is"
     )
     print("  measured).")
     for hooks, prompts in ((1, True), (10, True), (10, False)):
@@ -470,29 +482,32 @@ def bench_cost(tmp: Path) -> None:
         )  # hookwise's (one by one and back to back) and the floor's
         opened = ROUNDS * firings  # firing spans of the "off+span" mode
         print(
-            f"  {hooks:2d} hook(s)/firing, logPrompts {'on ' if prompts else 'off'} ({firings} firings x {hooks}):"
+            f"  {hooks:2d} hook(s)/firing, logPrompts {'on ' if prompts else 'off'} ({firings} "
+            f"firings x {hooks}):"
         )
         print(
-            f"     one by one:   latency median {lat['off']:6.1f} -> {lat['on']:6.1f} us per firing "
-            f"(+{(lat['on'] - lat['off']) / hooks:5.1f} per hook call; target <= 50), p99 {p99['off']:6.1f} -> "
-            f"{p99['on']:6.1f}"
+            f"     one by one:   latency median {lat['off']:6.1f} -> {lat['on']:6.1f} us per "
+            f"firing (+{(lat['on'] - lat['off']) / hooks:5.1f} per hook call; target <= 50), p99 "
+            f"{p99['off']:6.1f} -> {p99['on']:6.1f}"
         )
         span = thr["off+span"] - thr["off"]
         print(
-            f"{'':19s}firing thread CPU +{thr['on'] - thr['off']:5.1f} us per hook call (target <= 50); for"
-            f" comparison, the SDK opening a span there {span:5.1f}"
+            f"{'':19s}firing thread CPU +{thr['on'] - thr['off']:5.1f} us per hook call (target <= "
+            f"50); for comparison, the SDK opening a span there {span:5.1f}"
         )
         print(
-            f"{'':19s}process CPU {cpu['off']:6.1f} -> {cpu['on']:6.1f}: +{added:6.1f} us per hook call"
+            f"{'':19s}process CPU {cpu['off']:6.1f} -> {cpu['on']:6.1f}: +{added:6.1f} us per hook "
+            "call"
         )
         print(
-            f"     back to back: firing thread CPU +{thr['on-burst'] - thr['off-burst']:5.1f} us per hook call; "
-            f"process CPU {cpu['off-burst']:6.1f} -> {cpu['on-burst']:6.1f}: +{added_warm:6.1f} us per hook call"
+            f"     back to back: firing thread CPU +{thr['on-burst'] - thr['off-burst']:5.1f} us "
+            f"per hook call; process CPU {cpu['off-burst']:6.1f} -> {cpu['on-burst']:6.1f}: "
+            f"+{added_warm:6.1f} us per hook call"
         )
         own = median(owns)
         print(
-            f"{'':19s}= SDK floor {cpu['floor']:6.1f} + hookwise's own part {own:+6.1f} us (by round: median; "
-            f"{owns[0]:+.0f} to {owns[-1]:+.0f})"
+            f"{'':19s}= SDK floor {cpu['floor']:6.1f} + hookwise's own part {own:+6.1f} us (by "
+            f"round: median; {owns[0]:+.0f} to {owns[-1]:+.0f})"
         )
         print(
             f"     delivered to the receiver: {got['logs'] - before['logs']}/{calls} log records, "
@@ -535,7 +550,8 @@ def bench_down(tmp: Path) -> None:
     warnings = [ln for ln in err.getvalue().splitlines() if "telemetry" in ln]
     firings = rounds * len(tools)
     print(
-        f"  {firings} firings x 5 hooks in {elapsed:.1f} s; results differing from telemetry off: {mismatches}"
+        f"  {firings} firings x 5 hooks in {elapsed:.1f} s; results differing from telemetry off: "
+        f"{mismatches}"
     )
     print(f"  warnings printed: {len(warnings)} (target 1): {warnings[0] if warnings else '-'}")
     third = samples[len(samples) // 3]
@@ -627,7 +643,8 @@ def bench_report(tmp: Path) -> None:
         json.loads(line)
     floor = time.perf_counter() - floor
     print(
-        f"  trace {trace.stat().st_size / 1e6:.1f} MB; json.loads of every line (floor) {floor:.2f} s"
+        f"  trace {trace.stat().st_size / 1e6:.1f} MB; json.loads of every line (floor) "
+        f"{floor:.2f} s"
     )
     print(
         f"  read {t1 - t0:.2f} s ({(t1 - t0) / floor:.1f}x floor), text {t2 - t1:.2f} s "
@@ -696,7 +713,8 @@ def main() -> int:
     except ImportError:
         if not ONLY or ONLY & {"cost", "down"}:
             print(
-                "the otel extra is not installed (pip install 'hookwise[otel]'); only the report is measured"
+                "the otel extra is not installed (pip install 'hookwise[otel]'); only the report "
+                "is measured"
             )
         ONLY.clear()
         ONLY.add("report")

@@ -26,7 +26,8 @@ def _slow(value: Any) -> Any:
 
 
 def quick_where(values: Iterable[Any], keep: Callable[[Any], bool]) -> list[Any]:
-    """``values`` for ``parametrize`` (or fixture ``params``), those ``keep`` refuses marked slow."""
+    """``values`` for ``parametrize`` (or fixture ``params``), those ``keep`` refuses marked
+    slow."""
     return [value if keep(value) else _slow(value) for value in values]
 
 
@@ -36,7 +37,8 @@ def first_quick(values: Iterable[Any]) -> list[Any]:
 
 
 def package_modules(root: Path) -> set[str]:
-    """Every module of the package whose ``__init__.py`` is in ``root``, by file (nothing imported)."""
+    """Every module of the package whose ``__init__.py`` is in ``root``, by file (nothing
+    imported)."""
     names = set()
     for path in root.rglob("*.py"):
         parts = path.relative_to(root.parent).with_suffix("").parts

@@ -34,8 +34,9 @@ def _isolated_gemini_home(
     return home
 
 
-#: variables a caller's shell session may export that change what a hook or bash does (prompts of an activated
-#: virtual environment, bash start-up files and options, exported functions, hookwise's own switches)
+#: variables a caller's shell session may export that change what a hook or bash does (prompts of an
+#: activated virtual environment, bash start-up files and options, exported functions, hookwise's
+#: own switches)
 SHELL_SESSION_VARS = (
     "PS0",
     "PS1",
@@ -57,7 +58,8 @@ SHELL_SESSION_VARS = (
 
 @pytest.fixture(autouse=True)
 def _no_shell_session_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test starts from the same environment, whatever shell (or activated venv) runs pytest."""
+    """Every test starts from the same environment, whatever shell (or activated venv) runs
+    pytest."""
     for name in list(os.environ):
         if name in SHELL_SESSION_VARS or name.startswith("BASH_FUNC_"):
             monkeypatch.delenv(name)
@@ -96,7 +98,8 @@ class Project:
         sequential: bool | None = None,
         layer: str = "project",
     ) -> Path:
-        """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's file)."""
+        """Write settings with one definition of ``commands`` for ``event`` (replacing the layer's
+        file)."""
         hooks = [c if isinstance(c, dict) else {"type": "command", "command": c} for c in commands]
         definition: dict[str, Any] = {"hooks": hooks}
         if matcher is not None:
@@ -128,7 +131,8 @@ def trust_all(monkeypatch: pytest.MonkeyPatch) -> None:
 def emit(
     stdout: Any = None, *, exit: int = 0, stderr: str | None = None, sleep: float | None = None
 ) -> str:
-    """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with ``exit``."""
+    """A bash command hook that prints ``stdout`` (JSON-encoded unless a str) and exits with
+    ``exit``."""
     import shlex
 
     parts = []
@@ -152,8 +156,8 @@ def _no_inherited_telemetry(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 #: modules the quick tier runs only in a child process (so they never appear in this process's
-#: ``sys.modules``): each with the test file whose quick tests run it, and the text in that file that
-#: starts the process (tests/test_tiers.py checks both exist)
+#: ``sys.modules``): each with the test file whose quick tests run it, and the text in that file
+#: that starts the process (tests/test_tiers.py checks both exist)
 PROCESS_ONLY = {
     "hookwise.__main__": ("tests/gateway/test_mcp_relay.py", '"-m", "hookwise"'),
     "hookwise.agent.interactive": ("tests/agent/test_interactive.py", "pexpect"),
@@ -175,8 +179,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The quick tier covers every module of hookwise (checked when it runs whole and green): each is
-    loaded by a test in this process, or is in :data:`PROCESS_ONLY` and its test file ran."""
+    """The quick tier covers every module of hookwise (checked when it runs whole and green): each
+    is loaded by a test in this process, or is in :data:`PROCESS_ONLY` and its test file ran."""
     import hookwise
 
     if exitstatus != 0 or not is_quick_run(session.config):

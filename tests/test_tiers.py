@@ -1,4 +1,5 @@
-"""The quick tier's every-module check (``pytest_sessionfinish`` in conftest.py) checks what it says."""
+"""The quick tier's every-module check (``pytest_sessionfinish`` in conftest.py) checks what it
+says."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@
     python examples/adapters/adk_example.py
 
 The model is a scripted ``BaseLlm`` (no API key): it asks for two shell commands, then answers.
-The project's ``shell-guard`` hook (``examples/project/.gemini/settings.json``) refuses the first and
-rewrites the second; ``project-context`` adds the branch and conventions to the prompt. The tool only
-pretends to run commands.
+The project's ``shell-guard`` hook (``examples/project/.gemini/settings.json``) refuses the first
+and rewrites the second; ``project-context`` adds the branch and conventions to the prompt. The tool
+only pretends to run commands.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ async def main() -> None:
     agent = LlmAgent(
         name="helper", model=model, tools=[shell], instruction="You are a careful assistant."
     )
-    # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust` once)
+    # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust`
+    # once)
     hooks = HookSystem(PROJECT, trust_all=True)
     plugin = HookwisePlugin(
         hooks,

@@ -3,12 +3,13 @@
     pip install "hookwise[agent-framework]"
     python examples/adapters/agent_framework_example.py
 
-The framework ships no test model, so the chat client below is the ``BaseChatClient`` subclass its docs
-show, stacked on the framework's own function-invocation and chat-middleware layers. It asks for
-``rm -rf /`` (the project's shell-guard denies it: the tool never runs) and for ``git push --force``
-(shell-guard rewrites it to ``--force-with-lease``). BeforeAgent's project-context hook adds the team's
-conventions to the prompt, which the client prints. ``tool_aliases`` makes the project's
-``run_shell_command`` matcher apply to this agent's ``shell`` tool.
+The framework ships no test model, so the chat client below is the ``BaseChatClient`` subclass its
+docs show, stacked on the framework's own function-invocation and chat-middleware layers. It asks
+for ``rm -rf /`` (the project's shell-guard denies it: the tool never runs) and for
+``git push --force`` (shell-guard rewrites it to ``--force-with-lease``). BeforeAgent's
+project-context hook adds the team's conventions to the prompt, which the client prints.
+``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this agent's ``shell``
+tool.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ class ScriptedClient(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatClien
 
 
 async def main() -> None:
-    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
+    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust`
+    # once
     hooks = HookSystem(PROJECT, trust_all=True)
     middleware = HookwiseMiddleware(
         hooks,

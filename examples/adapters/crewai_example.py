@@ -3,12 +3,13 @@
     pip install "hookwise[crewai]"
     python examples/adapters/crewai_example.py
 
-CrewAI ships no test model, so the LLM below is a ``BaseLLM`` subclass answering in CrewAI's own ReAct
-text. It asks for ``rm -rf /`` (the project's shell-guard denies it: the tool never runs; CrewAI shows the
-model its own "blocked by hook" text and the reason goes to ``on_message``) and for ``git push --force``
-(shell-guard rewrites it to ``--force-with-lease``). BeforeAgent's project-context hook adds the team's
-conventions to the task's prompt, which the LLM prints. ``tool_aliases`` makes the project's
-``run_shell_command`` matcher apply to this crew's ``shell`` tool.
+CrewAI ships no test model, so the LLM below is a ``BaseLLM`` subclass answering in CrewAI's own
+ReAct text. It asks for ``rm -rf /`` (the project's shell-guard denies it: the tool never runs;
+CrewAI shows the model its own "blocked by hook" text and the reason goes to ``on_message``) and for
+``git push --force`` (shell-guard rewrites it to ``--force-with-lease``). BeforeAgent's
+project-context hook adds the team's conventions to the task's prompt, which the LLM prints.
+``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this crew's ``shell``
+tool.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ class ScriptedLLM(BaseLLM):  # type: ignore[misc]
 
 
 def main() -> None:
-    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
+    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust`
+    # once
     hooks = HookSystem(PROJECT, trust_all=True)
     agent = Agent(
         role="release helper", goal="ship", backstory="You ship.", llm=ScriptedLLM(), tools=[shell]

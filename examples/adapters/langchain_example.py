@@ -1,4 +1,5 @@
-"""A LangChain agent governed by the example project's hooks, offline (LangChain's own fake chat model).
+"""A LangChain agent governed by the example project's hooks, offline (LangChain's own fake chat
+model).
 
     pip install "hookwise[langchain]"
     python examples/adapters/langchain_example.py
@@ -6,7 +7,8 @@
 The scripted model asks for ``rm -rf /`` (the project's shell-guard denies it: the tool never runs)
 and for ``git push --force`` (shell-guard rewrites it to ``--force-with-lease``: the tool runs with
 the safer command). BeforeAgent's project-context hook adds the team's conventions to the prompt.
-``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this agent's ``shell`` tool.
+``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this agent's ``shell``
+tool.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ def main() -> None:
             ]
         )
     )
-    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
+    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust`
+    # once
     hooks = HookSystem(PROJECT, trust_all=True)
     middleware = HookwiseMiddleware(
         hooks,

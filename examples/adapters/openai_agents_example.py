@@ -4,9 +4,9 @@
     python examples/adapters/openai_agents_example.py
 
 The model is the SDK's own ``agents.testing.ScriptedModel`` (no API key): it asks for two shell
-commands, then answers. The project's ``shell-guard`` hook refuses the first and rewrites the second;
-``project-context`` adds the branch and conventions to every model call of the prompt. The tool only
-pretends to run commands.
+commands, then answers. The project's ``shell-guard`` hook refuses the first and rewrites the
+second; ``project-context`` adds the branch and conventions to every model call of the prompt. The
+tool only pretends to run commands.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ async def main() -> None:
     agent = Agent(
         name="helper", model=model, tools=[shell], instructions="You are a careful assistant."
     )
-    # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust` once)
+    # trust_all: this example trusts its own project's hooks (a real project runs `hookwise trust`
+    # once)
     hooks = HookSystem(PROJECT, trust_all=True)
     result = await openai_agents.run(
         agent,

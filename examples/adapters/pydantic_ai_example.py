@@ -1,4 +1,5 @@
-"""A pydantic-ai agent governed by the example project's hooks, offline (pydantic-ai's own FunctionModel).
+"""A pydantic-ai agent governed by the example project's hooks, offline (pydantic-ai's own
+FunctionModel).
 
     pip install "hookwise[pydantic-ai]"
     python examples/adapters/pydantic_ai_example.py
@@ -6,7 +7,8 @@
 The scripted model asks for ``rm -rf /`` (the project's shell-guard denies it: the tool never runs)
 and for ``git push --force`` (shell-guard rewrites it to ``--force-with-lease``). BeforeAgent's
 project-context hook adds the team's conventions to the prompt, which the model below prints.
-``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this agent's ``shell`` tool.
+``tool_aliases`` makes the project's ``run_shell_command`` matcher apply to this agent's ``shell``
+tool.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def main() -> None:
-    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust` once
+    # trust_all: this demo trusts the example project's hooks; in your project run `hookwise trust`
+    # once
     hooks = HookSystem(PROJECT, trust_all=True)
     capability = HookwiseCapability(
         hooks,

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (type checkers read the name)
 
-#: every public name -> the module that defines it (imported on first use, so ``import hookwise`` is cheap)
+#: every public name -> the module that defines it (imported on first use, so ``import hookwise`` is
+#: cheap)
 _LAZY: dict[str, str] = {
     "HookSystem": "hookwise.engine",
     "HookEntry": "hookwise.core.registry",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-# `python -m` puts the current directory first on sys.path: in a cloned repository, its `difflib.py` or
-# `json/` would shadow the modules hookwise imports later, before any `hookwise trust` (docs/security.md).
-# The `hookwise` program never has it there; `python -m hookwise` leaves it out too, like `python -P`.
+# `python -m` puts the current directory first on sys.path: in a cloned repository, its `difflib.py`
+# or `json/` would shadow the modules hookwise imports later, before any `hookwise trust`
+# (docs/security.md). The `hookwise` program never has it there; `python -m hookwise` leaves it out
+# too, like `python -P`.
 try:
     _here = os.getcwd()
 except OSError:  # the current directory was removed

@@ -1,13 +1,14 @@
-"""``@dataclass`` for the modules on the path of ``hookwise fire``, without importing :mod:`dataclasses`.
+"""``@dataclass`` for the modules on the path of ``hookwise fire``, without importing
+:mod:`dataclasses`.
 
 :mod:`dataclasses` imports :mod:`inspect` (and with it ``ast``, ``dis``,
 ``tokenize``...), a few milliseconds of every CLI start-up. The records of the
 firing path (events, entries, plans, outcomes, process requests, settings
 layers) use only a small part of it, written here: fields from the class
 annotations, defaults and ``field(default_factory=...)``, a generated
-``__init__`` (calling ``__post_init__`` if defined; a generic one builds a class's first few records, so a
-short run compiles only the ``__init__`` of records it builds often), ``__repr__``, ``__eq__``,
-``frozen`` (assignment raises :class:`AttributeError`) and ``eq=False``. Type
+``__init__`` (calling ``__post_init__`` if defined; a generic one builds a class's first few
+records, so a short run compiles only the ``__init__`` of records it builds often), ``__repr__``,
+``__eq__``, ``frozen`` (assignment raises :class:`AttributeError`) and ``eq=False``. Type
 checkers see the real :func:`dataclasses.dataclass` (same declarations, same
 meaning); ``tests/core/test_records.py`` holds the two side by side.
 """
@@ -121,11 +122,12 @@ else:
             cls.__init__ = init
             return init
 
-        # Compiling costs ~10 us per field, and no record class of a short run (a CLI firing, tables built at
-        # import included) is built more than a few dozen times: the first ones are built by this generic
-        # __init__, which hands every call it does not plainly accept (so every error message) and every call
-        # after the first hundred to the compiled one. Compiling after 8 cost a `fire` ~2.5 % of its
-        # instructions (the tables of settings/schema.py build more than 8 keys each).
+        # Compiling costs ~10 us per field, and no record class of a short run (a CLI firing, tables
+        # built at import included) is built more than a few dozen times: the first ones are built
+        # by this generic __init__, which hands every call it does not plainly accept (so every
+        # error message) and every call after the first hundred to the compiled one. Compiling after
+        # 8 cost a `fire` ~2.5 % of its instructions (the tables of settings/schema.py build more
+        # than 8 keys each).
         names = tuple(f.name for f in fields)
         known = frozenset(names)
         plan = tuple((f.name, f.default, f.default_factory) for f in fields)
@@ -204,13 +206,14 @@ else:
         return cls
 
     def dataclass(cls=None, /, *, frozen=False, eq=True, repr=True):
-        """``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclass(eq=False)`` (see the module docstring)."""
+        """``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclass(eq=False)`` (see the module
+        docstring)."""
         if cls is None:
             return lambda c: _process(c, frozen, eq, repr)
         return _process(cls, frozen, eq, repr)
 
-    # __hash__ is not among them: a member hashes as its value through str's own (C) hash, which every
-    # dict keyed by an event or an outcome on the firing path calls
+    # __hash__ is not among them: a member hashes as its value through str's own (C) hash, which
+    # every dict keyed by an event or an outcome on the firing path calls
     _ENUM_METHODS = (
         "__repr__",
         "__str__",
@@ -221,7 +224,8 @@ else:
     )
 
     class _EnumType(type):
-        """The class of a ``class X(str, Enum)`` below: its members by value and name, in definition order."""
+        """The class of a ``class X(str, Enum)`` below: its members by value and name, in definition
+        order."""
 
         def __new__(mcs, name, bases, ns):
             cls = super().__new__(mcs, name, bases, ns)
@@ -294,14 +298,15 @@ else:
     class Enum(metaclass=_EnumType):
         """``class X(str, Enum)`` as :class:`enum.Enum` makes it, without importing :mod:`enum`.
 
-        :mod:`enum` imports :mod:`functools`, :mod:`collections` and :mod:`operator`, and creating an enum class
-        costs 100-250 us: together a tenth of a ``hookwise fire``. The closed sets of the firing path
-        (events, outcomes, matcher, merge and chain kinds) are string-valued enums that need only this part:
-        members are instances of the class and of :class:`str` (equal to, and hashed as, their value), with
-        ``name`` and ``value``; ``X(value)`` returns the member (``ValueError`` otherwise), ``X[name]``,
-        iteration in definition order, ``len``, ``in`` (as from Python 3.12), ``__members__``; the same
-        ``repr``, pickling and copies.
-        Type checkers see :class:`enum.Enum`; ``tests/core/test_records.py`` holds the two side by side.
+        :mod:`enum` imports :mod:`functools`, :mod:`collections` and :mod:`operator`, and creating
+        an enum class costs 100-250 us: together a tenth of a ``hookwise fire``. The closed sets of
+        the firing path (events, outcomes, matcher, merge and chain kinds) are string-valued enums
+        that need only this part: members are instances of the class and of :class:`str` (equal to,
+        and hashed as, their value), with ``name`` and ``value``; ``X(value)`` returns the member
+        (``ValueError`` otherwise), ``X[name]``, iteration in definition order, ``len``, ``in`` (as
+        from Python 3.12), ``__members__``; the same ``repr``, pickling and copies.
+        Type checkers see :class:`enum.Enum`; ``tests/core/test_records.py`` holds the two side by
+        side.
         """
 
         @property

@@ -92,9 +92,9 @@ _serial = itertools.count()
 
 
 def _temp_file(directory: str, name: str) -> tuple[int, str]:
-    """A new file ``.<name>.<pid>-<n>.tmp`` in ``directory``, created exclusively, readable by its owner only
-    (what :func:`tempfile.mkstemp` does, without importing :mod:`tempfile` and its dependencies on every
-    start that writes a cache)."""
+    """A new file ``.<name>.<pid>-<n>.tmp`` in ``directory``, created exclusively, readable by its
+    owner only (what :func:`tempfile.mkstemp` does, without importing :mod:`tempfile` and its
+    dependencies on every start that writes a cache)."""
     while True:
         tmp = os.path.join(directory, f".{name}.{os.getpid()}-{next(_serial)}.tmp")
         try:
@@ -104,7 +104,8 @@ def _temp_file(directory: str, name: str) -> tuple[int, str]:
 
 
 def _umask() -> int:
-    """The process umask, read without changing it when the OS allows (no window for other threads)."""
+    """The process umask, read without changing it when the OS allows (no window for other
+    threads)."""
     try:
         with open("/proc/self/status", encoding="ascii", errors="replace") as f:
             for line in f:

@@ -61,7 +61,8 @@ HookFn = Callable[[HookInput], "Answer | Awaitable[Answer]"]
 
 
 class Block(Exception):  # noqa: N818 - it is an answer, not an error
-    """Raise from a hook function to block, like a command hook exiting with code 2 (the message is the reason)."""
+    """Raise from a hook function to block, like a command hook exiting with code 2 (the message is
+    the reason)."""
 
     def __init__(self, reason: str = "") -> None:
         super().__init__(reason)

@@ -5,24 +5,25 @@ exceptions: they are outcomes on a :class:`~hookwise.result.HookOutcome`.
 Exceptions are for bad input from the user or the host, and for bugs::
 
     HookwiseError
-    ├── SettingsError        a settings file cannot be read or parsed (.path, .line, .column)
-    ├── UnknownEventError    an event name that is not one of the eleven (.name, .suggestion)
-    ├── PayloadError         an event input that is not a JSON object or misses fields
-    ├── HookNotFoundError    a hook name that no settings layer defines (.name, .suggestions)
-    ├── EditError            a settings edit that cannot be made (a parent is not an object, ...)
-    ├── WriteError           a file that cannot be written safely (a symlink in the way, an OS error)
-    ├── CaseFileError        a hook test case file that cannot be read or is malformed
-    ├── LlmFormatError       a hook's llm_request / llm_response / toolConfig that cannot be applied
-    ├── ModelError           the agent host's model cannot answer (none configured, API failure)
-    │   └── ResponsesFileError   a scripted responses file that cannot be replayed (.path, .line)
-    ├── PluginError          a Claude Code plugin directory that cannot be used (names path and key)
-    ├── ExtensionError       an extension operation that cannot be done; nothing was changed
-    ├── ProfileError         an unknown product profile name (--profile, HOOKWISE_PROFILE)
-    └── AgentStopped         a hook stopped a framework agent that can only stop by raising (.reason)
+    ├── SettingsError       a settings file cannot be read or parsed (.path, .line, .column)
+    ├── UnknownEventError   an event name that is not one of the eleven (.name, .suggestion)
+    ├── PayloadError        an event input that is not a JSON object or misses fields
+    ├── HookNotFoundError   a hook name that no settings layer defines (.name, .suggestions)
+    ├── EditError           a settings edit that cannot be made (a parent is not an object, ...)
+    ├── WriteError          a file that cannot be written safely (a symlink in the way, an OS error)
+    ├── CaseFileError       a hook test case file that cannot be read or is malformed
+    ├── LlmFormatError      a hook's llm_request / llm_response / toolConfig that cannot be applied
+    ├── ModelError          the agent host's model cannot answer (none configured, API failure)
+    │   └── ResponsesFileError  a scripted responses file that cannot be replayed (.path, .line)
+    ├── PluginError         a Claude Code plugin directory that cannot be used (names path and key)
+    ├── ExtensionError      an extension operation that cannot be done; nothing was changed
+    ├── ProfileError        an unknown product profile name (--profile, HOOKWISE_PROFILE)
+    └── AgentStopped        a hook stopped a framework agent that can only stop by raising (.reason)
 
-Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it). The five a firing
-can raise (HookwiseError, SettingsError, UnknownEventError, PayloadError, ProfileError) are defined in
-:mod:`hookwise.input_errors`, which the modules of the firing path import (start-up time).
+Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it). The five a
+firing can raise (HookwiseError, SettingsError, UnknownEventError, PayloadError, ProfileError) are
+defined in :mod:`hookwise.input_errors`, which the modules of the firing path import (start-up
+time).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ class CaseFileError(HookwiseError):
 
 
 class LlmFormatError(HookwiseError, ValueError):
-    """A hook returned an ``llm_request`` / ``llm_response`` / ``toolConfig`` that cannot be applied."""
+    """A hook returned an ``llm_request`` / ``llm_response`` / ``toolConfig`` that cannot be
+    applied."""
 
 
 class ModelError(HookwiseError):
@@ -78,19 +80,22 @@ class ResponsesFileError(ModelError):
 
 
 class PluginError(HookwiseError):
-    """A Claude Code plugin directory that cannot be used; the message names the path and the key."""
+    """A Claude Code plugin directory that cannot be used; the message names the path and the
+    key."""
 
 
 class ExtensionError(HookwiseError):
-    """An extension operation that cannot be done (``hookwise extensions``); names path and key; nothing changed."""
+    """An extension operation that cannot be done (``hookwise extensions``); names path and key;
+    nothing changed."""
 
 
 class AgentStopped(HookwiseError):
-    """A hook said ``continue: false`` inside a framework whose only way to end a run is an exception.
+    """A hook said ``continue: false`` inside a framework whose only way to end a run is an
+    exception.
 
     Raised by :mod:`hookwise.adapters` (docs/adapters.md says which framework stops this way);
-    ``reason`` is the hook's ``stopReason`` (or ``reason``); ``messages`` the framework's conversation
-    up to the stop when it has one (to resume from), else None.
+    ``reason`` is the hook's ``stopReason`` (or ``reason``); ``messages`` the framework's
+    conversation up to the stop when it has one (to resume from), else None.
     """
 
     def __init__(self, reason: str, messages: list[object] | None = None) -> None:
@@ -100,8 +105,9 @@ class AgentStopped(HookwiseError):
 
 
 class UngovernedError(HookwiseError, RuntimeError):
-    """An adapter found tools that no hook can see (the OpenAI Agents SDK's hosted tools) while a ``failClosed``
-    tool hook is configured: the agent is not run (a fail-closed hook must never be bypassed silently)."""
+    """An adapter found tools that no hook can see (the OpenAI Agents SDK's hosted tools) while a
+    ``failClosed`` tool hook is configured: the agent is not run (a fail-closed hook must never be
+    bypassed silently)."""
 
 
 #: every exception class above; hookwise/__init__.py exports exactly these

@@ -1,10 +1,10 @@
-"""The exceptions a firing can raise: bad input from the user or the host (settings, event names, payloads,
-profiles), under the base class of every exception hookwise raises on purpose.
+"""The exceptions a firing can raise: bad input from the user or the host (settings, event names,
+payloads, profiles), under the base class of every exception hookwise raises on purpose.
 
-They live apart from the rest of :mod:`hookwise.errors` so that a ``hookwise fire`` builds only the classes
-it can raise (each class costs its creation at every start-up). Import them from :mod:`hookwise.errors` or
-:mod:`hookwise` (where the whole hierarchy is documented); the modules of the firing path import them from
-here.
+They live apart from the rest of :mod:`hookwise.errors` so that a ``hookwise fire`` builds only the
+classes it can raise (each class costs its creation at every start-up). Import them from
+:mod:`hookwise.errors` or :mod:`hookwise` (where the whole hierarchy is documented); the modules of
+the firing path import them from here.
 """
 
 from __future__ import annotations

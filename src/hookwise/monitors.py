@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     Monitor = Callable[[dict[str, Any]], None]
     #: ``before(event, entries, input)``: a firing with hooks is about to run them
     BeforeMonitor = Callable[[HookEvent, Sequence[HookEntry], dict[str, Any]], None]
-    #: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to ``entries[i]``
+    #: ``after(event, entries, input, outcomes)``: they ran; ``outcomes[i]`` belongs to
+    #: ``entries[i]``
     AfterMonitor = Callable[
         [HookEvent, Sequence[HookEntry], dict[str, Any], Sequence[HookOutcome]], None
     ]
@@ -75,7 +76,8 @@ class Monitors:
     def record_calls(
         self, ev: HookEvent, inp: dict[str, Any], outcomes: Sequence[HookOutcome], what: str = ""
     ) -> list[str]:
-        """One ``hook_call`` record per outcome; the warning when recording fails (then it stops)."""
+        """One ``hook_call`` record per outcome; the warning when recording fails (then it
+        stops)."""
         from hookwise.trace import hook_call_record
 
         for o in outcomes:

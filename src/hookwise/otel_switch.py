@@ -1,4 +1,5 @@
-"""Whether a hook system exports OpenTelemetry, decided from ``telemetry`` settings and ``OTEL_*`` (docs/telemetry.md).
+"""Whether a hook system exports OpenTelemetry, decided from ``telemetry`` settings and ``OTEL_*``
+(docs/telemetry.md).
 
 :class:`TelemetrySwitch` is held by :class:`hookwise.HookSystem`. When neither the settings nor the
 environment mention telemetry, it is off without importing the resolver
@@ -36,7 +37,8 @@ class TelemetrySwitch:
     def configure(
         self, telemetry: Mapping[str, Any], env: dict[str, str], project_dir: str, owner: object
     ) -> list[str]:
-        """Switch on or off from the ``telemetry`` settings and the environment; the warnings to show."""
+        """Switch on or off from the ``telemetry`` settings and the environment; the warnings to
+        show."""
         if self._explicit:
             return []
         if not telemetry and not any(k.startswith(TELEMETRY_ENV) for k in env):
@@ -66,7 +68,8 @@ class TelemetrySwitch:
         self._set(observer, owner)
 
     def _set(self, observer: HookTelemetry | None, owner: object) -> None:
-        """Switch to ``observer``; ``owner`` (the hook system) is what its decision records describe."""
+        """Switch to ``observer``; ``owner`` (the hook system) is what its decision records
+        describe."""
         if self._remove is not None:
             self._remove()
             self._remove = None

@@ -1,4 +1,5 @@
-"""The trace (docs/contract.md §10): one JSON object per line, one ``hook_call`` record per hook call.
+"""The trace (docs/contract.md §10): one JSON object per line, one ``hook_call`` record per hook
+call.
 
 :func:`hook_call_record` is the record shape; :class:`TraceWriter` appends
 records to a file, each line with a single ``write`` under a lock, so lines
@@ -44,7 +45,8 @@ class TraceWriter:
     def __init__(self, path: str) -> None:
         self.path = os.fspath(path)
         self._lock = threading.Lock()
-        # fail now, with the path, rather than after the first hooks ran (checked without creating the file)
+        # fail now, with the path, rather than after the first hooks ran (checked without creating
+        # the file)
         parent = os.path.dirname(os.path.abspath(self.path))
         if os.path.isdir(self.path):
             raise HookwiseError(f"trace file {self.path} is a directory")

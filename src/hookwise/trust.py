@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 STORE_NAME = "trusted_hooks.json"
-#: hooks declined "never for this project" in the agent's trust offer (same shape: directory -> keys)
+#: hooks declined "never for this project" in the agent's trust offer (same shape: directory ->
+#: keys)
 DECLINED_NAME = "hookwise_declined_hooks.json"
 
 
@@ -48,8 +49,8 @@ _SHA256: list[Any] = []
 
 
 def _sha256() -> Any:
-    """A SHA-256 object: the interpreter's own implementation when it has one (``import hashlib`` loads
-    OpenSSL, ~3 ms of a CLI start-up), else hashlib's."""
+    """A SHA-256 object: the interpreter's own implementation when it has one (``import hashlib``
+    loads OpenSSL, ~3 ms of a CLI start-up), else hashlib's."""
     if not _SHA256:
         import sys
 
@@ -65,7 +66,8 @@ def _sha256() -> Any:
 
 
 class FileHasher:
-    """SHA-256 of files, cached by (device, inode, size, mtime) so unchanged files are hashed once."""
+    """SHA-256 of files, cached by (device, inode, size, mtime) so unchanged files are hashed
+    once."""
 
     def __init__(self) -> None:
         self._cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
@@ -92,8 +94,8 @@ class FileHasher:
                     h.update(chunk)
                     left -= len(chunk)
                 if left <= 0 and f.read(1):
-                    # a huge file (a planted symlink to a disk image must not stall every firing): the key
-                    # covers its first MAX_HASHED_BYTES plus its size and modification time
+                    # a huge file (a planted symlink to a disk image must not stall every firing):
+                    # the key covers its first MAX_HASHED_BYTES plus its size and modification time
                     h.update(f"\0size={st.st_size}\0mtime={st.st_mtime_ns}".encode())
         except OSError:
             return None
@@ -128,7 +130,8 @@ class TrustStore:
 
     def material(self, entry: HookEntry) -> Material:
         """What trusting ``entry`` approves, as its kind declares it (:meth:`HookKind.trust_material
-        <hookwise.runners.kind.HookKind.trust_material>`): the review screen prints it, the key hashes it."""
+        <hookwise.runners.kind.HookKind.trust_material>`): the review screen prints it, the key
+        hashes it."""
         from hookwise.runners import KINDS
 
         kind = KINDS.get(entry.type)
@@ -142,7 +145,8 @@ class TrustStore:
         return kind.trust_material(entry, self.scope(entry), values)
 
     def key(self, entry: HookEntry) -> str:
-        """``name:target|sha256:<digest of the material>`` (labelled lines, then each file's content)."""
+        """``name:target|sha256:<digest of the material>`` (labelled lines, then each file's
+        content)."""
         m = self.material(entry)
         h = _sha256()
         for (
@@ -215,7 +219,8 @@ class TrustStore:
         return isinstance(keys, list) and self.key(entry) in keys
 
     def decline(self, entries: Iterable[HookEntry]) -> None:
-        """Record ``entries`` as declined for their project (or extension); a changed hook is asked about again."""
+        """Record ``entries`` as declined for their project (or extension); a changed hook is asked
+        about again."""
         from hookwise.atomic import write_atomic
 
         path = self._declined_path()
@@ -235,7 +240,8 @@ class TrustStore:
             write_atomic(path, dumps_indented(data, ensure_ascii=False) + "\n", mode=0o600)
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
-        """Record every entry as trusted (keys of other tools and projects are kept). Returns those added."""
+        """Record every entry as trusted (keys of other tools and projects are kept). Returns those
+        added."""
         from hookwise.atomic import write_atomic
 
         added = []
@@ -254,7 +260,8 @@ class TrustStore:
                     added.append(e)
                 data[scope] = keys
             if added:
-                # who may run what is private: the store is 0600 in a 0700 directory (docs/sources.md, "Trust")
+                # who may run what is private: the store is 0600 in a 0700 directory
+                # (docs/sources.md, "Trust")
                 directory = os.path.dirname(self.path)
                 try:
                     st = os.stat(directory)
@@ -268,8 +275,8 @@ class TrustStore:
 
 
 def review(entry: HookEntry, store: TrustStore, project_dir: str, trusted: bool) -> list[str]:
-    """The review screen of one hook: where it is from, then exactly its trust material, every control
-    character made visible (``hookwise trust`` and the agent's trust offer print this)."""
+    """The review screen of one hook: where it is from, then exactly its trust material, every
+    control character made visible (``hookwise trust`` and the agent's trust offer print this)."""
     from hookwise.runners import KINDS
 
     origin = entry.extra.get("plugin") or (

@@ -163,8 +163,8 @@ class HookSpecificOutput(TypedDict, total=False):
     toolConfig: ToolConfig  # BeforeToolSelection
 
 
-#: A hook's answer (every key optional); ``None`` or ``{}`` means "no opinion". The functional form is
-#: needed because ``continue`` is a Python keyword.
+#: A hook's answer (every key optional); ``None`` or ``{}`` means "no opinion". The functional form
+#: is needed because ``continue`` is a Python keyword.
 HookOutput = TypedDict(
     "HookOutput",
     {

@@ -1,8 +1,9 @@
-"""Helpers for the ADK / openai-agents adapter tests: a temp project with real command hooks that log their input.
+"""Helpers for the ADK / openai-agents adapter tests: a temp project with real command hooks that
+log their input.
 
-``Hooks.on(event, answer, matcher=...)`` adds a command hook (a real subprocess) that appends its stdin
-JSON to ``<project>/log.jsonl`` and prints ``answer`` (a dict), or the N-th answer of a list on its N-th
-call (the last one repeats). ``Hooks.log(event)`` reads back what the hooks received.
+``Hooks.on(event, answer, matcher=...)`` adds a command hook (a real subprocess) that appends its
+stdin JSON to ``<project>/log.jsonl`` and prints ``answer`` (a dict), or the N-th answer of a list
+on its N-th call (the last one repeats). ``Hooks.log(event)`` reads back what the hooks received.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ class Hooks:
 
 
 class Tools:
-    """Counts invocations per tool name (the proof that a framework really ran or skipped a tool)."""
+    """Counts invocations per tool name (the proof that a framework really ran or skipped a
+    tool)."""
 
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()

@@ -18,6 +18,7 @@ def adapter_env(tmp_path: Path, _isolated_gemini_home: Path) -> AdapterEnv:
 
 @pytest.fixture
 def hooks(tmp_path: Path) -> Hooks:
-    """A temporary project whose hooks the ADK and OpenAI Agents tests script one by one (:mod:`._kit`); in this
-    folder it stands for the ``hooks`` fixture of hookwise's pytest plugin."""
+    """A temporary project whose hooks the ADK and OpenAI Agents tests script one by one
+    (:mod:`._kit`); in this folder it stands for the ``hooks`` fixture of hookwise's pytest
+    plugin."""
     return Hooks(tmp_path)

@@ -1,10 +1,10 @@
 """Tool-call cases that the ADK and the OpenAI Agents adapters answer alike, written once.
 
-Both framework modules drive their framework through a ``Run`` harness with one surface (``Run(hooks, script,
-**adapter_options)``, ``prompt``, ``tools.calls``, ``request_text``, ``messages``) and script their offline model
-with ``call`` and ``say``. Each module provides them as its ``kit`` fixture and imports these tests, which pytest
-collects and runs in that module, with that module's fixtures: once inside ADK's Runner, once inside the Agents
-SDK's.
+Both framework modules drive their framework through a ``Run`` harness with one surface
+(``Run(hooks, script, **adapter_options)``, ``prompt``, ``tools.calls``, ``request_text``,
+``messages``) and script their offline model with ``call`` and ``say``. Each module provides them as
+its ``kit`` fixture and imports these tests, which pytest collects and runs in that module, with
+that module's fixtures: once inside ADK's Runner, once inside the Agents SDK's.
 """
 
 from __future__ import annotations

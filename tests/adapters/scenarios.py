@@ -1,17 +1,17 @@
 """The adapter acceptance scenarios, written once and run against every framework adapter.
 
-A framework's test module supplies a :class:`Driver` (build the framework's agent with its own offline
-test model scripted by ``turns``, the two counting tools ``shell(cmd)`` and ``echo(text)``, and the
-adapter on a :class:`~hookwise.HookSystem`; run the prompts; report what the *fake model received* and
-how often each tool *really ran*) and parametrizes :data:`SCENARIOS` over it::
+A framework's test module supplies a :class:`Driver` (build the framework's agent with its own
+offline test model scripted by ``turns``, the two counting tools ``shell(cmd)`` and ``echo(text)``,
+and the adapter on a :class:`~hookwise.HookSystem`; run the prompts; report what the *fake model
+received* and how often each tool *really ran*) and parametrizes :data:`SCENARIOS` over it::
 
     @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
     def test_scenario(scenario, adapter_env, driver):
         scenario(driver, adapter_env)
 
 Hooks are real command hooks in a temporary project: ``respond.py`` logs every input it gets and
-answers with the next of its scripted outputs. Assertions look at tool invocation counts, the requests
-the fake model received and the hook inputs, never at what the adapter says it did.
+answers with the next of its scripted outputs. Assertions look at tool invocation counts, the
+requests the fake model received and the hook inputs, never at what the adapter says it did.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def _printf(answer: dict[str, Any]) -> str:
     return f"printf '%s\\n' {shlex.quote(json.dumps(answer))}"
 
 
-#: settings for :func:`hookwise.testing.assert_adapter_conformance` that make hooks change the run: the
-#: shell call is denied, echo's result gets context, the prompt gets context
+#: settings for :func:`hookwise.testing.assert_adapter_conformance` that make hooks change the run:
+#: the shell call is denied, echo's result gets context, the prompt gets context
 CONFORMANCE_SETTINGS: dict[str, Any] = {
     "hooks": {
         "BeforeTool": [
@@ -103,12 +103,13 @@ def call(name: str, **args: Any) -> ToolCall:
     return ToolCall(name, args)
 
 
-# ---- what a driver reports -------------------------------------------------------------------------
+# ---- what a driver reports -----------------------------------------------------------------------
 @dataclass
 class Request:
-    """One request the fake model received: ``messages`` as (role, text) with role user/model/system/tool;
-    ``tools`` the tool names it was offered; ``forced`` True when a tool call was required (tool_choice);
-    ``settings`` generation settings under the stable names (temperature, maxOutputTokens, topP, topK)."""
+    """One request the fake model received: ``messages`` as (role, text) with role
+    user/model/system/tool; ``tools`` the tool names it was offered; ``forced`` True when a tool
+    call was required (tool_choice); ``settings`` generation settings under the stable names
+    (temperature, maxOutputTokens, topP, topK)."""
 
     messages: list[tuple[str, str]]
     tools: list[str]
@@ -159,7 +160,7 @@ class Driver(Protocol):
         ...
 
 
-# ---- the project -------------------------------------------------------------------------------------
+# ---- the project ---------------------------------------------------------------------------------
 class AdapterEnv:
     """A temporary project with ``respond.py`` command hooks and a logged input per firing."""
 
@@ -241,7 +242,7 @@ def go(
     return driver.run(env.system(), list(turns), list(prompts), **kw)
 
 
-# ---- no hook configured: the adapter registers no seam, the run is the framework's own -------------------
+# ---- no hook configured: the adapter registers no seam, the run is the framework's own -----------
 @scenario
 def no_hook_configured(driver: Driver, env: AdapterEnv) -> None:
     run = go(driver, env, (call("shell", cmd="ls"),), (call("echo", text="hi"),), ("done",))
@@ -255,7 +256,7 @@ def no_hook_configured(driver: Driver, env: AdapterEnv) -> None:
     assert run.messages == [] and run.stop is None
 
 
-# ---- BeforeTool ---------------------------------------------------------------------------------------
+# ---- BeforeTool ----------------------------------------------------------------------------------
 @scenario
 def before_tool_deny(driver: Driver, env: AdapterEnv) -> None:
     env.hook("BeforeTool", {"decision": "deny", "reason": "no rm"}, matcher="shell")
@@ -350,7 +351,7 @@ def before_tool_ask_native_reject(driver: Driver, env: AdapterEnv) -> None:
     assert any(CANCELLED in t or "denied" in t.lower() for t in run.requests[-1].texts("tool"))
 
 
-# ---- AfterTool ----------------------------------------------------------------------------------------
+# ---- AfterTool -----------------------------------------------------------------------------------
 @scenario
 def after_tool_context(driver: Driver, env: AdapterEnv) -> None:
     env.hook("AfterTool", {"hookSpecificOutput": {"additionalContext": "note <x>"}})
@@ -403,7 +404,7 @@ def after_tool_tail_calls_are_capped(driver: Driver, env: AdapterEnv) -> None:
     assert run.requests[1].texts("tool") == ["echo:again"]
 
 
-# ---- BeforeAgent --------------------------------------------------------------------------------------
+# ---- BeforeAgent ---------------------------------------------------------------------------------
 @scenario
 def before_agent_block(driver: Driver, env: AdapterEnv) -> None:
     env.hook("BeforeAgent", {"decision": "block", "reason": "off topic"})
@@ -430,7 +431,8 @@ def before_agent_context_is_per_prompt(driver: Driver, env: AdapterEnv) -> None:
     run = go(driver, env, (call("shell", cmd="ls"),), ("a1",), ("a2",), prompts=["p1", "p2"])
     block = "<hook_context>ctx-1</hook_context>"
     assert len(run.requests) == 3
-    # with the prompt, or (openai-agents) in a developer message of its own: both only in this prompt's requests
+    # with the prompt, or (openai-agents) in a developer message of its own: both only in this
+    # prompt's requests
     assert all(
         any(block in t for t in r.texts("user") + r.texts("system")) for r in run.requests[:2]
     )
@@ -438,7 +440,7 @@ def before_agent_context_is_per_prompt(driver: Driver, env: AdapterEnv) -> None:
     assert [i["prompt"] for i in env.inputs("BeforeAgent")] == ["p1", "p2"]
 
 
-# ---- AfterAgent ---------------------------------------------------------------------------------------
+# ---- AfterAgent ----------------------------------------------------------------------------------
 @scenario
 def after_agent_retry(driver: Driver, env: AdapterEnv) -> None:
     env.hook("AfterAgent", {"decision": "block", "reason": "add a summary"}, None)
@@ -472,7 +474,7 @@ def after_agent_clear_context(driver: Driver, env: AdapterEnv) -> None:
     assert "a1" not in run.requests[1] and "first prompt" not in run.requests[1]
 
 
-# ---- BeforeModel / AfterModel / BeforeToolSelection ----------------------------------------------------
+# ---- BeforeModel / AfterModel / BeforeToolSelection ----------------------------------------------
 @scenario
 def before_model_rewrite(driver: Driver, env: AdapterEnv) -> None:
     env.hook(
@@ -572,7 +574,7 @@ def before_tool_selection(driver: Driver, env: AdapterEnv) -> None:
     assert refused.startswith("Tool call refused:") and "BeforeToolSelection" in refused
 
 
-# ---- lifecycle and failures ------------------------------------------------------------------------------
+# ---- lifecycle and failures ----------------------------------------------------------------------
 @scenario
 def lifecycle(driver: Driver, env: AdapterEnv) -> None:
     env.log("SessionStart")
@@ -598,11 +600,12 @@ def hook_failure_fail_closed_denies(driver: Driver, env: AdapterEnv) -> None:
     assert run.requests[1].texts("tool")[0].startswith("Tool execution blocked:")
 
 
-# ---- Claude Code's answers (issue 21; docs/claude.md's table, column "adapters") ---------------------------
+# ---- Claude Code's answers (issue 21; docs/claude.md's table, column "adapters") -----------------
 @scenario
 def after_tool_updated_tool_output(driver: Driver, env: AdapterEnv) -> None:
-    """row: output updatedToolOutput — the later hook in plan order wins; a plain string is dropped, with a
-    warning; every hook sees the framework's call id as tool_use_id only in the Claude dialect."""
+    """row: output updatedToolOutput — the later hook in plan order wins; a plain string is dropped,
+    with a warning; every hook sees the framework's call id as tool_use_id only in the Claude
+    dialect."""
     env.hook("AfterTool", {"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "FIRST"}}})
     env.hook(
         "AfterTool", {"hookSpecificOutput": {"updatedToolOutput": {"llmContent": "[redacted]"}}}

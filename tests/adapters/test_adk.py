@@ -1,4 +1,5 @@
-"""The ADK adapter inside the real ADK Runner: a scripted BaseLlm, real command hooks, counting tools.
+"""The ADK adapter inside the real ADK Runner: a scripted BaseLlm, real command hooks, counting
+tools.
 
 Each test asserts on what ADK really did (tool invocation counts, the requests the scripted model
 received), not on what the adapter reports.
@@ -37,7 +38,8 @@ from .harness_cases import Kit  # noqa: E402
 
 
 class ScriptedLlm(BaseLlm):  # type: ignore[misc]
-    """Answers the N-th call with the N-th scripted LlmResponse; records every request it received."""
+    """Answers the N-th call with the N-th scripted LlmResponse; records every request it
+    received."""
 
     model: str = "scripted"
     script: list[Any] = []
@@ -63,7 +65,8 @@ def say(text: str) -> LlmResponse:
 
 
 class Run:
-    """One ADK app: the scripted model, two counting tools, the plugin; prompts run in one session."""
+    """One ADK app: the scripted model, two counting tools, the plugin; prompts run in one
+    session."""
 
     def __init__(self, hooks: Hooks, script: list[LlmResponse], **plugin_kw: Any) -> None:
         self.tools = Tools()
@@ -140,7 +143,7 @@ def kit() -> Kit:
     return Kit(Run, call, say)
 
 
-# ---- BeforeTool --------------------------------------------------------------------------------------
+# ---- BeforeTool ----------------------------------------------------------------------------------
 def test_before_tool_stop_ends_the_invocation(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"continue": False, "stopReason": "budget spent"}, matcher="shell")
     hooks.on("AfterAgent", {})
@@ -180,7 +183,7 @@ def test_ask_native_uses_adk_confirmation(hooks: Hooks, ok: bool) -> None:
         assert verdicts.CANCELLED in r.request_text(1)
 
 
-# ---- AfterTool ---------------------------------------------------------------------------------------
+# ---- AfterTool -----------------------------------------------------------------------------------
 def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
     hooks.on(
         "AfterTool",
@@ -199,7 +202,7 @@ def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
     ]
 
 
-# ---- BeforeAgent -------------------------------------------------------------------------------------
+# ---- BeforeAgent ---------------------------------------------------------------------------------
 def test_before_agent_block_drops_the_prompt(hooks: Hooks) -> None:
     hooks.on("BeforeAgent", [{"decision": "block", "reason": "off topic"}, {}])
     r = Run(hooks, [say("second answer")])
@@ -229,7 +232,7 @@ def test_before_agent_context_is_in_every_request_of_its_prompt_only(hooks: Hook
     assert "branch main" not in r.request_text(2)
 
 
-# ---- AfterAgent --------------------------------------------------------------------------------------
+# ---- AfterAgent ----------------------------------------------------------------------------------
 def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     hooks.on("AfterAgent", [{"decision": "block", "reason": "mention the tests"}, {}])
     r = Run(hooks, [say("draft"), say("final with tests")])
@@ -286,7 +289,7 @@ def test_after_agent_retry_with_clear_context(hooks: Hooks) -> None:
     assert r.model.requests[1]["contents"] == [{"role": "user", "parts": [{"text": "start over"}]}]
 
 
-# ---- BeforeModel / AfterModel / BeforeToolSelection ---------------------------------------------------
+# ---- BeforeModel / AfterModel / BeforeToolSelection ----------------------------------------------
 def test_before_model_rewrites_messages_and_config(hooks: Hooks) -> None:
     hooks.on(
         "BeforeModel",
@@ -420,7 +423,7 @@ def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
     assert "Tool call refused" in r.request_text(1) and "BeforeToolSelection" in r.request_text(1)
 
 
-# ---- lifecycle, failures, aliases --------------------------------------------------------------------
+# ---- lifecycle, failures, aliases ----------------------------------------------------------------
 @pytest.mark.slow
 def test_session_start_and_end(hooks: Hooks) -> None:
     hooks.on("SessionStart", {"hookSpecificOutput": {"additionalContext": "welcome"}})
@@ -436,7 +439,7 @@ def test_session_start_and_end(hooks: Hooks) -> None:
     assert hooks.log("SessionEnd")[0]["session_id"] == r.session_id
 
 
-# ---- conformance -------------------------------------------------------------------------------------
+# ---- conformance ---------------------------------------------------------------------------------
 def _drive(hooks_system: Any, conversation: Conversation) -> None:
     script = []
     for turn in conversation.turns:
@@ -478,12 +481,12 @@ def _drive(hooks_system: Any, conversation: Conversation) -> None:
 
 
 def test_conformance_with_the_reference_host() -> None:
-    # deviation: ADK's AfterModel fires once per complete response (the reference host: per streamed chunk,
-    # here one chunk per response, so the sequences agree)
+    # deviation: ADK's AfterModel fires once per complete response (the reference host: per streamed
+    # chunk, here one chunk per response, so the sequences agree)
     assert_adapter_conformance(_drive)
 
 
-# ---- the shared scenario suite -----------------------------------------------------------------------
+# ---- the shared scenario suite -------------------------------------------------------------------
 def _parts_text(parts: list[dict[str, Any]]) -> str:
     return "".join(
         p["text"] for p in parts if isinstance(p.get("text"), str) and not p.get("thought")
@@ -854,7 +857,8 @@ def test_no_hook_configured_leaves_the_invocation_alone(hooks: Hooks) -> None:
     r = Run(hooks, [call("shell", {"cmd": "ls"}, "c1"), say("done")])
     r.prompt("list")
     assert r.tools.calls["shell"] == 1 and r.final_text() == "done"
-    # no callback did any work: no ADK session was taken on (the hook session id is still the caller's)
+    # no callback did any work: no ADK session was taken on (the hook session id is still the
+    # caller's)
     assert r.plugin._sessions == {} and r.plugin._idle == set()
     assert r.plugin.hooks.session_id == "test-session"
     # the plugin chooses per invocation: a hook configured now serves the next one
@@ -874,7 +878,8 @@ def test_seams_all_keeps_every_invocation_active(hooks: Hooks) -> None:
     assert r.session_id in r.plugin._sessions and r.plugin.hooks.session_id == r.session_id
 
 
-# ---- issue 25: ADK's hello_world_ma (transfer to a sub-agent) and hello_world (a bytes-only prompt) ------
+# ---- issue 25: ADK's hello_world_ma (transfer to a sub-agent) and hello_world (a bytes-only
+# prompt) ------
 def _multi_agent(
     hooks: Hooks, root_script: list[LlmResponse], roll_script: list[LlmResponse]
 ) -> Any:

@@ -1,6 +1,6 @@
-"""The ADK adapter and Claude Code's dialect (issue 21): a PreCompress block stops ADK's compaction, and a
-Claude-dialect hook gets ADK's function call id as ``tool_use_id`` (rows of docs/claude.md's table, column
-"adapters")."""
+"""The ADK adapter and Claude Code's dialect (issue 21): a PreCompress block stops ADK's compaction,
+and a Claude-dialect hook gets ADK's function call id as ``tool_use_id`` (rows of docs/claude.md's
+table, column "adapters")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The Microsoft Agent Framework adapter inside a real ``Agent`` run, with a scripted chat client (the framework
-ships no test model; this one is the ``BaseChatClient`` subclass its docs show, with the framework's own
-function-invocation and chat-middleware layers), real command hooks and counting tools."""
+"""The Microsoft Agent Framework adapter inside a real ``Agent`` run, with a scripted chat client
+(the framework ships no test model; this one is the ``BaseChatClient`` subclass its docs show, with
+the framework's own function-invocation and chat-middleware layers), real command hooks and counting
+tools."""
 
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ def flatten(messages: Sequence[Message]) -> list[tuple[str, str]]:
 
 
 class ScriptedClient(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatClient):  # type: ignore[misc]
-    """Answers the N-th request with the N-th scripted turn (text and ToolCall items); records each request."""
+    """Answers the N-th request with the N-th scripted turn (text and ToolCall items); records each
+    request."""
 
     def __init__(self, turns: Sequence[Turn], requests: list[Request]) -> None:
         super().__init__()

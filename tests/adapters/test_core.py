@@ -1,4 +1,5 @@
-"""The framework-neutral adapter core: verdicts, the bridge's options, import hygiene, the conformance kit."""
+"""The framework-neutral adapter core: verdicts, the bridge's options, import hygiene, the
+conformance kit."""
 
 from __future__ import annotations
 
@@ -26,11 +27,11 @@ def result(event: HookEvent, output: dict[str, Any], **inp: Any) -> FireResult:
 
 def test_import_hookwise_and_the_core_import_no_framework() -> None:
     code = (
-        "import sys, hookwise, hookwise.adapters, hookwise.adapters._bridge, hookwise.adapters._codec, "
-        "hookwise.testing.conformance\n"
+        "import sys, hookwise, hookwise.adapters, hookwise.adapters._bridge, "
+        "hookwise.adapters._codec, hookwise.testing.conformance\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('langchain', 'langchain_core', 'langgraph', 'pydantic_ai', 'google', 'agents', 'openai', 'pydantic')]\n"
-        "print(','.join(bad))"
+        "('langchain', 'langchain_core', 'langgraph', 'pydantic_ai', 'google', 'agents', 'openai', "
+        "'pydantic')]\nprint(','.join(bad))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
@@ -179,7 +180,8 @@ def test_conformance_reports_a_missing_firing() -> None:
 def test_has_hooks_follows_matchers(tmp_path: Any) -> None:
     (tmp_path / ".gemini").mkdir()
     (tmp_path / ".gemini" / "settings.json").write_text(
-        '{"hooks": {"BeforeTool": [{"matcher": "shell", "hooks": [{"type": "command", "command": "true"}]}]}}'
+        '{"hooks": {"BeforeTool": [{"matcher": "shell", "hooks": [{"type": "command", "command": '
+        '"true"}]}]}}'
     )
     hooks = HookSystem(tmp_path, trust_all=True)
     assert hooks.has_hooks("BeforeTool", "shell") and hooks.has_hooks(

@@ -1,5 +1,5 @@
-"""The CrewAI adapter inside a real Crew: a scripted ``BaseLLM`` answering in CrewAI's ReAct text (CrewAI ships
-no test model), real command hooks and counting tools."""
+"""The CrewAI adapter inside a real Crew: a scripted ``BaseLLM`` answering in CrewAI's ReAct text
+(CrewAI ships no test model), real command hooks and counting tools."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ from .scenarios import QUICK_SCENARIOS, SCENARIOS, AdapterEnv, Request, Run, Sce
 
 @pytest.fixture(autouse=True)
 def _crewai_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """CrewAI's own test switch (no tracing prompt), no telemetry, its storage in a temporary home."""
+    """CrewAI's own test switch (no tracing prompt), no telemetry, its storage in a temporary
+    home."""
     monkeypatch.setenv("CREWAI_TESTING", "true")
     monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")
     monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
@@ -125,7 +126,8 @@ def test_before_tool_rewrite_and_after_tool_context(hooks: Hooks) -> None:
     assert hooks.log("AfterTool")[0]["tool_input"] == {"cmd": "ls -la"}
 
 
-@pytest.mark.slow  # a tail call nested to the cap; the quick tier keeps the after_tool_tail_call scenario
+# a tail call nested to the cap; the quick tier keeps the after_tool_tail_call scenario
+@pytest.mark.slow
 def test_after_tool_block_and_tail_call(hooks: Hooks) -> None:
     hooks.on("AfterTool", {"decision": "block", "reason": "secret output"}, matcher="shell")
     hooks.on(
@@ -195,13 +197,16 @@ def test_close_unregisters_the_hooks(hooks: Hooks) -> None:
     assert len(get_after_tool_call_hooks()) == n
 
 
-# ---- the shared scenarios and the conformance check ---------------------------------------------------
+# ---- the shared scenarios and the conformance check ----------------------------------------------
 def _react(turn: Turn) -> str:
     texts = [t for t in turn if isinstance(t, str)]
     calls = [t for t in turn if isinstance(t, ToolCall)]
     thought = "\n".join(texts) or "next step"
     if calls:  # CrewAI's ReAct text carries one action per answer
-        return f"Thought: {thought}\nAction: {calls[0].name}\nAction Input: {json.dumps(dict(calls[0].args))}"
+        return (
+            f"Thought: {thought}\nAction: {calls[0].name}\nAction Input: "
+            f"{json.dumps(dict(calls[0].args))}"
+        )
     return f"Thought: done\nFinal Answer: {thought}"
 
 
@@ -267,10 +272,10 @@ class CrewAIDriver:
         return Run(requests, calls, messages, output, history, stop, stop is not None, [])
 
 
-#: documented CrewAI deviations (docs/adapters.md "CrewAI"): the model reads CrewAI's own text for a refused
-#: call; CrewAI's task prompt wraps the user's words (requests are not the prompt alone); a model call can be
-#: refused but not answered or skipped; AfterAgent cannot retry; no tool selection; no native approvals; a
-#: replaced ReAct response replaces its tool call too
+#: documented CrewAI deviations (docs/adapters.md "CrewAI"): the model reads CrewAI's own text for a
+#: refused call; CrewAI's task prompt wraps the user's words (requests are not the prompt alone); a
+#: model call can be refused but not answered or skipped; AfterAgent cannot retry; no tool
+#: selection; no native approvals; a replaced ReAct response replaces its tool call too
 CREWAI_DEVIATIONS = {
     "before_tool_deny",
     "before_tool_ask_reject",
@@ -290,9 +295,10 @@ CREWAI_DEVIATIONS = {
 }
 
 
-#: CrewAI's documented deviations from the reference host's fields: its requests are its ReAct transcript
-#: (the task prompt wraps the user's words; tool calls and results are text in the model's turns), and the
-#: answer AfterAgent sees is the Final Answer alone; BeforeToolSelection does not fire (CrewAI has no seam)
+#: CrewAI's documented deviations from the reference host's fields: its requests are its ReAct
+#: transcript (the task prompt wraps the user's words; tool calls and results are text in the
+#: model's turns), and the answer AfterAgent sees is the Final Answer alone; BeforeToolSelection
+#: does not fire (CrewAI has no seam)
 CONFORMANCE_IGNORED: dict[str, set[str]] = {
     "BeforeModel": {"llm_request.messages"},
     "AfterModel": {"llm_request.messages", "llm_response"},

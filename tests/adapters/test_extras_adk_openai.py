@@ -1,5 +1,5 @@
-"""Without its framework, importing the ADK or openai-agents adapter raises ImportError naming the extra
-(also on Python 3.10, where the extras install nothing)."""
+"""Without its framework, importing the ADK or openai-agents adapter raises ImportError naming the
+extra (also on Python 3.10, where the extras install nothing)."""
 
 from __future__ import annotations
 

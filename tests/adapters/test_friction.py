@@ -1,5 +1,6 @@
-"""Issue 25's friction items, inside the real frameworks: SessionEnd without close() (garbage collection,
-process exit), warnings on stderr without ``on_message``, and the model reading its own tool names."""
+"""Issue 25's friction items, inside the real frameworks: SessionEnd without close() (garbage
+collection, process exit), warnings on stderr without ``on_message``, and the model reading its own
+tool names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The LangChain adapter inside a real ``create_agent`` graph, with LangChain's own fake chat model."""
+"""The LangChain adapter inside a real ``create_agent`` graph, with LangChain's own fake chat
+model."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The openai-agents adapter inside the real SDK Runner: agents.testing.ScriptedModel, real command hooks,
-counting tools. Assertions are on tool invocation counts and on the calls the scripted model recorded."""
+"""The openai-agents adapter inside the real SDK Runner: agents.testing.ScriptedModel, real command
+hooks, counting tools. Assertions are on tool invocation counts and on the calls the scripted model
+recorded."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def kit() -> Kit:
     return Kit(Run, call, say)
 
 
-# ---- BeforeTool --------------------------------------------------------------------------------------
+# ---- BeforeTool ----------------------------------------------------------------------------------
 def test_before_tool_stop_raises_agent_stopped(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"continue": False, "stopReason": "budget spent"}, matcher="shell")
     hooks.on("AfterAgent", {})
@@ -120,7 +121,7 @@ def test_ask_native_uses_interruptions(hooks: Hooks, ok: bool) -> None:
         assert verdicts.CANCELLED in r.request_text(1)
 
 
-# ---- AfterTool ---------------------------------------------------------------------------------------
+# ---- AfterTool -----------------------------------------------------------------------------------
 def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
     hooks.on(
         "AfterTool",
@@ -138,7 +139,7 @@ def test_after_tool_tail_call_answers_the_original_call(hooks: Hooks) -> None:
     assert out[0]["call_id"] == "c1" and "echo:t" in str(out[0]["output"])
 
 
-# ---- BeforeAgent -------------------------------------------------------------------------------------
+# ---- BeforeAgent ---------------------------------------------------------------------------------
 def test_before_agent_block_trips_the_input_guardrail(hooks: Hooks) -> None:
     hooks.on("BeforeAgent", {"decision": "block", "reason": "off topic"})
     r = Run(hooks, [say("never")])
@@ -168,7 +169,7 @@ def test_before_agent_context_is_in_every_request_of_its_prompt_only(hooks: Hook
     assert "branch main" not in r.request_text(2)
 
 
-# ---- AfterAgent --------------------------------------------------------------------------------------
+# ---- AfterAgent ----------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_after_agent_block_retries_with_the_reason(hooks: Hooks) -> None:
     hooks.on("AfterAgent", [{"decision": "block", "reason": "mention the tests"}, {}])
@@ -258,7 +259,7 @@ def test_after_agent_retry_needs_run_with_plain_runner(hooks: Hooks) -> None:
     assert any("cannot retry" in w for w in r.messages.of("warning"))
 
 
-# ---- BeforeModel / AfterModel / BeforeToolSelection ---------------------------------------------------
+# ---- BeforeModel / AfterModel / BeforeToolSelection ----------------------------------------------
 def test_before_model_rewrites_messages_and_config(hooks: Hooks) -> None:
     hooks.on(
         "BeforeModel",
@@ -398,7 +399,7 @@ def test_before_tool_selection_filters_and_enforces(hooks: Hooks) -> None:
     assert "Tool call refused" in r.request_text(1) and "BeforeToolSelection" in r.request_text(1)
 
 
-# ---- call styles, lifecycle, failures, aliases -------------------------------------------------------
+# ---- call styles, lifecycle, failures, aliases ---------------------------------------------------
 @pytest.mark.slow
 def test_async_and_streamed_runs(hooks: Hooks) -> None:
     hooks.on("BeforeTool", {"decision": "deny", "reason": "no"}, matcher="shell")
@@ -455,7 +456,7 @@ def test_govern_does_not_mutate_the_callers_agent(hooks: Hooks) -> None:
     assert r.agent.input_guardrails == [] and r.agent.output_guardrails == []
 
 
-# ---- conformance -------------------------------------------------------------------------------------
+# ---- conformance ---------------------------------------------------------------------------------
 def _drive(hooks_system: Any, conversation: Conversation) -> None:
     steps = []
     n = 0
@@ -496,7 +497,7 @@ def test_conformance_with_the_reference_host() -> None:
     assert_adapter_conformance(_drive)
 
 
-# ---- the shared scenario suite -----------------------------------------------------------------------
+# ---- the shared scenario suite -------------------------------------------------------------------
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -811,7 +812,8 @@ def _default_loop() -> asyncio.AbstractEventLoop:
 
 
 def test_run_sync_runs_on_the_thread_default_loop(hooks: Hooks) -> None:
-    """As Runner.run_sync: the thread's default loop, kept open (loop-bound SDK helpers keep working)."""
+    """As Runner.run_sync: the thread's default loop, kept open (loop-bound SDK helpers keep
+    working)."""
     r = Run(hooks, [say("one"), say("two")])
     assert r.run("first").final_output == "one"
     loop = _default_loop()
@@ -825,10 +827,10 @@ def test_run_sync_runs_on_the_thread_default_loop(hooks: Hooks) -> None:
         asyncio.run(inside())
 
 
-# ---- issue 25: the customer-service example (handoff objects with callbacks) --------------------------
+# ---- issue 25: the customer-service example (handoff objects with callbacks) ---------------------
 def _customer_service(r: Run, handed: list[str]) -> Agent[Any]:
-    """Triage hands off through ``handoff(agent=…, on_handoff=…, tool_name_override=…)`` objects, as the
-    SDK's customer_service example does; the seat agent hands back the same way."""
+    """Triage hands off through ``handoff(agent=…, on_handoff=…, tool_name_override=…)`` objects, as
+    the SDK's customer_service example does; the seat agent hands back the same way."""
     from agents import handoff
 
     t = r.tools

@@ -360,7 +360,7 @@ def test_a_run_registers_only_the_seams_of_configured_events(adapter_env: Adapte
     assert type(every).wrap_model_request is not AbstractCapability.wrap_model_request
 
 
-# ---- issue 25: the flight-booking example (several agents, all with a structured output_type) ---------
+# ---- issue 25: the flight-booking example (several agents, all with a structured output_type) ----
 class FlightDetails(BaseModel):
     flight_number: str
     price: int
@@ -391,8 +391,8 @@ def _structured_model(
 def _flight_agents(
     cap: HookwiseCapability, seen: dict[str, list[list[tuple[str, str]]]], calls: dict[str, int]
 ) -> tuple[Agent[None, FlightDetails], Agent[None, SeatPreference]]:
-    """The example's shape: a search agent whose tool delegates to an extraction agent, and a seat agent;
-    one capability instance governs all three."""
+    """The example's shape: a search agent whose tool delegates to an extraction agent, and a seat
+    agent; one capability instance governs all three."""
     extraction = Agent(
         _structured_model("extract", [{"flight_number": "AK456", "price": 80}], seen),
         output_type=FlightDetails,

@@ -1,7 +1,7 @@
 """BeforeAgent, AfterAgent, SessionStart/SessionEnd and PreCompress, end to end (headless).
 
-Gemini CLI's event rules (docs/agent.md; docs/contract.md §9): BeforeAgent stop (message kept) / block
-(message dropped) / additionalContext (this prompt only); AfterAgent stop / block = retry with
+Gemini CLI's event rules (docs/agent.md; docs/contract.md §9): BeforeAgent stop (message kept) /
+block (message dropped) / additionalContext (this prompt only); AfterAgent stop / block = retry with
 ``stop_hook_active`` / cap / ``clearContext``; SessionStart context and systemMessage;
 SessionEnd(exit); PreCompress(auto) when the history passes the threshold.
 """

@@ -1,6 +1,6 @@
-"""The reference host (``hookwise agent``) and Claude Code's dialect (issue 21): Claude-only input fields,
-``updatedToolOutput``, a PreCompact block, SessionStart after a compaction. Rows of docs/claude.md's table
-are named as ``row: <kind> <name>`` (column "reference host")."""
+"""The reference host (``hookwise agent``) and Claude Code's dialect (issue 21): Claude-only input
+fields, ``updatedToolOutput``, a PreCompact block, SessionStart after a compaction. Rows of
+docs/claude.md's table are named as ``row: <kind> <name>`` (column "reference host")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 from tests.agent.conftest import AgentEnv, call, generate, say, text
 
-#: a hook that appends its stdin to ``<name>.log`` beside it and prints the environment's ``OUT_<NAME>``
+#: a hook that appends its stdin to ``<name>.log`` beside it and prints the environment's
+#: ``OUT_<NAME>``
 RECORD = """
 import json, os, sys
 name = os.path.basename(__file__)[:-3]
@@ -31,7 +32,8 @@ def record(
     code: int = 0,
     matcher: str | None = None,
 ) -> None:
-    """A hook named ``name`` on ``event`` (Claude dialect unless ``dialect`` is None) answering ``out``."""
+    """A hook named ``name`` on ``event`` (Claude dialect unless ``dialect`` is None) answering
+    ``out``."""
     body = out if isinstance(out, str) else json.dumps(out)
     agent.script(event, RECORD.format(out=body, code=code), name=name, matcher=matcher)
     if dialect:
@@ -48,7 +50,8 @@ def log(agent: AgentEnv, name: str) -> list[dict[str, Any]]:
 
 
 def test_claude_only_fields_reach_claude_dialect_hooks_only(agent: AgentEnv) -> None:
-    """row: stdin tool_use_id; row: stdin duration_ms; row: stdin permission_mode; row: stdin prompt_id."""
+    """row: stdin tool_use_id; row: stdin duration_ms; row: stdin permission_mode; row: stdin
+    prompt_id."""
     for event in ("BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent"):
         record(agent, event, f"claude_{event.lower()}")
     record(agent, "AfterTool", "native_after", dialect=None)
@@ -83,7 +86,8 @@ def _function_response(r: Any) -> Any:
 
 
 def test_updated_tool_output_replaces_the_result_later_hook_wins(agent: AgentEnv) -> None:
-    """row: output updatedToolOutput (object of the result's shape; two hooks: the later one wins)."""
+    """row: output updatedToolOutput (object of the result's shape; two hooks: the later one
+    wins)."""
     first = {
         "hookSpecificOutput": {
             "hookEventName": "PostToolUse",
@@ -161,7 +165,8 @@ def test_session_start_compact_follows_a_compression_with_the_model(agent: Agent
 
 
 def test_a_stop_block_continues_with_stop_hook_active(agent: AgentEnv) -> None:
-    """row: output Stop decision block (the agent continues; the next Stop has stop_hook_active: true)."""
+    """row: output Stop decision block (the agent continues; the next Stop has stop_hook_active:
+    true)."""
     agent.script(
         "AfterAgent",
         """

@@ -25,7 +25,10 @@ GEMINI_CLI_SESSION = [
                         "content": {
                             "parts": [
                                 {
-                                    "text": "**Locating the file**\n\nI should read notes.txt first.\n\n",
+                                    "text": (
+                                        "**Locating the file**\n\nI should read notes.txt "
+                                        "first.\n\n"
+                                    ),
                                     "thought": True,
                                 }
                             ],
@@ -386,8 +389,8 @@ def test_untrusted_project_hooks_do_not_run_and_are_reported_once(agent: AgentEn
     assert r.returncode == 0, r.stderr
     assert agent.inputs(hook=guard) == []
     assert [t["success"] for t in r.records("tool_call")] == [True, True]
-    # one notice, up front (before the first prompt): the hook, then the command it would run (the review
-    # screen of `hookwise trust`)
+    # one notice, up front (before the first prompt): the hook, then the command it would run (the
+    # review screen of `hookwise trust`)
     mentions = [i for i, ln in enumerate(r.stderr_lines) if guard in ln]
     first = mentions[0]
     assert f"project hook {guard} (BeforeTool)" in r.stderr_lines[first], r.stderr

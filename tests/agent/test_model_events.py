@@ -200,7 +200,8 @@ def test_tool_selection_malformed_tool_config_is_a_warning(agent: AgentEnv) -> N
     agent.responses(say(call("list_directory", dir_path=".")), say(text("ok")))
     r = agent.run()
     assert r.records("tool_call")[0]["success"] is True
-    # a wrong-typed answer field fails the hook, visibly (one validator for every answer: docs/contract.md §6)
+    # a wrong-typed answer field fails the hook, visibly (one validator for every answer:
+    # docs/contract.md §6)
     assert any("failed" in ln and "toolConfig" in ln and "ignored" in ln for ln in r.stderr_lines)
 
 

@@ -73,11 +73,17 @@ def test_blank_lines_and_empty_files() -> None:
         ('{"method": "generateContentStream", "response": {}}', "must be a list of chunks"),
         ('{"method": "generateContentStream", "response": []}', "at least one chunk"),
         (
-            '{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"text": 1}]}}]}}',
+            (
+                '{"method": "generateContent", "response": {"candidates": [{"content": '
+                '{"parts": [{"text": 1}]}}]}}'
+            ),
             "parts[0].text must be a string",
         ),
         (
-            '{"method": "generateContent", "response": {"candidates": [{"content": {"parts": [{"functionCall": {}}]}}]}}',  # noqa: E501
+            (
+                '{"method": "generateContent", "response": {"candidates": [{"content": '
+                '{"parts": [{"functionCall": {}}]}}]}}'
+            ),
             "functionCall needs a non-empty string name",
         ),
         (
@@ -265,7 +271,8 @@ def test_agent_uses_the_live_model_with_a_key(
 def test_agent_session_with_the_live_model_class_and_a_fake_client(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`hookwise agent` with GEMINI_API_KEY: the whole loop through GeminiModel, the API replaced by a fake."""
+    """`hookwise agent` with GEMINI_API_KEY: the whole loop through GeminiModel, the API replaced by
+    a fake."""
     import io
     import sys
 

@@ -1,7 +1,7 @@
 """BeforeTool and AfterTool, end to end: ``hookwise agent`` + a scripted model + real hook scripts.
 
-Gemini CLI's event rules (docs/agent.md; docs/contract.md §9) covered here: BeforeTool stop / block / ask /
-``tool_input`` (merged) / systemMessage; AfterTool stop / block / additionalContext /
+Gemini CLI's event rules (docs/agent.md; docs/contract.md §9) covered here: BeforeTool stop / block
+/ ask / ``tool_input`` (merged) / systemMessage; AfterTool stop / block / additionalContext /
 ``tailToolCallRequest``.
 """
 
@@ -143,7 +143,8 @@ def test_before_tool_malformed_tool_input_is_a_warning_and_ignored(agent: AgentE
     assert r.returncode == 0, r.stderr
     assert (agent.root / "out.txt").read_text() == "kept\n"
     assert any(
-        # a wrong-typed answer field fails the hook (one validator for every answer: docs/contract.md §6)
+        # a wrong-typed answer field fails the hook (one validator for every answer:
+        # docs/contract.md §6)
         ln.startswith(f"[WARNING] hook {bad} (BeforeTool) failed")
         and "tool_input" in ln
         and "ignored" in ln

@@ -1,5 +1,5 @@
-"""The agent's trust offer means what it says (issue 20, item 12): per-hook choices, the same material as
-`hookwise trust`, and "this session only" trusts nothing permanently."""
+"""The agent's trust offer means what it says (issue 20, item 12): per-hook choices, the same
+material as `hookwise trust`, and "this session only" trusts nothing permanently."""
 
 from __future__ import annotations
 

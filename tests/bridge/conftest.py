@@ -14,7 +14,8 @@ PAYLOADS = Path(__file__).parent / "payloads"
 
 
 def payload(agent: str, name: str, project: Project) -> dict[str, Any]:
-    """A payload the real agent sent (tests/bridge/payloads/<agent>/<name>.json), placed in ``project``."""
+    """A payload the real agent sent (tests/bridge/payloads/<agent>/<name>.json), placed in
+    ``project``."""
     text = (PAYLOADS / agent / f"{name}.json").read_text()
     for placeholder, value in (
         ("<project>", str(project.root)),
@@ -66,7 +67,8 @@ class Recorder:
 
 @pytest.fixture
 def bridge_project(project: Project) -> tuple[Project, Recorder, Recorder]:
-    """A project with two recording hooks on every event: a contract hook and a Claude-dialect one."""
+    """A project with two recording hooks on every event: a contract hook and a Claude-dialect
+    one."""
     contract = Recorder(project, "contract")
     claude = Recorder(project, "claude")
     events = [
@@ -98,7 +100,7 @@ def bridge_project(project: Project) -> tuple[Project, Recorder, Recorder]:
         ]
         for ev in events
     }
-    # hookwise's own settings live in the user layer here: a project .gemini file would be the agent's
-    # own file for the Gemini agents
+    # hookwise's own settings live in the user layer here: a project .gemini file would be the
+    # agent's own file for the Gemini agents
     project.write_settings({"hooks": hooks}, layer="user")
     return project, contract, claude

@@ -274,7 +274,7 @@ def _responses(model: FakeModel, h: Any, body: dict[str, Any]) -> None:
     )
 
 
-# --------------------------------------------------------------------------- OpenAI chat completions
+# -------------------------------------------------------------------------- OpenAI chat completions
 
 
 def _chat(model: FakeModel, h: Any, body: dict[str, Any]) -> None:

@@ -1,5 +1,6 @@
-"""``hookwise agents`` on a machine built in a temporary HOME: three agents installed, hookwise in two of
-them, events fired through ``hookwise hook`` (the state file), flags for events that never fired."""
+"""``hookwise agents`` on a machine built in a temporary HOME: three agents installed, hookwise in
+two of them, events fired through ``hookwise hook`` (the state file), flags for events that never
+fired."""
 
 from __future__ import annotations
 

@@ -79,7 +79,8 @@ def test_every_recorded_payload_reaches_both_dialects(
             continue  # Qwen's own timestamp is kept too, hookwise's replaces it when absent
         elif _claude_never_sends(key, CONTRACT[event]):
             # the Claude dialect sends Claude's own fields only on the events Claude Code sends them
-            # (hookwise.claude.dialect.CLAUDE_ONLY_ON); Codex sends `model`, `permission_mode` on more
+            # (hookwise.claude.dialect.CLAUDE_ONLY_ON); Codex sends `model`, `permission_mode` on
+            # more
             assert key not in as_claude
         else:
             assert as_claude[key] == value, key

@@ -1,5 +1,5 @@
-"""``hookwise hook`` for the agents covered by documented (or, for Copilot and Gemini CLI, recorded) payloads:
-their stdin in, real hooks in a temporary project, their answer out, field for field."""
+"""``hookwise hook`` for the agents covered by documented (or, for Copilot and Gemini CLI, recorded)
+payloads: their stdin in, real hooks in a temporary project, their answer out, field for field."""
 
 from __future__ import annotations
 
@@ -288,7 +288,7 @@ def test_windsurf_blocks_with_exit_2_and_says_why(
     assert "tool_info fields hookwise does not know: x" in out.stderr
 
 
-# --------------------------------------------------------------------------- Claude-dialect agents (documented)
+# --------------------------------------------------------------- Claude-dialect agents (documented)
 
 
 @pytest.mark.slow
@@ -337,8 +337,8 @@ def test_claude_dialect_agents(
 
 
 def test_gemini_runs_claude_format_hooks_it_lacks(project: Project) -> None:
-    """Gemini CLI does not read .claude/: with hooksConfig.claudeSettings the bridge runs those hooks there,
-    with their Claude meaning (Claude's names in, Claude's answer understood)."""
+    """Gemini CLI does not read .claude/: with hooksConfig.claudeSettings the bridge runs those
+    hooks there, with their Claude meaning (Claude's names in, Claude's answer understood)."""
     guard = project.root / "guard.sh"
     guard.write_text(
         '#!/bin/sh\ngrep -q \'"tool_name":"Bash"\' && '

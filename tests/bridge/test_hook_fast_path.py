@@ -1,6 +1,7 @@
-"""``hookwise hook``'s fast path (hookwise.bridge.client): with a warm ``hookwise serve`` on the socket, the
-agent's stdin goes to the service as raw bytes before any of hookwise's firing machinery is imported; when the
-service cannot answer, the hooks run in process on the same stdin, and the service is not asked twice."""
+"""``hookwise hook``'s fast path (hookwise.bridge.client): with a warm ``hookwise serve`` on the
+socket, the agent's stdin goes to the service as raw bytes before any of hookwise's firing machinery
+is imported; when the service cannot answer, the hooks run in process on the same stdin, and the
+service is not asked twice."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from hookwise.bridge.client import parse_reply, request_path
 GUARD = (
     "import os\n"
     "def check(inp):\n"
-    "    return {'decision': 'deny', 'reason': f\"pid {os.getpid()} denies {inp['tool_input']['command']}\"}\n"
+    "    return {'decision': 'deny', 'reason': f\"pid {os.getpid()} denies "
+    "{inp['tool_input']['command']}\"}\n"
 )
 
-#: modules the served path must not load (the in-process path's machinery, the stdlib's socket wrapper)
+#: modules the served path must not load (the in-process path's machinery, the stdlib's socket
+#: wrapper)
 NOT_ON_THE_FAST_PATH = (
     "hookwise.runners",
     "hookwise.engine",
@@ -84,7 +87,10 @@ def test_the_command_line_the_fast_path_takes() -> None:
 
 
 def test_a_reply_that_is_not_the_service_answer_is_none() -> None:
-    good = b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{"stdout": "{}\\n", "stderr": "", "exitCode": 2}'
+    good = (
+        b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{"stdout": "{}\\n", "stderr": "", '
+        b'"exitCode": 2}'
+    )
     assert parse_reply(good) == (b"{}\n", b"", 2)
     for bad in (
         b"HTTP/1.1 421 Misdirected\r\n\r\n{}",
@@ -138,7 +144,8 @@ def test_the_served_path_imports_only_what_it_must(tmp_path: Path) -> None:
 
 
 class _Garbage:
-    """A Unix socket that answers every connection with a reply that is not the service's, counting them."""
+    """A Unix socket that answers every connection with a reply that is not the service's, counting
+    them."""
 
     def __init__(self, path: Path) -> None:
         self.calls = 0

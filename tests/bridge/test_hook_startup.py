@@ -1,5 +1,6 @@
-"""``hookwise hook`` starts as fast as ``fire``: its well-formed line is parsed without argparse, and a Claude
-Code tool call through a python hook imports none of the heavy modules ``fire`` avoids (tests/perf)."""
+"""``hookwise hook`` starts as fast as ``fire``: its well-formed line is parsed without argparse,
+and a Claude Code tool call through a python hook imports none of the heavy modules ``fire`` avoids
+(tests/perf)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""``hookwise install`` / ``uninstall`` as a user runs them: byte-for-byte round trips on real-looking hook
-files of every agent (comments, other keys, existing hooks), idempotence, refusals, ``--take-over``."""
+"""``hookwise install`` / ``uninstall`` as a user runs them: byte-for-byte round trips on
+real-looking hook files of every agent (comments, other keys, existing hooks), idempotence,
+refusals, ``--take-over``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from tests.conftest import Project
 
 from hookwise.bridge.agents import AGENTS
 
-#: a file each agent might already have: comments where the format allows them, other keys, own hooks
+#: a file each agent might already have: comments where the format allows them, other keys, own
+#: hooks
 EXISTING: dict[str, str] = {
     "claude": """{
   // team settings
@@ -25,25 +27,33 @@ EXISTING: dict[str, str] = {
   },
   "model": "opus"
 }
-""",
-    "codex": '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]\n  }\n}\n',
+""",  # noqa: E501 (a user's file, verbatim)
+    "codex": (
+        '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "notify-send '
+        'done"}]}]\n  }\n}\n'
+    ),
     "gemini": """{
   /* Gemini settings */
   "general": {"vimMode": true},
   "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "lint"}]}]}
 }
-""",
+""",  # noqa: E501 (a user's file, verbatim)
     "qwen": '{\n\t"model": {"name": "qwen3"},\n\t"hooks": {}\n}\n',
     "tabnine": '{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}\n',
     "terminai": '{\r\n  "ui": {"theme": "dark"}\r\n}\r\n',
-    "cursor": '{\n  "version": 1,\n  "hooks": {\n    "beforeShellExecution": [ { "command": "./audit.sh" } ]\n  }\n}\n',
+    "cursor": (
+        '{\n  "version": 1,\n  "hooks": {\n    "beforeShellExecution": [ { "command": '
+        '"./audit.sh" } ]\n  }\n}\n'
+    ),
     "copilot": "",
     "copilot-pascal": "",
     "agy": (
         '{\n  "hooks": {\n    "Stop": [ { "name": "notify", '
         '"hooks": [ { "type": "command", "command": "say done" } ] } ]\n  }\n}\n'
     ),
-    "windsurf": '{\n  "hooks": {\n    "post_cascade_response": [ { "command": "log.sh" } ]\n  }\n}\n',
+    "windsurf": (
+        '{\n  "hooks": {\n    "post_cascade_response": [ { "command": "log.sh" } ]\n  }\n}\n'
+    ),
     "goose": "",
     "continue": '{\n  // Continue reads Claude-format hooks\n  "hooks": {}\n}\n',
 }
@@ -54,8 +64,9 @@ def test_every_agent_has_a_sample_file() -> None:
 
 
 def _hookwise(project: Path, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """The CLI as a user runs it; ``--user`` lines go through the same functions in this process (the
-    round trips of both scopes are alike, and a process per step would double the file's run time)."""
+    """The CLI as a user runs it; ``--user`` lines go through the same functions in this process
+    (the round trips of both scopes are alike, and a process per step would double the file's run
+    time)."""
     env = {**os.environ, "HOME": str(home)}
     if "--user" in args and "--dry-run" not in args:
         return _in_process(project, args, env)

@@ -1,4 +1,5 @@
-"""`hookwise agents` on a machine with no agent at all: every row of the table, none present (quick tier)."""
+"""`hookwise agents` on a machine with no agent at all: every row of the table, none present (quick
+tier)."""
 
 from __future__ import annotations
 

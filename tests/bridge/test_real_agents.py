@@ -1,10 +1,11 @@
-"""Real agent CLIs, offline, with ``hookwise install <agent>``: one prompt each against a scripted fake model
-(tests/bridge/fake_model.py), and assertions on what really happened — the tool ran or not, the model's
-next request carries the denial or the added context, a rewritten argument reached the tool.
+"""Real agent CLIs, offline, with ``hookwise install <agent>``: one prompt each against a scripted
+fake model (tests/bridge/fake_model.py), and assertions on what really happened — the tool ran or
+not, the model's next request carries the denial or the added context, a rewritten argument reached
+the tool.
 
 The CLIs come from the npm registry, installed once into a cache outside the repository
-(``$HOOKWISE_AGENTS_CACHE``, else ``~/.cache/hookwise/agents-e2e``). Without node, npm, the registry or a
-package, the tests skip with the reason.
+(``$HOOKWISE_AGENTS_CACHE``, else ``~/.cache/hookwise/agents-e2e``). Without node, npm, the registry
+or a package, the tests skip with the reason.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ cmd = d["tool_input"].get("command", "")
 if "rm " in cmd:
     print(json.dumps({{"decision": "deny", "reason": "{DENY}"}}))
 elif "REWRITE-ME" in cmd:
-    print(json.dumps({{"hookSpecificOutput": {{"tool_input": {{"command": "echo REWRITTEN > rewritten.txt"}}}}}}))
+    new = {{"command": "echo REWRITTEN > rewritten.txt"}}
+    print(json.dumps({{"hookSpecificOutput": {{"tool_input": new}}}}))
 """
 KEEP_GOING = "KEEP-GOING-BY-HOOKWISE"
 REPLACED = "OUTPUT-REPLACED-BY-HOOKWISE"
@@ -144,7 +146,8 @@ def _hookwise_settings(proj: Path, path: Path | None = None) -> None:
 
 
 def _env(home: Path, extra: dict[str, str]) -> dict[str, str]:
-    """A clean environment: the agent's own variables, hookwise and node on PATH, nothing of the caller's."""
+    """A clean environment: the agent's own variables, hookwise and node on PATH, nothing of the
+    caller's."""
     node_dir = os.path.dirname(shutil.which("node") or "/usr/bin/node")
     path = os.pathsep.join(
         dict.fromkeys([os.path.dirname(sys.executable), node_dir, "/usr/bin", "/bin"])
@@ -337,7 +340,8 @@ def test_qwen_code(
 def test_copilot_cli(
     mode: str, agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
 ) -> None:
-    """Both hook modes: camelCase events (payloads without their event) and PascalCase (Claude's)."""
+    """Both hook modes: camelCase events (payloads without their event) and PascalCase
+    (Claude's)."""
     exe = _agent_bin(agents_cache, "copilot")
     _hookwise_settings(agent_project)
     _install(agent_project, agent_home, mode)
@@ -347,7 +351,8 @@ def test_copilot_cli(
         "COPILOT_PROVIDER_TYPE": "openai",
         "COPILOT_PROVIDER_API_KEY": "dummy",
         "COPILOT_MODEL": "gpt-4.1",
-        "COPILOT_ALLOW_ALL": "true",  # exactly "true": also trusts the folder, which loads its hooks
+        # exactly "true": also trusts the folder, which loads its hooks
+        "COPILOT_ALLOW_ALL": "true",
         "COPILOT_AUTO_UPDATE": "false",
         "COPILOT_HOME": str(agent_home / ".copilot"),
     }
@@ -363,7 +368,8 @@ def _assert_guarded(proj: Path, model: FakeModel, why: str, *, rewrite_applied: 
     # the denied call did not run, and the model was told why
     assert not (proj / "denied.txt").exists(), why
     assert _later_requests_say(model, DENY, 1), why
-    # the rewritten call ran with hookwise's arguments (or, where the agent cannot apply them, not at all)
+    # the rewritten call ran with hookwise's arguments (or, where the agent cannot apply them, not
+    # at all)
     assert not (proj / "original.txt").exists(), why
     assert (proj / "rewritten.txt").exists() is rewrite_applied, why
     # the first stop was blocked: the agent went on, and the model was told why

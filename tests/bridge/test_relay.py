@@ -1,11 +1,12 @@
-"""Claude events the contract lacks (``PermissionRequest``, ``PermissionDenied``, ``SubagentStart``…) passed
-by ``hookwise hook`` to the Claude-format hooks configured under their own name (hookwise.bridge.relay).
+"""Claude events the contract lacks (``PermissionRequest``, ``PermissionDenied``,
+``SubagentStart``…) passed by ``hookwise hook`` to the Claude-format hooks configured under their
+own name (hookwise.bridge.relay).
 
 The payloads: the base fields are those the real agents sent for the same tool call
 (tests/bridge/payloads/<agent>/PreToolUse.json); the event's own fields (``permission_suggestions``,
 ``agent_type``) come from Claude Code's documentation. Claude Code 2.1.197 under ``-p`` never fires
-``PermissionRequest`` (seen: headless, no permission dialog is shown, so the call is denied without it).
-Hooks are real subprocesses; settings are real files.
+``PermissionRequest`` (seen: headless, no permission dialog is shown, so the call is denied without
+it). Hooks are real subprocesses; settings are real files.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from hookwise.bridge.relay import RELAYS
 from hookwise.claude.names import CLAUDE_EVENTS_WITHOUT_EQUIVALENT, RELAYED_EVENTS
 from hookwise.runners.dialects import DIALECTS
 
-#: a hook that logs its stdin and answers with argv[1] (a JSON text), exits with argv[2] (stderr: argv[3])
+#: a hook that logs its stdin and answers with argv[1] (a JSON text), exits with argv[2] (stderr:
+#: argv[3])
 HOOK = """import json, os, sys
 data = sys.stdin.read()
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), sys.argv[4] + ".log"), "a") as f:
@@ -125,7 +127,8 @@ def test_a_permission_request_reaches_the_hooks_of_its_name_and_deny_wins(
     data = _permission_request(agent, project)
     out = _call(agent, data)
     assert _decision(out) == {"behavior": "deny", "message": "not on Fridays", "interrupt": True}
-    # the agent's payload as Claude Code would send it: Qwen's tool id run_shell_command is Claude's Bash
+    # the agent's payload as Claude Code would send it: Qwen's tool id run_shell_command is Claude's
+    # Bash
     claude = {**data, "tool_name": "Bash"}
     assert hooks.seen("yes") == [claude] and hooks.seen("no") == [claude]
     assert hooks.seen("pre") == []
@@ -136,7 +139,8 @@ def test_a_permission_request_reaches_the_hooks_of_its_name_and_deny_wins(
 
 @pytest.mark.usefixtures("trust_all")
 def test_an_allow_carries_the_rewrite_where_the_agent_applies_it(project: Project) -> None:
-    """Claude Code runs its own .claude/ files: the hook moved by ``install --take-over`` is relayed."""
+    """Claude Code runs its own .claude/ files: the hook moved by ``install --take-over`` is
+    relayed."""
     hooks = Hooks(project)
     rewrite = {"command": "echo safer", "description": "rewritten"}
     allow = {"decision": {"behavior": "allow", "updatedInput": rewrite}}
@@ -322,8 +326,8 @@ def test_an_if_rule_narrows_a_relayed_hook_as_in_claude_code(project: Project) -
 
 @pytest.mark.usefixtures("trust_all")
 def test_a_plugins_hook_is_relayed_to_claude_code_with_its_root(project: Project) -> None:
-    """A Claude plugin named in hookwise's settings: Claude Code does not run it itself, the bridge does,
-    with ``CLAUDE_PLUGIN_ROOT`` set and substituted as for every plugin hook."""
+    """A Claude plugin named in hookwise's settings: Claude Code does not run it itself, the bridge
+    does, with ``CLAUDE_PLUGIN_ROOT`` set and substituted as for every plugin hook."""
     plugin = project.root / "tools" / "guard-plugin"
     (plugin / "hooks").mkdir(parents=True)
     (plugin / "deny.py").write_text(

@@ -1,7 +1,8 @@
-"""``install --take-over`` for Cursor, agy and Windsurf: the agent's file keeps only hookwise's entries (every
-other byte stays), ``uninstall`` gives the original back byte for byte, and the bridge runs the moved hooks
-in their own format: the agent's stdin as it came, the answer read as the agent reads it, merged with the
-contract hooks' answers. Copilot's take-over is refused with the reason. Hooks are real subprocesses."""
+"""``install --take-over`` for Cursor, agy and Windsurf: the agent's file keeps only hookwise's
+entries (every other byte stays), ``uninstall`` gives the original back byte for byte, and the
+bridge runs the moved hooks in their own format: the agent's stdin as it came, the answer read as
+the agent reads it, merged with the contract hooks' answers. Copilot's take-over is refused with the
+reason. Hooks are real subprocesses."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from hookwise.bridge.agents import AGENTS
 from hookwise.bridge.core import answer
 from hookwise.jsonc.parse import strip_comments
 
-#: a hook of the agent's own: logs its stdin, prints the answer file's text, exits with the exit file's code
+#: a hook of the agent's own: logs its stdin, prints the answer file's text, exits with the exit
+#: file's code
 OWN_HOOK = """import os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 name = sys.argv[1]
@@ -53,11 +55,11 @@ ORIGINAL: dict[str, str] = {
   },
   "other": [1, 2, 3]
 }
-""",
+""",  # noqa: E501 (a user's file, verbatim)
     "windsurf": (
-        '{\r\n  "hooks": {\r\n    "pre_run_command": [ { "command": "PY own.py run", "show_output": true } ],'
-        '\r\n    "post_cascade_response": [ { "command": "PY own.py after" } ]\r\n  },\r\n'
-        '  "settings": {"x": true}\r\n}\r\n'
+        '{\r\n  "hooks": {\r\n    "pre_run_command": [ { "command": "PY own.py run", '
+        '"show_output": true } ],\r\n    "post_cascade_response": [ { "command": "PY own.py after" '
+        '} ]\r\n  },\r\n  "settings": {"x": true}\r\n}\r\n'
     ),
 }
 

@@ -1,4 +1,5 @@
-"""Claude Code's 2026 hook fields: each honoured natively and after ``migrate``, or named in the report.
+"""Claude Code's 2026 hook fields: each honoured natively and after ``migrate``, or named in the
+report.
 
 Real projects in temporary directories, real command hooks, the CLI run as a user runs it.
 """
@@ -84,7 +85,7 @@ def fields_of(rep: dict[str, Any], i: int) -> dict[str, tuple[str, str]]:
     return {f["field"]: (f["action"], f["detail"]) for f in rep["hooks"][i]["fields"]}
 
 
-# --------------------------------------------------------------------------- migrate --from-claude: the report
+# ---------------------------------------------------------------- migrate --from-claude: the report
 
 
 @pytest.mark.slow
@@ -180,7 +181,8 @@ def test_newer_events_and_values_are_reported(tmp_path: Path) -> None:
             == f"Claude Code event {ev!r} never fires here: it has no hookwise equivalent"
         )
     assert rep["counts"]["neverFires"] == 3
-    # issue 21 item 1: Claude's values are kept (fork: a forked session; agent_*: agent notifications)
+    # issue 21 item 1: Claude's values are kept (fork: a forked session; agent_*: agent
+    # notifications)
     fork = by[("SessionStart", "fork")]
     assert fork["status"] == "migrated" and fork["matcherTo"] == "fork"
     assert any("'fork' kept in the matcher" in w for w in fork["warnings"])
@@ -322,7 +324,7 @@ def test_unknown_on_failure_values_fail_open(tmp_path: Path, value: Any) -> None
     assert "failClosed" not in written(proj)["hooks"]["BeforeTool"][0]["hooks"][0]
 
 
-# ------------------------------------------------------------------ honoured when firing: natively and migrated
+# ------------------------------------------------------ honoured when firing: natively and migrated
 
 
 def fire(
@@ -459,7 +461,9 @@ def test_if_on_other_events_never_runs(tmp_path: Path) -> None:
                             "hooks": [
                                 {
                                     "type": "command",
-                                    "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" agent',
+                                    "command": (
+                                        f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" agent'
+                                    ),
                                     "if": "Bash",
                                 }
                             ]
@@ -488,7 +492,8 @@ def test_async_hooks_run_in_the_background_and_cannot_block(tmp_path: Path) -> N
                 "$CLAUDE_PROJECT_DIR", "$CLAUDE_PROJECT_DIR" if native else "$GEMINI_PROJECT_DIR"
             )
         ]
-        # `fire` answers at once (issue 21 item 3): the hook's report if it finished by then, else a note
+        # `fire` answers at once (issue 21 item 3): the hook's report if it finished by then, else a
+        # note
         assert any(
             ("async hook" in w and "cannot do" in w)
             or "still running when hookwise fire answered" in w
@@ -560,7 +565,9 @@ def test_once_runs_until_the_first_success(tmp_path: Path) -> None:
                             "hooks": [
                                 {
                                     "type": "command",
-                                    "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" once',
+                                    "command": (
+                                        f'{sys.executable} "$GEMINI_PROJECT_DIR/rec.py" once'
+                                    ),
                                     "once": True,
                                 }
                             ]
@@ -640,7 +647,8 @@ def test_shell_powershell_runs_pwsh(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_updated_tool_output_and_precompact_block_are_applied(tmp_path: Path) -> None:
-    """issue 21 items 4 and 5 (the shapes and the reference host: tests/claude/test_claude_groundtruth.py)."""
+    """issue 21 items 4 and 5 (the shapes and the reference host:
+    tests/claude/test_claude_groundtruth.py)."""
     hooks = {"PostToolUse": [{"hooks": [rec("post")]}], "PreCompact": [{"hooks": [rec("compact")]}]}
     env = {
         "REPLY_POST": json.dumps(

@@ -199,7 +199,9 @@ def test_local_settings_are_read_after_the_shared_ones(proj: Path) -> None:
                             "hooks": [
                                 {
                                     "type": "command",
-                                    "command": 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"',
+                                    "command": (
+                                        'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"'
+                                    ),
                                 },
                                 {"type": "command", "command": "echo local"},
                             ],
@@ -430,7 +432,8 @@ def test_disable_all_hooks_is_honoured_natively(proj: Path) -> None:
 
 
 def test_a_project_disable_all_hooks_keeps_the_users_claude_hooks(proj: Path) -> None:
-    """disableAllHooks in a project file switches off the project's hooks only (docs/security.md)."""
+    """disableAllHooks in a project file switches off the project's hooks only
+    (docs/security.md)."""
     user = Path(os.environ["GEMINI_CLI_HOME"]) / ".claude" / "settings.json"
     user.parent.mkdir(parents=True, exist_ok=True)
     guard = {"type": "command", "command": "echo guard"}

@@ -1,4 +1,5 @@
-"""The corpus of Claude Code settings files: migrated and native, every hook fires as it did in Claude Code.
+"""The corpus of Claude Code settings files: migrated and native, every hook fires as it did in
+Claude Code.
 
 Each ``corpus/<name>/`` is a small project shaped like published Claude Code
 setups (guards, formatters, loggers, notifiers, MCP matchers, plugin-style
@@ -76,17 +77,15 @@ def check_case(proj: Path, case: dict[str, Any], *, native: bool) -> list[dict[s
     """Fire one case, check its expectations, return the hooks that ran."""
     for rel, content in case.get("writeFiles", {}).items():
         (proj / rel).write_text(content)
-    args = (
-        (["--claude-settings"] if native else [])
-        + [
-            "fire",
-            case["event"],
-            "--input",
-            "-",
-            "--json",
-            "--wait-async",  # the cases check what async hooks wrote (by default fire stops them at exit)
-        ]
-    )
+    args = (["--claude-settings"] if native else []) + [
+        "fire",
+        case["event"],
+        "--input",
+        "-",
+        "--json",
+        # the cases check what async hooks wrote (by default fire stops them at exit)
+        "--wait-async",
+    ]
     r = hookwise(proj, *args, stdin=json.dumps(case["input"]))
     assert r.stdout.strip(), r.stderr
     res = json.loads(r.stdout)
@@ -165,7 +164,9 @@ def test_migrated_hooks_fire(tmp_path: Path, name: str) -> None:
         for d in defs
         for h in d["hooks"]
         if not h.get("async") and h["type"] == "command" and not h["command"].endswith("never")
-    }  # http hooks: tests/runners, real server; "never" hooks are kept on a tool no case calls (Task, a bare server)
+    }
+    # http hooks: tests/runners, real server; "never" hooks are kept on a tool no case calls (Task,
+    # a bare server)
     for defs in settings["hooks"].values():
         for d in defs:
             for h in d["hooks"]:

@@ -1,8 +1,8 @@
 """Claude Code's dialect as the real CLI (2.1.332) behaves, checked on real hooks (issue 21).
 
-Each test names the rows of the table in docs/claude.md ("Claude Code's reference, row by row") it covers:
-``row: <kind> <name>``. Projects are real directories, hooks real processes, the CLI is run as a user
-runs it.
+Each test names the rows of the table in docs/claude.md ("Claude Code's reference, row by row") it
+covers: ``row: <kind> <name>``. Projects are real directories, hooks real processes, the CLI is run
+as a user runs it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import pytest
 from _tiers import first_quick
 from hookwise.claude.names import CLAUDE_EVENTS_WITHOUT_EQUIVALENT, CLAUDE_TO_GEMINI_EVENT
 
-#: a Claude-dialect hook: appends its stdin (one JSON line) to ``<name>.log`` beside it, then prints the
-#: environment's ``OUT_<NAME>`` and exits with ``EXIT_<NAME>`` (stderr: ``ERR_<NAME>``)
+#: a Claude-dialect hook: appends its stdin (one JSON line) to ``<name>.log`` beside it, then prints
+#: the environment's ``OUT_<NAME>`` and exits with ``EXIT_<NAME>`` (stderr: ``ERR_<NAME>``)
 RECORDER = textwrap.dedent("""\
     import json, os, sys
     name = sys.argv[1]
@@ -79,7 +79,8 @@ def hookwise(
 
 def test_claude_matcher_values_load_natively_and_migrate(tmp_path: Path) -> None:
     """row: matcher SessionStart fork; row: matcher SessionStart compact; row: matcher Notification
-    agent_needs_input; row: matcher Notification agent_completed; row: matcher tool without equivalent."""
+    agent_needs_input; row: matcher Notification agent_completed; row: matcher tool without
+    equivalent."""
     proj = claude_project(
         tmp_path,
         {
@@ -102,7 +103,8 @@ def test_claude_matcher_values_load_natively_and_migrate(tmp_path: Path) -> None
         ("Notification", "agent_needs_input|agent_completed"),
         ("BeforeTool", "^Task$"),
     }
-    # one warning per hook whose values hookwise's own hosts never send (fork, agent_*, Task), none for "compact"
+    # one warning per hook whose values hookwise's own hosts never send (fork, agent_*, Task), none
+    # for "compact"
     warned = [w for w in json.loads(listed.stdout)["warnings"] if "kept in the matcher" in w]
     assert len(warned) == 3 and not any("'compact'" in w for w in warned)
     for source in ("fork", "compact"):
@@ -128,11 +130,11 @@ def test_claude_matcher_values_load_natively_and_migrate(tmp_path: Path) -> None
     assert rep["counts"]["skipped"] == 0
 
 
-# --------------------------------------------------------------------------- item 6: events that never fire
+# ------------------------------------------------------------------- item 6: events that never fire
 
 
-#: every hook event of Claude Code's reference (hooks reference and CHANGELOG to 2.1.332; PreModelSwitch and
-#: PostModelSwitch since 2.1.251)
+#: every hook event of Claude Code's reference (hooks reference and CHANGELOG to 2.1.332;
+#: PreModelSwitch and PostModelSwitch since 2.1.251)
 REFERENCE_EVENTS = (
     "PreToolUse",
     "PostToolUse",
@@ -191,7 +193,8 @@ def test_hooks_on_events_that_never_fire_here_are_listed_and_counted(tmp_path: P
     listed = hookwise(proj, "--claude-settings", "list", "--json")
     never = [w for w in json.loads(listed.stdout)["warnings"] if "never fires" in w]
     assert len(never) == 3 and all(".claude/settings.json" in w for w in never)
-    # PostCompact fires through the agent bridge (docs/agents.md): the hook is listed, marked bridge-only
+    # PostCompact fires through the agent bridge (docs/agents.md): the hook is listed, marked
+    # bridge-only
     assert sum("fires only through the agent bridge" in w for w in never) == 1
     (row,) = [r for r in json.loads(listed.stdout)["hooks"] if r.get("bridgeOnly")]
     assert row["event"] == "PostCompact"
@@ -211,7 +214,7 @@ def test_hooks_on_events_that_never_fire_here_are_listed_and_counted(tmp_path: P
     }
 
 
-# --------------------------------------------------------------------------- acceptance 2: recorded stdin
+# --------------------------------------------------------------------- acceptance 2: recorded stdin
 
 PAYLOADS = Path(__file__).parent / "payloads"
 
@@ -224,10 +227,12 @@ def _payload_files() -> list[Path]:
 def test_recorded_stdin_goes_through_the_claude_dialect_and_back(
     tmp_path: Path, path: Path
 ) -> None:
-    """row: every stdin field of every event hookwise fires (the payloads Claude Code 2.1.332 really sent).
+    """row: every stdin field of every event hookwise fires (the payloads Claude Code 2.1.332 really
+    sent).
 
-    The payload becomes a firing (``from_claude_input``), the firing runs a real Claude-dialect hook loaded
-    from ``.claude/settings.json``, and the hook's stdin is the payload again, field for field.
+    The payload becomes a firing (``from_claude_input``), the firing runs a real Claude-dialect hook
+    loaded from ``.claude/settings.json``, and the hook's stdin is the payload again, field for
+    field.
     """
     from hookwise import HookSystem
     from hookwise.claude.dialect import from_claude_input
@@ -248,7 +253,8 @@ def test_recorded_stdin_goes_through_the_claude_dialect_and_back(
 
 
 def test_gemini_dialect_hooks_see_exactly_the_contract_input(tmp_path: Path) -> None:
-    """row: stdin tool_use_id, duration_ms, permission_mode, prompt_id, effort (the Claude-only channel)."""
+    """row: stdin tool_use_id, duration_ms, permission_mode, prompt_id, effort (the Claude-only
+    channel)."""
     from hookwise import HookSystem
     from hookwise.claude.dialect import from_claude_input
 
@@ -293,7 +299,8 @@ def test_the_claude_only_channel_is_one_set() -> None:
 
 @pytest.mark.slow  # waits out a 2 s background hook
 def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> None:
-    """row: hook async (hookwise fire: the answer comes at once; background hooks stopped as it exits)."""
+    """row: hook async (hookwise fire: the answer comes at once; background hooks stopped as it
+    exits)."""
     import time
 
     proj = claude_project(
@@ -334,7 +341,7 @@ def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> N
     ).exists()  # stopped as hookwise fire exited, as Claude Code cancels it
 
 
-# --------------------------------------------------------------------------- item 8: what already matches
+# --------------------------------------------------------------------- item 8: what already matches
 
 
 @pytest.mark.parametrize(
@@ -385,8 +392,8 @@ def test_fire_answers_at_once_and_stops_async_hooks_at_exit(tmp_path: Path) -> N
 def test_exit_2_and_deny_reasons_match_claude(
     tmp_path: Path, stdout: Any, code: str, reason: str
 ) -> None:
-    """row: exit 2 (reason: the JSON's deny/block reason, else stderr); row: exit 0 JSON deny/block (Q1 of
-    the ground truth: the tool is blocked in every case)."""
+    """row: exit 2 (reason: the JSON's deny/block reason, else stderr); row: exit 0 JSON deny/block
+    (Q1 of the ground truth: the tool is blocked in every case)."""
     proj = claude_project(tmp_path, {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("g")]}]})
     out = stdout if stdout is None or isinstance(stdout, str) else json.dumps(stdout)
     env = {"EXIT_G": code, "ERR_G": "STDERR-REASON", "OUT_G": out or ""}
@@ -462,7 +469,8 @@ def test_exit_2_and_deny_reasons_match_claude(
 def test_updated_tool_output_shapes(
     hso: dict[str, Any], tool: str, kept: Any, warning: str | None
 ) -> None:
-    """row: output updatedToolOutput; row: output updatedMCPToolOutput (kept, or dropped with a warning)."""
+    """row: output updatedToolOutput; row: output updatedMCPToolOutput (kept, or dropped with a
+    warning)."""
     from hookwise.claude.dialect import answer_notes
     from hookwise.events import HookEvent
 
@@ -481,13 +489,13 @@ def test_updated_tool_output_shapes(
         assert len(notes) == 1 and warning in notes[0], notes
 
 
-# --------------------------------------------------------------------------- item 7: the deliberate difference
+# ---------------------------------------------------------------- item 7: the deliberate difference
 
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "migrated"])
 def test_json_cut_short_fails_and_on_failure_block_blocks(tmp_path: Path, native: bool) -> None:
-    """row: exit 0 + output that starts like JSON and does not parse (Claude Code: silent success; hookwise:
-    `failed` with a warning, and a block under onFailure: "block")."""
+    """row: exit 0 + output that starts like JSON and does not parse (Claude Code: silent success;
+    hookwise: `failed` with a warning, and a block under onFailure: "block")."""
     proj = claude_project(
         tmp_path,
         {

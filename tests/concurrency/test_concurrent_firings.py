@@ -1,4 +1,5 @@
-"""100 concurrent firings (threads and asyncio tasks) with mixed hooks = the same results as one by one.
+"""100 concurrent firings (threads and asyncio tasks) with mixed hooks = the same results as one by
+one.
 
 Mixed hooks: command hooks that answer from their input (JSON, exit 2, exit 1,
 a timeout), a plain Python hook and a coroutine hook, on three events, with
@@ -61,7 +62,8 @@ COMMANDS: dict[str, list[dict[str, Any]]] = {
                     "name": "slow",
                     "timeout": 1000,
                     "command": READ_N + "if (( n % 10 == 0 )); then "
-                    'exec sleep 30; fi; echo "{\\"hookSpecificOutput\\": {\\"tool_input\\": {\\"slow\\": $n}}}"',
+                    'exec sleep 30; fi; echo "{\\"hookSpecificOutput\\": {\\"tool_input\\": '
+                    '{\\"slow\\": $n}}}"',
                 },
             ],
         },
@@ -73,7 +75,8 @@ COMMANDS: dict[str, list[dict[str, Any]]] = {
                     "type": "command",
                     "name": "fail5",
                     "command": READ_N + 'if (( n % 5 == 0 )); then echo "oops $n"; exit 1; '
-                    'fi; echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": \\"after$n\\"}}"',
+                    'fi; echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": '
+                    '\\"after$n\\"}}"',
                 },
             ]
         }
@@ -85,7 +88,8 @@ COMMANDS: dict[str, list[dict[str, Any]]] = {
                     "type": "command",
                     "name": "stop",
                     "command": READ_N + 'if (( n % 4 == 0 )); then echo "{\\"continue\\": '
-                    'false, \\"stopReason\\": \\"S$n\\"}"; else echo "{\\"hookSpecificOutput\\": {\\"additionalContext\\": '  # noqa: E501
+                    'false, \\"stopReason\\": \\"S$n\\"}"; else echo '
+                    '"{\\"hookSpecificOutput\\": {\\"additionalContext\\": '
                     '\\"agent$n\\"}}"; fi',
                 },
             ]

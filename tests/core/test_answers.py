@@ -1,4 +1,5 @@
-"""Malformed answers are visible failures, never a crash or a silent allow (issue 20 items 9 and 15)."""
+"""Malformed answers are visible failures, never a crash or a silent allow (issue 20 items 9 and
+15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The plan executor, tested without processes (FakeRunner): ordering, kinds, trust, chaining, one outcome per hook."""
+"""The plan executor, tested without processes (FakeRunner): ordering, kinds, trust, chaining, one
+outcome per hook."""
 
 from __future__ import annotations
 

@@ -35,8 +35,9 @@ IMPURE = {
 
 #: the exceptions, each for a reason: the plan executor awaits the runners' coroutines (it starts no
 #: thread or process itself), interpret turns a signal number into its name, the http hook rules and
-#: the `if` rules' WebFetch(domain:...) split URLs with urllib.parse (string parsing only, no I/O), and the
-#: linear-time matcher's lazily built DFA, shared by concurrent firings, grows under a lock (no thread)
+#: the `if` rules' WebFetch(domain:...) split URLs with urllib.parse (string parsing only, no I/O),
+#: and the linear-time matcher's lazily built DFA, shared by concurrent firings, grows under a lock
+#: (no thread)
 ALLOWED = {
     ("execute.py", "asyncio"),
     ("interpret.py", "signal"),
@@ -87,7 +88,8 @@ def test_core_is_pure() -> None:
 
 
 def test_runners_never_import_settings_engine_cli_or_claude() -> None:
-    """The runners reach a dialect's wing only through the ``Dialect`` strategy (looked up by name)."""
+    """The runners reach a dialect's wing only through the ``Dialect`` strategy (looked up by
+    name)."""
     bad = []
     for path in sorted((PKG / "runners").glob("*.py")):
         for name in _imports(path):
@@ -113,7 +115,8 @@ def test_import_hookwise_loads_only_the_package_init() -> None:
 
 
 def _module_graph() -> dict[str, set[str]]:
-    """hookwise module -> the hookwise modules it imports (inside functions too; not type-only imports)."""
+    """hookwise module -> the hookwise modules it imports (inside functions too; not type-only
+    imports)."""
     mods = {
         ".".join(p.relative_to(PKG.parent).with_suffix("").parts).removesuffix(".__init__"): p
         for p in PKG.rglob("*.py")
@@ -185,7 +188,8 @@ def test_the_import_graph_has_no_cycle() -> None:
 
 
 def _package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The same graph one level up: ``hookwise.settings`` -> the other top-level packages and modules it imports."""
+    """The same graph one level up: ``hookwise.settings`` -> the other top-level packages and
+    modules it imports."""
     pkg: dict[str, set[str]] = {}
     for mod, targets in graph.items():
         top = ".".join(mod.split(".")[:2])
@@ -197,8 +201,9 @@ def _package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 
 @pytest.mark.slow
 def test_packages_form_no_loop() -> None:
-    """No package imports itself through others, counting imports made inside functions: the Claude wing reads
-    a hook's keys from ``runners/kind.py`` and finds the user's home itself, never through ``settings/``."""
+    """No package imports itself through others, counting imports made inside functions: the Claude
+    wing reads a hook's keys from ``runners/kind.py`` and finds the user's home itself, never
+    through ``settings/``."""
     assert _cycles(_package_graph(_module_graph())) == []
 
 
@@ -207,7 +212,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_a_package_loop_is_found_through_imports_inside_functions() -> None:
-    """The package test would see the loop this layout removed (claude.plugins -> settings.layers)."""
+    """The package test would see the loop this layout removed (claude.plugins ->
+    settings.layers)."""
     graph = {
         "hookwise.settings.load": {"hookwise.claude.plugins"},
         "hookwise.claude.plugins": {"hookwise.settings.layers"},
@@ -226,7 +232,8 @@ def test_a_package_loop_is_found_through_imports_inside_functions() -> None:
     ],
 )
 def test_the_claude_wing_finds_the_user_home_as_the_settings_do(env: dict[str, str]) -> None:
-    """claude/plugins.py writes the user-directory rule itself (no import of settings/): both agree."""
+    """claude/plugins.py writes the user-directory rule itself (no import of settings/): both
+    agree."""
     from hookwise.claude.plugins import _home
     from hookwise.settings.layers import user_dir
 

@@ -86,7 +86,8 @@ def test_answers_are_the_ones_re_gives(pattern: str, texts: list[str]) -> None:
     "pattern", ["(?=a)a", "a(?!b)", "(?<=a)b", "(?<!_)a", r"\bab\B", "(?m:^)a$"]
 )
 def test_lookarounds_answer_as_re(pattern: str) -> None:
-    """Each assertion kind of the property above, on fixed subjects (the quick tier's share of it)."""
+    """Each assertion kind of the property above, on fixed subjects (the quick tier's share of
+    it)."""
     rx, m = re.compile(pattern), compile_regex(pattern)
     for s in ["", "a", "ab", "ba", "_a", "abc", "x\na", "aab_", "ab!"]:
         assert m.search(s) == (rx.search(s) is not None), (pattern, s)
@@ -123,7 +124,8 @@ def test_random_patterns_on_adversarial_subjects_finish_in_50_ms(
 
 
 def _best_of_3(work: Callable[[], object]) -> float:
-    """The least CPU time of three runs (thread time: a busy shared machine's waits do not count)."""
+    """The least CPU time of three runs (thread time: a busy shared machine's waits do not
+    count)."""
     best = float("inf")
     for _ in range(3):
         t0 = time.thread_time()
@@ -187,7 +189,7 @@ def test_register_refuses_an_unboundable_matcher() -> None:
         hs.register("BeforeTool", lambda i: None, name="x", matcher="(a+)\\1")
 
 
-# --------------------------------------------------------------------------- wildcards and `if` rules
+# ------------------------------------------------------------------------- wildcards and `if` rules
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

@@ -1,4 +1,5 @@
-"""Every rule of docs/contract.md §8, each with real hook processes (plus the pure merge for the edge cases)."""
+"""Every rule of docs/contract.md §8, each with real hook processes (plus the pure merge for the
+edge cases)."""
 
 from __future__ import annotations
 

@@ -80,7 +80,8 @@ def test_mistakes_are_refused_like_dataclasses() -> None:
 
 
 def test_first_records_and_later_records_are_built_alike() -> None:
-    """A class's first records come from a generic ``__init__``, later ones from a compiled one: no difference."""
+    """A class's first records come from a generic ``__init__``, later ones from a compiled one: no
+    difference."""
 
     def fresh() -> dict[str, type]:
         return build(_records)

@@ -1,4 +1,5 @@
-"""A secret-looking value is found without importing re when the value cannot match (core/required_text.py)."""
+"""A secret-looking value is found without importing re when the value cannot match
+(core/required_text.py)."""
 
 from __future__ import annotations
 

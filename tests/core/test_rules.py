@@ -13,7 +13,7 @@ from hookwise.core.rules import (
     split_commands,
 )
 
-# --------------------------------------------------------------------------- Bash (hooks reference, "How `if` patterns
+# -------------------------------------------------------- Bash (hooks reference, "How `if` patterns
 # match Bash commands", and the permissions page)
 
 
@@ -71,7 +71,7 @@ def test_split_commands() -> None:
     assert split_commands("echo 'x") is None
 
 
-# --------------------------------------------------------------------------- file rules (gitignore-style)
+# --------------------------------------------------------------------- file rules (gitignore-style)
 
 CTX = {"cwd": "/proj", "project_dir": "/proj", "home": "/home/u"}
 
@@ -156,7 +156,7 @@ def test_unknown_arguments_run_the_hook() -> None:
     assert _matches("Edit(src/**)", "Edit", {})
 
 
-# --------------------------------------------------------------------------- on hookwise (Gemini-named) inputs
+# ---------------------------------------------------------------- on hookwise (Gemini-named) inputs
 
 
 def test_rules_read_gemini_calls_with_claude_names() -> None:
@@ -187,7 +187,7 @@ def test_rules_read_gemini_calls_with_claude_names() -> None:
     )  # Gemini names work too
 
 
-# --------------------------------------------------------------------------- rules that do not parse
+# -------------------------------------------------------------------------- rules that do not parse
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""Hook sources are one table (core/registry.py: SOURCES): the code switches on its rows, the docs and the loader
-agree with it (docs/architecture.md, "Closed sets are written once")."""
+"""Hook sources are one table (core/registry.py: SOURCES): the code switches on its rows, the docs
+and the loader agree with it (docs/architecture.md, "Closed sets are written once")."""
 
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ def test_the_rows_are_consistent() -> None:
 
 
 def _bare_label(node: ast.AST) -> str | None:
-    """A source label written as a string (or a tuple/list/set of them) instead of a name from the table."""
+    """A source label written as a string (or a tuple/list/set of them) instead of a name from the
+    table."""
     if isinstance(node, ast.Constant) and node.value in SOURCES:
         return str(node.value)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -70,7 +71,8 @@ def _bare_label(node: ast.AST) -> str | None:
 
 
 def _offences(tree: ast.AST) -> list[tuple[int, str]]:
-    """Switches on a source written with bare strings: ``x.source == "plugin"``, ``x.label in ("user", ...)``."""
+    """Switches on a source written with bare strings: ``x.source == "plugin"``,
+    ``x.label in ("user", ...)``."""
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -83,7 +85,8 @@ def _offences(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def _labels_written(tree: ast.AST) -> list[tuple[int, str]]:
-    """The source labels written as text where an entry or a layer is made (``HookEntry(source="runtime")``)."""
+    """The source labels written as text where an entry or a layer is made
+    (``HookEntry(source="runtime")``)."""
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -102,7 +105,8 @@ def _labels_written(tree: ast.AST) -> list[tuple[int, str]]:
 
 @pytest.mark.slow  # a scan of every source file, like the other guards of the layout
 def test_no_code_compares_a_source_with_a_bare_string() -> None:
-    """Every switch on a hook's source reads the table (a column, or a label constant of core/registry.py)."""
+    """Every switch on a hook's source reads the table (a column, or a label constant of
+    core/registry.py)."""
     bad = []
     for path in sorted(PKG.rglob("*.py")):
         for line, what in _offences(ast.parse(path.read_text(encoding="utf-8"))):
@@ -121,9 +125,15 @@ def test_every_label_written_is_a_row() -> None:
 
 
 def test_the_guards_see_a_bare_label() -> None:
-    code = 'if e.source in ("extension", "plugin"): pass\nx.label == "user"\nif e.source == EXTENSION: pass'
+    code = (
+        'if e.source in ("extension", "plugin"): pass\nx.label == "user"\nif e.source == '
+        "EXTENSION: pass"
+    )
     assert len(_offences(ast.parse(code))) == 2
-    made = 'HookEntry(ev, source="plugins")\nSettingsLayer("user", "user", p)\nfire("SessionStart", source="x")'
+    made = (
+        'HookEntry(ev, source="plugins")\nSettingsLayer("user", "user", '
+        'p)\nfire("SessionStart", source="x")'
+    )
     assert _labels_written(ast.parse(made)) == [(1, "plugins"), (2, "user")]
 
 
@@ -167,7 +177,8 @@ def _gemini_hooks(name: str) -> dict[str, Any]:
 
 
 def test_the_loader_gives_every_source_its_label_and_trust(tmp_path: pathlib.Path) -> None:
-    """Real files of every source, read by `hookwise list --json` as a user runs it (and runtime, from code)."""
+    """Real files of every source, read by `hookwise list --json` as a user runs it (and runtime,
+    from code)."""
     home, project = tmp_path / "home", tmp_path / "project"
     _write(tmp_path / "system.json", {"hooks": _gemini_hooks("system-hook")})
     _write(home / ".gemini" / "settings.json", {"hooks": _gemini_hooks("user-hook")})

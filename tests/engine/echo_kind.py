@@ -1,4 +1,5 @@
-"""A throwaway fourth hook kind (``"type": "echo"``): one module; tests/engine/test_kinds.py adds its one row.
+"""A throwaway fourth hook kind (``"type": "echo"``): one module; tests/engine/test_kinds.py adds
+its one row.
 
 An echo hook answers with a system message holding its ``text``, in process. It exists to show
 that everything about a kind is read from its :class:`~hookwise.runners.kind.HookKind` row.

@@ -1,4 +1,5 @@
-"""``hookwise fire`` is parsed without argparse when the line is plain, and always exactly as argparse would."""
+"""``hookwise fire`` is parsed without argparse when the line is plain, and always exactly as
+argparse would."""
 
 from __future__ import annotations
 
@@ -94,7 +95,8 @@ def test_every_flag_in_both_spellings() -> None:
 
 
 def test_every_global_option_in_both_spellings() -> None:
-    """The fast reader and argparse are both built from GLOBAL_OPTIONS: each row reads alike in both."""
+    """The fast reader and argparse are both built from GLOBAL_OPTIONS: each row reads alike in
+    both."""
     from hookwise.cli.base import GLOBAL_OPTIONS
 
     for (flag, metavar, *_), spelled in itertools.product(GLOBAL_OPTIONS, ("split", "joined")):

@@ -167,7 +167,8 @@ def test_fire_input_from_stdin_and_file(project: Project) -> None:
             "echo.py",
             """
         d = json.load(sys.stdin)
-        print(json.dumps({"systemMessage": d["tool_name"] + ":" + d["cwd"] + ":" + d["session_id"]}))
+        said = d["tool_name"] + ":" + d["cwd"] + ":" + d["session_id"]
+        print(json.dumps({"systemMessage": said}))
     """,
         ),
     )

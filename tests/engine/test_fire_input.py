@@ -1,4 +1,5 @@
-"""Every firing completes and checks its input, whether or not a hook matches (docs/contract.md §5)."""
+"""Every firing completes and checks its input, whether or not a hook matches (docs/contract.md
+§5)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def test_timestamps_are_iso_utc_with_milliseconds() -> None:
 
 
 def test_an_unmatched_result_is_the_result_it_stands_for(project: Project) -> None:
-    """The no-match result assembles its input when first read: the same value, the firing's time."""
+    """The no-match result assembles its input when first read: the same value, the firing's
+    time."""
     import time
 
     from hookwise.events import HookEvent, iso_ms

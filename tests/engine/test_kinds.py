@@ -1,5 +1,6 @@
-"""A hook kind is one row: every row of ``runners.KINDS`` has every member, and a new kind (one module, one row)
-is read by load, validate, list, trust, the review screen, fire and migrate (issue 22, acceptance 1)."""
+"""A hook kind is one row: every row of ``runners.KINDS`` has every member, and a new kind (one
+module, one row) is read by load, validate, list, trust, the review screen, fire and migrate (issue
+22, acceptance 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Monitoring around the plan executor: records, before/after, undo; a broken monitor never changes the verdict."""
+"""Monitoring around the plan executor: records, before/after, undo; a broken monitor never changes
+the verdict."""
 
 from __future__ import annotations
 

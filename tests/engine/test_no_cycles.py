@@ -1,7 +1,9 @@
-"""A firing leaves no reference cycles behind: its objects are freed when it returns, not by the garbage collector.
+"""A firing leaves no reference cycles behind: its objects are freed when it returns, not by the
+garbage collector.
 
-A cycle per firing (a closure that refers to itself was one) keeps every firing's input, plan and outcomes alive
-until the next collection, makes collections more frequent and slower, and moves their cost onto later firings.
+A cycle per firing (a closure that refers to itself was one) keeps every firing's input, plan and
+outcomes alive until the next collection, makes collections more frequent and slower, and moves
+their cost onto later firings.
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ def collector_off() -> Iterator[None]:
 
 
 def garbage_after(fire: Any, n: int = 20, tries: int = 3) -> int:
-    """Cyclic garbage left by ``n`` firings (warmed up first: caches filled on a first firing are not garbage).
+    """Cyclic garbage left by ``n`` firings (warmed up first: caches filled on a first firing are
+    not garbage).
 
-    The collector counts the whole process's garbage, and a thread an earlier test left running (a server,
-    a worker finishing late) may make some in the same window: the least of ``tries`` windows is the
-    firings' own. A cycle per firing shows in every window.
+    The collector counts the whole process's garbage, and a thread an earlier test left running (a
+    server, a worker finishing late) may make some in the same window: the least of ``tries``
+    windows is the firings' own. A cycle per firing shows in every window.
     """
     for _ in range(3):
         fire()

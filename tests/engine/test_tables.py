@@ -74,9 +74,9 @@ def test_no_exception_class_outside_errors_py() -> None:
     root = pathlib.Path(hookwise.__file__).parent
     stray = []
     for path in root.rglob("*.py"):
-        if (
-            path.name in ("errors.py", "input_errors.py") or "cli" in path.parts
-        ):  # cli.UsageError is the CLI's own, never raised to callers; input_errors.py is errors.py's part
+        if path.name in ("errors.py", "input_errors.py") or "cli" in path.parts:
+            # cli.UsageError is the CLI's own, never raised to callers; input_errors.py is
+            # errors.py's part
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):

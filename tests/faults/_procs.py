@@ -1,4 +1,5 @@
-"""Finding processes that hook runs of this test process left behind (shared by the reliability suites).
+"""Finding processes that hook runs of this test process left behind (shared by the reliability
+suites).
 
 Every hook process carries ``HOOKWISE_HOOK_RUN=<pid of the runner>-<n>-<random>``
 (see ``hookwise.runners._reaper``), so a scan of ``/proc`` finds every process any

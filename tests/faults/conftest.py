@@ -1,4 +1,5 @@
-"""Fault injection: each case runs a real misbehaving hook and checks outcome, time and leftovers."""
+"""Fault injection: each case runs a real misbehaving hook and checks outcome, time and
+leftovers."""
 
 from __future__ import annotations
 

@@ -304,7 +304,8 @@ def test_hook_that_prints_deeply_nested_json(faults: Faults) -> None:
         "deep.py",
         """
         note()
-        sys.stdout.write('{"decision": "deny", "x": ' + '{"a": ' * 10_000 + '1' + '}' * 10_000 + '}')
+        deep = '{"a": ' * 10_000 + '1' + '}' * 10_000
+        sys.stdout.write('{"decision": "deny", "x": ' + deep + '}')
     """,
         python=True,
     )
@@ -544,7 +545,8 @@ def test_no_hook_process_survives_a_host_that_gives_up(faults: Faults) -> None:
 
 @pytest.mark.slow
 def test_hook_that_runs_hookwise_itself_leaves_nothing_at_its_timeout(faults: Faults) -> None:
-    """Nested runs: the inner hookwise starts its hook in a new session; the outer timeout still finds it."""
+    """Nested runs: the inner hookwise starts its hook in a new session; the outer timeout still
+    finds it."""
     inner_home = faults.root / "inner-home"
     (inner_home / ".gemini").mkdir(parents=True)
     (inner_home / ".gemini" / "settings.json").write_text(
@@ -556,7 +558,9 @@ def test_hook_that_runs_hookwise_itself_leaves_nothing_at_its_timeout(faults: Fa
                             "hooks": [
                                 {
                                     "type": "command",
-                                    "command": f'echo $$ >> "{faults.piddir}/inner"; exec sleep 100',
+                                    "command": (
+                                        f'echo $$ >> "{faults.piddir}/inner"; exec sleep 100'
+                                    ),
                                     "timeout": 60_000,
                                 }
                             ]
@@ -595,7 +599,8 @@ def test_hook_that_stops_itself_is_killed_at_the_timeout(faults: Faults) -> None
 @pytest.mark.slow
 def test_hook_that_forks_many_children_loses_them_all_at_the_timeout(faults: Faults) -> None:
     faults.hooks(
-        f'{NOTE}; for i in $(seq 60); do (trap "" TERM; exec sleep 100) & echo $! >> "$PIDDIR/pids"; done; '
+        f'{NOTE}; for i in $(seq 60); do (trap "" TERM; exec sleep 100) & echo $! >> '
+        '"$PIDDIR/pids"; done; '
         "wait",
         timeout_ms=800,
     )
@@ -607,9 +612,13 @@ def test_hook_that_forks_many_children_loses_them_all_at_the_timeout(faults: Fau
 
 
 def test_hook_that_waits_for_terminal_input_does_not_hang(faults: Faults) -> None:
-    """Hooks run in a new session without a controlling terminal: a prompt fails instead of waiting."""
+    """Hooks run in a new session without a controlling terminal: a prompt fails instead of
+    waiting."""
     faults.hooks(
-        f'{NOTE}; read -r answer < /dev/tty || exit 1; echo "{{\\"systemMessage\\": \\"$answer\\"}}"',
+        (
+            f'{NOTE}; read -r answer < /dev/tty || exit 1; echo "{{\\"systemMessage\\": '
+            '\\"$answer\\"}"'
+        ),
         timeout_ms=5000,
     )
     run = faults.fire()
@@ -630,7 +639,8 @@ def test_hook_that_closes_stdout_and_keeps_running_times_out(faults: Faults) -> 
 
 @pytest.mark.slow
 def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None:
-    """The hook process itself calls setsid/setpgid (it already leads its group, so setsid fails) and hangs."""
+    """The hook process itself calls setsid/setpgid (it already leads its group, so setsid fails)
+    and hangs."""
     script = faults.script(
         "self_regroup.py",
         """
@@ -653,7 +663,8 @@ def test_hook_that_tries_to_change_its_own_process_group(faults: Faults) -> None
 
 
 def test_hook_run_through_the_setsid_program_is_not_waited_for(faults: Faults) -> None:
-    """`setsid cmd` forks into a new session and exits: the detached copy holds stdout and is killed."""
+    """`setsid cmd` forks into a new session and exits: the detached copy holds stdout and is
+    killed."""
     faults.hooks(f"setsid sh -c '{NOTE}; sleep 100; echo \"{{}}\"'", timeout_ms=5000)
     run = faults.fire()
     assert run.hook.outcome is Outcome.OK and run.hook.output is None

@@ -202,7 +202,8 @@ def test_abandoned_worker_finishes_in_the_background_and_is_not_reused(hs: HookS
 
 
 def test_slow_sync_hook_in_fire_has_its_answer_discarded(hs: HookSystem) -> None:
-    """Plain functions in fire() run on a worker abandoned at the deadline; the overrun is never applied."""
+    """Plain functions in fire() run on a worker abandoned at the deadline; the overrun is never
+    applied."""
 
     def slow(_: dict[str, Any]) -> dict[str, Any]:
         time.sleep(0.3)
@@ -226,7 +227,8 @@ def test_hook_that_raises_cancelled_error_fails_without_cancelling_the_host(hs: 
 
 
 def test_sync_fire_inside_a_running_loop_with_a_blocking_coroutine_hook(hs: HookSystem) -> None:
-    """fire() called from async code (a common mistake) still bounds a coroutine hook that blocks."""
+    """fire() called from async code (a common mistake) still bounds a coroutine hook that
+    blocks."""
     hs.register("BeforeTool", blocks_loop, name="blocker", timeout_ms=200)
 
     async def main() -> Any:

@@ -54,7 +54,8 @@ HOOK = textwrap.dedent("""
         open(os.path.join(os.environ["GEMINI_PROJECT_DIR"], "ended"), "w").write(d["reason"])
     elif ev == "BeforeToolSelection":
         names = [t["name"] for t in d["llm_request"]["tools"] if t["name"] != "mcp__demo__secret"]
-        print(json.dumps({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": names}}}))
+        config = {"mode": "ANY", "allowedFunctionNames": names}
+        print(json.dumps({"hookSpecificOutput": {"toolConfig": config}}))
     elif ev == "BeforeTool":
         assert d["tool_name"] == "mcp__demo__echo", d["tool_name"]
         assert d["mcp_context"] == {"server_name": "demo", "tool_name": "echo"}
@@ -231,8 +232,8 @@ def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -
 def test_audit_mode_through_the_gateway_records_what_it_would_have_denied(
     gateway: tuple[Any, Path], tmp_path: Path
 ) -> None:
-    """User settings in audit mode: the denied call goes through, and its decision record (agent ``mcp``)
-    reaches an OTLP receiver with the deny it would have been."""
+    """User settings in audit mode: the denied call goes through, and its decision record (agent
+    ``mcp``) reaches an OTLP receiver with the deny it would have been."""
     pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="needs the otel extra")
     pytest.importorskip("opentelemetry.proto", reason="needs opentelemetry-proto (test extra)")
     from tests.telemetry.receiver import OtlpReceiver
@@ -295,8 +296,9 @@ def _wait_for_port(port: int, proc: Any) -> None:
 
 @pytest.mark.slow
 def test_gateway_serves_streamable_http_to_the_client(gateway: tuple[Any, Path]) -> None:
-    """``hookwise mcp --listen 127.0.0.1:PORT --token-file F -- <server>``: the SDK's Streamable HTTP
-    client gets the hooks' listing and deny; no token is a 401; SIGTERM ends it with SessionEnd."""
+    """``hookwise mcp --listen 127.0.0.1:PORT --token-file F -- <server>``: the SDK's Streamable
+    HTTP client gets the hooks' listing and deny; no token is a 401; SIGTERM ends it with
+    SessionEnd."""
     import signal
     import subprocess
     import urllib.error

@@ -28,8 +28,12 @@ RAW_SERVER = textwrap.dedent(r"""
         if msg["method"] == "initialize":
             res = '{"serverInfo": {"name": "raw", "version": "1"}, "capabilities": {"tools": {}}}'
         else:
-            res = '{"content": [ {"type": "text", "text": "caf\\u00e9 \\"quoted\\""} ], "isError": false}'
-        answer = b'{"id": %s,  "jsonrpc": "2.0", "result": %s}\n' % (json.dumps(msg["id"]).encode(), res.encode())
+            res = (
+                '{"content": [ {"type": "text", "text": "caf\\u00e9 \\"quoted\\""} ], '
+                '"isError": false}'
+            )
+        msg_id = json.dumps(msg["id"]).encode()
+        answer = b'{"id": %s,  "jsonrpc": "2.0", "result": %s}\n' % (msg_id, res.encode())
         sent.write(answer)
         sent.flush()
         out.write(answer)
@@ -59,8 +63,8 @@ WATCHED = (
 
 
 def _relay(tmp_path: Path, lines: list[bytes]) -> tuple[bytes, bytes, bytes, str]:
-    """Run the gateway in front of the raw server with ``lines`` as the client's input: what the server
-    received, what it sent, what the client got, the gateway's stderr."""
+    """Run the gateway in front of the raw server with ``lines`` as the client's input: what the
+    server received, what it sent, what the client got, the gateway's stderr."""
     proj = tmp_path / "proj"
     (proj / ".gemini").mkdir(parents=True)
     (proj / "server.py").write_text(RAW_SERVER)

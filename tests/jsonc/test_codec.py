@@ -147,6 +147,46 @@ def test_dumps_indented_is_json_dumps_with_indent_2(value: Any, ensure_ascii: bo
     assert outcome(codec.dumps_indented, value, ensure_ascii=ensure_ascii) == want
 
 
+INPUT_KW: dict[str, Any] = {"ensure_ascii": False, "separators": (",", ":"), "allow_nan": False}
+#: long strings: plain ones (copied as they are) and ones with one character JSON escapes or keeps
+LONG = [
+    "x" * 2000 + tail
+    for tail in (
+        "",
+        '"',
+        "\\",
+        "\n",
+        "\t",
+        "\x01",
+        "\x1f",
+        " ",
+        "\x7f",
+        "\u00e9",
+        "\u2028",
+        "\ud800",
+    )
+] + ["a" * 1023 + "\x00", "b" * 1024, "c" * 1025, ""]
+
+
+@pytest.mark.parametrize("text", LONG)
+def test_dumps_input_is_compact_strict_json_dumps(text: str) -> None:
+    for value in (text, {"tool_input": {"content": text, text: [text, 1, None]}}):
+        assert outcome(codec.dumps_input, value) == outcome(json.dumps, value, **INPUT_KW)
+
+
+def test_dumps_input_refuses_what_json_refuses() -> None:
+    cycle: list[Any] = ["x" * 2000]
+    cycle.append(cycle)
+    for value in (cycle, {"a": Unusual()}, {1j: "x"}, ["x" * 2000, float("nan")], float("inf")):
+        assert outcome(codec.dumps_input, value) == outcome(json.dumps, value, **INPUT_KW)
+
+
+@P
+@given(value=values)
+def test_dumps_input_is_json_dumps_on_any_value(value: Any) -> None:
+    assert outcome(codec.dumps_input, value) == outcome(json.dumps, value, **INPUT_KW)
+
+
 class Unusual:
     def __repr__(self) -> str:
         return "Unusual()"
@@ -176,10 +216,11 @@ def test_what_json_refuses_or_converts_is_refused_or_converted_alike() -> None:
 
 @pytest.mark.slow
 def test_errors_are_raised_in_a_process_that_never_imported_json() -> None:
-    """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it is not loaded."""
+    """The C scanner of Python < 3.12 raises its errors through ``json.decoder`` and fails when it
+    is not loaded."""
     code = (
-        "import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del sys.modules[m]\n"
-        "from hookwise.jsonc import codec\n"
+        "import sys\nfor m in [m for m in sys.modules if m.split('.')[0] == 'json']:\n    del "
+        "sys.modules[m]\nfrom hookwise.jsonc import codec\n"
         "try:\n    codec.loads('{\"a\": [1,}')\nexcept ValueError as exc:\n"
         "    print(type(exc).__name__, exc.pos, exc.msg)\n"
     )

@@ -46,7 +46,9 @@ def run_agent(
                         {
                             "type": "command",
                             "name": "am",
-                            "command": f'{sys.executable} "$GEMINI_PROJECT_DIR/hook.py" {log} {mode}',
+                            "command": (
+                                f'{sys.executable} "$GEMINI_PROJECT_DIR/hook.py" {log} {mode}'
+                            ),
                         }
                     ]
                 }

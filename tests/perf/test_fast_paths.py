@@ -1,4 +1,5 @@
-"""Functional checks of the fast paths (never timing): lazy imports, per-response AfterModel, no retention."""
+"""Functional checks of the fast paths (never timing): lazy imports, per-response AfterModel, no
+retention."""
 
 from __future__ import annotations
 
@@ -28,49 +29,54 @@ HEAVY = (
     "hookwise.settings.validate",
     "hookwise.claude.migrate",
     "hookwise.claude.convert",
-    # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults itself;
-    # the telemetry resolver: only when settings or the environment mention telemetry
+    # typing: annotations only (TYPE_CHECKING blocks); copy: settings/schema.py copies defaults
+    # itself; the telemetry resolver: only when settings or the environment mention telemetry
     "typing",
     "copy",
     "hookwise.settings.telemetry",
-    # shlex: only for quoted commands and trust checks; importlib: only for a command module's name or a dialect
+    # shlex: only for quoted commands and trust checks; importlib: only for a command module's name
+    # or a dialect
     "shlex",
     "importlib",
-    # trust store (project hooks), trace records (--trace, monitors), environment sanitising (redaction)
+    # trust store (project hooks), trace records (--trace, monitors), environment sanitising
+    # (redaction)
     "hookwise.trust",
     "hookwise.trace",
     "hookwise.runners.env",
     # weakref: http hooks' per-host clients
     "weakref",
-    # subprocess (and the locale and contextlib it imports): only for a hook whose directory is not the
-    # current one (posix_spawn cannot change directory)
+    # subprocess (and the locale and contextlib it imports): only for a hook whose directory is not
+    # the current one (posix_spawn cannot change directory)
     "subprocess",
     "locale",
     "contextlib",
-    # threads (persistent, background and http hooks, telemetry), exit handlers (telemetry): a plain fire
-    # has neither and ends with os._exit; selectors and signal's enums: the process driver uses
-    # select.poll and the C module behind signal; warnings: only for an odd tool regex; math: nowhere
+    # threads (persistent, background and http hooks, telemetry), exit handlers (telemetry): a plain
+    # fire has neither and ends with os._exit; selectors and signal's enums: the process driver uses
+    # select.poll and the C module behind signal; warnings: only for an odd tool regex; math:
+    # nowhere
     "threading",
     "atexit",
     "selectors",
     "signal",
     "warnings",
     "math",
-    # json and re: JSON goes through hookwise.jsonc.codec (the C scanner and encoder json itself uses), and
-    # a tool matcher without regex syntax is a substring test; enum, functools and collections: the closed
-    # sets are hookwise._records.Enum, type-only imports sit in TYPE_CHECKING blocks
+    # json and re: JSON goes through hookwise.jsonc.codec (the C scanner and encoder json itself
+    # uses), and a tool matcher without regex syntax is a substring test; enum, functools and
+    # collections: the closed sets are hookwise._records.Enum, type-only imports sit in
+    # TYPE_CHECKING blocks
     "json",
     "re",
     "enum",
     "functools",
     "collections",
     "operator",
-    # types: the fast `fire` parser sets plain attributes; chaining (sequential firings), async hooks
+    # types: the fast `fire` parser sets plain attributes; chaining (sequential firings), async
+    # hooks
     "types",
     "hookwise.core.chain",
     "hookwise.runners.background",
-    # the other kinds (runners.LazyKind rows: imported when a hook of theirs is read or run) and what running
-    # them needs: threads for Python hooks, the HTTP client
+    # the other kinds (runners.LazyKind rows: imported when a hook of theirs is read or run) and
+    # what running them needs: threads for Python hooks, the HTTP client
     "hookwise.runners.python",
     "hookwise.runners.http",
     "hookwise.runners._workers",
@@ -79,10 +85,11 @@ HEAVY = (
 )
 
 
-#: how many of hookwise's own modules a plain fire may import: each costs ~0.1 ms of start-up however small it
-#: is (finding, reading and running it), ~1 % of the floor; a module the fire does not need is imported where it
-#: is used (docs/architecture.md, "The start-up rule"). 41 today: 39, plus hookwise.atomic and hookwise.errors
-#: for the first fire in a fresh home, which writes the hook package cache (settings/packages.py)
+#: how many of hookwise's own modules a plain fire may import: each costs ~0.1 ms of start-up
+#: however small it is (finding, reading and running it), ~1 % of the floor; a module the fire does
+#: not need is imported where it is used (docs/architecture.md, "The start-up rule"). 41 today: 39,
+#: plus hookwise.atomic and hookwise.errors for the first fire in a fresh home, which writes the
+#: hook package cache (settings/packages.py)
 FIRE_MODULE_BUDGET = 41
 
 
@@ -132,8 +139,9 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any) -> None:
 
 @pytest.mark.slow
 def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> None:
-    """The ``hookwise`` program is a script file (pyproject ``script-files``), not a console_scripts entry point:
-    pip's launcher for an entry point imports ``re`` first. Run as installed, a fire loads nothing of HEAVY."""
+    """The ``hookwise`` program is a script file (pyproject ``script-files``), not a console_scripts
+    entry point: pip's launcher for an entry point imports ``re`` first. Run as installed, a fire
+    loads nothing of HEAVY."""
     import sysconfig
     from importlib.metadata import entry_points
 
@@ -162,9 +170,10 @@ def test_the_installed_program_imports_only_what_firing_needs(project: Any) -> N
 
 @pytest.mark.slow
 def test_a_plain_python_hook_needs_no_asyncio_or_inspect(project: Any) -> None:
-    """A ``python`` hook that is a plain function runs on a worker thread (its timeout can abandon it) without
-    loading asyncio (with ssl, several times a whole firing) or inspect; a coroutine hook still gets its event
-    loop; and a fire whose hook imports threading-based modules on its worker (logging) still exits."""
+    """A ``python`` hook that is a plain function runs on a worker thread (its timeout can abandon
+    it) without loading asyncio (with ssl, several times a whole firing) or inspect; a coroutine
+    hook still gets its event loop; and a fire whose hook imports threading-based modules on its
+    worker (logging) still exits."""
     (project.root / "guard_fn.py").write_text(
         "def check(inp):\n    return {'decision': 'deny', 'reason': 'plain'}\n"
         "async def acheck(inp):\n    return {'decision': 'deny', 'reason': 'awaited'}\n"
@@ -200,8 +209,8 @@ def test_a_plain_python_hook_needs_no_asyncio_or_inspect(project: Any) -> None:
 
 @pytest.mark.slow
 def test_a_fire_that_ends_at_once_still_delivers_all_its_output(project: Any) -> None:
-    """A plain ``fire`` ends with ``os._exit`` after flushing: a large answer through a pipe arrives whole,
-    with the exit status of the result (2: blocked)."""
+    """A plain ``fire`` ends with ``os._exit`` after flushing: a large answer through a pipe arrives
+    whole, with the exit status of the result (2: blocked)."""
     big = "x" * 300_000
     command = project.script(
         "big.py", f"print(json.dumps({{'decision': 'deny', 'reason': {big!r}}}))"
@@ -291,7 +300,8 @@ def test_nothing_is_retained_per_firing(project: Any) -> None:
         after, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    # 1000 firings of 20 KB inputs would retain ~20 MB if anything kept them; allow bounded caches only
+    # 1000 firings of 20 KB inputs would retain ~20 MB if anything kept them; allow bounded caches
+    # only
     assert after - before < 2_000_000, after - before
 
 
@@ -322,8 +332,8 @@ def test_program_exit_still_runs_exit_handlers_and_flushes(project: Any) -> None
         "import atexit, sys\n"
         "atexit.register(lambda: print('EXIT HANDLER RAN', flush=True))\n"
         "from hookwise.cli.main import console\n"
-        f"sys.argv = ['hookwise', '--project', {str(project.root)!r}, 'fire', 'BeforeTool', '--tool', 'x']\n"
-        "sys.exit(console())\n"
+        f"sys.argv = ['hookwise', '--project', {str(project.root)!r}, 'fire', 'BeforeTool', "
+        "'--tool', 'x']\nsys.exit(console())\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

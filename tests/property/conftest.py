@@ -20,7 +20,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 events = st.sampled_from(list(HookEvent))
 
-# JSON values with the strings that matter: empty, tags, control characters, lone surrogates excluded
+# JSON values with the strings that matter: empty, tags, control characters, lone surrogates
+# excluded
 text = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
 keys = st.one_of(
     st.sampled_from(
@@ -109,5 +110,6 @@ _outputs = st.fixed_dictionaries(
 
 
 def hook_outputs() -> st.SearchStrategy[dict[str, Any]]:
-    """A hook answer: the wire fields with plausible and implausible values, plus an arbitrary extra."""
+    """A hook answer: the wire fields with plausible and implausible values, plus an arbitrary
+    extra."""
     return _outputs

@@ -1,4 +1,5 @@
-"""A hook's answer can never take the host down (core/answer.py; docs/hook-types.md "Malformed answers").
+"""A hook's answer can never take the host down (core/answer.py; docs/hook-types.md "Malformed
+answers").
 
 Any JSON value in any field of any answer, from a Python hook or a command hook
 (Gemini or Claude dialect), on any event: ``HookSystem.fire`` returns a result in

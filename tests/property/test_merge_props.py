@@ -1,4 +1,5 @@
-"""Merging is total, deterministic and order-of-completion independent; decisions only tighten (docs/contract.md §8)."""
+"""Merging is total, deterministic and order-of-completion independent; decisions only tighten
+(docs/contract.md §8)."""
 
 from __future__ import annotations
 
@@ -115,7 +116,8 @@ def hs(tmp_path_factory: pytest.TempPathFactory) -> HookSystem:
 def test_engine_merges_in_plan_order_whatever_the_completion_order(
     hs: HookSystem, event: HookEvent, outputs: list[dict[str, Any]], delays: list[int]
 ) -> None:
-    """Python hooks on workers finish in a drawn order; the merged result is the plan-order merge."""
+    """Python hooks on workers finish in a drawn order; the merged result is the plan-order
+    merge."""
     registered = []
     for i, out in enumerate(outputs):
 

@@ -1,4 +1,5 @@
-"""Matching and planning never crash; de-duplication is idempotent and order-preserving (docs/contract.md §3-§4)."""
+"""Matching and planning never crash; de-duplication is idempotent and order-preserving
+(docs/contract.md §3-§4)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ def test_compile_matcher_is_total(
 
 
 def _refused(m: str) -> bool:
-    """``m`` is a regex (not a literal, not invalid) that the linear matcher refuses (core/matching.py)."""
+    """``m`` is a regex (not a literal, not invalid) that the linear matcher refuses
+    (core/matching.py)."""
     from hookwise.core.matching import Unbounded, compile_regex
     from hookwise.core.plan import is_literal
 

@@ -1,4 +1,5 @@
-"""A real HTTP/1.1 server on 127.0.0.1 for http hook tests (keep-alive, connection counting, misbehaviours).
+"""A real HTTP/1.1 server on 127.0.0.1 for http hook tests (keep-alive, connection counting,
+misbehaviours).
 
 Routes (POST only):
   /answer/<key>    status, headers and body from ``server.answers[key]`` (default 200 + ``{}``)
@@ -44,7 +45,8 @@ class HookServer(ThreadingHTTPServer):
     def answer(
         self, key: str, body: Any = None, status: int = 200, headers: dict[str, str] | None = None
     ) -> str:
-        """Set what ``/answer/<key>`` returns; a non-bytes, non-str body is sent as JSON. Returns its URL."""
+        """Set what ``/answer/<key>`` returns; a non-bytes, non-str body is sent as JSON. Returns
+        its URL."""
         if isinstance(body, bytes):
             data = body
         elif isinstance(body, str):

@@ -180,7 +180,8 @@ def test_hook_sees_the_same_environment_as_under_bash(
 def test_prompt_variables_are_treated_as_bash_treats_them(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # an activated virtual environment exports PS1: direct exec must still be used, with bash's environment
+    # an activated virtual environment exports PS1: direct exec must still be used, with bash's
+    # environment
     prompts = {"PS0": "x", "PS1": "(venv) $ ", "PS2": "> ", "PS3": "#? ", "PS4": "++ "}
     for k, v in prompts.items():
         monkeypatch.setenv(k, v)
@@ -259,7 +260,8 @@ def test_failures_to_exec_mean_the_same_as_under_bash(project: Any, kind: str) -
 def test_exit_codes_and_outputs_are_identical(project: Any) -> None:
     body = (
         "#!" + sys.executable + "\nimport json, sys\nd = json.load(sys.stdin)\n"
-        "print(json.dumps({'reason': 'from ' + d['tool_name']}))\nsys.stderr.write('why\\n')\nsys.exit(2)\n"
+        "print(json.dumps({'reason': 'from ' + "
+        "d['tool_name']}))\nsys.stderr.write('why\\n')\nsys.exit(2)\n"
     )
     cmd = _script(project, "block.py", body)
     direct, bash, _ = _fire_both(project, cmd)

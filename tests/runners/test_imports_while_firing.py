@@ -32,8 +32,8 @@ def test_firing_a_claude_dialect_hook_does_not_import_migration(project: Project
     code = textwrap.dedent("""
         import json, sys
         from hookwise import HookSystem
-        r = HookSystem(sys.argv[1], trust_all=True).fire("BeforeTool", tool_name="run_shell_command",
-                                                         tool_input={"command": "ls"})
+        hs = HookSystem(sys.argv[1], trust_all=True)
+        r = hs.fire("BeforeTool", tool_name="run_shell_command", tool_input={"command": "ls"})
         print(json.dumps({"decision": r.decision, "outcomes": [h.outcome.value for h in r.hooks],
                           "modules": sorted(m for m in sys.modules if m.startswith("hookwise"))}))
     """)

@@ -1,4 +1,5 @@
-"""Persistent hooks (``"persistent": true``): one process, one JSON line per event, same answers as one-shot."""
+"""Persistent hooks (``"persistent": true``): one process, one JSON line per event, same answers as
+one-shot."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ import pytest
 
 from hookwise import HookSystem
 
-# One script, two modes: one-shot (reads stdin to EOF, answers with exit code and streams) and persistent
-# (one line in, one line out; the exit-code form is sent as {"exitCode", "stdout", "stderr"}).
+# One script, two modes: one-shot (reads stdin to EOF, answers with exit code and streams) and
+# persistent (one line in, one line out; the exit-code form is sent as {"exitCode", "stdout",
+# "stderr"}).
 DUAL = textwrap.dedent("""
     import json, os, sys, time
 
@@ -66,7 +68,8 @@ DUAL = textwrap.dedent("""
             elif code == 0 and out:
                 sys.stdout.write(out + "\\n")
             else:
-                sys.stdout.write(json.dumps({"exitCode": code, "stdout": out, "stderr": err}) + "\\n")
+                said = {"exitCode": code, "stdout": out, "stderr": err}
+                sys.stdout.write(json.dumps(said) + "\\n")
             sys.stdout.flush()
     else:
         code, out, err = answer(json.load(sys.stdin))

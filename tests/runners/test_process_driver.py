@@ -33,8 +33,8 @@ SPAWNING = {
 
 #: modules that start a process that is not a hook, and why it does not go through the driver
 NOT_HOOKS = {
-    # the MCP server the user named after `hookwise mcp --`: one long-lived child that lives and ends with
-    # the relay (no timeout, no hook environment, no reaping of a run's leftovers)
+    # the MCP server the user named after `hookwise mcp --`: one long-lived child that lives and
+    # ends with the relay (no timeout, no hook environment, no reaping of a run's leftovers)
     "gateway/relay.py",
     # the warm interpreter of repeated Python hooks (docs/performance.md): not a hook itself; the hooks it forks
     # are driven by the driver like any other process (runners/_warm.py's WarmProcess)

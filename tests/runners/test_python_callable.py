@@ -55,9 +55,11 @@ def claude_answer(inp):
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                        "permissionDecisionReason": "no pushes"}}
     if command == "ask":
-        return {"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "check"}}
+        return {"hookSpecificOutput": {"permissionDecision": "ask",
+                                       "permissionDecisionReason": "check"}}
     if command == "rewrite":
-        return {"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "ls -la"}}}
+        return {"hookSpecificOutput": {"permissionDecision": "allow",
+                                       "updatedInput": {"command": "ls -la"}}}
     if command == "block":
         raise hookwise.Block("claude exit 2")
     return None
@@ -316,7 +318,10 @@ def test_user_hook_imports_from_the_installed_packages_not_the_project(
         (
             {"dep_mod_x.py": "import not_installed_dep_x\n"},
             "dep_mod_x:check",
-            "importing module 'dep_mod_x' raised ModuleNotFoundError: No module named 'not_installed_dep_x'",
+            (
+                "importing module 'dep_mod_x' raised ModuleNotFoundError: No module named "
+                "'not_installed_dep_x'"
+            ),
         ),
         (
             {"attr_mod_x.py": "X = 1\n"},

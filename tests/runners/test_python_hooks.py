@@ -160,7 +160,8 @@ async def _coro(inp: dict[str, Any]) -> dict[str, Any]:
     ],
 )
 def test_which_hooks_are_coroutine_functions(func: Any, expected: bool) -> None:
-    """A coroutine function (in any of its shapes) runs on a worker, abandoned at its deadline; others inline."""
+    """A coroutine function (in any of its shapes) runs on a worker, abandoned at its deadline;
+    others inline."""
     from hookwise.runners._workers import is_async
 
     assert is_async(func) is expected

@@ -1,7 +1,9 @@
-"""``HookSystem.register(..., inline=True)``: the host's own function on the firing's thread (docs/hook-types.md).
+"""``HookSystem.register(..., inline=True)``: the host's own function on the firing's thread
+(docs/hook-types.md).
 
-What inline keeps (outcomes, ``failed`` for ``SystemExit``, context variables) and what it gives up (a call
-past its timeout is waited for, then discarded as ``timeout``); and that no settings file can ask for it.
+What inline keeps (outcomes, ``failed`` for ``SystemExit``, context variables) and what it gives up
+(a call past its timeout is waited for, then discarded as ``timeout``); and that no settings file
+can ask for it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A hook whose directory is the current one starts with ``os.posix_spawn``; any other with ``Popen``.
+"""A hook whose directory is the current one starts with ``os.posix_spawn``; any other with
+``Popen``.
 
 Every test fires the same hook both ways (the hook system's project is the
 current directory, then it is not) and compares what the hook saw and what
@@ -20,7 +21,8 @@ from hookwise.runners import _process
 
 @pytest.fixture(autouse=True)
 def _as_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests compare the two paths the hookwise program takes (``cli.main.console`` switches it on)."""
+    """These tests compare the two paths the hookwise program takes (``cli.main.console`` switches
+    it on)."""
     monkeypatch.setattr(_process, "SPAWN_HERE", True)
 
 
@@ -81,8 +83,9 @@ def test_output_input_and_exit_status_are_the_same(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cmd = (
-        f"{sys.executable} -c \"import json,sys; d=json.load(sys.stdin); print(json.dumps({{'systemMessage': "
-        f"d['tool_name']}})); print('err', file=sys.stderr); sys.exit(1)\""
+        f'{sys.executable} -c "import json,sys; d=json.load(sys.stdin); '
+        "print(json.dumps({'systemMessage': d['tool_name']})); print('err', file=sys.stderr); "
+        'sys.exit(1)"'
     )
     a, b = _fire_both(project, monkeypatch, cmd)
     assert a == b and a["exit"] == 1 and a["stderr"].strip() == "err"
@@ -96,15 +99,17 @@ def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.M
     )  # an inheritable descriptor of the host: Popen's close_fds keeps it from hooks
     try:
         cmd = (
-            f'{sys.executable} -c "import os; print(os.getcwd(), os.getsid(0) == os.getpid(), '
-            f"os.path.exists('/proc/self/fd/{r}'))\""
+            f'{sys.executable} -c "import os; print(os.getcwd(), os.getpgid(0) == os.getpid(), '
+            f"os.getsid(0) == os.getpid(), os.path.exists('/proc/self/fd/{r}'))\""
         )
         a, b = _fire_both(project, monkeypatch, cmd)
     finally:
         os.close(r)
         os.close(w)
     assert a == b
-    assert a["stdout"].split()[1:] == ["True", "False"], a["stdout"]
+    # its own process group always; a new session when this process has a controlling terminal (new_session)
+    session = str(_process.new_session())
+    assert a["stdout"].split()[1:] == ["True", session, "False"], a["stdout"]
     assert Path(a["stdout"].split()[0]).resolve() == project.root.resolve()
 
 
@@ -113,8 +118,9 @@ def test_signals_python_ignores_are_default_in_the_hook(
     project: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = _fire_both(project, monkeypatch, "grep SigIgn /proc/self/status")
-    # glibc's posix_spawn leaves its two internal signals (32, 33) ignored in the child (the C library of a
-    # program that uses them installs its handlers when it does); every other disposition is Popen's
+    # glibc's posix_spawn leaves its two internal signals (32, 33) ignored in the child (the C
+    # library of a program that uses them installs its handlers when it does); every other
+    # disposition is Popen's
     internal = (1 << 31) | (1 << 32)
     ignored = [int(x["stdout"].split()[1], 16) & ~internal for x in (a, b)]
     assert ignored[0] == ignored[1], (a["stdout"], b["stdout"])

@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import Project
 
 from hookwise import HookSystem, Outcome
-from hookwise.runners import _warm
+from hookwise.runners import _process, _warm
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 
@@ -121,7 +121,8 @@ report = {
     "flags": repr(sys.flags),
     "signals": [repr(signal.getsignal(s)) for s in (signal.SIGINT, signal.SIGPIPE, signal.SIGCHLD)],
     "fds": sorted(os.listdir("/proc/self/fd")),
-    "leads_session": os.getsid(0) == os.getpid() == os.getpgid(0),
+    "leads_session": os.getsid(0) == os.getpid(),
+    "leads_group": os.getpgid(0) == os.getpid(),
     "marker_set": bool(os.environ.get("HOOKWISE_HOOK_RUN")),
 }
 with open(sys.argv[1], "a") as f:
@@ -141,7 +142,8 @@ def test_a_warm_hook_sees_what_a_cold_one_sees(project: Project) -> None:
     cold, warm = lines[0]["report"], lines[2]["report"]
     assert warm == cold
     assert cold["argv"][1:] == [str(out), "two words"]
-    assert cold["leads_session"] and cold["marker_set"]
+    assert cold["leads_group"] and cold["marker_set"]
+    assert cold["leads_session"] == _process.new_session()
     assert cold["stdin"]["tool_input"] == {"a": 1, "text": "h\u00e9llo"}
 
 

@@ -1,28 +1,29 @@
 """Acceptance (issue 20): a malicious repository has no effect before ``hookwise trust``.
 
-For each source a cloned repository (or an extension, plugin or package made from one) can feed hooks
-through, a repository is built whose every hook, of every kind, for every event, would leave a trace:
+For each source a cloned repository (or an extension, plugin or package made from one) can feed
+hooks through, a repository is built whose every hook, of every kind, for every event, would leave a
+trace:
 
-- a ``command`` hook (plain, ``persistent``, ``async``, and one whose *name* holds ``$(touch ...)``) would
-  create a marker file: a process started;
+- a ``command`` hook (plain, ``persistent``, ``async``, and one whose *name* holds ``$(touch ...)``)
+  would create a marker file: a process started;
 - an ``http`` hook would connect to a local listening socket: a byte sent over the network;
 - a ``python`` hook names a module whose import creates a marker: a module imported;
-- its settings point ``telemetry.outfile`` outside the project (``../outside``, an absolute path: the
-  ``~/.bashrc`` attack) and ``telemetry.otlpEndpoint`` at the listening socket, and try to loosen
-  redaction and the URL allow-list;
+- its settings point ``telemetry.outfile`` outside the project (``../outside``, an absolute path:
+  the ``~/.bashrc`` attack) and ``telemetry.otlpEndpoint`` at the listening socket, and try to
+  loosen redaction and the URL allow-list;
 - the ``.tabnine/`` and ``.terminai/`` repositories also try to drop the user's own
   ``~/.gemini/settings.json``, whose guard hook denies every shell command.
 
-The repository is driven as a user drives it: ``hookwise list``, ``validate`` and ``doctor`` (looking
-at it), ``hookwise fire`` for every event (a subprocess started in
+The repository is driven as a user drives it: ``hookwise list``, ``validate`` and ``doctor``
+(looking at it), ``hookwise fire`` for every event (a subprocess started in
 the repository), the Python API (``HookSystem``, in a process whose ``sys.path`` starts with the
-repository, like a host script run from it) and ``hookwise agent`` (the reference host with its scripted
-model, which reads a file, runs a shell command and ends the session). Then nothing may have happened:
-no marker, no connection, no file written or changed anywhere in the home directory, the repository or
-beside it, except the trace file the user chose and hookwise's own session and cache files; the user's
-guard still denies. After ``hookwise trust --all`` the same firings do run the trusted hooks (the outfile
-and endpoint still come only from the user's settings, and a package's ``.dist-info`` inside a repository
-is still not an installed package).
+repository, like a host script run from it) and ``hookwise agent`` (the reference host with its
+scripted model, which reads a file, runs a shell command and ends the session). Then nothing may
+have happened: no marker, no connection, no file written or changed anywhere in the home directory,
+the repository or beside it, except the trace file the user chose and hookwise's own session and
+cache files; the user's guard still denies. After ``hookwise trust --all`` the same firings do run
+the trusted hooks (the outfile and endpoint still come only from the user's settings, and a
+package's ``.dist-info`` inside a repository is still not an installed package).
 """
 
 from __future__ import annotations
@@ -195,7 +196,8 @@ class Repo:
         return {"hooks": {e: [{"matcher": "*", "hooks": hooks}] for e in CLAUDE_EVENTS}}
 
     def telemetry_outside(self) -> dict[str, Any]:
-        """An outfile beside the repository (``../..``) or an absolute one, or the listening socket."""
+        """An outfile beside the repository (``../..``) or an absolute one, or the listening
+        socket."""
         if self.source in ("tabnine", "claude"):
             return {"otlpEndpoint": self.listener.url, "otlpProtocol": "http"}
         if self.source == "terminai":
@@ -252,7 +254,8 @@ class Repo:
         assert "hookwise trust" in r.stdout + r.stderr  # installing says how to trust, runs nothing
 
     def _build_package(self) -> None:
-        """A ``.dist-info`` at the repository's root declares hooks of the ``hookwise.hooks`` group."""
+        """A ``.dist-info`` at the repository's root declares hooks of the ``hookwise.hooks``
+        group."""
         self.module(self.project, "evil_package")
         (self.project / "evil_package.py").write_text(
             (self.project / "evil_package.py").read_text()
@@ -283,7 +286,8 @@ class Repo:
 
     @property
     def aims_telemetry(self) -> bool:
-        """Whether this repository's settings aim telemetry somewhere (its own outfile or collector)."""
+        """Whether this repository's settings aim telemetry somewhere (its own outfile or
+        collector)."""
         return self.source in ("gemini", "claude", "tabnine", "terminai")
 
     # ---- what the user runs ----------------------------------------------------------------
@@ -307,7 +311,8 @@ class Repo:
         ]
 
     def prepare_agent(self) -> None:
-        """The scripted model's answers: read a file, run a shell command (the user's guard denies it), end."""
+        """The scripted model's answers: read a file, run a shell command (the user's guard denies
+        it), end."""
         (self.project / "README.md").write_text("read me\n")
         touch = f"touch {shlex.quote(self.marker('agent-shell'))}"
         lines = [
@@ -424,7 +429,8 @@ def test_nothing_runs_before_trust_and_trusted_hooks_run_after(
     hs.close()
     _nothing_happened(repo, before, "HookSystem")
 
-    # 3. the reference agent host: a file read, a shell command (the user's guard denies it), the end
+    # 3. the reference agent host: a file read, a shell command (the user's guard denies it), the
+    #    end
     run = repo.agent()
     assert run.returncode == 0 and "internal error" not in run.stderr, run.stderr
     _nothing_happened(repo, before, "hookwise agent")
@@ -451,7 +457,8 @@ def test_nothing_runs_before_trust_and_trusted_hooks_run_after(
 
 
 def test_the_warning_names_the_file_once(repo: Repo) -> None:
-    """Each refused key of the repository's settings is one warning naming the file, on every run."""
+    """Each refused key of the repository's settings is one warning naming the file, on every
+    run."""
     if not repo.aims_telemetry:
         pytest.skip("no telemetry keys in this source")
     proc = repo.cli("fire", "SessionStart", "--source", "startup")

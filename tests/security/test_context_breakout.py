@@ -1,5 +1,5 @@
-"""Additional context cannot break out of ``<hook_context>``: not from a command hook's JSON, not through
-merging, not in the request the reference agent sends to the model."""
+"""Additional context cannot break out of ``<hook_context>``: not from a command hook's JSON, not
+through merging, not in the request the reference agent sends to the model."""
 
 from __future__ import annotations
 
@@ -69,7 +69,8 @@ def test_command_hook_context_is_escaped(tmp_path: Path, attack: str) -> None:
 
 @pytest.mark.slow
 def test_the_agent_sends_escaped_context_to_the_model(tmp_path: Path) -> None:
-    """End to end: `hookwise agent` with a scripted model; the request text holds one intact block."""
+    """End to end: `hookwise agent` with a scripted model; the request text holds one intact
+    block."""
     project = tmp_path / "proj"
     (project / ".gemini").mkdir(parents=True)
     attack = ATTACKS[0]

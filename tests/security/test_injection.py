@@ -1,5 +1,6 @@
 """No value that reaches a command's text can inject a command: project dir, cwd, session id, tool
-names, extension and workspace paths. Every payload tries to ``touch`` a canary file; it must never appear.
+names, extension and workspace paths. Every payload tries to ``touch`` a canary file; it must never
+appear.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from hookwise.core.expand import expand_command
 pytestmark = pytest.mark.security
 
 CANARY = "PWNED"
-# each is a valid file name (no "/" or NUL) that would run `touch PWNED` if it reached a shell unquoted
+# each is a valid file name (no "/" or NUL) that would run `touch PWNED` if it reached a shell
+# unquoted
 NASTY = [
     f"$(touch {CANARY})",
     f"`touch {CANARY}`",
@@ -67,7 +69,10 @@ TEMPLATES = [
     "${GEMINI_PROJECT_DIR}/.gemini/hooks/h.sh",
     "cd $GEMINI_PROJECT_DIR && ./.gemini/hooks/h.sh",
     'test -d "$GEMINI_CWD" && $CLAUDE_PROJECT_DIR/.gemini/hooks/h.sh',
-    "echo $(cat $GEMINI_PROJECT_DIR/.gemini/hooks/h.sh > /dev/null) && ${GEMINI_PROJECT_DIR}/.gemini/hooks/h.sh",
+    (
+        "echo $(cat $GEMINI_PROJECT_DIR/.gemini/hooks/h.sh > /dev/null) && "
+        "${GEMINI_PROJECT_DIR}/.gemini/hooks/h.sh"
+    ),
 ]
 
 

@@ -1,6 +1,7 @@
 """Issue 20, item 14: the low findings of the outside review, each through what a user runs.
 
-- the environment scrubber drops ``MYSQL_PWD``, ``SENTRY_DSN`` and ``redis://:pw@host`` for project hooks;
+- the environment scrubber drops ``MYSQL_PWD``, ``SENTRY_DSN`` and ``redis://:pw@host`` for project
+  hooks;
 - an extension cannot be named ``extension-enablement.json``, ``-rf``, ``x\\ny`` or 300 characters;
 - ``hookwise trace report`` reads records whose duration is NaN, a string or negative;
 - ``hookwise extensions install`` copies a sparse file sparsely.

@@ -1,6 +1,7 @@
-"""What is reviewed is what runs (issue 20, items 4, 5, 6, 8, 13): a hook kind's trust material is exactly what
-the review screen prints and what the trust key hashes, so nothing a project can change after approval runs
-without a new prompt, and nothing the screen shows can be disguised by terminal escapes."""
+"""What is reviewed is what runs (issue 20, items 4, 5, 6, 8, 13): a hook kind's trust material is
+exactly what the review screen prints and what the trust key hashes, so nothing a project can change
+after approval runs without a new prompt, and nothing the screen shows can be disguised by terminal
+escapes."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def _script(project: Project, rel: str, body: str = "echo ok\n") -> Path:
     return p
 
 
-# ------------------------------------------------------------------ item 4: terminal escapes are made visible
+# -------------------------------------------------------- item 4: terminal escapes are made visible
 
 
 def test_escapes_in_a_command_are_shown_not_obeyed(project: Project) -> None:
@@ -133,7 +134,7 @@ def test_a_hook_without_env_or_shell_keeps_the_key_it_had(project: Project) -> N
     assert hs.trust_store.key(hs.entries[0]) == f"a:sh .gemini/hooks/a.sh|sha256:{old}"
 
 
-# ------------------------------------------------------------------ item 8: files glued to operators
+# ----------------------------------------------------------------- item 8: files glued to operators
 
 
 @pytest.mark.parametrize(
@@ -148,7 +149,7 @@ def test_a_script_glued_to_an_operator_is_hashed(project: Project, command: str)
     assert _untrusted(project) == ["op"]
 
 
-# ------------------------------------------------------------------ item 6: what Python would load instead
+# ----------------------------------------------------------- item 6: what Python would load instead
 
 
 @pytest.mark.parametrize(
@@ -217,10 +218,10 @@ def test_framing_headers_are_never_sent_even_from_code() -> None:
     assert sent == {"X-A": "t"}
 
 
-# ------------------------------------------------------------------ the review screen of each kind (acceptance 3)
+# ---------------------------------------------------- the review screen of each kind (acceptance 3)
 
-#: what `hookwise trust` prints for one hook of each kind (docs/security.md shows it as a user sees it, with
-#: the answers typed after each question)
+#: what `hookwise trust` prints for one hook of each kind (docs/security.md shows it as a user sees
+#: it, with the answers typed after each question)
 SCREEN = [
     """\
 project hook guard (BeforeTool, matcher 'run_shell_command') from .gemini/settings.json [untrusted]

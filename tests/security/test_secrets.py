@@ -1,4 +1,5 @@
-"""Secrets in the environment never reach a project or extension hook unless the user allowed them."""
+"""Secrets in the environment never reach a project or extension hook unless the user allowed
+them."""
 
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ SECRETS = {
     "db_password": "lowercase names count too",
 }
 HARMLESS = {"MY_SETTING": "on", "LANG": "C.UTF-8", "EDITOR": "vi"}
-DUMP = f"{sys.executable} -c \"import json, os; print(json.dumps({{'systemMessage': json.dumps(dict(os.environ))}}))\""
+DUMP = (
+    f"{sys.executable} -c \"import json, os; print(json.dumps({{'systemMessage': "
+    'json.dumps(dict(os.environ))}))"'
+)
 
 
 def env_seen(

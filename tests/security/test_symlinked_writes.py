@@ -1,5 +1,5 @@
-"""The trust store and settings writes cannot be redirected through symlinks (a planted link must not
-make hookwise overwrite another file)."""
+"""The trust store and settings writes cannot be redirected through symlinks (a planted link must
+not make hookwise overwrite another file)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Project and extension hooks never run untrusted: not at first sight, not after their script changes,
-not after it is swapped (symlink, directory link, copy from another project). "Never ran" is checked by the
-hook itself: every script appends to a ``ran`` file when it runs.
+"""Project and extension hooks never run untrusted: not at first sight, not after their script
+changes, not after it is swapped (symlink, directory link, copy from another project). "Never ran"
+is checked by the hook itself: every script appends to a ``ran`` file when it runs.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def test_untrusted_never_runs_then_runs_once_trusted_then_not_after_a_change(
     assert repo.fire() == [Outcome.OK]
     assert repo.runs() == ["v1"]
     if command.startswith("cd "):
-        return  # the script is named only after `cd`: see docs/reliability.md (limits of trust keys)
+        # the script is named only after `cd`: see docs/reliability.md (limits of trust keys)
+        return
     repo.script("guard.sh", "v2")  # the repository updates the script (git pull)
     assert repo.fire() == [Outcome.SKIPPED]
     assert repo.runs() == ["v1"]
@@ -312,7 +313,8 @@ def test_cli_fire_never_runs_an_untrusted_hook(repo: Repo) -> None:
 def test_a_huge_file_named_by_a_hook_does_not_stall_trust_checks(
     repo: Repo, tmp_path: Path
 ) -> None:
-    """A planted symlink to a huge file (here a 20 GB sparse one) must not make every firing read it all."""
+    """A planted symlink to a huge file (here a 20 GB sparse one) must not make every firing read it
+    all."""
     import time
 
     big = tmp_path / "disk.img"

@@ -1,4 +1,5 @@
-"""A real ``hookwise serve`` on a real socket, with projects holding real hooks, for the serve tests."""
+"""A real ``hookwise serve`` on a real socket, with projects holding real hooks, for the serve
+tests."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from hookwise.serve.app import ServeConfig, Service
 from hookwise.serve.client import connection, post
 from hookwise.serve.http import Server
 
-#: a hook script: answers from the request's tool_input (``mode``, ``n``) and says which project it ran in
+#: a hook script: answers from the request's tool_input (``mode``, ``n``) and says which project it
+#: ran in
 ECHO = textwrap.dedent("""
     import json, os, sys, time
     def answer(d):
@@ -54,7 +56,8 @@ PY_GUARD = textwrap.dedent("""
 
 
 def make_project(root: Path, name: str, kind: str = "command", timeout: int = 10000) -> Path:
-    """A project under ``root`` whose BeforeTool hook (any tool) is ``kind``: command, persistent or python."""
+    """A project under ``root`` whose BeforeTool hook (any tool) is ``kind``: command, persistent or
+    python."""
     d = root / name
     (d / ".gemini").mkdir(parents=True)
     (d / "echo.py").write_text(ECHO)

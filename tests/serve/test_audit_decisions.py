@@ -1,5 +1,5 @@
-"""Audit mode (``hooksConfig.mode: "audit"``, ``serve --audit``) and decision records, received by a real
-OTLP/HTTP receiver (and by an OpenTelemetry Collector binary when one is installed)."""
+"""Audit mode (``hooksConfig.mode: "audit"``, ``serve --audit``) and decision records, received by a
+real OTLP/HTTP receiver (and by an OpenTelemetry Collector binary when one is installed)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``hookwise serve`` answering Claude- and Gemini-shaped requests: real sockets, real hook processes."""
+"""``hookwise serve`` answering Claude- and Gemini-shaped requests: real sockets, real hook
+processes."""
 
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ def test_claude_event_without_equivalent_is_visible(roots: Path) -> None:
 
 @pytest.mark.slow
 def test_many_concurrent_clients_each_get_their_own_projects_answer(roots: Path) -> None:
-    """64 clients at once over two projects: every answer carries its own request's number and project."""
+    """64 clients at once over two projects: every answer carries its own request's number and
+    project."""
     projects = [make_project(roots, "alpha"), make_project(roots, "beta", kind="persistent")]
 
     def one(i: int) -> tuple[int, str, str]:
@@ -90,7 +92,8 @@ def test_many_concurrent_clients_each_get_their_own_projects_answer(roots: Path)
 
 
 def test_python_hooks_shared_between_concurrent_requests(roots: Path) -> None:
-    """Two projects with a same-named python hook module, 16 clients: each project gets its own module."""
+    """Two projects with a same-named python hook module, 16 clients: each project gets its own
+    module."""
     ps = [make_project(roots, "alpha", kind="python"), make_project(roots, "beta", kind="python")]
     with serving(config(roots)) as srv, ThreadPoolExecutor(16) as pool:
         answers = list(

@@ -1,5 +1,6 @@
-"""The bridge's agents through ``hookwise serve`` (``/hooks/<agent>``, ``/bridge/<agent>``) and the fast path
-of ``hookwise hook``: a running service on its Unix socket answers, otherwise the hooks run in process."""
+"""The bridge's agents through ``hookwise serve`` (``/hooks/<agent>``, ``/bridge/<agent>``) and the
+fast path of ``hookwise hook``: a running service on its Unix socket answers, otherwise the hooks
+run in process."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from .conftest import claude_pre, config, serving
 PID_GUARD = (
     "import os\n"
     "def check(inp):\n"
-    "    return {'decision': 'deny', 'reason': f\"pid {os.getpid()} denies {inp['tool_input']['command']}\"}\n"
+    "    return {'decision': 'deny', 'reason': f\"pid {os.getpid()} denies "
+    "{inp['tool_input']['command']}\"}\n"
 )
 
 

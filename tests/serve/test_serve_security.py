@@ -1,5 +1,5 @@
-"""Each security rule of ``hookwise serve``: token, Unix socket mode, foreign projects, body cap, timeout,
-loopback-only by default, refusals logged, graceful SIGTERM."""
+"""Each security rule of ``hookwise serve``: token, Unix socket mode, foreign projects, body cap,
+timeout, loopback-only by default, refusals logged, graceful SIGTERM."""
 
 from __future__ import annotations
 
@@ -98,7 +98,8 @@ def test_body_over_the_cap_is_refused(roots: Path, caplog: pytest.LogCaptureFixt
         big = claude_pre(p, pad="x" * 4096)
         assert ask(srv, "claude", big)[0] == 413
         assert ask(srv, "claude", claude_pre(p))[0] == 200
-        # a client that announces a small body but sends a huge header-less stream is cut by the length
+        # a client that announces a small body but sends a huge header-less stream is cut by the
+        # length
         with socket.create_connection(("127.0.0.1", srv.port)) as s:
             s.sendall(
                 b"POST /hooks/claude HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -111,9 +112,9 @@ def test_body_over_the_cap_is_refused(roots: Path, caplog: pytest.LogCaptureFixt
 def test_request_time_is_the_slowest_hooks_timeout_plus_a_margin(
     roots: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A request is answered at its deadline even while its firing still runs (the watchdog), and the
-    late answer is dropped. The margin is negative here so that the deadline (0.5 s) falls before the
-    hook's own timeout (2 s) ends the firing."""
+    """A request is answered at its deadline even while its firing still runs (the watchdog), and
+    the late answer is dropped. The margin is negative here so that the deadline (0.5 s) falls
+    before the hook's own timeout (2 s) ends the firing."""
     p = make_project(roots, "alpha", kind="python", timeout=2000)
     for fail_closed, decision in ((False, None), (True, "deny")):
         with serving(config(roots, margin_s=-1.5, fail_closed=fail_closed)) as srv:

@@ -1,4 +1,5 @@
-"""Hook packages: hooks from installed distributions' ``hookwise.hooks`` entry points (docs/hook-types.md).
+"""Hook packages: hooks from installed distributions' ``hookwise.hooks`` entry points
+(docs/hook-types.md).
 
 The distributions here are real: a package plus its ``*.dist-info`` directory on
 ``PYTHONPATH`` (what pip lays out), found by :mod:`importlib.metadata`, and, in
@@ -55,7 +56,8 @@ def after(inp):
 def write_dist(
     root: Path, name: str, modules: dict[str, str], entry_points: dict[str, str]
 ) -> None:
-    """A distribution as pip installs it: its files plus ``<name>-1.0.dist-info`` with the entry points."""
+    """A distribution as pip installs it: its files plus ``<name>-1.0.dist-info`` with the entry
+    points."""
     for rel, text in modules.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -208,12 +210,12 @@ def test_a_broken_package_is_a_warning_never_a_crash(project: Project, site: Pat
     code, data, err = cli(project, site, "list", "--json")
     w = data["warnings"]
     assert (
-        "hook package broken-hooks (entry point x = broken_hooks:SECTION): importing it raised ImportError: "
-        "needs libfoo; its hooks were not loaded" in w
+        "hook package broken-hooks (entry point x = broken_hooks:SECTION): importing it raised "
+        "ImportError: needs libfoo; its hooks were not loaded" in w
     )
     assert (
-        "hook package odd-hooks (entry point boom = odd_hooks:boom): calling it raised KeyError: 'k'; its hooks "
-        "were not loaded" in w
+        "hook package odd-hooks (entry point boom = odd_hooks:boom): calling it raised KeyError: "
+        "'k'; its hooks were not loaded" in w
     )
     assert any(
         x.startswith(
@@ -369,7 +371,8 @@ def test_wheel_installed_into_a_fresh_venv_fires_through_the_cli(
     ]
     code, data, err = cli(project, None, "list", "--json", python=py)
     assert {h["package"] for h in data["hooks"]} == {"acme-hooks"} and len(data["hooks"]) == 3, err
-    # and the interpreter running the tests does not have it: the hooks came from the fresh venv only
+    # and the interpreter running the tests does not have it: the hooks came from the fresh venv
+    # only
     code, data, err = cli(project, None, "list", "--json")
     assert data["hooks"] == [], err
 
@@ -389,7 +392,8 @@ def test_discovery_remembers_each_directory_until_it_changes(tmp_path: Path) -> 
     cache = _cache()
     assert cache[str(plain)] == [plain.stat().st_mtime_ns, False]
     assert cache[str(site)] == [site.stat().st_mtime_ns, False]
-    # installing a distribution adds a *.dist-info directory: the directory changes and is read again
+    # installing a distribution adds a *.dist-info directory: the directory changes and is read
+    # again
     write_dist(
         site,
         "acme-hooks",
@@ -399,8 +403,9 @@ def test_discovery_remembers_each_directory_until_it_changes(tmp_path: Path) -> 
     assert packages._may_declare_group([str(plain), str(site)])
     assert [name for name, *_ in packages.discover([str(plain), str(site)])] == ["acme-hooks"]
     assert _cache()[str(site)] == [site.stat().st_mtime_ns, True]
-    # an unchanged directory is not read again: an entry_points.txt edited in place keeps the cached answer
-    # (documented: delete the cache file after such an edit), and the metadata scan then finds no entry point
+    # an unchanged directory is not read again: an entry_points.txt edited in place keeps the cached
+    # answer (documented: delete the cache file after such an edit), and the metadata scan then
+    # finds no entry point
     (site / "acme_hooks-1.0.dist-info" / "entry_points.txt").write_text(
         "[console_scripts]\nx = y:z\n"
     )

@@ -1,10 +1,10 @@
-"""Every settings key states where it may come from, and the loader, ``validate``, ``list`` and the JSON
-Schema all read that one column (settings/schema.py ``Origin``; docs/security.md).
+"""Every settings key states where it may come from, and the loader, ``validate``, ``list`` and the
+JSON Schema all read that one column (settings/schema.py ``Origin``; docs/security.md).
 
-The walk: for every row of every table, a file of every layer sets the key to a usable value. A layer
-the row admits loads it with no warning; any other layer gets exactly one warning naming the file and
-the key, from the loader, from ``hookwise validate`` and in ``hookwise list --json``, and the value has
-no effect.
+The walk: for every row of every table, a file of every layer sets the key to a usable value. A
+layer the row admits loads it with no warning; any other layer gets exactly one warning naming the
+file and the key, from the loader, from ``hookwise validate`` and in ``hookwise list --json``, and
+the value has no effect.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ ROWS = [
 
 
 def usable_value(row: Key) -> Any:
-    """A value the row's kind accepts, chosen outside ``narrows`` so that the origin rule decides."""
+    """A value the row's kind accepts, chosen outside ``narrows`` so that the origin rule
+    decides."""
     kind = row.kind
     if isinstance(kind, Flag):
         return not row.source_rule.narrows[0] if row.source_rule.narrows else True
@@ -159,7 +160,8 @@ def test_a_project_may_only_narrow(project: Project) -> None:
 def test_a_later_key_declares_its_origin_in_one_row(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Adding a row with an origin is all it takes: a hook key or a hooksConfig key is refused from a project."""
+    """Adding a row with an origin is all it takes: a hook key or a hooksConfig key is refused from
+    a project."""
     user_only = Origin(USER_AND_SYSTEM, why="do something")
     monkeypatch.setitem(HOOKS_CONFIG_KEYS, "mode", Key("mode", TEXT, origin=user_only))
     monkeypatch.setitem(HOOK_KEYS, "isolate", Key("isolate", FLAG, origin=user_only))

@@ -1,4 +1,5 @@
-"""Loader, ``validate``, the JSON Schema and ``list`` agree on every hook of generated settings documents.
+"""Loader, ``validate``, the JSON Schema and ``list`` agree on every hook of generated settings
+documents.
 
 For each hook object of a document (docs/contract.md §1, §2):
 
@@ -122,7 +123,8 @@ def hook_pointers(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], A
 
 
 def error_reaches(error_ptr: str, hook_ptr: str) -> bool:
-    """Whether an error at ``error_ptr`` is about the hook at ``hook_ptr`` or an object that holds it."""
+    """Whether an error at ``error_ptr`` is about the hook at ``hook_ptr`` or an object that holds
+    it."""
     definition = hook_ptr.rsplit("/hooks/", 1)[0]
     if (
         hook_ptr == error_ptr
@@ -160,7 +162,8 @@ def check_agreement(project: Project, doc: dict[str, Any]) -> None:
     errors = [p for p in problems if p.severity == "error"]
     listed = run_list(project)
 
-    # same messages: every validate error is a load warning; every load warning is a validate finding
+    # same messages: every validate error is a load warning; every load warning is a validate
+    # finding
     load_warnings = set(loaded.warnings)
     assert listed["warnings"] == loaded.warnings
     for p in errors:
@@ -168,7 +171,9 @@ def check_agreement(project: Project, doc: dict[str, Any]) -> None:
     reported = {without_severity(p) for p in problems}
     for w in loaded.warnings:
         if "hooksConfig.claudePlugins[" in w and "not loaded" in w:
-            continue  # a plugin directory that is not there: the directory's problem (validate_project reports it)
+            # a plugin directory that is not there: the directory's problem (validate_project
+            # reports it)
+            continue
         assert w in reported, (w, sorted(reported))
 
     # skipped by the loader ⇔ an error reaches the hook ⇔ the JSON Schema rejects it
@@ -191,7 +196,7 @@ def check_agreement(project: Project, doc: dict[str, Any]) -> None:
     assert [r["command"] for r in listed["hooks"]] == [e.command for e in loaded.entries]
 
 
-# ----------------------------------------------------------------------------- systematic enumeration
+# --------------------------------------------------------------------------- systematic enumeration
 
 
 def _hook_documents() -> list[tuple[str, dict[str, Any]]]:
@@ -233,8 +238,8 @@ HOOK_DOCS = _hook_documents()
 
 
 def _quick(name: str) -> bool:
-    """The cases of the quick tier (``-m "not slow"``): every key once, with the pool's first value and
-    missing; the other values of the pool run in the full suite."""
+    """The cases of the quick tier (``-m "not slow"``): every key once, with the pool's first value
+    and missing; the other values of the pool run in the full suite."""
     return "[" not in name or "[0]" in name and not name.endswith(("SessionStart", "BeforeModel"))
 
 
@@ -249,7 +254,8 @@ def test_every_key_with_every_kind_of_value(project: Project, doc: dict[str, Any
 @pytest.mark.slow
 @pytest.mark.parametrize("key", [*HOOKS_CONFIG_KEYS, "notify"])
 def test_hooks_config_values(project: Project, key: str) -> None:
-    """A ``hooksConfig`` value the loader ignores is an error of validate and the schema, with one message."""
+    """A ``hooksConfig`` value the loader ignores is an error of validate and the schema, with one
+    message."""
     for value in POOL:
         doc = {
             "hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": CMD}]}]},
@@ -329,7 +335,7 @@ def test_generated_documents(
     check_agreement(project, {"hooks": hooks, "hooksConfig": config})
 
 
-# ----------------------------------------------------------------------------- firing with the shown timeout
+# -------------------------------------------------------------------- firing with the shown timeout
 
 
 def test_a_hook_runs_with_the_timeout_list_shows(
@@ -405,7 +411,8 @@ EXTENSION_DOCS: list[Any] = [
 
 @pytest.mark.parametrize("doc", EXTENSION_DOCS)
 def test_extension_files_agree(project: Project, doc: Any) -> None:
-    """An extension's hooks.json: every load warning is a validate finding and every validate error is loaded."""
+    """An extension's hooks.json: every load warning is a validate finding and every validate error
+    is loaded."""
     from hookwise.settings.validate import validate_project
 
     path = project.user_dir / "extensions" / "ext" / "hooks" / "hooks.json"

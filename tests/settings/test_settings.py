@@ -1,4 +1,5 @@
-"""Settings layers (docs/contract.md §1, §7): discovery, order, labels, comments, bad files, disabling."""
+"""Settings layers (docs/contract.md §1, §7): discovery, order, labels, comments, bad files,
+disabling."""
 
 from __future__ import annotations
 
@@ -36,7 +37,10 @@ def test_layers_concatenate_in_order_with_true_labels(project: Project) -> None:
                                 {
                                     "type": "command",
                                     "name": "ext",
-                                    "command": "printf '%s' '{\"systemMessage\":\"${extensionPath}|${/}\"}'",
+                                    "command": (
+                                        "printf '%s' "
+                                        '\'{"systemMessage":"${extensionPath}|${/}"}\''
+                                    ),
                                 }
                             ]
                         }
@@ -136,7 +140,8 @@ def test_disabled_is_a_union_by_display_name(project: Project) -> None:
     )
     project.write_settings({"hooksConfig": {"disabled": ["b", emit({"systemMessage": "c"})]}})
     hs = HookSystem(project.root)
-    # c has a name, so listing its command does not disable it; a project cannot disable a user hook (b)
+    # c has a name, so listing its command does not disable it; a project cannot disable a user hook
+    # (b)
     assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["b", "c"]
     assert any("list your user hook(s) 'b'" in w and "stay enabled" in w for w in hs.warnings)
     project.write_settings(

@@ -1,4 +1,5 @@
-"""Settings edits by the CLI are atomic and never lose a byte the user wrote, even when the process is killed.
+"""Settings edits by the CLI are atomic and never lose a byte the user wrote, even when the process
+is killed.
 
 The CLI runs as a user runs it (``python -m hookwise``). Two ways to interrupt it:
 ``RLIMIT_FSIZE`` makes the kernel kill it with SIGXFSZ exactly in the middle of
@@ -24,7 +25,8 @@ from hookwise.jsonc import parse as jsonc
 
 from .conftest import Layers
 
-#: what the user wrote: comments everywhere, odd spacing, CRLF line endings, a BOM, and a few MB of notes
+#: what the user wrote: comments everywhere, odd spacing, CRLF line endings, a BOM, and a few MB of
+#: notes
 NOTES = "".join(
     f"  // note {i}: keep this line exactly as written \u00e9\u6f22\r\n" for i in range(60_000)
 )
@@ -48,7 +50,8 @@ def run_cli(
 
     cmd = [sys.executable, "-m", "hookwise", "--project", str(layers.project), *args]
     if limit is not None and not ignore_xfsz:
-        # CPython ignores SIGXFSZ at start-up; restore the default so the kernel kills the process mid-write
+        # CPython ignores SIGXFSZ at start-up; restore the default so the kernel kills the process
+        # mid-write
         cmd[1:3] = [
             "-c",
             "import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "

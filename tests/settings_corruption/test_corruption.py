@@ -1,4 +1,5 @@
-"""Random and targeted corruption of settings files: always a clear message naming the file, never a traceback."""
+"""Random and targeted corruption of settings files: always a clear message naming the file, never a
+traceback."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ VALID_DOC = jsonc.parse(VALID)
 
 
 def load_quietly(layers: Layers, *, cli_too: bool = True) -> HookSystem:
-    """Load through the API, and (``cli_too``) run ``list`` and ``validate`` as a user would: no crash."""
+    """Load through the API, and (``cli_too``) run ``list`` and ``validate`` as a user would: no
+    crash."""
     hs = HookSystem(layers.project)
     assert any(e.name == "user-guard" for e in hs.entries)
     for w in hs.warnings:
@@ -44,7 +46,7 @@ def load_quietly(layers: Layers, *, cli_too: bool = True) -> HookSystem:
     return hs
 
 
-# ---- random corruption (hypothesis) -----------------------------------------------------------------
+# ---- random corruption (hypothesis) --------------------------------------------------------------
 
 
 @pytest.mark.slow
@@ -180,7 +182,7 @@ def test_wrong_types_anywhere(
         ), r.hooks
 
 
-# ---- targeted cases ---------------------------------------------------------------------------------
+# ---- targeted cases ------------------------------------------------------------------------------
 
 
 def test_deep_nesting(layers: Layers) -> None:
@@ -285,7 +287,8 @@ def _as_nobody(func: Any) -> Any:
 
 @pytest.mark.parametrize("what", ["file", "directory"])
 def test_unreadable_settings_are_reported(layers: Layers, what: str) -> None:
-    """A file that cannot be read, or one in a directory that cannot be searched, is never silently ignored."""
+    """A file that cannot be read, or one in a directory that cannot be searched, is never silently
+    ignored."""
     import shutil
     import tempfile
 

@@ -1,5 +1,5 @@
-"""Acceptance: ``hookwise extensions`` verbs end to end on a local git repository, an install killed mid-copy,
-and bad input (one message naming the path and key; nothing installed is touched)."""
+"""Acceptance: ``hookwise extensions`` verbs end to end on a local git repository, an install killed
+mid-copy, and bad input (one message naming the path and key; nothing installed is touched)."""
 
 from __future__ import annotations
 

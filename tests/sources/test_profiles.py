@@ -1,4 +1,5 @@
-"""Acceptance: Tabnine CLI and TerminaI projects fire their hooks with the right variables; `list` says where."""
+"""Acceptance: Tabnine CLI and TerminaI projects fire their hooks with the right variables; `list`
+says where."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from hookwise.settings.profiles import PROFILES, select_profile
 
 # prints every variable a hook might read, as a BeforeAgent context
 REPORT = (
-    'python3 -c \'import json,os; names=["GEMINI_PROJECT_DIR","GEMINI_SESSION_ID","TABNINE_PROJECT_DIR",'
+    "python3 -c 'import json,os; "
+    'names=["GEMINI_PROJECT_DIR","GEMINI_SESSION_ID","TABNINE_PROJECT_DIR",'
     '"TERMINAI_PROJECT_DIR","TERMINAI_SESSION_ID"]; print(json.dumps({"hookSpecificOutput": '
     '{"additionalContext": json.dumps({n: os.environ.get(n) for n in names})}}))\''
 )
@@ -201,7 +203,10 @@ def test_python_api_takes_plugin_dirs_and_a_profile(tmp_path: Path) -> None:
                             "hooks": [
                                 {
                                     "type": "command",
-                                    "command": 'echo "$CLAUDE_PLUGIN_ROOT" > "$CLAUDE_PLUGIN_DATA/root.txt"',
+                                    "command": (
+                                        'echo "$CLAUDE_PLUGIN_ROOT" > '
+                                        '"$CLAUDE_PLUGIN_DATA/root.txt"'
+                                    ),
                                 }
                             ]
                         }

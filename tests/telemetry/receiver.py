@@ -28,7 +28,8 @@ def _attrs(kvs: Any) -> dict[str, Any]:
 
 
 class OtlpReceiver:
-    """Collects logs, spans and metric data points sent to ``/v1/logs``, ``/v1/traces`` and ``/v1/metrics``."""
+    """Collects logs, spans and metric data points sent to ``/v1/logs``, ``/v1/traces`` and
+    ``/v1/metrics``."""
 
     def __init__(self) -> None:
         from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest

@@ -1,5 +1,6 @@
-"""End to end: ``hookwise fire`` and ``hookwise agent`` deliver logs, metrics and spans to a real OTLP/HTTP
-receiver on 127.0.0.1, configured only through settings, and again only through ``OTEL_*``."""
+"""End to end: ``hookwise fire`` and ``hookwise agent`` deliver logs, metrics and spans to a real
+OTLP/HTTP receiver on 127.0.0.1, configured only through settings, and again only through
+``OTEL_*``."""
 
 from __future__ import annotations
 

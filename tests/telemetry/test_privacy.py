@@ -1,9 +1,11 @@
-"""``logPrompts: false`` keeps prompts and tool inputs out of every record, and no URL secret is ever exported.
+"""``logPrompts: false`` keeps prompts and tool inputs out of every record, and no URL secret is
+ever exported.
 
-The hooks below put the tool input where telemetry used to copy it with ``logPrompts`` off: a command
-hook's last stderr line (the ``error`` attribute and the span status), a python hook's exception message,
-an HTTP answer's body; an http hook's URL carries ``?token=...`` (the hook's name, its errors).
-``hookwise fire`` runs as a subprocess with the user's ``telemetry.outfile`` and the whole file is read.
+The hooks below put the tool input where telemetry used to copy it with ``logPrompts`` off: a
+command hook's last stderr line (the ``error`` attribute and the span status), a python hook's
+exception message, an HTTP answer's body; an http hook's URL carries ``?token=...`` (the hook's
+name, its errors). ``hookwise fire`` runs as a subprocess with the user's ``telemetry.outfile`` and
+the whole file is read.
 """
 
 from __future__ import annotations

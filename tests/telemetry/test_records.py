@@ -1,5 +1,6 @@
-"""The pure record builders of hookwise.telemetry.records (no OpenTelemetry needed): the indented JSON that
-``hook_input``/``hook_output`` carry is exactly ``json.dumps(..., indent=2)``, and Gemini CLI's reduced names."""
+"""The pure record builders of hookwise.telemetry.records (no OpenTelemetry needed): the indented
+JSON that ``hook_input``/``hook_output`` carry is exactly ``json.dumps(..., indent=2)``, and Gemini
+CLI's reduced names."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ VALUES: list[Any] = [
     },
     [1, "two", 3.0, [4, {"five": 5}], (6, 7)],
     {"tuple": (1, (2, 3)), "empty tuple": ()},
-    # what only json.dumps renders (the fallback): non-string keys, subclasses, non-finite floats, `default=str`
+    # what only json.dumps renders (the fallback): non-string keys, subclasses, non-finite floats,
+    # `default=str`
     {1: "int key", None: "none key", False: "bool key", 2.5: "float key"},
     {"color": _Color.RED},
     [_Color.RED],

@@ -1,5 +1,5 @@
-"""Hook calls through the SDK's in-memory exporters: every attribute, logPrompts on/off, every outcome,
-span nesting under the caller's span, TRACEPARENT for command hooks (docs/telemetry.md)."""
+"""Hook calls through the SDK's in-memory exporters: every attribute, logPrompts on/off, every
+outcome, span nesting under the caller's span, TRACEPARENT for command hooks (docs/telemetry.md)."""
 
 from __future__ import annotations
 
@@ -399,7 +399,9 @@ from hookwise import HookSystem
 from hookwise.telemetry import instrument
 
 tp = TracerProvider()  # the host's providers: the SDK flushes them at exit
-tp.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter(formatter=lambda s: f"SPAN {s.name}\\n")))
+tp.add_span_processor(
+    BatchSpanProcessor(ConsoleSpanExporter(formatter=lambda s: f"SPAN {s.name}\\n"))
+)
 trace.set_tracer_provider(tp)
 lp = LoggerProvider()
 lp.add_log_record_processor(BatchLogRecordProcessor(ConsoleLogRecordExporter(
@@ -414,8 +416,8 @@ hs.fire("SessionEnd", reason="exit")
 
 @pytest.mark.slow
 def test_a_host_that_exits_right_after_its_last_firing_exports_it(project: Project) -> None:
-    # the export worker builds records in batches; exiting hands the last ones to the host's providers
-    # before the SDK flushes them (the host never calls flush)
+    # the export worker builds records in batches; exiting hands the last ones to the host's
+    # providers before the SDK flushes them (the host never calls flush)
     import subprocess
     import sys
 
@@ -479,9 +481,9 @@ def test_an_idle_export_worker_ends_and_an_observer_nobody_uses_is_freed(
 
 @pytest.mark.slow
 def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk) -> None:
-    """Firings that come while the export worker waits in its batch window do not wake it; it takes them when the
-    window ends, and the records reach the SDK with nobody calling drain or flush. A stretch of more firings than a
-    batch wakes it early, and none is dropped."""
+    """Firings that come while the export worker waits in its batch window do not wake it; it takes
+    them when the window ends, and the records reach the SDK with nobody calling drain or flush. A
+    stretch of more firings than a batch wakes it early, and none is dropped."""
     import time
 
     from hookwise.telemetry import observer
@@ -510,8 +512,9 @@ def test_firings_are_recorded_without_anyone_draining(project: Project, sdk: Sdk
 
 @pytest.mark.slow
 def test_recorded_firings_leave_no_cycles(project: Project, sdk: Sdk) -> None:
-    """A firing's telemetry (its span's ids, the records the export worker builds) is freed by reference counting:
-    cyclic garbage would make the collector run more often, on the firing thread too."""
+    """A firing's telemetry (its span's ids, the records the export worker builds) is freed by
+    reference counting: cyclic garbage would make the collector run more often, on the firing thread
+    too."""
     import gc
 
     project.hooks("BeforeTool", emit({"decision": "allow"}), "true")

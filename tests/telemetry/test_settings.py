@@ -1,4 +1,5 @@
-"""How telemetry is switched on: Gemini CLI's ``telemetry`` settings, ``OTEL_*`` and ``GEMINI_TELEMETRY_*``."""
+"""How telemetry is switched on: Gemini CLI's ``telemetry`` settings, ``OTEL_*`` and
+``GEMINI_TELEMETRY_*``."""
 
 from __future__ import annotations
 
@@ -159,7 +160,8 @@ def test_without_the_extra_one_warning_naming_it(project: Project) -> None:
         import sys
         sys.modules["opentelemetry"] = None  # as if the otel extra were not installed
         from hookwise.cli.main import main
-        argv = ["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t", "--tool-input", "{{}}"]
+        argv = ["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t",
+                "--tool-input", "{{}}"]
         sys.exit(main(argv))
     """)
     proc = subprocess.run(
@@ -199,8 +201,10 @@ def test_firing_with_telemetry_off_imports_no_opentelemetry(project: Project) ->
     cli = textwrap.dedent(f"""
         import sys
         from hookwise.cli.main import main
-        rc = main(["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t", "--json"])
-        bad = [m for m in sys.modules if m.startswith(("opentelemetry", "hookwise.telemetry", "hookwise.report"))]
+        rc = main(["--project", {str(project.root)!r}, "fire", "BeforeTool", "--tool", "t",
+                   "--json"])
+        heavy = ("opentelemetry", "hookwise.telemetry", "hookwise.report")
+        bad = [m for m in sys.modules if m.startswith(heavy)]
         print("CLI", ",".join(bad) or "clean", rc)
     """)
     proc = subprocess.run(

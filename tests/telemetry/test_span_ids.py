@@ -1,6 +1,7 @@
-"""Span ids assigned in the firing, SDK spans built on the export worker (docs/telemetry.md, "Cost and failure"):
-what in-process code sees as its current span and what a command hook gets in TRACEPARENT are the ids of the
-exported spans; sampling, an inherited TRACEPARENT and a tracer that is not the SDK's behave as the SDK would."""
+"""Span ids assigned in the firing, SDK spans built on the export worker (docs/telemetry.md, "Cost
+and failure"): what in-process code sees as its current span and what a command hook gets in
+TRACEPARENT are the ids of the exported spans; sampling, an inherited TRACEPARENT and a tracer that
+is not the SDK's behave as the SDK would."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def _traceparent(sc: Any) -> str:
 def _system(
     project: Project, seen: list[Any], tracer: Any = None, *, sequential: bool = False
 ) -> HookSystem:
-    """A command hook that answers with its TRACEPARENT, then a Python hook that notes the current span in
-    ``seen`` (and starts a span of its own with ``tracer``, when one is given)."""
+    """A command hook that answers with its TRACEPARENT, then a Python hook that notes the current
+    span in ``seen`` (and starts a span of its own with ``tracer``, when one is given)."""
     project.hooks(
         "BeforeTool",
         {"type": "command", "name": "tp", "command": project.script("tp.py", TP_HOOK)},
@@ -53,7 +54,8 @@ def _system(
 
 
 def _started_on(sdk: Sdk) -> dict[str, set[str]]:
-    """The threads on which the SDK starts each span, by span name (a span processor of the provider)."""
+    """The threads on which the SDK starts each span, by span name (a span processor of the
+    provider)."""
     from opentelemetry.sdk.trace import SpanProcessor
 
     threads: dict[str, set[str]] = {}
@@ -114,9 +116,9 @@ def test_ids_seen_in_the_firing_are_the_exported_spans(project: Project, sdk: Sd
         "tp": (hook.context.trace_id, hook.context.span_id),
         "py": (py.context.trace_id, py.context.span_id),
     }
-    # the firing thread started only the caller's span; the Python hook ran on its worker thread (so a
-    # timeout can abandon it: docs/hook-types.md) and started its span there, in the firing's context;
-    # hookwise's spans were built elsewhere
+    # the firing thread started only the caller's span; the Python hook ran on its worker thread (so
+    # a timeout can abandon it: docs/hook-types.md) and started its span there, in the firing's
+    # context; hookwise's spans were built elsewhere
     here = threading.current_thread().name
     assert threads["execute_tool t"] == {here}
     assert threads["inside the hook"] == {"hookwise-python-hook"}
@@ -204,8 +206,8 @@ def test_a_parent_that_is_not_sampled_gives_no_spans_but_the_right_traceparent(
 
 
 class _OtherTracerProvider(trace.TracerProvider):
-    """Another OpenTelemetry implementation's provider: its tracers are not the SDK's ``Tracer`` (they hand their
-    spans to an SDK tracer, so the test can read them)."""
+    """Another OpenTelemetry implementation's provider: its tracers are not the SDK's ``Tracer``
+    (they hand their spans to an SDK tracer, so the test can read them)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -248,8 +250,8 @@ def test_a_tracer_that_is_not_the_sdks_opens_spans_in_the_firing(
 
 
 def test_other_spans_of_the_tracer_keep_the_sdks_ids(project: Project, sdk: Sdk) -> None:
-    # the SDK shares a tracer per scope: two observers on one provider wrap it once; its other spans (the
-    # reference host's, or another user's of the scope) get the SDK's own ids and sampling
+    # the SDK shares a tracer per scope: two observers on one provider wrap it once; its other spans
+    # (the reference host's, or another user's of the scope) get the SDK's own ids and sampling
     seen: list[Any] = []
     hs = _system(project, seen)
     first = _instrument(hs, sdk)
@@ -272,8 +274,9 @@ def test_other_spans_of_the_tracer_keep_the_sdks_ids(project: Project, sdk: Sdk)
 def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_their_spans(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # an id generator whose answer to "are trace ids random" changes from call to call: the SDK sets the
-    # random-trace-id flag of the span it builds differently from the flags assigned in the firing
+    # an id generator whose answer to "are trace ids random" changes from call to call: the SDK sets
+    # the random-trace-id flag of the span it builds differently from the flags assigned in the
+    # firing
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -311,8 +314,9 @@ def test_a_span_the_sdk_builds_with_other_ids_is_said_once_and_firings_open_thei
 def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_traceparent(
     project: Project, sdk: Sdk
 ) -> None:
-    """An ``async`` command hook runs after its firing went ahead: it gets a firing span of its own, a child of
-    the caller's span, its hook span, log record and ``TRACEPARENT``, like any command hook."""
+    """An ``async`` command hook runs after its firing went ahead: it gets a firing span of its own,
+    a child of the caller's span, its hook span, log record and ``TRACEPARENT``, like any command
+    hook."""
     out = project.root / "tp.txt"
     writer = project.script(
         "tp_writer.py",
@@ -338,8 +342,8 @@ def test_an_async_hook_is_a_firing_of_its_own_under_the_callers_span_with_its_tr
 
 
 class _Tagging:
-    """A sampler whose answer depends on more than the parent: it samples every span, adds an attribute and a
-    trace state entry (so firings must ask it, and keep what it said)."""
+    """A sampler whose answer depends on more than the parent: it samples every span, adds an
+    attribute and a trace state entry (so firings must ask it, and keep what it said)."""
 
     def should_sample(
         self,
@@ -405,9 +409,10 @@ def _samplers() -> dict[str, tuple[Any, bool]]:
 def test_every_sampler_gets_the_ids_and_flags_the_sdk_gives(
     project: Project, name: str, caller: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Whether a firing reads the sampler's decision off its parent (the SDK's static samplers) or asks the sampler,
-    the ids in-process code sees and a command hook's TRACEPARENT are those of the spans the SDK exports, with the
-    flags and trace state it gives them, and the sampler's own attributes stay on the firing's span."""
+    """Whether a firing reads the sampler's decision off its parent (the SDK's static samplers) or
+    asks the sampler, the ids in-process code sees and a command hook's TRACEPARENT are those of the
+    spans the SDK exports, with the flags and trace state it gives them, and the sampler's own
+    attributes stay on the firing's span."""
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -500,13 +505,17 @@ tp = TracerProvider()
 tp.add_span_processor(SimpleSpanProcessor(exporter))
 tp.add_span_processor(Where())
 trace.set_tracer_provider(tp)
-late = [hs.fire("BeforeTool", tool_name="t", tool_input={}).output["systemMessage"] for _ in range(2)]
+late = [
+    hs.fire("BeforeTool", tool_name="t", tool_input={}).output["systemMessage"] for _ in range(2)
+]
 tel.drain()
 spans = exporter.get_finished_spans()
 print(json.dumps({
     "early": early, "late": late,
-    "hooks": [f"00-{s.context.trace_id:032x}-{s.context.span_id:016x}-{int(s.context.trace_flags):02x}"
-              for s in spans if s.name == "hook BeforeTool tp"],
+    "hooks": [
+        f"00-{s.context.trace_id:032x}-{s.context.span_id:016x}-{int(s.context.trace_flags):02x}"
+        for s in spans if s.name == "hook BeforeTool tp"
+    ],
     "firing_threads": sorted(threads.get("hooks BeforeTool", ())),
     "main": threading.current_thread().name}))
 """
@@ -514,8 +523,9 @@ print(json.dumps({
 
 @pytest.mark.slow
 def test_a_global_provider_set_after_instrument_is_used_from_then_on(project: Project) -> None:
-    """A host that instruments before it sets its global tracer provider gets the provider's SDK tracer from the
-    first firing after: span ids assigned in the firing, spans built on the export worker, TRACEPARENT agreeing."""
+    """A host that instruments before it sets its global tracer provider gets the provider's SDK
+    tracer from the first firing after: span ids assigned in the firing, spans built on the export
+    worker, TRACEPARENT agreeing."""
     import json
     import subprocess
     import sys

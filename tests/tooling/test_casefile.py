@@ -1,4 +1,5 @@
-"""``hookwise test``: case files, the pass/fail table, JUnit XML, and the pytest ``hooks`` fixture."""
+"""``hookwise test``: case files, the pass/fail table, JUnit XML, and the pytest ``hooks``
+fixture."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ else:
 CONTEXT = """\
 import json, sys
 json.load(sys.stdin)
-print(json.dumps({"hookSpecificOutput": {"additionalContext": "Branch: main"}, "systemMessage": "ctx added"}))
+out = {"hookSpecificOutput": {"additionalContext": "Branch: main"}, "systemMessage": "ctx added"}
+print(json.dumps(out))
 """
 
 
@@ -85,12 +87,16 @@ CASES = """\
      "expect": {"decision": "deny", "blocked": true, "exitCode": 2, "reasonContains": "dangerous",
                 "outcomes": {"shell-guard": "ok"}, "hooksRun": ["shell-guard"]}},
     {"name": "force push is softened", "event": "BeforeTool",
-     "input": {"tool_name": "run_shell_command", "tool_input": {"command": "git push --force", "dir_path": "."}},
-     "expect": {"decision": "allow", "toolInput": {"command": "git push --force-with-lease", "dir_path": "."},
-                "output": {"hookSpecificOutput": {"tool_input": {"command": "git push --force-with-lease"}}}}},
+     "input": {"tool_name": "run_shell_command",
+               "tool_input": {"command": "git push --force", "dir_path": "."}},
+     "expect": {"decision": "allow",
+                "toolInput": {"command": "git push --force-with-lease", "dir_path": "."},
+                "output": {"hookSpecificOutput": {
+                    "tool_input": {"command": "git push --force-with-lease"}}}}},
     {"name": "other tools are not guarded", "event": "BeforeTool",
      "input": {"tool_name": "read_file", "tool_input": {"file_path": "x"}},
-     "expect": {"decision": "allow", "outcomes": {"shell-guard": "absent"}, "hooksRun": [], "warnings": 0}},
+     "expect": {"decision": "allow", "outcomes": {"shell-guard": "absent"}, "hooksRun": [],
+                "warnings": 0}},
     {"name": "context is added", "event": "BeforeAgent", "input": {"prompt": "hi"},
      "expect": {"additionalContextContains": "Branch: main", "systemMessageContains": "ctx",
                 "output": {"continue": true, "decision": "allow"}}}
@@ -281,8 +287,11 @@ def test_pytest_fixture_in_a_real_pytest_run(tmp_path: Path) -> None:
                                "bad = 'rm' in d['tool_input']['command']\\n"
                                "print(json.dumps({'decision': 'deny' if bad else 'allow'}))\\n")
             hooks.add("BeforeTool", cmd, matcher="run_shell_command", name="g")
-            assert hooks.fire("BeforeTool", tool="run_shell_command", tool_input={"command": "rm -rf /"}).blocked
-            assert not hooks.fire("BeforeTool", tool="run_shell_command", tool_input={"command": "ls"}).blocked
+            def fire(command):
+                tool_input = {"command": command}
+                return hooks.fire("BeforeTool", tool="run_shell_command", tool_input=tool_input)
+            assert fire("rm -rf /").blocked
+            assert not fire("ls").blocked
 
         def test_unrelated():
             assert True

@@ -87,9 +87,9 @@ def test_doctor_names_each_problem(broken: Sandbox, capsys: pytest.CaptureFixtur
     assert "command 'no-such-command-xyz' not found on PATH" in by["missing-command"]
     assert by["missing-interpreter"].startswith("ERROR")
     assert (
-        "interpreter /usr/bin/no-such-interpreter-9 (from the #! line of ./hooks/ancient.sh) does not exist"
-        in by["missing-interpreter"]
-    )
+        "interpreter /usr/bin/no-such-interpreter-9 (from the #! line of "
+        "./hooks/ancient.sh) does not exist"
+    ) in by["missing-interpreter"]
     assert "interpreter 'no-such-python-42'" in by["missing-env-interpreter"]
     assert by["log-before-json"].startswith("WARN")
     assert "'Scanning files...'" in out and "comes before the JSON object" in by["log-before-json"]

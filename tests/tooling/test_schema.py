@@ -1,4 +1,5 @@
-"""The shipped JSON Schema is generated from settings/schema.py and agrees with ``hookwise validate``.
+"""The shipped JSON Schema is generated from settings/schema.py and agrees with
+``hookwise validate``.
 
 Needs the ``jsonschema`` package (the ``test`` extra); skipped without it. The generated
 documents of tests/settings/test_schema_agreement.py check loader, validate, schema and
@@ -135,7 +136,8 @@ def test_schema_on_fixture_files() -> None:
 
 
 def test_shipped_schema_is_the_generated_one() -> None:
-    """Regenerate with ``python -m hookwise.settings.json_schema --write`` after changing settings/schema.py."""
+    """Regenerate with ``python -m hookwise.settings.json_schema --write`` after changing
+    settings/schema.py."""
     shipped = resources.files("hookwise").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
     assert shipped == json_schema_text()
     assert json.loads(shipped) == json_schema()

@@ -5,7 +5,8 @@ Each test runs the program as a user runs it (a real process, real files) and fa
 - a deleted working directory does not matter when ``--project`` exists (item 9);
 - ``validate --plugin-dir`` exits 1 on a broken plugin file (item 10);
 - ``trace report`` skips a partial line with a warning naming it, and reports the rest (item 11);
-- a missing required input field is a ``PayloadError`` (API) and exit 1 naming the field (CLI, item 12).
+- a missing required input field is a ``PayloadError`` (API) and exit 1 naming the field (CLI, item
+  12).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from _tiers import first_quick
 from hookwise import HookSystem, PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent
 
-#: runs the hookwise program (``cli.main.console``, as the installed script does) from a directory it deletes
-#: first: argv[1] is that directory, the rest are hookwise's arguments
+#: runs the hookwise program (``cli.main.console``, as the installed script does) from a directory
+#: it deletes first: argv[1] is that directory, the rest are hookwise's arguments
 _FROM_A_DELETED_DIR = (
     "import os, sys\n"
     "d = sys.argv[1]\n"
@@ -147,7 +148,8 @@ def test_trace_report_of_no_readable_line_exits_1(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("event", list(HookEvent), ids=str)
 def test_every_required_field_is_checked(project: Project, event: HookEvent) -> None:
-    """Without a hook too (the firing's input is always checked): each required field, left out, is named."""
+    """Without a hook too (the firing's input is always checked): each required field, left out, is
+    named."""
     hs = HookSystem(project.root)
     for missing in EVENT_SPECS[event].required:
         with pytest.raises(PayloadError, match=f"'{missing}' is required for {event.value}"):

@@ -152,9 +152,9 @@ def test_cross_layer_rules(sandbox: Sandbox, capsys: pytest.CaptureFixture[str])
     assert "/hooksConfig/disabled/2: warning: no hook has the display name './log.sh'" in out
     assert "'logger'" in out
     assert (
-        "/hooksConfig/disabled/3: warning: no configured hook is named 'loger' (did you mean 'logger'?)"
-        in out
-    )
+        "/hooksConfig/disabled/3: warning: no configured hook is named 'loger' (did you "
+        "mean 'logger'?)"
+    ) in out
 
 
 def test_extension_file_is_checked(sandbox: Sandbox, capsys: pytest.CaptureFixture[str]) -> None:
@@ -168,8 +168,8 @@ def test_extension_file_is_checked(sandbox: Sandbox, capsys: pytest.CaptureFixtu
 def test_duplicate_keys_warn() -> None:
     c = check_text('{"hooks": {}, "hooks": {"BeforeTool": []}}', "s.json")
     assert [str(p) for p in c.problems] == [
-        "s.json:1:2: /hooks: warning: this key appears again later in the same object; this occurrence is "
-        "ignored (the last one counts)"
+        "s.json:1:2: /hooks: warning: this key appears again later in the same object; this "
+        "occurrence is ignored (the last one counts)"
     ]
 
 

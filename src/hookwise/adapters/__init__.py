@@ -1,13 +1,15 @@
-"""Adapters: one project's hooks govern agents built with Python agent frameworks (docs/adapters.md).
+"""Adapters: one project's hooks govern agents built with Python agent frameworks
+(docs/adapters.md).
 
-Each framework has its own module, imported only when used, and its own extra::
+Each framework has its own module, imported only when used, and its own extra (``pip install
+"hookwise[<extra>]"``)::
 
-    from hookwise.adapters.langchain import HookwiseMiddleware       # pip install "hookwise[langchain]"
-    from hookwise.adapters.pydantic_ai import HookwiseCapability     # pip install "hookwise[pydantic-ai]"
-    from hookwise.adapters.adk import HookwisePlugin                 # pip install "hookwise[adk]"
-    from hookwise.adapters import openai_agents                      # pip install "hookwise[openai-agents]"
-    from hookwise.adapters.agent_framework import HookwiseMiddleware # pip install "hookwise[agent-framework]"
-    from hookwise.adapters.crewai import HookwiseCrewHooks           # pip install "hookwise[crewai]"
+    from hookwise.adapters.langchain import HookwiseMiddleware        # extra: langchain
+    from hookwise.adapters.pydantic_ai import HookwiseCapability      # extra: pydantic-ai
+    from hookwise.adapters.adk import HookwisePlugin                  # extra: adk
+    from hookwise.adapters import openai_agents                       # extra: openai-agents
+    from hookwise.adapters.agent_framework import HookwiseMiddleware  # extra: agent-framework
+    from hookwise.adapters.crewai import HookwiseCrewHooks            # extra: crewai
 
 The framework-neutral core (:mod:`~hookwise.adapters._bridge`, :mod:`~hookwise.host.verdicts`,
 :mod:`~hookwise.adapters._codec`) imports only hookwise and the standard library; the reference host
@@ -42,7 +44,8 @@ _LAZY = {"HookBridge": "_bridge", "TurnState": "_bridge"}
 
 
 def require(adapter: str) -> None:
-    """Import ``adapter``'s framework, or raise :class:`ImportError` naming the extra that installs it."""
+    """Import ``adapter``'s framework, or raise :class:`ImportError` naming the extra that installs
+    it."""
     extra, dist, module = EXTRAS[adapter]
     try:
         importlib.import_module(module)

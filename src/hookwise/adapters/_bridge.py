@@ -1,21 +1,24 @@
-"""The framework-neutral half of every adapter: firing, reporting, per-run state and the keyword arguments.
+"""The framework-neutral half of every adapter: firing, reporting, per-run state and the keyword
+arguments.
 
 A :class:`HookBridge` owns the :class:`~hookwise.HookSystem` an adapter fires through and the
 behaviour every adapter shares (docs/adapters.md, docs/contract.md §12):
 
-* ``ask="deny" | "native" | approve``: what a hook's ``ask`` does (default ``"deny"``, as in a headless
-  run; ``"native"``: the framework's own human-in-the-loop, after a Notification; a callable
-  ``approve(tool_name, args, reason) -> bool`` decides inline, after a Notification);
-* ``on_message(kind, text)``: ``stop`` / ``block`` (the reason), ``warning`` and ``system`` lines, also
-  logged to the ``hookwise`` logger; without ``on_message`` the ``stop``, ``block`` and ``warning`` lines
-  are printed to stderr (as ``hookwise fire`` does), since many programs send logging elsewhere;
-* ``tool_aliases``: framework tool name -> the name hooks see (``original_request_name`` keeps the native one);
+* ``ask="deny" | "native" | approve``: what a hook's ``ask`` does (default ``"deny"``, as in a
+  headless run; ``"native"``: the framework's own human-in-the-loop, after a Notification; a
+  callable ``approve(tool_name, args, reason) -> bool`` decides inline, after a Notification);
+* ``on_message(kind, text)``: ``stop`` / ``block`` (the reason), ``warning`` and ``system`` lines,
+  also logged to the ``hookwise`` logger; without ``on_message`` the ``stop``, ``block`` and
+  ``warning`` lines are printed to stderr (as ``hookwise fire`` does), since many programs send
+  logging elsewhere;
+* ``tool_aliases``: framework tool name -> the name hooks see (``original_request_name`` keeps the
+  native one);
 * ``session_id``: the session id hooks see;
 * ``seams="configured" | "all"``: which framework seams the adapter registers. ``"configured"`` (the
-  default) registers a seam only when a hook is configured for an event it serves (:data:`RUN_EVENTS`,
-  :data:`TOOL_EVENTS`, ...), so an adapter with no hook configured costs the framework nothing;
-  each adapter says when it decides (docs/adapters.md "Cost"). ``"all"`` registers every
-  seam, so hooks added later (``register``, ``reload``) fire on their next call.
+  default) registers a seam only when a hook is configured for an event it serves
+  (:data:`RUN_EVENTS`, :data:`TOOL_EVENTS`, ...), so an adapter with no hook configured costs the
+  framework nothing; each adapter says when it decides (docs/adapters.md "Cost"). ``"all"``
+  registers every seam, so hooks added later (``register``, ``reload``) fire on their next call.
 
 The framework modules translate their objects, fire through :meth:`HookBridge.fire` (sync seams) or
 :meth:`HookBridge.afire` (async seams) and hand the :class:`~hookwise.result.FireResult` to the
@@ -50,8 +53,8 @@ Approve = Callable[[str, dict[str, Any], str], bool]
 AskPolicy = Union[Literal["deny", "native"], Approve]
 SeamPolicy = Literal["configured", "all"]
 
-#: events whose hooks need a run's state (the prompt, its context, the answer texts, a stop, tool verdicts):
-#: a hook for any of them makes an adapter register the seam that starts a run
+#: events whose hooks need a run's state (the prompt, its context, the answer texts, a stop, tool
+#: verdicts): a hook for any of them makes an adapter register the seam that starts a run
 RUN_EVENTS: frozenset[HookEvent] = frozenset(
     {
         HookEvent.SESSION_START,
@@ -64,7 +67,8 @@ RUN_EVENTS: frozenset[HookEvent] = frozenset(
         HookEvent.AFTER_TOOL,
     }
 )
-#: the events :meth:`HookBridge.check_served` looks at (PreCompress: only ADK fires it, and ADK chooses per run)
+#: the events :meth:`HookBridge.check_served` looks at (PreCompress: only ADK fires it, and ADK
+#: chooses per run)
 _CHECKED: tuple[HookEvent, ...] = (
     *sorted(RUN_EVENTS),
     HookEvent.NOTIFICATION,
@@ -74,13 +78,15 @@ _CHECKED: tuple[HookEvent, ...] = (
 MODEL_EVENTS: frozenset[HookEvent] = frozenset(
     {HookEvent.BEFORE_MODEL, HookEvent.BEFORE_TOOL_SELECTION, HookEvent.AFTER_MODEL}
 )
-#: events served around each tool call (BeforeToolSelection too: a call to a tool it removed is refused
-#: there). Notification fires only when a BeforeTool hook asks, so it needs no seam of its own.
+#: events served around each tool call (BeforeToolSelection too: a call to a tool it removed is
+#: refused there). Notification fires only when a BeforeTool hook asks, so it needs no seam of its
+#: own.
 TOOL_EVENTS: frozenset[HookEvent] = frozenset(
     {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL, HookEvent.BEFORE_TOOL_SELECTION}
 )
 
-#: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the call
+#: returned by :meth:`HookBridge.confirm` when the framework's own approval flow must surface the
+#: call
 NATIVE = "native"
 
 T = TypeVar("T")
@@ -95,8 +101,9 @@ class Fire:
     seen: set[str] | None = None
 
 
-#: seam logic written once for sync and async frameworks: a generator that yields :class:`Fire` (answered
-#: with a FireResult) or any other operation (answered by the framework's ``call`` / ``acall``).
+#: seam logic written once for sync and async frameworks: a generator that yields :class:`Fire`
+#: (answered with a FireResult) or any other operation (answered by the framework's ``call`` /
+#: ``acall``).
 Steps = Generator[Any, Any, T]
 
 _LOG_LEVEL = {
@@ -109,7 +116,8 @@ _LOG_LEVEL = {
 
 @dataclass
 class TurnState:
-    """What one run (one user prompt, with its AfterAgent retries) of a framework agent remembers."""
+    """What one run (one user prompt, with its AfterAgent retries) of a framework agent
+    remembers."""
 
     prompt: str = ""
     context: str | None = None  # this prompt's BeforeAgent <hook_context> (never persisted)
@@ -199,8 +207,9 @@ class HookBridge:
         return str(self.hooks.session_id)
 
     def message(self, kind: MessageKind, text: str) -> None:
-        """Send one line to ``on_message`` (or, without one, a warning/stop/block line to stderr) and the
-        ``hookwise`` logger (when logging is configured: unconfigured logging would print the line again)."""
+        """Send one line to ``on_message`` (or, without one, a warning/stop/block line to stderr)
+        and the ``hookwise`` logger (when logging is configured: unconfigured logging would print
+        the line again)."""
         to_stderr = self.on_message is None and kind != "system"
         if not to_stderr or logger.hasHandlers():
             logger.log(_LOG_LEVEL[kind], "%s: %s", kind, text)
@@ -219,8 +228,10 @@ class HookBridge:
         self.message("block", reason)
 
     def report(self, result: FireResult, seen: set[str] | None = None) -> FireResult:
-        """Report a firing's warnings and system message (as the reference host does); returns it."""
-        # also when no hook matched: a firing carries the reports of ``async`` hooks that finished since the last one
+        """Report a firing's warnings and system message (as the reference host does); returns
+        it."""
+        # also when no hook matched: a firing carries the reports of ``async`` hooks that finished
+        # since the last one
         for w in verdicts.warnings_to_show(
             result, self._untrusted_reported, seen
         ):  # untrusted: once per adapter
@@ -259,18 +270,20 @@ class HookBridge:
 
     # ---- firing ------------------------------------------------------------------------------
     def wants(self, event: HookEvent, value: str | None = None) -> bool:
-        """Does any hook listen to ``event`` (for ``value``)? Lets adapters skip translating inputs."""
+        """Does any hook listen to ``event`` (for ``value``)? Lets adapters skip translating
+        inputs."""
         has = self._has_hooks
         return True if has is None else bool(has(event, value))
 
     # ---- which seams to register ---------------------------------------------------------------
     def listens(self, events: Iterable[HookEvent]) -> bool:
-        """Must a seam serving ``events`` be registered now? Always with ``seams="all"``; otherwise when a hook
-        is configured for one of them (for any tool)."""
+        """Must a seam serving ``events`` be registered now? Always with ``seams="all"``; otherwise
+        when a hook is configured for one of them (for any tool)."""
         return self.seam_policy == "all" or any(self.wants(e) for e in events)
 
     def seams(self, table: Mapping[str, Collection[HookEvent]]) -> frozenset[str]:
-        """The seams of ``table`` ({seam: the events it serves}) to register now (:meth:`listens`)."""
+        """The seams of ``table`` ({seam: the events it serves}) to register now
+        (:meth:`listens`)."""
         if self.seam_policy == "all":
             return frozenset(table)
         live = {
@@ -285,9 +298,9 @@ class HookBridge:
         always: Collection[HookEvent] = (),
         hint: str = "",
     ) -> frozenset[str]:
-        """:meth:`seams`, for an adapter that registers them once: remembers which events they serve (with
-        ``always``, the events served without a seam) so :meth:`check_served` can name hooks added later
-        for the others; ``hint`` says how to serve those."""
+        """:meth:`seams`, for an adapter that registers them once: remembers which events they serve
+        (with ``always``, the events served without a seam) so :meth:`check_served` can name hooks
+        added later for the others; ``hint`` says how to serve those."""
         seams = self.seams(table)
         served = set(always).union(*(table[s] for s in seams))
         if HookEvent.BEFORE_TOOL in served:  # Notification fires when a BeforeTool hook asks
@@ -297,8 +310,9 @@ class HookBridge:
         return seams
 
     def check_served(self) -> None:
-        """Warn once per event that has hooks now although none of the seams :meth:`choose_seams` registered
-        serves it (the hooks were configured after the adapter chose its seams: they cannot fire)."""
+        """Warn once per event that has hooks now although none of the seams :meth:`choose_seams`
+        registered serves it (the hooks were configured after the adapter chose its seams: they
+        cannot fire)."""
         served = self._served
         if served is None or self.seam_policy == "all":
             return
@@ -306,8 +320,8 @@ class HookBridge:
             if event not in served and event not in self._unserved_reported and self.wants(event):
                 self._unserved_reported.add(event)
                 self.warn(
-                    f"{event.value} hooks were configured after the {self.framework} adapter chose which of "
-                    f"its seams to register, so they do not fire here; {self._served_hint}"
+                    f"{event.value} hooks were configured after the {self.framework} adapter chose "
+                    f"which of its seams to register, so they do not fire here; {self._served_hint}"
                 )
 
     def fire(self, event: HookEvent, *, seen: set[str] | None = None, **fields: Any) -> FireResult:
@@ -319,7 +333,8 @@ class HookBridge:
         return self.report(await self.hooks.fire_async(event, **fields), seen)
 
     def drive(self, steps: Steps[T], call: Callable[[Any], Any] | None = None) -> T:
-        """Run seam logic on a sync seam: fires with :meth:`fire`, other operations with ``call``."""
+        """Run seam logic on a sync seam: fires with :meth:`fire`, other operations with
+        ``call``."""
         try:
             op = next(steps)
             while True:
@@ -335,7 +350,8 @@ class HookBridge:
     async def adrive(
         self, steps: Steps[T], acall: Callable[[Any], Awaitable[Any]] | None = None
     ) -> T:
-        """Run seam logic on an async seam: fires with :meth:`afire`, other operations with ``acall``."""
+        """Run seam logic on an async seam: fires with :meth:`afire`, other operations with
+        ``acall``."""
         try:
             op = next(steps)
             while True:
@@ -358,16 +374,17 @@ class HookBridge:
         return self._native.get(hook_name, hook_name)
 
     def model_text(self, text: str, native: str) -> str:
-        """``text`` as the model reads it about its call to ``native``: a hook wrote about the tool under the
-        alias it sees (``tool_aliases``); the model called it by its own name."""
+        """``text`` as the model reads it about its call to ``native``: a hook wrote about the tool
+        under the alias it sees (``tool_aliases``); the model called it by its own name."""
         alias = self.hook_name(native)
         return text.replace(alias, native) if alias != native and text else text
 
     def tool_fields(
         self, native: str, original: str | None = None, call_id: str | None = None
     ) -> dict[str, Any]:
-        """``tool_name`` / ``original_request_name`` input fields for a framework tool, and the framework's call
-        id as Claude Code's ``tool_use_id`` (the Claude-only channel: only Claude-dialect hooks see it)."""
+        """``tool_name`` / ``original_request_name`` input fields for a framework tool, and the
+        framework's call id as Claude Code's ``tool_use_id`` (the Claude-only channel: only
+        Claude-dialect hooks see it)."""
         name = self.hook_name(native)
         orig = original if original is not None else (native if name != native else None)
         fields = {"tool_name": name, "original_request_name": orig}
@@ -377,8 +394,8 @@ class HookBridge:
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def end_with(self, owner: object) -> None:
-        """End the hook session (SessionEnd, ``reason: "exit"``) when ``owner`` (the adapter object a user
-        holds) is garbage-collected or the process exits without its ``close()``."""
+        """End the hook session (SessionEnd, ``reason: "exit"``) when ``owner`` (the adapter object
+        a user holds) is garbage-collected or the process exits without its ``close()``."""
         self._owner = weakref.ref(owner)
 
     def _end_unclosed(self) -> None:
@@ -396,7 +413,8 @@ class HookBridge:
         return {"source": source}
 
     def session_start_steps(self, source: str = "startup") -> Steps[str | None]:
-        """SessionStart, once per session (skipped when no hook listens): its ``<hook_context>``, or None."""
+        """SessionStart, once per session (skipped when no hook listens): its ``<hook_context>``, or
+        None."""
         if self.session_started:
             return None
         fields = self.session_start_fields(source)
@@ -428,7 +446,8 @@ class HookBridge:
     def notification_fields(
         self, name: str, args: dict[str, Any], hook_text: str | None
     ) -> dict[str, Any]:
-        """Notification input before an approval (docs/contract.md §11: fired before every confirmation)."""
+        """Notification input before an approval (docs/contract.md §11: fired before every
+        confirmation)."""
         return {
             "notification_type": "ToolPermission",
             "message": f"Tool {name} requires confirmation"
@@ -442,7 +461,8 @@ class HookBridge:
     def decide_after_notification(
         self, name: str, args: dict[str, Any], hook_text: str | None
     ) -> str | None:
-        """``ask`` as a callable: call it. Returns the refusal text, or None when the call may run."""
+        """``ask`` as a callable: call it. Returns the refusal text, or None when the call may
+        run."""
         approve = self.ask
         assert callable(approve)
         try:
@@ -457,9 +477,9 @@ class HookBridge:
     def confirm_steps(
         self, name: str, args: dict[str, Any], hook_text: str | None, notify: bool = True
     ) -> Steps[str | None]:
-        """A hook asked to confirm ``name``: the refusal text, None to run, or :data:`NATIVE` (the framework's
-        own approval must surface the call). Fires Notification first unless ``ask="deny"`` (or ``notify``
-        is False: already fired for this call)."""
+        """A hook asked to confirm ``name``: the refusal text, None to run, or :data:`NATIVE` (the
+        framework's own approval must surface the call). Fires Notification first unless
+        ``ask="deny"`` (or ``notify`` is False: already fired for this call)."""
         if self.ask == "deny":
             return verdicts.ask_refused(self.native_name(name), hook_text)
         if notify:
@@ -476,7 +496,7 @@ class HookBridge:
         """:meth:`confirm_steps` on an async seam."""
         return await self.adrive(self.confirm_steps(name, args, hook_text))
 
-    # ---- verdicts with the run's state ------------------------------------------------------------
+    # ---- verdicts with the run's state -----------------------------------------------------------
     def before_agent(self, turn: TurnState, result: FireResult) -> verdicts.PromptVerdict:
         v = verdicts.before_agent(result)
         if v.kind == "stop":
@@ -538,8 +558,8 @@ class HookBridge:
         return v
 
     def selection_allows(self, sdk_tool_config: dict[str, Any] | None, native: str) -> bool:
-        """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its hook name
-        or its own name)?"""
+        """Does a BeforeToolSelection ``toolConfig`` allow the framework tool ``native`` (by its
+        hook name or its own name)?"""
         from hookwise.host import llm_format as fmt
 
         if fmt.function_call_allowed(sdk_tool_config, self.hook_name(native)) is None:
@@ -589,8 +609,8 @@ _Closable = TypeVar("_Closable", bound="SessionLifecycle")
 
 
 class SessionLifecycle:
-    """``close()`` / ``aclose()`` / ``with`` for an adapter object that owns a :class:`HookBridge` as ``bridge``:
-    each ends the hook session (SessionEnd, ``reason: "exit"``)."""
+    """``close()`` / ``aclose()`` / ``with`` for an adapter object that owns a :class:`HookBridge`
+    as ``bridge``: each ends the hook session (SessionEnd, ``reason: "exit"``)."""
 
     bridge: HookBridge
 

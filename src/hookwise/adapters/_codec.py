@@ -3,9 +3,9 @@
 Every adapter translates its framework's request into a list of :class:`Entry` (role + text, or no
 text for tool calls/results), builds a request dict with :func:`request_dict`, lets the verdict
 helpers apply a hook's ``llm_request`` to it, then reads the result back with :func:`edited_entries`
-and :func:`config_changes`. The positional message merge of the contract (docs/contract.md §13.2) keeps every
-original entry in place, so entry ``i`` of the result always stands for the framework's message
-``i`` (its text possibly replaced) and entries past the end are new messages.
+and :func:`config_changes`. The positional message merge of the contract (docs/contract.md §13.2)
+keeps every original entry in place, so entry ``i`` of the result always stands for the framework's
+message ``i`` (its text possibly replaced) and entries past the end are new messages.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from typing import Any
 from hookwise.host import llm_format as fmt
 
 GENERATION_KEYS = fmt.GENERATION_KEYS
-#: a part with no text: stands for a tool call or a tool result (hooks do not see it, merges keep it)
+#: a part with no text: stands for a tool call or a tool result (hooks do not see it, merges keep
+#: it)
 _OPAQUE = {"functionResponse": {"name": "", "response": {}}}
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One framework message as hooks see it: ``role`` is ``user``/``model``; ``text`` None = no text."""
+    """One framework message as hooks see it: ``role`` is ``user``/``model``; ``text`` None = no
+    text."""
 
     role: str
     text: str | None
@@ -31,7 +33,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Edited:
-    """One message after a BeforeModel rewrite: ``source`` is the original index (None: a new message)."""
+    """One message after a BeforeModel rewrite: ``source`` is the original index (None: a new
+    message)."""
 
     source: int | None
     role: str
@@ -42,7 +45,8 @@ class Edited:
 def request_dict(
     model: str, entries: list[Entry], config: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A google-genai-shaped request for ``entries`` (``config``: stable generation keys set on the request)."""
+    """A google-genai-shaped request for ``entries`` (``config``: stable generation keys set on the
+    request)."""
     contents = []
     for e in entries:
         parts: list[dict[str, Any]] = [{"text": e.text}] if e.text else [dict(_OPAQUE)]
@@ -99,8 +103,8 @@ def settings_after(
     original: dict[str, Any],
     rewritten: dict[str, Any],
 ) -> dict[str, Any]:
-    """A framework's model-settings dict after a rewrite: every generation key the rewrite changed set under its
-    framework name ``names[key]``, or removed when the rewrite removed it."""
+    """A framework's model-settings dict after a rewrite: every generation key the rewrite changed
+    set under its framework name ``names[key]``, or removed when the rewrite removed it."""
     out = dict(settings)
     for key, value in config_changes(original, rewritten).items():
         if value is None:

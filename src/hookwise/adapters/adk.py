@@ -5,69 +5,84 @@
     from hookwise.adapters.adk import HookwisePlugin             # pip install "hookwise[adk]"
     runner = InMemoryRunner(agent=root_agent, plugins=[HookwisePlugin(".")])
 
-Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``, ``on_message``,
-``tool_aliases``, ``session_id`` (default: the ADK session id), ``max_agent_retries``.
+Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``,
+``on_message``, ``tool_aliases``, ``session_id`` (default: the ADK session id),
+``max_agent_retries``.
 
-State is kept per invocation (keyed by ``invocation_id``, evicted in ``after_run_callback``) and per ADK
-session (SessionStart, verdicts waiting for a confirmation, ``clearContext``). A stop ends the
-invocation the ADK way (``end_invocation``; no exception): the reason goes to ``on_message("stop", ...)``.
-ADK runs the function calls of one model turn concurrently: a stop cannot cancel a sibling call that
-already started (later ones are refused with the reference host's "not run" text).
+State is kept per invocation (keyed by ``invocation_id``, evicted in ``after_run_callback``) and per
+ADK session (SessionStart, verdicts waiting for a confirmation, ``clearContext``). A stop ends the
+invocation the ADK way (``end_invocation``; no exception): the reason goes to
+``on_message("stop", ...)``. ADK runs the function calls of one model turn concurrently: a stop
+cannot cancel a sibling call that already started (later ones are refused with the reference host's
+"not run" text).
 
 ``llm_request`` / ``llm_response`` / ``toolConfig`` are the stable format of docs/contract.md §13.
 
-**What no hook costs.** ADK calls every callback of every plugin, so the plugin decides per invocation, when
-the user message arrives: with no hook configured for an event its callbacks serve (everything but
-PreCompress, which the wrapped summarizer serves), the invocation is idle and each callback returns at once.
-Hooks configured while an invocation runs fire from the next one on.
+**What no hook costs.** ADK calls every callback of every plugin, so the plugin decides per
+invocation, when the user message arrives: with no hook configured for an event its callbacks serve
+(everything but PreCompress, which the wrapped summarizer serves), the invocation is idle and each
+callback returns at once. Hooks configured while an invocation runs fire from the next one on.
 
 How each event and field maps (✔ native seam, ◐ works with adapter work / a documented difference,
 ✘ not possible):
 
-=====================  ========================  =====================================================
+=====================  ========================  ===================================================
 event                  field                     ADK
-=====================  ========================  =====================================================
+=====================  ========================  ===================================================
 SessionStart           fires                     ◐ first user message of an ADK session seen by this
-                                                 plugin (``startup``; ``resume`` if the session has events)
+                                                 plugin (``startup``; ``resume`` if the session has
+                                                 events)
 SessionStart           additionalContext         ✔ prefixed to the first prompt (as a headless run)
-BeforeAgent            block                     ✔ the prompt is emptied (never reaches the model) and
-                                                 ``before_run_callback`` halts the invocation
+BeforeAgent            block                     ✔ the prompt is emptied (never reaches the model)
+                                                 and ``before_run_callback`` halts the invocation
 BeforeAgent            continue:false            ✔ prompt kept, invocation halted
 BeforeAgent            additionalContext         ✔ added to every model request of this prompt only
-                                                 (``before_model_callback``; never stored in the session)
+                                                 (``before_model_callback``; never stored in the
+                                                 session)
 BeforeModel            continue:false            ✔ empty response + ``end_invocation``
-BeforeModel            llm_request               ✔ contents/config (temperature, maxOutputTokens, topP,
-                                                 topK) written back into the ``LlmRequest``; ``model``
-                                                 ◐ sets ``LlmRequest.model`` (used by Gemini models)
-BeforeModel            llm_response              ✔ returned as the ``LlmResponse``; the model is not called
-                                                 (AfterAgent still fires on it: ADK skips after_model here)
-BeforeToolSelection    toolConfig                ✔ ``config.tool_config`` set and the declarations of
-                                                 removed tools dropped; calls to them refused at the tool
-AfterModel             llm_response / deny       ◐ once per complete response (partial SSE chunks pass
-                                                 through unhooked); replace keeps function calls; deny
-                                                 returns an empty response (the turn ends)
+BeforeModel            llm_request               ✔ contents/config (temperature, maxOutputTokens,
+                                                 topP, topK) written back into the ``LlmRequest``;
+                                                 ``model`` ◐ sets ``LlmRequest.model`` (used by
+                                                 Gemini models)
+BeforeModel            llm_response              ✔ returned as the ``LlmResponse``; the model is not
+                                                 called (AfterAgent still fires on it: ADK skips
+                                                 after_model here)
+BeforeToolSelection    toolConfig                ✔ ``config.tool_config`` set and the declarations
+                                                 of removed tools dropped; calls to them refused at
+                                                 the tool
+AfterModel             llm_response / deny       ◐ once per complete response (partial SSE chunks
+                                                 pass through unhooked); replace keeps function
+                                                 calls; deny returns an empty response (the turn
+                                                 ends)
 AfterModel             continue:false            ✔ ``end_invocation``
 BeforeTool             block / continue:false    ✔ the tool is skipped, its result is the reason
-BeforeTool             tool_input                ✔ arguments rewritten in place (+ the modified-input note)
-BeforeTool             ask                       ✔ ``ask="native"``: ``tool_context.request_confirmation``
-                                                 (Notification first; verdict cached across the round trip)
+BeforeTool             tool_input                ✔ arguments rewritten in place (+ the
+                                                 modified-input note)
+BeforeTool             ask                       ✔ ``ask="native"``:
+                                                 ``tool_context.request_confirmation`` (Notification
+                                                 first; verdict cached across the round trip)
 AfterTool              additionalContext         ✔ appended to the tool's result
-AfterTool              block / continue:false    ✔ result replaced by the reason / ``end_invocation``
-AfterTool              tailToolCallRequest       ✔ the other tool runs (with its own hooks, nesting ≤ 16);
-                                                 its result answers the original call
-AfterTool              (a tool that raised)      ✔ fires from ``on_tool_error_callback`` with the error;
-                                                 block/stop/tail apply, else ADK handles the error
-AfterAgent             block (retry)             ◐ fired on the root agent's final response; a retry adds
-                                                 a hidden ``hookwise_agent_retry`` call the model never
-                                                 sees, and the next request carries the reason as a user
-                                                 message (``stop_hook_active``, capped)
-AfterAgent             clearContext              ◐ later requests of the session omit the earlier history
-                                                 (the ADK session's events are kept)
-PreCompress            auto                      ◐ the App's events-compaction summarizer is wrapped (at
-                                                 the first run) so the hook fires before ADK compacts
-Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a callable)
+AfterTool              block / continue:false    ✔ result replaced by the reason /
+                                                 ``end_invocation``
+AfterTool              tailToolCallRequest       ✔ the other tool runs (with its own hooks, nesting
+                                                 ≤ 16); its result answers the original call
+AfterTool              (a tool that raised)      ✔ fires from ``on_tool_error_callback`` with the
+                                                 error; block/stop/tail apply, else ADK handles the
+                                                 error
+AfterAgent             block (retry)             ◐ fired on the root agent's final response; a retry
+                                                 adds a hidden ``hookwise_agent_retry`` call the
+                                                 model never sees, and the next request carries the
+                                                 reason as a user message (``stop_hook_active``,
+                                                 capped)
+AfterAgent             clearContext              ◐ later requests of the session omit the earlier
+                                                 history (the ADK session's events are kept)
+PreCompress            auto                      ◐ the App's events-compaction summarizer is wrapped
+                                                 (at the first run) so the hook fires before ADK
+                                                 compacts
+Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a
+                                                 callable)
 SessionEnd             exit                      ◐ on ``Runner.close()`` (``BasePlugin.close``)
-=====================  ========================  =====================================================
+=====================  ========================  ===================================================
 """
 
 from __future__ import annotations
@@ -124,7 +139,8 @@ def _json_safe(value: Any) -> Any:
 
 
 def _tool_response(result: Any) -> dict[str, Any]:
-    """AfterTool ``tool_response`` in the reference host's shape (``llmContent`` / ``returnDisplay`` / ``error``)."""
+    """AfterTool ``tool_response`` in the reference host's shape (``llmContent`` / ``returnDisplay``
+    / ``error``)."""
     if isinstance(result, dict) and set(result) == {"result"} and isinstance(result["result"], str):
         text = result["result"]
     else:
@@ -140,7 +156,8 @@ def _tool_response(result: Any) -> dict[str, Any]:
 
 
 def _with_text(result: Any, extra: str) -> Any:
-    """``result`` with ``extra`` (hook context / the modified-input note) appended, as the model will see it."""
+    """``result`` with ``extra`` (hook context / the modified-input note) appended, as the model
+    will see it."""
     if not extra:
         return result
     if isinstance(result, dict):
@@ -197,7 +214,8 @@ def _chunk(resp: LlmResponse) -> dict[str, Any]:
 
 
 def _is_prompt(content: types.Content) -> bool:
-    """A user message that carries a prompt: text, or data (ADK's samples send text as ``text/plain`` bytes)."""
+    """A user message that carries a prompt: text, or data (ADK's samples send text as
+    ``text/plain`` bytes)."""
     return any(
         (p.text is not None and not p.thought)
         or p.inline_data is not None
@@ -207,7 +225,8 @@ def _is_prompt(content: types.Content) -> bool:
 
 
 def _part_text(part: types.Part) -> str:
-    """What a prompt part says to hooks: its text; ``text/*`` bytes decoded (UTF-8); other data as a marker."""
+    """What a prompt part says to hooks: its text; ``text/*`` bytes decoded (UTF-8); other data as a
+    marker."""
     if part.thought:
         return ""
     if part.text is not None:
@@ -267,9 +286,9 @@ class _Invocation:
     )
 
     def answers(self, agent_name: str) -> bool:
-        """Is ``agent_name`` the agent whose final answer is this invocation's answer? The first agent that
-        calls the model (the one ADK chose to run: the root, or the agent a past transfer left in charge),
-        then the agent each ``transfer_to_agent`` call hands over to."""
+        """Is ``agent_name`` the agent whose final answer is this invocation's answer? The first
+        agent that calls the model (the one ADK chose to run: the root, or the agent a past transfer
+        left in charge), then the agent each ``transfer_to_agent`` call hands over to."""
         if self.answering is None:
             self.answering = agent_name
         return agent_name == self.answering
@@ -288,7 +307,8 @@ _TRANSFER = "transfer_to_agent"
 
 
 def _retry_tool_body(reason: str) -> dict[str, Any]:
-    """Hands an AfterAgent reason back to the model (the next request shows it as a user message)."""
+    """Hands an AfterAgent reason back to the model (the next request shows it as a user
+    message)."""
     return {"reason": reason}
 
 
@@ -296,7 +316,8 @@ _retry_tool_body.__name__ = RETRY_TOOL
 
 
 class _PreCompressSummarizer(BaseEventsSummarizer):  # type: ignore[misc]
-    """ADK's events summarizer with PreCompress (``trigger: "auto"``) fired before each compaction."""
+    """ADK's events summarizer with PreCompress (``trigger: "auto"``) fired before each
+    compaction."""
 
     def __init__(self, inner: BaseEventsSummarizer, bridge: HookBridge) -> None:
         self.inner = inner
@@ -361,7 +382,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return s
 
     def _inv(self, ctx: Any) -> _Invocation:
-        """The invocation state for a callback/tool context (created when a run did not pass our seams)."""
+        """The invocation state for a callback/tool context (created when a run did not pass our
+        seams)."""
         inv_id = ctx.invocation_id
         inv = self._invocations.get(inv_id)
         if inv is None:
@@ -369,7 +391,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             inv = self._invocations[inv_id] = _Invocation(sess.turn or TurnState(), sess)
         return inv
 
-    # ---- lifecycle, BeforeAgent --------------------------------------------------------------------
+    # ---- lifecycle, BeforeAgent ------------------------------------------------------------------
     async def on_user_message_callback(
         self, *, invocation_context: Any, user_message: types.Content
     ) -> types.Content | None:
@@ -413,7 +435,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return message if message is not user_message else None
 
     def _awaiting_confirmation(self, session_id: str) -> bool:
-        """Does a call of this ADK session wait for the answer to its confirmation (enforced even when idle)?"""
+        """Does a call of this ADK session wait for the answer to its confirmation (enforced even
+        when idle)?"""
         sess = self._sessions.get(session_id)
         return sess is not None and any(c.pending for c in sess.calls.values())
 
@@ -427,7 +450,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         return None
 
     def _watch_compaction(self, ic: Any) -> None:
-        """PreCompress: wrap the App's events-compaction summarizer so the hook fires before ADK compacts."""
+        """PreCompress: wrap the App's events-compaction summarizer so the hook fires before ADK
+        compacts."""
         config = getattr(ic, "events_compaction_config", None)
         if config is None or isinstance(config.summarizer, _PreCompressSummarizer):
             return
@@ -456,9 +480,10 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
                 await self.bridge.aend_session("exit")
         self._sessions.clear()
 
-    # ---- model -------------------------------------------------------------------------------------
+    # ---- model -----------------------------------------------------------------------------------
     def _prepare_contents(self, inv: _Invocation, llm_request: LlmRequest) -> None:
-        """Retry pairs → the reason as a user message; clearContext floor; this prompt's BeforeAgent context."""
+        """Retry pairs → the reason as a user message; clearContext floor; this prompt's BeforeAgent
+        context."""
         contents = llm_request.contents
         sess = inv.session
         if not contents or not (sess.retried or sess.floor or sess.clear_next or inv.turn.context):
@@ -561,7 +586,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
             llm_request.model = model
 
     def _select_tools(self, llm_request: LlmRequest, sdk_cfg: dict[str, Any]) -> None:
-        """toolConfig on the request, and the declarations of tools it removes dropped (non-Gemini models)."""
+        """toolConfig on the request, and the declarations of tools it removes dropped (non-Gemini
+        models)."""
         llm_request.config.tool_config = types.ToolConfig.model_validate(sdk_cfg)
         for tool in llm_request.config.tools or []:
             decls = getattr(tool, "function_declarations", None)
@@ -671,7 +697,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     async def _after_agent(
         self, ctx: Any, inv: _Invocation, parts: list[dict[str, Any]]
     ) -> LlmResponse | None:
-        """AfterAgent on the root agent's final answer; a retry returns the answer plus the hidden retry call."""
+        """AfterAgent on the root agent's final answer; a retry returns the answer plus the hidden
+        retry call."""
         if not self.bridge.wants(HookEvent.AFTER_AGENT):
             return None
         turn = inv.turn
@@ -699,7 +726,7 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         call = {"functionCall": {"name": RETRY_TOOL, "args": {"reason": v.reason}}}
         return _response_from_parts([*parts, call])
 
-    # ---- tools -------------------------------------------------------------------------------------
+    # ---- tools -----------------------------------------------------------------------------------
     def _call(self, inv: _Invocation, call_id: str | None) -> _Call:
         key = call_id or f"anon-{len(inv.session.calls)}"
         c = inv.session.calls.get(key)
@@ -781,8 +808,8 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
     async def on_tool_error_callback(
         self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any, error: Exception
     ) -> dict[str, Any] | None:
-        """A tool that raised: AfterTool still fires (with the error); its block / stop / context apply,
-        otherwise ADK handles the error as it would without the plugin."""
+        """A tool that raised: AfterTool still fires (with the error); its block / stop / context
+        apply, otherwise ADK handles the error as it would without the plugin."""
         if (
             tool.name == RETRY_TOOL
             or isinstance(error, asyncio.CancelledError)
@@ -852,12 +879,15 @@ class HookwisePlugin(BasePlugin):  # type: ignore[misc]
         original: str,
         depth: int,
     ) -> Any:
-        """AfterTool ``tailToolCallRequest``: run another tool (its own hooks included) to answer the call."""
+        """AfterTool ``tailToolCallRequest``: run another tool (its own hooks included) to answer
+        the call."""
         native = self.bridge.native_name(hook_name)
         tool = inv.tools.get(native)
         if tool is None or native == RETRY_TOOL:
             return {
-                "error": f"Tool {hook_name!r} not found (requested by an AfterTool tailToolCallRequest)"
+                "error": (
+                    f"Tool {hook_name!r} not found (requested by an AfterTool tailToolCallRequest)"
+                )
             }
         refused = self.bridge.refused_by_selection(inv.turn, native)
         if refused is not None:

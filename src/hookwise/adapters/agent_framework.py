@@ -3,56 +3,67 @@
 ::
 
     from agent_framework import Agent
-    from hookwise.adapters.agent_framework import HookwiseMiddleware   # pip install "hookwise[agent-framework]"
+    # pip install "hookwise[agent-framework]"
+    from hookwise.adapters.agent_framework import HookwiseMiddleware
 
     agent = Agent(client=client, tools=[...], middleware=[HookwiseMiddleware(".")])
     await agent.run("...")
 
-Keywords (docs/adapters.md): ``ask="deny" | approve``, ``on_message``, ``tool_aliases``, ``session_id``,
-``max_agent_retries``, ``seams``. ``HookwiseMiddleware`` is one ``MiddlewareBundle`` of three middleware: an
-agent middleware (SessionStart, BeforeAgent, AfterAgent), a chat middleware around each model call
-(BeforeModel, BeforeToolSelection, AfterModel, this prompt's BeforeAgent context) and a function middleware
-around each tool call (BeforeTool, AfterTool). A stop raises :class:`Stopped` (an
-:class:`~hookwise.adapters.AgentStopped` and the framework's ``MiddlewareFailure``, which the function loop
-never turns into a tool result). :meth:`HookwiseMiddleware.close` fires SessionEnd. One instance may be
-shared by several agents (each run keeps its own state).
+Keywords (docs/adapters.md): ``ask="deny" | approve``, ``on_message``, ``tool_aliases``,
+``session_id``, ``max_agent_retries``, ``seams``. ``HookwiseMiddleware`` is one ``MiddlewareBundle``
+of three middleware: an agent middleware (SessionStart, BeforeAgent, AfterAgent), a chat middleware
+around each model call (BeforeModel, BeforeToolSelection, AfterModel, this prompt's BeforeAgent
+context) and a function middleware around each tool call (BeforeTool, AfterTool). A stop raises
+:class:`Stopped` (an :class:`~hookwise.adapters.AgentStopped` and the framework's
+``MiddlewareFailure``, which the function loop never turns into a tool result).
+:meth:`HookwiseMiddleware.close` fires SessionEnd. One instance may be shared by several agents
+(each run keeps its own state).
 
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 event / field                       how
-============================  ====  ==========================================================================
-SessionStart                  ◐     the first run of this middleware (``source: "startup"``); its context joins
-                                    the first prompt's context
-SessionEnd                    ◐     :meth:`~HookwiseMiddleware.close` / ``aclose`` (``reason: "exit"``)
-BeforeAgent block             ✔     the run answers ``Agent execution blocked: <reason>`` without calling the
-                                    model; the prompt does not reach the session's history
+============================  ====  ================================================================
+SessionStart                  ◐     the first run of this middleware (``source: "startup"``); its
+                                    context joins the first prompt's context
+SessionEnd                    ◐     :meth:`~HookwiseMiddleware.close` / ``aclose`` (``reason:
+                                    "exit"``)
+BeforeAgent block             ✔     the run answers ``Agent execution blocked: <reason>`` without
+                                    calling the model; the prompt does not reach the session's
+                                    history
 BeforeAgent stop              ✔     raises ``Stopped`` before the model is called
-BeforeAgent additionalContext ✔     added to the prompt's message in every model request of this prompt only
-AfterAgent block (retry)      ✔     the agent runs again (``call_next``) with the reason as the next user
-                                    message; ``stop_hook_active``; capped. Streaming runs ✘ (warning)
-AfterAgent clearContext       ◐     the retry's request leaves out the earlier history (the session keeps it)
-BeforeModel llm_request       ◐     messages and ``temperature``/``maxOutputTokens``/``topP`` ✔; ``topK`` and
-                                    ``model`` ✘ (the framework's options have no top_k): warning
+BeforeAgent additionalContext ✔     added to the prompt's message in every model request of this
+                                    prompt only
+AfterAgent block (retry)      ✔     the agent runs again (``call_next``) with the reason as the next
+                                    user message; ``stop_hook_active``; capped. Streaming runs ✘
+                                    (warning)
+AfterAgent clearContext       ◐     the retry's request leaves out the earlier history (the session
+                                    keeps it)
+BeforeModel llm_request       ◐     messages and ``temperature``/``maxOutputTokens``/``topP`` ✔;
+                                    ``topK`` and ``model`` ✘ (the framework's options have no
+                                    top_k): warning
 BeforeModel llm_response      ✔     the chat middleware answers without calling the model
-BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set; a call to a removed tool is refused
+BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set; a call to a removed
+                                    tool is refused
 AfterModel                    ◐     once per model response (``hooksConfig.afterModel: "response"``)
 AfterModel llm_response / deny ✔    text replaced, tool calls kept / text and tool calls discarded
-BeforeTool deny / stop        ✔     the tool does not run; the model sees the blocked text / the run stops
-BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input note
-BeforeTool ask                ◐     ``"deny"`` refuses, a callable decides inline (after a Notification);
-                                    ``"native"`` ✘ (refused, with a warning)
+BeforeTool deny / stop        ✔     the tool does not run; the model sees the blocked text / the run
+                                    stops
+BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input
+                                    note
+BeforeTool ask                ◐     ``"deny"`` refuses, a callable decides inline (after a
+                                    Notification); ``"native"`` ✘ (refused, with a warning)
 AfterTool additionalContext   ✔     appended to the tool's result
 AfterTool block / stop        ✔     the result is replaced by the reason / the run stops
-AfterTool tailToolCallRequest ✔     the other tool runs (its own BeforeTool/AfterTool) and answers the
-                                    original call; capped at 16
+AfterTool tailToolCallRequest ✔     the other tool runs (its own BeforeTool/AfterTool) and answers
+                                    the original call; capped at 16
 PreCompress                   ✘     the framework's compaction strategies have no event
 systemMessage                 ◐     ``on_message("system", …)`` / stderr and the ``hookwise`` logger
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 
-**What no hook costs.** The bundle holds only the middleware whose events have hooks configured when it is
-built (agent and chat middleware: SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection,
-AfterModel; function middleware: BeforeTool, AfterTool, BeforeToolSelection); with no hook configured it is
-empty and the agent runs as without it. Hooks configured later for another event are named in a warning
-(``seams="all"`` registers all three).
+**What no hook costs.** The bundle holds only the middleware whose events have hooks configured when
+it is built (agent and chat middleware: SessionStart, BeforeAgent, AfterAgent, BeforeModel,
+BeforeToolSelection, AfterModel; function middleware: BeforeTool, AfterTool, BeforeToolSelection);
+with no hook configured it is empty and the agent runs as without it. Hooks configured later for
+another event are named in a warning (``seams="all"`` registers all three).
 """
 
 from __future__ import annotations
@@ -114,7 +125,8 @@ _TURN: contextvars.ContextVar[TurnState | None] = contextvars.ContextVar(
 
 
 class Stopped(AgentStopped, MiddlewareFailure):  # type: ignore[misc]
-    """A hook stopped the run: :class:`~hookwise.adapters.AgentStopped` as the framework's fail-closed signal."""
+    """A hook stopped the run: :class:`~hookwise.adapters.AgentStopped` as the framework's
+    fail-closed signal."""
 
     def __init__(self, reason: str) -> None:
         AgentStopped.__init__(self, reason)
@@ -125,7 +137,8 @@ def _content_text(contents: Any) -> str:
 
 
 def _entries(messages: list[Message]) -> list[codec.Entry]:
-    """One entry per user/assistant message (tool results and system messages carry no text for hooks)."""
+    """One entry per user/assistant message (tool results and system messages carry no text for
+    hooks)."""
     out: list[codec.Entry] = []
     for m in messages:
         if m.role in ("user", "assistant"):
@@ -166,12 +179,14 @@ def _text_response(text: str) -> ChatResponse:
     return ChatResponse(messages=[Message(role="assistant", contents=[Content.from_text(text)])])
 
 
-# the framework marks MiddlewareBundle (and subclassing it) experimental: the warning is not the user's to act on
+# the framework marks MiddlewareBundle (and subclassing it) experimental: the warning is not the
+# user's to act on
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
 
     class HookwiseMiddleware(SessionLifecycle, MiddlewareBundle):  # type: ignore[misc]
-        """Fires the project's hooks at every seam of a Microsoft Agent Framework agent (module docstring)."""
+        """Fires the project's hooks at every seam of a Microsoft Agent Framework agent (module
+        docstring)."""
 
         def __init__(
             self,
@@ -225,7 +240,7 @@ def _turn() -> TurnState:
     return turn
 
 
-# ---- the run: SessionStart, BeforeAgent, AfterAgent ------------------------------------------------------
+# ---- the run: SessionStart, BeforeAgent, AfterAgent ----------------------------------------------
 class _AgentSeam(AgentMiddleware):  # type: ignore[misc]
     def __init__(self, bridge: HookBridge) -> None:
         self.bridge = bridge
@@ -313,14 +328,14 @@ class _AgentSeam(AgentMiddleware):  # type: ignore[misc]
             await call_next()
 
 
-# ---- model calls ----------------------------------------------------------------------------------------
+# ---- model calls ---------------------------------------------------------------------------------
 class _ChatSeam(ChatMiddleware):  # type: ignore[misc]
     def __init__(self, bridge: HookBridge) -> None:
         self.bridge = bridge
 
     def _prepared(self, turn: TurnState, messages: list[Message]) -> list[Message]:
-        """The request's messages: after a clearContext retry from its prompt on, and with this prompt's
-        BeforeAgent context added to its message (request-only)."""
+        """The request's messages: after a clearContext retry from its prompt on, and with this
+        prompt's BeforeAgent context added to its message (request-only)."""
         ids = turn.extra.get("prompt_ids") or set()
         if turn.extra.get("clear"):
             at = next((i for i, m in enumerate(messages) if id(m) in ids), None)
@@ -476,7 +491,7 @@ class _ChatSeam(ChatMiddleware):  # type: ignore[misc]
         )
 
 
-# ---- tool calls -----------------------------------------------------------------------------------------
+# ---- tool calls ----------------------------------------------------------------------------------
 class _FunctionSeam(FunctionMiddleware):  # type: ignore[misc]
     def __init__(self, bridge: HookBridge) -> None:
         self.bridge = bridge
@@ -550,7 +565,8 @@ class _FunctionSeam(FunctionMiddleware):  # type: ignore[misc]
     async def _before_tool(
         self, turn: TurnState, names: dict[str, Any], args: dict[str, Any]
     ) -> verdicts.ToolVerdict | str:
-        """BeforeTool (and ask) for a call: the verdict to run it with, or the text that answers it instead."""
+        """BeforeTool (and ask) for a call: the verdict to run it with, or the text that answers it
+        instead."""
         bridge = self.bridge
         hook_name = names["tool_name"]
         if not bridge.wants(HookEvent.BEFORE_TOOL, hook_name):

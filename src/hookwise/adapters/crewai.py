@@ -1,51 +1,57 @@
-"""CrewAI crews governed by a project's hooks: :class:`HookwiseCrewHooks` (CrewAI's execution hooks).
+"""CrewAI crews governed by a project's hooks: :class:`HookwiseCrewHooks` (CrewAI's execution
+hooks).
 
 ::
 
     from hookwise.adapters.crewai import HookwiseCrewHooks      # pip install "hookwise[crewai]"
 
-    with HookwiseCrewHooks("."):                              # registers CrewAI execution hooks
-        crew.kickoff()                                        # every crew of the process is governed
+    with HookwiseCrewHooks("."):        # registers CrewAI execution hooks
+        crew.kickoff()                  # every crew of the process is governed
 
-Keywords (docs/adapters.md): ``ask="deny" | approve``, ``on_message``, ``tool_aliases``, ``session_id``,
-``seams``. CrewAI's execution hooks are process-wide (``crewai.hooks.register_*``): while the object is
-open (until :meth:`HookwiseCrewHooks.close`, which also fires SessionEnd) every crew and agent of the
-process runs under the project's hooks. CrewAI catches what its hooks raise and goes on (fail-open), so
-this adapter never raises from a hook: a stop or a block refuses the next model call, which CrewAI
-reports by raising ``ValueError("LLM call blocked by before_llm_call hook")`` out of ``kickoff()``;
+Keywords (docs/adapters.md): ``ask="deny" | approve``, ``on_message``, ``tool_aliases``,
+``session_id``, ``seams``. CrewAI's execution hooks are process-wide (``crewai.hooks.register_*``):
+while the object is open (until :meth:`HookwiseCrewHooks.close`, which also fires SessionEnd) every
+crew and agent of the process runs under the project's hooks. CrewAI catches what its hooks raise
+and goes on (fail-open), so this adapter never raises from a hook: a stop or a block refuses the
+next model call, which CrewAI reports by raising
+``ValueError("LLM call blocked by before_llm_call hook")`` out of ``kickoff()``;
 :attr:`HookwiseCrewHooks.stop_reason` says why.
 
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 event / field                       how
-============================  ====  ==========================================================================
-SessionStart                  ◐     the first task an agent starts (``startup``); its context joins that
-                                    task's context
-SessionEnd                    ◐     :meth:`~HookwiseCrewHooks.close` (``exit``), or when collected / at exit
-BeforeAgent                   ◐     fired when an agent starts a task (its first model call); ``prompt`` is
-                                    the task's description. additionalContext ✔ (added to the task's prompt
-                                    message: the task's own history); block / stop ◐ (the model call is
-                                    refused: ``kickoff()`` raises CrewAI's ValueError)
-AfterAgent                    ◐     fired on an agent's ``Final Answer``; retry ✘ (a warning; CrewAI's own
-                                    ``Task(guardrail=…)`` retries); stop ◐ as above
-BeforeModel llm_request       ◐     messages ✔ (edited in place); config and ``model`` ✘; llm_response ✘
-                                    (CrewAI cannot skip the model): warnings
+============================  ====  ================================================================
+SessionStart                  ◐     the first task an agent starts (``startup``); its context joins
+                                    that task's context
+SessionEnd                    ◐     :meth:`~HookwiseCrewHooks.close` (``exit``), or when collected /
+                                    at exit
+BeforeAgent                   ◐     fired when an agent starts a task (its first model call);
+                                    ``prompt`` is the task's description. additionalContext ✔ (added
+                                    to the task's prompt message: the task's own history); block /
+                                    stop ◐ (the model call is refused: ``kickoff()`` raises CrewAI's
+                                    ValueError)
+AfterAgent                    ◐     fired on an agent's ``Final Answer``; retry ✘ (a warning;
+                                    CrewAI's own ``Task(guardrail=…)`` retries); stop ◐ as above
+BeforeModel llm_request       ◐     messages ✔ (edited in place); config and ``model`` ✘;
+                                    llm_response ✘ (CrewAI cannot skip the model): warnings
 BeforeToolSelection           ✘     CrewAI's agents call tools in text (ReAct): warning
-AfterModel llm_response       ◐     the response text is replaced (in a ReAct response the text *is* the
-                                    tool call: a replacement replaces it too); deny ◐ the response becomes
-                                    a ``Final Answer: Agent execution blocked: <reason>``
-BeforeTool deny               ◐     the tool does not run; the model reads CrewAI's own
-                                    ``Tool execution blocked by hook. Tool: <name>`` (the reason goes to
+AfterModel llm_response       ◐     the response text is replaced (in a ReAct response the text *is*
+                                    the tool call: a replacement replaces it too); deny ◐ the
+                                    response becomes a ``Final Answer: Agent execution blocked:
+                                    <reason>``
+BeforeTool deny               ◐     the tool does not run; the model reads CrewAI's own ``Tool
+                                    execution blocked by hook. Tool: <name>`` (the reason goes to
                                     ``on_message("block", …)``)
 BeforeTool tool_input         ✔     merged into the arguments in place; the result carries the note
-BeforeTool ask                ◐     ``"deny"`` refuses, a callable decides inline (after a Notification)
+BeforeTool ask                ◐     ``"deny"`` refuses, a callable decides inline (after a
+                                    Notification)
 BeforeTool / AfterTool stop   ◐     the call is refused and so is the next model call (see above)
 AfterTool additionalContext   ✔     appended to the tool's result
 AfterTool block               ✔     the result is replaced by the reason
-AfterTool tailToolCallRequest ✔     the agent's other tool runs (its own BeforeTool/AfterTool) and its
-                                    result answers the call; capped at 16
+AfterTool tailToolCallRequest ✔     the agent's other tool runs (its own BeforeTool/AfterTool) and
+                                    its result answers the call; capped at 16
 PreCompress                   ✘     no CrewAI event
 systemMessage                 ◐     ``on_message("system", …)`` and the ``hookwise`` logger
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 """
 
 from __future__ import annotations
@@ -171,7 +177,7 @@ class HookwiseCrewHooks(SessionLifecycle):
         self._registered.clear()
         self.bridge.end_session()
 
-    # ---- state -------------------------------------------------------------------------------------
+    # ---- state -----------------------------------------------------------------------------------
     def _stop(self, reason: str) -> None:
         self.stop_reason = self.stop_reason or reason
         self._tool_turn.stop = self.stop_reason
@@ -180,7 +186,7 @@ class HookwiseCrewHooks(SessionLifecycle):
         """This task run's state; None when it starts now (BeforeAgent has not fired yet)."""
         return self._turns.get(id(ctx.executor))
 
-    # ---- model calls: BeforeAgent, BeforeModel ---------------------------------------------------------
+    # ---- model calls: BeforeAgent, BeforeModel ---------------------------------------------------
     def before_llm(self, ctx: Any) -> bool | None:
         if self.stop_reason is not None:
             return False
@@ -245,7 +251,7 @@ class HookwiseCrewHooks(SessionLifecycle):
                 )
         return None
 
-    # ---- model calls: AfterModel, AfterAgent -------------------------------------------------------
+    # ---- model calls: AfterModel, AfterAgent -----------------------------------------------------
     def after_llm(self, ctx: Any) -> str | None:
         turn = self._turn(ctx)
         response = str(ctx.response or "")
@@ -301,7 +307,7 @@ class HookwiseCrewHooks(SessionLifecycle):
                 "a CrewAI agent's Final Answer ends its task; retry with the Task's own guardrail",
             )
 
-    # ---- tool calls ----------------------------------------------------------------------------------
+    # ---- tool calls ------------------------------------------------------------------------------
     def before_tool(self, ctx: Any) -> bool | None:
         if self.stop_reason is not None:
             return False
@@ -318,7 +324,8 @@ class HookwiseCrewHooks(SessionLifecycle):
     def _before_tool(
         self, native: str, args: dict[str, Any], original: str | None
     ) -> verdicts.ToolVerdict | str | None:
-        """BeforeTool for a call: None (run as is), a verdict with the arguments to run, or the refusal text."""
+        """BeforeTool for a call: None (run as is), a verdict with the arguments to run, or the
+        refusal text."""
         bridge = self.bridge
         names = bridge.tool_fields(native, original)
         if not bridge.wants(HookEvent.BEFORE_TOOL, names["tool_name"]):

@@ -1,64 +1,77 @@
-"""LangChain v1 agents (``create_agent``) governed by a project's hooks: :class:`HookwiseMiddleware`.
+"""LangChain v1 agents (``create_agent``) governed by a project's hooks:
+:class:`HookwiseMiddleware`.
 
 ::
 
     from langchain.agents import create_agent
-    from hookwise.adapters.langchain import HookwiseMiddleware      # pip install "hookwise[langchain]"
+    from hookwise.adapters.langchain import HookwiseMiddleware  # pip install "hookwise[langchain]"
 
     agent = create_agent(model, tools, middleware=[HookwiseMiddleware(".")])
-    agent.invoke({"messages": [{"role": "user", "content": "..."}]})   # or ainvoke / stream / astream
+    agent.invoke({"messages": [{"role": "user", "content": "..."}]})  # or ainvoke/stream/astream
 
 Keywords (docs/adapters.md): ``ask="deny" | "native" | approve``, ``on_message``, ``tool_aliases``,
 ``session_id``, ``max_agent_retries``. ``ask="native"`` uses LangGraph's ``interrupt()``: the run
 returns ``__interrupt__`` with ``{"hookwise": "ask", "tool", "args", "reason"}`` and continues with
 ``agent.invoke(Command(resume=True | False), config)``; it needs a checkpointer and a ``thread_id``.
-A stop ends the run cleanly (no further model or tool call; the graph runs to its end); the reason goes
-to ``on_message("stop", …)`` and to the ``hookwise_stop`` key of the result state.
+A stop ends the run cleanly (no further model or tool call; the graph runs to its end); the reason
+goes to ``on_message("stop", …)`` and to the ``hookwise_stop`` key of the result state.
 :meth:`HookwiseMiddleware.close` fires SessionEnd.
 
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 event / field                       how
-============================  ====  ==========================================================================
-SessionStart                  ◐     fired by the first run of this middleware (``source: "startup"``); its
-                                    context joins the first prompt's context (per prompt, not persisted)
-SessionEnd                    ◐     :meth:`~HookwiseMiddleware.close` / ``aclose`` (``reason: "exit"``)
-BeforeAgent block / stop      ✔     ``before_agent``: block removes the prompt and ends; stop keeps it and ends
-BeforeAgent additionalContext ✔     added to the prompt's message in every model request of that prompt only
-AfterAgent block (retry)      ✔     ``after_agent`` jumps back to the model with the reason as a new prompt
-                                    (BeforeAgent fires for it), ``stop_hook_active``, capped
+============================  ====  ================================================================
+SessionStart                  ◐     fired by the first run of this middleware (``source:
+                                    "startup"``); its context joins the first prompt's context (per
+                                    prompt, not persisted)
+SessionEnd                    ◐     :meth:`~HookwiseMiddleware.close` / ``aclose`` (``reason:
+                                    "exit"``)
+BeforeAgent block / stop      ✔     ``before_agent``: block removes the prompt and ends; stop keeps
+                                    it and ends
+BeforeAgent additionalContext ✔     added to the prompt's message in every model request of that
+                                    prompt only
+AfterAgent block (retry)      ✔     ``after_agent`` jumps back to the model with the reason as a new
+                                    prompt (BeforeAgent fires for it), ``stop_hook_active``, capped
 AfterAgent clearContext       ✔     ``RemoveMessage(REMOVE_ALL_MESSAGES)``
-BeforeModel llm_request       ◐     messages and ``temperature``/``maxOutputTokens``/``topP``/``topK`` (as
-                                    ``model_settings``) ✔; ``model`` ✘ (a chat model object cannot be built
-                                    from a name portably): warning
+BeforeModel llm_request       ◐     messages and
+                                    ``temperature``/``maxOutputTokens``/``topP``/``topK`` (as
+                                    ``model_settings``) ✔; ``model`` ✘ (a chat model object cannot
+                                    be built from a name portably): warning
 BeforeModel llm_response      ✔     the model is not called; the synthetic text is the answer
 BeforeModel/AfterModel stop   ✔     the run ends (an empty AI message closes the turn)
-BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set (ANY → ``"any"`` or the one name,
-                                    NONE → no tools); a call to a removed tool is refused at the tool seam
-AfterModel                    ◐     once per model response, never per streamed chunk (middleware sees whole
-                                    responses): as ``hooksConfig.afterModel: "response"``; with
-                                    ``stream_mode="messages"`` the tokens reach the caller before the hook
-AfterModel llm_response/deny  ✔     text replaced (tool calls kept) / text discarded and the turn ended
+BeforeToolSelection           ✔     ``tools`` filtered, ``tool_choice`` set (ANY → ``"any"`` or the
+                                    one name, NONE → no tools); a call to a removed tool is refused
+                                    at the tool seam
+AfterModel                    ◐     once per model response, never per streamed chunk (middleware
+                                    sees whole responses): as ``hooksConfig.afterModel:
+                                    "response"``; with ``stream_mode="messages"`` the tokens reach
+                                    the caller before the hook
+AfterModel llm_response/deny  ✔     text replaced (tool calls kept) / text discarded and the turn
+                                    ended
 BeforeTool deny / stop        ✔     error ``ToolMessage``; the tool does not run
-BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input note
-BeforeTool ask                ✔     ``ask`` keyword; Notification fires before the approval; the verdict is
-                                    cached by tool call id, so BeforeTool fires once across interrupt/resume
+BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input
+                                    note
+BeforeTool ask                ✔     ``ask`` keyword; Notification fires before the approval; the
+                                    verdict is cached by tool call id, so BeforeTool fires once
+                                    across interrupt/resume
 AfterTool additionalContext   ✔     appended to the tool's result
 AfterTool block / stop        ✔     the result is replaced by the reason / and the run ends
-AfterTool tailToolCallRequest ✔     the other tool runs (with its own BeforeTool/AfterTool) and answers the
-                                    original call id; nesting capped at 16
-PreCompress                   ✘     LangChain's summarization middleware has no event to fire it from
+AfterTool tailToolCallRequest ✔     the other tool runs (with its own BeforeTool/AfterTool) and
+                                    answers the original call id; nesting capped at 16
+PreCompress                   ✘     LangChain's summarization middleware has no event to fire it
+                                    from
 systemMessage                 ◐     ``on_message("system", …)`` and the ``hookwise`` logger (no UI)
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 
-**What no hook costs.** ``create_agent`` adds a graph node or a wrapper only for the middleware methods a
-class overrides, so the middleware registers a seam only when a hook is configured for an event it serves,
-decided when the middleware is built: the agent nodes and the model-call wrapper when any hook of
-SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, BeforeTool or AfterTool
-exists (they carry the run's state, the prompt's context, the answer texts, and end the run after a tool's
-stop); the tool-call wrapper when BeforeTool, AfterTool or BeforeToolSelection hooks exist. With no hook
-configured the agent runs as without the middleware. Hooks configured later for an event no registered
-seam serves do not fire (a warning names them at the next run or at :meth:`~HookwiseMiddleware.close`):
-build a new middleware and agent, or pass ``seams="all"`` to register every seam up front.
+**What no hook costs.** ``create_agent`` adds a graph node or a wrapper only for the middleware
+methods a class overrides, so the middleware registers a seam only when a hook is configured for an
+event it serves, decided when the middleware is built: the agent nodes and the model-call wrapper
+when any hook of SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection,
+AfterModel, BeforeTool or AfterTool exists (they carry the run's state, the prompt's context, the
+answer texts, and end the run after a tool's stop); the tool-call wrapper when BeforeTool, AfterTool
+or BeforeToolSelection hooks exist. With no hook configured the agent runs as without the
+middleware. Hooks configured later for an event no registered seam serves do not fire (a warning
+names them at the next run or at :meth:`~HookwiseMiddleware.close`): build a new middleware and
+agent, or pass ``seams="all"`` to register every seam up front.
 
 Parallel tool calls run concurrently in LangGraph: a ``continue: false`` from one call cannot stop a
 sibling already running; calls that start after it are answered with the "stopped before this call
@@ -135,9 +148,9 @@ SETTINGS = {
 }
 _MAX_OPEN_RUNS = 1024
 
-#: seam -> the events it serves. "run": the agent nodes and the model-call wrapper, which carry the run's
-#: state, the prompt's context, the answer texts, and end the run after a tool hook's stop; "tool": the
-#: tool-call wrapper
+#: seam -> the events it serves. "run": the agent nodes and the model-call wrapper, which carry the
+#: run's state, the prompt's context, the answer texts, and end the run after a tool hook's stop;
+#: "tool": the tool-call wrapper
 SEAMS: dict[str, frozenset[HookEvent]] = {"run": RUN_EVENTS, "tool": TOOL_EVENTS}
 #: seam -> the middleware methods whose override makes ``create_agent`` register it
 _METHODS: dict[str, tuple[str, ...]] = {
@@ -155,7 +168,8 @@ _HINT = 'build a new HookwiseMiddleware and agent, or pass seams="all"'
 
 
 class HookwiseState(AgentState[Any]):
-    """The agent state with the middleware's keys: ``hookwise_stop`` is the stop reason of the last run."""
+    """The agent state with the middleware's keys: ``hookwise_stop`` is the stop reason of the last
+    run."""
 
     hookwise_run: NotRequired[Annotated[str | None, PrivateStateAttr]]
     hookwise_stop: NotRequired[str | None]
@@ -220,7 +234,8 @@ def _model_name(model: Any) -> str:
 
 
 def _approved(answer: Any) -> bool:
-    """A resume value that approves: ``True``, ``"approve"``/``"yes"``, or ``{"approved": True}``."""
+    """A resume value that approves: ``True``, ``"approve"``/``"yes"``, or
+    ``{"approved": True}``."""
     if isinstance(answer, dict):
         return answer.get("approved") is True
     if isinstance(answer, str):
@@ -229,7 +244,8 @@ def _approved(answer: Any) -> bool:
 
 
 class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, Any]):
-    """Fires the project's hooks at every seam of a ``create_agent`` agent (see the module docstring)."""
+    """Fires the project's hooks at every seam of a ``create_agent`` agent (see the module
+    docstring)."""
 
     state_schema = HookwiseState
 
@@ -258,9 +274,11 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
         self.bridge.end_with(self)  # SessionEnd when this object is collected or the process exits
         self.hooks = self.bridge.hooks
         self._turns: OrderedDict[str, TurnState] = OrderedDict()
-        #: the seams this middleware registers with ``create_agent`` ("run", "tool"; see the module docstring)
+        #: the seams this middleware registers with ``create_agent`` ("run", "tool"; see the module
+        #: docstring)
         self.seams = self.bridge.choose_seams(SEAMS, always={HookEvent.SESSION_END}, hint=_HINT)
-        # create_agent reads which methods the *class* overrides: become the subclass that overrides only these
+        # create_agent reads which methods the *class* overrides: become the subclass that overrides
+        # only these
         self.__class__ = _registering(type(self), self.seams)
 
     # ---- per-run state ------------------------------------------------------------------------
@@ -339,7 +357,8 @@ class HookwiseMiddleware(SessionLifecycle, AgentMiddleware[HookwiseState, Any, A
             if messages:
                 update["messages"] = messages
             return update or None
-        # the reason is the next prompt: BeforeAgent fires for it as for any prompt (docs/contract.md §11)
+        # the reason is the next prompt: BeforeAgent fires for it as for any prompt
+        # (docs/contract.md §11)
         context: str | None = None
         if bridge.wants(HookEvent.BEFORE_AGENT):
             again = bridge.before_agent(
@@ -664,9 +683,10 @@ _VARIANTS: dict[tuple[type[HookwiseMiddleware], frozenset[str]], type[HookwiseMi
 
 
 def _registering(cls: type[HookwiseMiddleware], seams: frozenset[str]) -> type[HookwiseMiddleware]:
-    """``cls``, or a subclass of it (of the same name) that registers only ``seams``: ``create_agent`` adds a
-    node or wrapper for a middleware method only when the class overrides ``AgentMiddleware``'s, so the
-    other seams' methods are set back to ``AgentMiddleware``'s (a subclass's own overrides are kept)."""
+    """``cls``, or a subclass of it (of the same name) that registers only ``seams``:
+    ``create_agent`` adds a node or wrapper for a middleware method only when the class overrides
+    ``AgentMiddleware``'s, so the other seams' methods are set back to ``AgentMiddleware``'s (a
+    subclass's own overrides are kept)."""
     cls = getattr(cls, "_hookwise_full", cls)
     key = (cls, seams)
     variant = _VARIANTS.get(key)

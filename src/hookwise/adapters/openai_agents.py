@@ -2,82 +2,96 @@
 
 ::
 
-    from hookwise.adapters import openai_agents                  # pip install "hookwise[openai-agents]"
-    result = await openai_agents.run(agent, "prompt", hooks=".")  # also run_sync(...) and run_streamed(...)
+    from hookwise.adapters import openai_agents   # pip install "hookwise[openai-agents]"
+    result = await openai_agents.run(agent, "prompt", hooks=".")
+    # also openai_agents.run_sync(...) and openai_agents.run_streamed(...)
     # or: agent, run_config = openai_agents.govern(agent, ".")
     #     result = await Runner.run(agent, "prompt", run_config=run_config)
 
-Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``, ``on_message``,
-``tool_aliases``, ``session_id``, ``max_agent_retries``.
+Keywords (docs/adapters.md, docs/contract.md §12): ``ask="deny" | "native" | approve``,
+``on_message``, ``tool_aliases``, ``session_id``, ``max_agent_retries``.
 
 :func:`govern` returns a copy of the agent (its handoff agents too) and a ``RunConfig``; nothing the
 caller passed is mutated. The copy carries: a model wrapper (BeforeModel, BeforeToolSelection,
 AfterModel), a sequential input guardrail (SessionStart, BeforeAgent), an output guardrail
 (AfterAgent), and per function tool a tool input guardrail (BeforeTool), a ``needs_approval`` check
 (``ask="native"``) and an ``on_invoke_tool`` wrapper (argument rewrite, AfterTool). The run config
-adds a ``call_model_input_filter`` (this prompt's BeforeAgent context) and a ``tool_error_formatter``
-(the refusal text of a rejected approval). One governed agent serves one run at a time; call
-:func:`govern` once per concurrent run.
+adds a ``call_model_input_filter`` (this prompt's BeforeAgent context) and a
+``tool_error_formatter`` (the refusal text of a rejected approval). One governed agent serves one
+run at a time; call :func:`govern` once per concurrent run.
 
-**What no hook costs.** :func:`govern` adds only the parts whose events have hooks configured when it is
-called (the SDK runs every guardrail it is given, one task each): the input guardrail when any hook of
-SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel, BeforeTool, AfterTool
-or SessionEnd exists; the output guardrail for AfterAgent; the model wrapper for BeforeModel,
-BeforeToolSelection, AfterModel and AfterAgent; the input filter for SessionStart and BeforeAgent; the tool
-input guardrail (and ``needs_approval``, the error formatter) for BeforeTool and BeforeToolSelection; the
-``on_invoke_tool`` wrapper for BeforeTool and AfterTool. With no hook configured the governed agent runs as
-the original. :func:`run` governs each call afresh; a pair from :func:`govern` serves the events whose
-hooks existed then (hooks added later for other events are named in a warning at the next run or
-:func:`end_session`: call :func:`govern` again, or pass ``seams="all"``).
+**What no hook costs.** :func:`govern` adds only the parts whose events have hooks configured when
+it is called (the SDK runs every guardrail it is given, one task each): the input guardrail when any
+hook of SessionStart, BeforeAgent, AfterAgent, BeforeModel, BeforeToolSelection, AfterModel,
+BeforeTool, AfterTool or SessionEnd exists; the output guardrail for AfterAgent; the model wrapper
+for BeforeModel, BeforeToolSelection, AfterModel and AfterAgent; the input filter for SessionStart
+and BeforeAgent; the tool input guardrail (and ``needs_approval``, the error formatter) for
+BeforeTool and BeforeToolSelection; the ``on_invoke_tool`` wrapper for BeforeTool and AfterTool.
+With no hook configured the governed agent runs as the original. :func:`run` governs each call
+afresh; a pair from :func:`govern` serves the events whose hooks existed then (hooks added later for
+other events are named in a warning at the next run or :func:`end_session`: call :func:`govern`
+again, or pass ``seams="all"``).
 
 **Stops raise.** The SDK has no clean way to end a run from inside, so ``continue: false`` raises
-:class:`hookwise.adapters.AgentStopped` (the instance is also an ``agents.exceptions.AgentsException``,
-so it leaves ``Runner.run`` unwrapped); the reason also goes to ``on_message("stop", ...)``. A BeforeAgent
-block trips the input guardrail: ``agents.exceptions.InputGuardrailTripwireTriggered`` (the model is
-never called; ``output_info`` is the reason). The SDK runs the function calls of one turn concurrently:
-a stop cannot cancel a sibling call that already started.
+:class:`hookwise.adapters.AgentStopped` (the instance is also an
+``agents.exceptions.AgentsException``, so it leaves ``Runner.run`` unwrapped); the reason also goes
+to ``on_message("stop", ...)``. A BeforeAgent block trips the input guardrail:
+``agents.exceptions.InputGuardrailTripwireTriggered`` (the model is never called; ``output_info`` is
+the reason). The SDK runs the function calls of one turn concurrently: a stop cannot cancel a
+sibling call that already started.
 
-=====================  ========================  =====================================================
+=====================  ========================  ===================================================
 event                  field                     openai-agents
-=====================  ========================  =====================================================
-SessionStart           fires                     ◐ first run of a governed agent (``resume`` when an SDK
-                                                 ``Session`` with items is passed to :func:`run`)
+=====================  ========================  ===================================================
+SessionStart           fires                     ◐ first run of a governed agent (``resume`` when an
+                                                 SDK ``Session`` with items is passed to
+                                                 :func:`run`)
 SessionStart           additionalContext         ✔ part of the first prompt's context
-BeforeAgent            block                     ✔ input guardrail tripwire (raises, model never called)
+BeforeAgent            block                     ✔ input guardrail tripwire (raises, model never
+                                                 called)
 BeforeAgent            continue:false            ✔ raises AgentStopped before the model is called
-BeforeAgent            additionalContext         ✔ ``call_model_input_filter``: every model call of this
-                                                 prompt, never stored in the run's items
-BeforeModel            llm_request               ✔ messages (text items), temperature, maxOutputTokens,
-                                                 topP; ✘ ``topK`` (no such setting) and ``model`` (no
-                                                 name→instance resolution): a warning names them
+BeforeAgent            additionalContext         ✔ ``call_model_input_filter``: every model call of
+                                                 this prompt, never stored in the run's items
+BeforeModel            llm_request               ✔ messages (text items), temperature,
+                                                 maxOutputTokens, topP; ✘ ``topK`` (no such setting)
+                                                 and ``model`` (no name→instance resolution): a
+                                                 warning names them
 BeforeModel            llm_response              ✔ the wrapper returns it; the model is not called
 BeforeModel            continue:false            ✔ raises AgentStopped
 BeforeToolSelection    toolConfig                ✔ the model gets only the allowed tools and
-                                                 ``tool_choice`` required/none; calls to removed tools
-                                                 are refused by the tool guardrail
-AfterModel             llm_response / deny       ◐ once per response (a streamed run is buffered when an
-                                                 AfterModel hook exists); replace keeps function calls;
-                                                 deny answers with an empty message (the turn ends)
+                                                 ``tool_choice`` required/none; calls to removed
+                                                 tools are refused by the tool guardrail
+AfterModel             llm_response / deny       ◐ once per response (a streamed run is buffered
+                                                 when an AfterModel hook exists); replace keeps
+                                                 function calls; deny answers with an empty message
+                                                 (the turn ends)
 BeforeTool             block                     ✔ tool input guardrail ``reject_content``
-BeforeTool             tool_input                ✔ ``on_invoke_tool`` wrapper edits the JSON arguments
-BeforeTool             ask                       ✔ ``ask="native"``: ``needs_approval`` → ``interruptions``
-                                                 (Notification first; the verdict is cached by call id)
+BeforeTool             tool_input                ✔ ``on_invoke_tool`` wrapper edits the JSON
+                                                 arguments
+BeforeTool             ask                       ✔ ``ask="native"``: ``needs_approval`` →
+                                                 ``interruptions`` (Notification first; the verdict
+                                                 is cached by call id)
 BeforeTool/AfterTool   continue:false            ✔ raises AgentStopped
 AfterTool              additionalContext         ✔ appended to the tool output
 AfterTool              block                     ✔ the output is replaced by the reason
-AfterTool              tailToolCallRequest       ✔ the other function tool runs (its hooks too, ≤ 16 deep)
+AfterTool              tailToolCallRequest       ✔ the other function tool runs (its hooks too, ≤ 16
+                                                 deep)
 AfterAgent             block (retry)             ◐ :func:`run` / :func:`run_sync` run again with the
-                                                 reason as the next user message (``stop_hook_active``,
-                                                 capped); with plain ``Runner.run`` a warning says so
-AfterAgent             clearContext              ◐ with an SDK ``Session``: ``clear_session()``; otherwise
-                                                 the retry input drops the history; else a warning
+                                                 reason as the next user message
+                                                 (``stop_hook_active``, capped); with plain
+                                                 ``Runner.run`` a warning says so
+AfterAgent             clearContext              ◐ with an SDK ``Session``: ``clear_session()``;
+                                                 otherwise the retry input drops the history; else a
+                                                 warning
 PreCompress            —                         ✘ compaction happens only inside the online
-                                                 ``OpenAIResponsesCompactionSession`` (not wired in v1)
-Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a callable)
+                                                 ``OpenAIResponsesCompactionSession`` (not wired in
+                                                 v1)
+Notification           ToolPermission            ✔ before every approval (``ask="native"`` or a
+                                                 callable)
 SessionEnd             exit                      ◐ at the end of :func:`run` / :func:`run_sync`, or
                                                  :func:`end_session` for :func:`govern`
 hosted tools           (web/file search, …)      ✘ no seam in the SDK: a warning names them
-=====================  ========================  =====================================================
+=====================  ========================  ===================================================
 """
 
 from __future__ import annotations
@@ -149,7 +163,10 @@ __all__ = [
 ]
 
 _GOVERNOR = "_hookwise_governor"
-_NO_CLEAR = "the conversation history is held by the caller; pass an SDK Session to run() to let hooks clear it"
+_NO_CLEAR = (
+    "the conversation history is held by the caller; pass an SDK Session to run() to let hooks "
+    "clear it"
+)
 #: seam -> the events it serves (see the module docstring)
 SEAMS: dict[str, frozenset[HookEvent]] = {
     "run": RUN_EVENTS
@@ -170,8 +187,9 @@ _NO_RETRY_PLAIN = (
     "(use hookwise.adapters.openai_agents.run), so the answer stands"
 )
 _NO_RETRY_STREAMED = (
-    "an AfterAgent hook asked for another try; a streamed run has ended once its answer streams, so it "
-    "cannot retry and the answer stands (run the prompt again, or use openai_agents.run where a retry matters)"
+    "an AfterAgent hook asked for another try; a streamed run has ended once its answer streams, "
+    "so it cannot retry and the answer stands (run the prompt again, or use openai_agents.run "
+    "where a retry matters)"
 )
 _HINT = 'call govern() again (run() governs each call afresh), or pass seams="all"'
 _UNSUPPORTED = {
@@ -181,7 +199,8 @@ _UNSUPPORTED = {
 
 
 class Stopped(AgentStopped, AgentsException):  # type: ignore[misc]
-    """:class:`~hookwise.adapters.AgentStopped` as the SDK's own exception type (it leaves ``Runner.run`` as is)."""
+    """:class:`~hookwise.adapters.AgentStopped` as the SDK's own exception type (it leaves
+    ``Runner.run`` as is)."""
 
     def __init__(self, reason: str) -> None:
         AgentStopped.__init__(self, reason)
@@ -235,13 +254,15 @@ def _entry(item: Any) -> codec.Entry:
 
 
 def _context_item(context: str) -> dict[str, Any]:
-    """This prompt's BeforeAgent context as the model gets it: a developer message after the prompt."""
+    """This prompt's BeforeAgent context as the model gets it: a developer message after the
+    prompt."""
     return {"role": "developer", "content": context, "type": "message"}
 
 
 def _hook_view(items: list[Any], context: str | None) -> tuple[list[Any], list[list[Any]]]:
-    """The input as hooks see it (the context developer message folded into the prompt before it, where the
-    reference host puts the context), and for each viewed item the input items it stands for."""
+    """The input as hooks see it (the context developer message folded into the prompt before it,
+    where the reference host puts the context), and for each viewed item the input items it stands
+    for."""
     view: list[Any] = []
     back: list[list[Any]] = []
     for item in items:
@@ -301,7 +322,8 @@ def _text_response(text: str) -> ModelResponse:
 
 
 def _response_event(response: ModelResponse) -> Any:
-    """A stream consisting of one ``response.completed`` event carrying ``response`` (what the runner reads)."""
+    """A stream consisting of one ``response.completed`` event carrying ``response`` (what the
+    runner reads)."""
     from openai.types.responses import Response, ResponseCompletedEvent
 
     resp = Response(
@@ -343,7 +365,7 @@ class _Governor:
         """Warn once that a hook set ``name``, which the SDK cannot express."""
         self.bridge.warn_unsupported(HookEvent.BEFORE_MODEL, name, _UNSUPPORTED[name])
 
-    # ---- BeforeAgent / AfterAgent ------------------------------------------------------------------
+    # ---- BeforeAgent / AfterAgent ----------------------------------------------------------------
     async def before_agent(self, ctx: Any, agent: Any, inp: Any) -> GuardrailFunctionOutput:
         bridge = self.bridge
         bridge.check_served()
@@ -402,12 +424,13 @@ class _Governor:
         for i in range(len(items) - 1, -1, -1):
             e = _entry(_item(items[i]))
             if e.role == "user" and e.text is not None:
-                # a developer message of its own: a model that echoes the prompt does not echo it into arguments
+                # a developer message of its own: a model that echoes the prompt does not echo it
+                # into arguments
                 items.insert(i + 1, _context_item(ctx))  # type: ignore[arg-type]
                 break
         return ModelInputData(input=items, instructions=md.instructions)
 
-    # ---- tools -------------------------------------------------------------------------------------
+    # ---- tools -----------------------------------------------------------------------------------
     async def _before_tool(
         self, name: str, args: dict[str, Any], call_id: str
     ) -> verdicts.ToolVerdict:
@@ -580,7 +603,8 @@ class _Governor:
 
 
 class HookwiseModel(Model):  # type: ignore[misc]
-    """A ``Model`` wrapper firing BeforeModel, BeforeToolSelection and AfterModel around the inner model."""
+    """A ``Model`` wrapper firing BeforeModel, BeforeToolSelection and AfterModel around the inner
+    model."""
 
     def __init__(self, inner: Model, governor: _Governor) -> None:
         self.inner = inner
@@ -788,8 +812,8 @@ def _wrap_tool(tool: Any, gov: _Governor) -> Any:
         if "tool_call" in gov.seams:  # without tool hooks there is nothing its calls would escape
             gov.ungoverned.append(getattr(tool, "name", type(tool).__name__))
             gov.bridge.warn(
-                f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has no "
-                "hook seam in the OpenAI Agents SDK; hooks do not see its calls"
+                f"tool {getattr(tool, 'name', type(tool).__name__)!r} ({type(tool).__name__}) has "
+                "no hook seam in the OpenAI Agents SDK; hooks do not see its calls"
             )
         return tool
     gov.tools[tool.name] = tool
@@ -807,8 +831,8 @@ def _wrap_tool(tool: Any, gov: _Governor) -> Any:
 
 
 def _wrap_handoff(h: Handoff[Any, Any], gov: _Governor) -> Handoff[Any, Any]:
-    """A copy of the ``Handoff`` whose ``on_invoke_handoff`` (the caller's ``on_handoff`` and all) returns the
-    governed copy of the agent it leads to."""
+    """A copy of the ``Handoff`` whose ``on_invoke_handoff`` (the caller's ``on_handoff`` and all)
+    returns the governed copy of the agent it leads to."""
     invoke = h.on_invoke_handoff
     target = h._agent_ref() if h._agent_ref is not None else None
 
@@ -823,7 +847,8 @@ def _wrap_handoff(h: Handoff[Any, Any], gov: _Governor) -> Handoff[Any, Any]:
 
 
 def _refuse_ungoverned(gov: _Governor) -> None:
-    """With a ``failClosed`` BeforeTool/AfterTool hook configured, refuse to run tools no hook can see."""
+    """With a ``failClosed`` BeforeTool/AfterTool hook configured, refuse to run tools no hook can
+    see."""
     tool_events = (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL)
     closed = [
         e.name or e.command
@@ -832,9 +857,10 @@ def _refuse_ungoverned(gov: _Governor) -> None:
     ]
     if gov.ungoverned and closed:
         raise UngovernedError(
-            f"the agent has tools no hook can see ({', '.join(sorted(set(gov.ungoverned)))}: hosted tools have "
-            f"no seam in the OpenAI Agents SDK) while failClosed tool hooks are configured "
-            f"({', '.join(closed)}); remove those tools or the failClosed setting to run it"
+            f"the agent has tools no hook can see ({', '.join(sorted(set(gov.ungoverned)))}: "
+            "hosted tools have no seam in the OpenAI Agents SDK) while failClosed tool hooks are "
+            f"configured ({', '.join(closed)}); remove those tools or the failClosed setting to "
+            "run it"
         )
 
 
@@ -886,8 +912,8 @@ def govern(
     run_config: RunConfig | None = None,
     seams: SeamPolicy = "configured",
 ) -> tuple[Agent[Any], RunConfig]:
-    """A governed copy of ``agent`` and the ``RunConfig`` to run it with (see the module docstring); with no hook
-    configured, ``agent`` itself (there is nothing to add to it)."""
+    """A governed copy of ``agent`` and the ``RunConfig`` to run it with (see the module docstring);
+    with no hook configured, ``agent`` itself (there is nothing to add to it)."""
     bridge = HookBridge(
         hooks,
         framework="openai-agents",
@@ -963,12 +989,14 @@ async def run(
 ) -> Any:
     """Run ``agent`` on ``prompt`` under the project's hooks and return the SDK's ``RunResult``.
 
-    ``prompt`` is a string or a list of input items (e.g. ``previous.to_input_list() + [new message]``).
-    With a fresh agent, the call is one hook session (SessionStart … SessionEnd). To keep one session over
-    several prompts, pass the pair from :func:`govern` (``run(agent, p, run_config=config)``; the ``hooks``
-    and keyword options of that pair apply) and call :func:`end_session` at the end. AfterAgent retries run
-    the agent again with the reason as the next user message. With ``ask="native"`` the result may carry
-    ``interruptions``: resume with ``Runner.run(agent, result.to_state(), run_config=config)`` as usual.
+    ``prompt`` is a string or a list of input items (e.g.
+    ``previous.to_input_list() + [new message]``). With a fresh agent, the call is one hook session
+    (SessionStart … SessionEnd). To keep one session over several prompts, pass the pair from
+    :func:`govern` (``run(agent, p, run_config=config)``; the ``hooks`` and keyword options of that
+    pair apply) and call :func:`end_session` at the end. AfterAgent retries run the agent again with
+    the reason as the next user message. With ``ask="native"`` the result may carry
+    ``interruptions``: resume with ``Runner.run(agent, result.to_state(), run_config=config)`` as
+    usual.
     """
     gov = getattr(run_config, _GOVERNOR, None) if run_config is not None else None
     own = not isinstance(gov, _Governor)
@@ -1035,9 +1063,9 @@ def run_sync(
 ) -> Any:
     """:func:`run` for synchronous code (like ``Runner.run_sync``: not inside a running event loop).
 
-    Like ``Runner.run_sync``, it runs on the thread's default event loop and leaves it open, so SDK sessions
-    and other helpers holding loop-bound primitives keep working from one call to the next (and no loop is
-    built and torn down per call, as ``asyncio.run`` would).
+    Like ``Runner.run_sync``, it runs on the thread's default event loop and leaves it open, so SDK
+    sessions and other helpers holding loop-bound primitives keep working from one call to the next
+    (and no loop is built and torn down per call, as ``asyncio.run`` would).
     """
     try:
         asyncio.get_running_loop()
@@ -1066,7 +1094,8 @@ def run_sync(
 
 
 def _default_loop() -> asyncio.AbstractEventLoop:
-    """This thread's default event loop (the one ``Runner.run_sync`` uses), made when there is none or it closed."""
+    """This thread's default event loop (the one ``Runner.run_sync`` uses), made when there is none
+    or it closed."""
     loop: asyncio.AbstractEventLoop | None
     with (
         warnings.catch_warnings()
@@ -1096,7 +1125,8 @@ def run_streamed(
     seams: SeamPolicy = "configured",
     **runner_kwargs: Any,
 ) -> Any:
-    """``Runner.run_streamed`` under the hooks (AfterAgent cannot retry a stream: a warning says so)."""
+    """``Runner.run_streamed`` under the hooks (AfterAgent cannot retry a stream: a warning says
+    so)."""
     governed, config = govern(
         agent,
         hooks,

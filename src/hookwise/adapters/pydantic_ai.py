@@ -3,67 +3,78 @@
 ::
 
     from pydantic_ai import Agent
-    from hookwise.adapters.pydantic_ai import HookwiseCapability     # pip install "hookwise[pydantic-ai]"
+    # pip install "hookwise[pydantic-ai]"
+    from hookwise.adapters.pydantic_ai import HookwiseCapability
 
     agent = Agent(model, tools=[...], capabilities=[HookwiseCapability(".")])
     agent.run_sync("...")          # or await agent.run(...), agent.run_stream(...)
 
 Keywords (docs/adapters.md): ``ask="deny" | "native" | approve``, ``on_message``, ``tool_aliases``,
 ``session_id``, ``max_agent_retries``. ``ask="native"`` raises pydantic-ai's ``ApprovalRequired``:
-the agent's ``output_type`` must include ``DeferredToolRequests``; the run ends with them and goes on
-with ``agent.run(message_history=…, deferred_tool_results=DeferredToolResults(approvals={id: bool}))``
+the agent's ``output_type`` must include ``DeferredToolRequests``; the run ends with them and goes
+on with
+``agent.run(message_history=…, deferred_tool_results=DeferredToolResults(approvals={id: bool}))``
 (BeforeTool is not fired again for an approved call). pydantic-ai ends a run early only by raising,
 so a stop raises :class:`hookwise.adapters.AgentStopped` (``.reason``; ``.messages`` is the run's
 message history so far, to resume from). :meth:`HookwiseCapability.close` fires SessionEnd.
 
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 event / field                       how
-============================  ====  ==========================================================================
-SessionStart                  ◐     fired by the first run of this capability (``source: "startup"``); its
-                                    context joins the first prompt's context (per prompt, not persisted)
-SessionEnd                    ◐     :meth:`~HookwiseCapability.close` / ``aclose`` (``reason: "exit"``)
-BeforeAgent block             ◐     the model is not called and the prompt is removed from the history; the
-                                    run's output is ``Agent execution blocked: <reason>`` (a pydantic-ai run
-                                    cannot end without an answer)
+============================  ====  ================================================================
+SessionStart                  ◐     fired by the first run of this capability (``source:
+                                    "startup"``); its context joins the first prompt's context (per
+                                    prompt, not persisted)
+SessionEnd                    ◐     :meth:`~HookwiseCapability.close` / ``aclose`` (``reason:
+                                    "exit"``)
+BeforeAgent block             ◐     the model is not called and the prompt is removed from the
+                                    history; the run's output is ``Agent execution blocked:
+                                    <reason>`` (a pydantic-ai run cannot end without an answer)
 BeforeAgent stop              ✔     raises ``AgentStopped`` before the model is called
 BeforeAgent additionalContext ✔     a request-only user part in every model request of that prompt
-AfterAgent block (retry)      ✔     the reason is enqueued as a new user prompt (BeforeAgent fires for it)
-                                    and the run goes on; ``stop_hook_active``; capped. ``run_stream`` ✘:
-                                    the run has ended once its answer streams (warning)
+AfterAgent block (retry)      ✔     the reason is enqueued as a new user prompt (BeforeAgent fires
+                                    for it) and the run goes on; ``stop_hook_active``; capped.
+                                    ``run_stream`` ✘: the run has ended once its answer streams
+                                    (warning)
 AfterAgent clearContext       ✔     the run's message history is cleared before the next request
-BeforeModel llm_request       ◐     messages and ``temperature``/``maxOutputTokens``/``topP``/``topK`` ✔;
-                                    ``model`` ✘ (swapping models by name is left to pydantic-ai): warning
+BeforeModel llm_request       ◐     messages and
+                                    ``temperature``/``maxOutputTokens``/``topP``/``topK`` ✔;
+                                    ``model`` ✘ (swapping models by name is left to pydantic-ai):
+                                    warning
 BeforeModel llm_response      ✔     ``wrap_model_request`` answers without calling the model
 BeforeModel/AfterModel stop   ✔     raises ``AgentStopped``; the model is not called (BeforeModel)
-BeforeToolSelection           ✔     ``function_tools`` filtered, ``tool_choice`` set (ANY → ``"required"`` or
-                                    the names, NONE → ``"none"``); a call to a removed tool is refused
-AfterModel                    ◐     once per model response: as ``hooksConfig.afterModel: "response"``; in
-                                    ``run_stream`` after the answer has streamed to the caller (a replacement
-                                    or deny changes the history, not what was already streamed)
+BeforeToolSelection           ✔     ``function_tools`` filtered, ``tool_choice`` set (ANY →
+                                    ``"required"`` or the names, NONE → ``"none"``); a call to a
+                                    removed tool is refused
+AfterModel                    ◐     once per model response: as ``hooksConfig.afterModel:
+                                    "response"``; in ``run_stream`` after the answer has streamed to
+                                    the caller (a replacement or deny changes the history, not what
+                                    was already streamed)
 AfterModel llm_response      ✔     text replaced, tool calls kept
 AfterModel deny               ◐     text and tool calls discarded, the turn ends; the answer is
                                     ``Agent execution blocked: <reason>`` (never empty, as above)
 BeforeTool deny / stop        ✔     the tool does not run; the model sees the blocked/stopped text
-BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input note
+BeforeTool tool_input         ✔     merged over the arguments; the result carries the modified-input
+                                    note
 BeforeTool ask                ✔     ``ask`` keyword; Notification fires before the approval
 AfterTool additionalContext   ✔     appended to the tool's result (the result becomes text)
 AfterTool block / stop        ✔     the result is replaced by the reason / and the run stops
 AfterTool tailToolCallRequest ✔     the other tool runs through pydantic-ai's tool manager (its own
-                                    BeforeTool/AfterTool) and answers the original call id; capped at 16
+                                    BeforeTool/AfterTool) and answers the original call id; capped
+                                    at 16
 PreCompress                   ✘     pydantic-ai has no history-compaction event
 systemMessage                 ◐     ``on_message("system", …)`` and the ``hookwise`` logger (no UI)
-============================  ====  ==========================================================================
+============================  ====  ================================================================
 
 **What no hook costs.** pydantic-ai runs every hook method of every capability it holds, so each run
-registers only the seams its hooks need, decided at the start of the run (``for_run``): ``wrap_run`` and
-``wrap_model_request`` when a hook of SessionStart, BeforeAgent, AfterAgent, BeforeModel,
+registers only the seams its hooks need, decided at the start of the run (``for_run``): ``wrap_run``
+and ``wrap_model_request`` when a hook of SessionStart, BeforeAgent, AfterAgent, BeforeModel,
 BeforeToolSelection or AfterModel is configured, ``wrap_tool_execute`` when BeforeTool, AfterTool or
-BeforeToolSelection hooks are. With no hook configured the run holds no hookwise capability at all. Hooks
-configured while a run is under way fire from the next run on (``seams="all"``: every run registers
-every seam).
+BeforeToolSelection hooks are. With no hook configured the run holds no hookwise capability at all.
+Hooks configured while a run is under way fire from the next run on (``seams="all"``: every run
+registers every seam).
 
-pydantic-ai runs a step's tool calls concurrently: a stop from one call cannot stop a sibling already
-running; calls that start after it get the "stopped before this call ran" text.
+pydantic-ai runs a step's tool calls concurrently: a stop from one call cannot stop a sibling
+already running; calls that start after it get the "stopped before this call ran" text.
 """
 
 from __future__ import annotations
@@ -117,8 +128,9 @@ SETTINGS = {
     "topK": "top_k",
 }
 
-#: seam -> the events it serves. "run": ``wrap_run`` and ``wrap_model_request`` (the prompt, its context, the
-#: answer texts, the model hooks, AfterAgent); "tool": ``wrap_tool_execute`` (a tool hook's stop raises there)
+#: seam -> the events it serves. "run": ``wrap_run`` and ``wrap_model_request`` (the prompt, its
+#: context, the answer texts, the model hooks, AfterAgent); "tool": ``wrap_tool_execute`` (a tool
+#: hook's stop raises there)
 SEAMS: dict[str, frozenset[HookEvent]] = {
     "run": RUN_EVENTS - {HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL},
     "tool": TOOL_EVENTS,
@@ -142,8 +154,9 @@ def _user_text(part: UserPromptPart) -> str:
 
 
 def _entries(messages: list[ModelMessage]) -> list[codec.Entry]:
-    """One entry per message, its text parts joined as the reference host joins a content's parts (system
-    prompts, tool calls/returns, retry prompts and thinking carry no text for hooks, docs/contract.md §13.1)."""
+    """One entry per message, its text parts joined as the reference host joins a content's parts
+    (system prompts, tool calls/returns, retry prompts and thinking carry no text for hooks,
+    docs/contract.md §13.1)."""
     entries: list[codec.Entry] = []
     for m in messages:
         if isinstance(m, ModelResponse):
@@ -164,7 +177,8 @@ def _entries(messages: list[ModelMessage]) -> list[codec.Entry]:
 
 
 def _with_text(message: ModelMessage, text: str) -> ModelMessage:
-    """``message`` with its text parts replaced by one part holding ``text`` (other parts kept in place)."""
+    """``message`` with its text parts replaced by one part holding ``text`` (other parts kept in
+    place)."""
     kind: type[Any] = TextPart if isinstance(message, ModelResponse) else UserPromptPart
     parts: list[Any] = []
     placed = False
@@ -185,13 +199,15 @@ def _response_text(response: ModelResponse) -> str:
 
 
 def _output_tool_names(rc: Any) -> frozenset[str]:
-    """The output tools of a request (structured ``output_type``: the answer is a call to one of them)."""
+    """The output tools of a request (structured ``output_type``: the answer is a call to one of
+    them)."""
     params = getattr(rc, "model_request_parameters", None)
     return frozenset(t.name for t in getattr(params, "output_tools", None) or ())
 
 
 def _answer_text(response: ModelResponse, output_tools: frozenset[str]) -> str:
-    """What AfterAgent sees of a response: its text, and each output-tool call's arguments as JSON."""
+    """What AfterAgent sees of a response: its text, and each output-tool call's arguments as
+    JSON."""
     calls = [
         p.args_as_json_str()
         for p in response.parts
@@ -201,8 +217,8 @@ def _answer_text(response: ModelResponse, output_tools: frozenset[str]) -> str:
 
 
 def _is_final(response: ModelResponse, output_tools: frozenset[str]) -> bool:
-    """Does ``response`` end the run: no tool call, or a call to an output tool (structured output; pydantic-ai
-    ends the run on it)?"""
+    """Does ``response`` end the run: no tool call, or a call to an output tool (structured output;
+    pydantic-ai ends the run on it)?"""
     calls = [p.tool_name for p in response.parts if isinstance(p, ToolCallPart)]
     return not calls or any(name in output_tools for name in calls)
 
@@ -219,8 +235,8 @@ def _as_text(result: Any) -> str:
 class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
     """Fires the project's hooks at every seam of a pydantic-ai agent (see the module docstring).
 
-    This object overrides no hook method itself: :meth:`for_run` gives each run a capability with the seams
-    its hooks need, or none.
+    This object overrides no hook method itself: :meth:`for_run` gives each run a capability with
+    the seams its hooks need, or none.
     """
 
     def __init__(
@@ -255,9 +271,10 @@ class HookwiseCapability(SessionLifecycle, AbstractCapability[Any]):
         ] = {}  # "last": the last prompt, for a run that resumes it (no new prompt)
 
     async def for_run(self, ctx: Any) -> AbstractCapability[Any]:
-        """This run's capability: the seams its hooks need (sharing the bridge, so the session and the warnings
-        reported once, and the pending approvals), with its own state; with none needed, an empty
-        combination, which pydantic-ai flattens away (the run is as without the capability)."""
+        """This run's capability: the seams its hooks need (sharing the bridge, so the session and
+        the warnings reported once, and the pending approvals), with its own state; with none
+        needed, an empty combination, which pydantic-ai flattens away (the run is as without the
+        capability)."""
         seams = self.bridge.seams(SEAMS)
         if (
             self._approved
@@ -311,11 +328,13 @@ class _Run(HookwiseCapability):
         return await handler()
 
     def _stop(self, ctx: Any) -> NoReturn:
-        """End the run: pydantic-ai ends a run early only with an exception, so raise AgentStopped."""
+        """End the run: pydantic-ai ends a run early only with an exception, so raise
+        AgentStopped."""
         raise AgentStopped(self.turn.stop or "stopped by a hook", messages=list(ctx.messages))
 
     def _blocked_answer(self, reason: str) -> ModelResponse:
-        """pydantic-ai cannot end a run with no answer: a blocked turn answers with the block line."""
+        """pydantic-ai cannot end a run with no answer: a blocked turn answers with the block
+        line."""
         return ModelResponse(parts=[TextPart(verdicts.blocked_line(reason))])
 
     # ---- model requests -------------------------------------------------------------------------
@@ -497,8 +516,8 @@ class _Run(HookwiseCapability):
         return response
 
     async def _maybe_after_agent(self, ctx: Any, streaming: bool = False) -> None:
-        """AfterAgent on a final answer (text, or a structured output's output-tool call); a block enqueues
-        the reason as the next prompt."""
+        """AfterAgent on a final answer (text, or a structured output's output-tool call); a block
+        enqueues the reason as the next prompt."""
         bridge, turn = self.bridge, self.turn
         if turn.stop is not None:
             return
@@ -542,10 +561,11 @@ class _Run(HookwiseCapability):
     async def wrap_output_validate(
         self, ctx: Any, *, output_context: Any, output: Any, handler: Any
     ) -> Any:
-        """An output tool's call (the answer of an agent with a structured ``output_type``) is governed by
-        BeforeTool: deny makes the model answer again (the reason as the call's retry message), ``tool_input``
-        rewrites the output, stop ends the run. AfterTool does not fire for it (its result is the run's
-        answer, which AfterAgent sees): a warning names the tool when an AfterTool hook matches it."""
+        """An output tool's call (the answer of an agent with a structured ``output_type``) is
+        governed by BeforeTool: deny makes the model answer again (the reason as the call's retry
+        message), ``tool_input`` rewrites the output, stop ends the run. AfterTool does not fire for
+        it (its result is the run's answer, which AfterAgent sees): a warning names the tool when an
+        AfterTool hook matches it."""
         call = getattr(output_context, "tool_call", None)
         if call is None or getattr(ctx, "partial_output", False):
             return await handler(output)
@@ -555,7 +575,10 @@ class _Run(HookwiseCapability):
             bridge.warn_unsupported(
                 HookEvent.AFTER_TOOL,
                 f"output tool {names['tool_name']}",
-                "an output tool's result is the run's answer: AfterAgent sees it, AfterTool does not fire",
+                (
+                    "an output tool's result is the run's answer: AfterAgent sees it, "
+                    "AfterTool does not fire"
+                ),
             )
         if not bridge.wants(HookEvent.BEFORE_TOOL, names["tool_name"]):
             return await handler(output)
@@ -657,9 +680,9 @@ _VARIANTS: dict[frozenset[str], type[_Run]] = {}
 
 
 def _run_class(seams: frozenset[str]) -> type[_Run]:
-    """:class:`_Run`, or a subclass of it with the hook methods of the seams not in ``seams`` set back to
-    ``AbstractCapability``'s (pydantic-ai calls straight through to the handler for what a class does not
-    override, and skips some hooks altogether)."""
+    """:class:`_Run`, or a subclass of it with the hook methods of the seams not in ``seams`` set
+    back to ``AbstractCapability``'s (pydantic-ai calls straight through to the handler for what a
+    class does not override, and skips some hooks altogether)."""
     cls = _VARIANTS.get(seams)
     if cls is None:
         unregistered = {

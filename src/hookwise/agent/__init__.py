@@ -5,7 +5,8 @@
 * :mod:`~hookwise.host.llm_format` — translation to and from the hook-facing ``llm_request`` /
   ``llm_response`` / ``toolConfig`` format (pure);
 * :mod:`~hookwise.agent.tools` — the seven built-in tools, confined to the project;
-* :mod:`~hookwise.agent.loop` — :class:`AgentSession`, which fires every event and applies its result;
+* :mod:`~hookwise.agent.loop` — :class:`AgentSession`, which fires every event and applies its
+  result;
 * :mod:`~hookwise.agent.interactive` — the interactive prompt.
 
 Embedding it::

@@ -125,7 +125,8 @@ def list_hooks(session: AgentSession) -> list[str]:
 
 
 def run_interactive(session: AgentSession, ui: TerminalUI, *, source: str = "startup") -> None:
-    """Run the prompt loop until /quit or end of input; SessionStart first, SessionEnd(exit) last."""
+    """Run the prompt loop until /quit or end of input; SessionStart first, SessionEnd(exit)
+    last."""
     ui.line("hookwise agent: interactive session " + session.session_id)
     ui.line("Type a prompt, or /help for commands.")
     session.start(source)

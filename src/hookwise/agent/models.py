@@ -1,8 +1,10 @@
-"""Models behind one interface: a scripted model (Gemini CLI's fake-responses files) and the live API.
+"""Models behind one interface: a scripted model (Gemini CLI's fake-responses files) and the live
+API.
 
 Both take a request dict in google-genai's JSON shape
 (``{"model", "contents": [...], "config": {...}}``) and give response chunks in the same shape
-(``{"candidates": [{"content": {"role": "model", "parts": [...]}, "finishReason"}], "usageMetadata"}``)::
+(``{"candidates": [{"content": {"role": "model", "parts": [...]}, "finishReason"}],
+"usageMetadata"}``)::
 
     model = ScriptedModel.from_file("responses.jsonl")
     for chunk in model.stream(request):      # generateContentStream
@@ -109,7 +111,8 @@ def check_chunk(chunk: Any, where: str) -> None:
 
 
 def parse_responses(text: str, path: str = "<responses>") -> list[ScriptLine]:
-    """Parse and check a whole responses file; raise :class:`ResponsesFileError` at the first bad line."""
+    """Parse and check a whole responses file; raise :class:`ResponsesFileError` at the first bad
+    line."""
     lines: list[ScriptLine] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -227,7 +230,8 @@ def _sdk_types() -> Any | None:
 
 
 def to_sdk_request(request: dict[str, Any]) -> tuple[Any, Any]:
-    """``(contents, config)`` for the SDK: google-genai types when it is installed, else the dicts."""
+    """``(contents, config)`` for the SDK: google-genai types when it is installed, else the
+    dicts."""
     contents = copy.deepcopy(request.get("contents") or [])
     config = copy.deepcopy(request.get("config") or {})
     types = _sdk_types()

@@ -127,9 +127,11 @@ def _merge_parts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _whole_response(stream: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The whole streamed response as one chunk (hookwise extension ``hooksConfig.afterModel: "response"``).
+    """The whole streamed response as one chunk (hookwise extension
+    ``hooksConfig.afterModel: "response"``).
 
-    AfterModel then fires once per response instead of once per chunk; the response is shown when complete.
+    AfterModel then fires once per response instead of once per chunk; the response is shown when
+    complete.
     """
     parts: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
@@ -149,7 +151,8 @@ def _whole_response(stream: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]
     yield {**last, "candidates": [cand]}
 
 
-#: the reference host's approval modes as Claude Code's ``permission_mode`` (the Claude-only channel)
+#: the reference host's approval modes as Claude Code's ``permission_mode`` (the Claude-only
+#: channel)
 PERMISSION_MODES = {
     "default": "default",
     "auto_edit": "acceptEdits",
@@ -159,7 +162,8 @@ PERMISSION_MODES = {
 
 
 def _tool_use_id() -> str:
-    """A tool call's id, the same in its BeforeTool and AfterTool (Claude Code's ``tool_use_id``)."""
+    """A tool call's id, the same in its BeforeTool and AfterTool (Claude Code's
+    ``tool_use_id``)."""
     return "toolu_" + uuid.uuid4().hex[:24]
 
 
@@ -218,7 +222,8 @@ class AgentSession:
         return str(self.hooks.session_id)
 
     def review_untrusted(self, ask: Callable[[str], str | None] | None = None) -> list[HookEntry]:
-        """Before the first prompt: say which hooks are untrusted, with exactly what trusting them approves.
+        """Before the first prompt: say which hooks are untrusted, with exactly what trusting them
+        approves.
 
         With ``ask`` (an interactive session) the user chooses per hook or for all: always, this
         session only, never for this project, or not now (:mod:`hookwise.agent.trust_offer`);
@@ -259,7 +264,8 @@ class AgentSession:
 
         ``seen``: warnings already reported for this model response (AfterModel fires per chunk;
         a failing hook is reported once per response, not once per chunk)."""
-        # the Claude-only channel: Claude-dialect hooks get these on the events Claude Code sends them on
+        # the Claude-only channel: Claude-dialect hooks get these on the events Claude Code sends
+        # them on
         if self._prompt_id is not None:
             fields.setdefault("prompt_id", self._prompt_id)
         fields.setdefault(
@@ -278,8 +284,8 @@ class AgentSession:
 
     # ---- lifecycle ---------------------------------------------------------------------------
     def start(self, source: str = "startup") -> str | None:
-        """Fire SessionStart. Returns the ``<hook_context>`` block for a headless prompt (None otherwise);
-        in an interactive session the context becomes a user message in the history."""
+        """Fire SessionStart. Returns the ``<hook_context>`` block for a headless prompt (None
+        otherwise); in an interactive session the context becomes a user message in the history."""
         result = self.fire(HookEvent.SESSION_START, source=source)
         ctx = result.hook_context
         if ctx and self.options.interactive:
@@ -293,7 +299,8 @@ class AgentSession:
         self.fire(HookEvent.SESSION_END, reason=reason)
 
     def clear(self) -> None:
-        """``/clear``: SessionEnd(clear) with the old session id, then a fresh session and SessionStart(clear)."""
+        """``/clear``: SessionEnd(clear) with the old session id, then a fresh session and
+        SessionStart(clear)."""
         self._save()
         self.fire(HookEvent.SESSION_END, reason="clear")
         self.history = []
@@ -324,7 +331,8 @@ class AgentSession:
         return k if k > self._snapshot_len else 0
 
     def compress(self, trigger: str = "manual") -> bool:
-        """Summarise the history before the current prompt; fires PreCompress first. False: nothing to do."""
+        """Summarise the history before the current prompt; fires PreCompress first. False: nothing
+        to do."""
         k = self._compressible()
         if k == 0:
             return False
@@ -357,7 +365,8 @@ class AgentSession:
         ] + self.history[k:]
         self._snapshot_len = 2
         self.ui.info(
-            f"Chat history compressed from ~{before} to ~{self.estimated_tokens()} tokens ({trigger})."
+            f"Chat history compressed from ~{before} to ~{self.estimated_tokens()} tokens "
+            f"({trigger})."
         )
         return True
 
@@ -378,7 +387,8 @@ class AgentSession:
 
     # ---- a user prompt -----------------------------------------------------------------------
     def run_prompt(self, prompt: str) -> TurnStatus:
-        """Run one user prompt to its end: BeforeAgent, the model/tool loop, AfterAgent (with retries)."""
+        """Run one user prompt to its end: BeforeAgent, the model/tool loop, AfterAgent (with
+        retries)."""
         with self._span(
             f"invoke_agent {AGENT_NAME}",
             {
@@ -450,7 +460,8 @@ class AgentSession:
 
     # ---- model turns -------------------------------------------------------------------------
     def build_request(self) -> dict[str, Any]:
-        """The model request for the current history (this prompt's BeforeAgent context included)."""
+        """The model request for the current history (this prompt's BeforeAgent context
+        included)."""
         contents = []
         for m in self.history:
             c = copy.deepcopy(m)
@@ -496,7 +507,8 @@ class AgentSession:
                 return TurnStatus.STOPPED
 
     def _model_turn(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-        """One model call with its hooks. Returns (parts acted on, request sent), or None when stopped.
+        """One model call with its hooks. Returns (parts acted on, request sent), or None when
+        stopped.
 
         A blocked turn returns no parts (the loop then ends normally and AfterAgent runs)."""
         model = str(getattr(self.model, "name", "") or "")
@@ -755,7 +767,8 @@ class AgentSession:
         tail = after.tail
         if tail is None:
             return self._finish_call(name, run_args, response, display=result.return_display)
-        # the intermediate call is recorded, then replaced by the tail call (answering the original call)
+        # the intermediate call is recorded, then replaced by the tail call (answering the original
+        # call)
         self._finish_call(name, run_args, response, display=result.return_display)
         if depth >= verdicts.MAX_TAIL_CALLS:
             self.ui.warning(verdicts.tail_too_deep(tail[0]))

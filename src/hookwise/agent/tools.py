@@ -33,7 +33,8 @@ DEFAULT_SHELL_TIMEOUT_S = 120.0
 MAX_READ_LINES = 2000
 MAX_LINE_CHARS = 2000
 MAX_OUTPUT_CHARS = 64_000
-#: bytes of shell output kept: enough for MAX_OUTPUT_CHARS characters of any UTF-8 text, and one more
+#: bytes of shell output kept: enough for MAX_OUTPUT_CHARS characters of any UTF-8 text, and one
+#: more
 SHELL_OUTPUT_CAP = 4 * MAX_OUTPUT_CHARS + 4
 MAX_GREP_MATCHES = 100
 SKIP_DIRS = frozenset(
@@ -60,7 +61,8 @@ class ToolResult:
 
     @classmethod
     def from_hook(cls, response: dict[str, Any]) -> ToolResult:
-        """The result an AfterTool hook's ``updatedToolOutput`` (merged over :meth:`to_hook`) stands for."""
+        """The result an AfterTool hook's ``updatedToolOutput`` (merged over :meth:`to_hook`) stands
+        for."""
         error = response.get("error")
         return cls(
             llm_content=str(response.get("llmContent", "")),
@@ -78,7 +80,8 @@ class ToolResult:
 
 @dataclass
 class Confirmation:
-    """A confirmation prompt: ``kind`` is ``edit``, ``exec`` or ``info``; ``details`` goes to Notification."""
+    """A confirmation prompt: ``kind`` is ``edit``, ``exec`` or ``info``; ``details`` goes to
+    Notification."""
 
     kind: str
     title: str
@@ -105,7 +108,8 @@ class ToolContext:
         self.root = os.path.realpath(self.project_dir)
 
     def resolve(self, path: str) -> str:
-        """The real absolute path of ``path`` (relative to the project); ``ValueError`` if outside it."""
+        """The real absolute path of ``path`` (relative to the project); ``ValueError`` if outside
+        it."""
         if not isinstance(path, str) or not path.strip():
             raise ValueError("the path is empty")
         full = path if os.path.isabs(path) else os.path.join(self.root, path)
@@ -164,7 +168,8 @@ def _s(description: str) -> dict[str, Any]:
 # globbing (shared by glob, grep_search's include and list_directory's ignore)
 # ---------------------------------------------------------------------------------------------
 def glob_to_regex(pattern: str, case_sensitive: bool = True) -> re.Pattern[str]:
-    """Compile a glob (``*``, ``?``, ``[...]``, ``{a,b}``, ``**``) matched against ``/``-separated paths."""
+    """Compile a glob (``*``, ``?``, ``[...]``, ``{a,b}``, ``**``) matched against ``/``-separated
+    paths."""
     out = ""
     i = 0
     n = len(pattern)
@@ -209,7 +214,8 @@ def glob_to_regex(pattern: str, case_sensitive: bool = True) -> re.Pattern[str]:
 
 
 def walk_files(root: str) -> Iterator[str]:
-    """Every regular file under ``root`` (real paths), skipping VCS and cache directories, sorted."""
+    """Every regular file under ``root`` (real paths), skipping VCS and cache directories,
+    sorted."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for f in sorted(filenames):
@@ -225,7 +231,8 @@ def _is_binary(data: bytes) -> bool:
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class Tool:
-    """A built-in tool: declaration (name, description, schema), kind, confirmation and execution."""
+    """A built-in tool: declaration (name, description, schema), kind, confirmation and
+    execution."""
 
     name: str
     description: str
@@ -407,7 +414,10 @@ def _plan_replace(
     if count != expected:
         return ToolResult.failure(
             "edit_expected_occurrence_mismatch",
-            f"Failed to edit, expected {expected} occurrence(s) but found {count} in {args['file_path']}.",
+            (
+                f"Failed to edit, expected {expected} occurrence(s) but found {count} in "
+                f"{args['file_path']}."
+            ),
         )
     return path, current, current.replace(old_s, new_s)
 
@@ -568,7 +578,8 @@ def _run_shell_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     cwd = _search_root(ctx, args)
     env = dict(ctx.env if ctx.env is not None else os.environ)
     env["GEMINI_CLI"] = "1"
-    # the hooks' process driver: own process group, TERM then KILL of the group at the timeout, no leftovers
+    # the hooks' process driver: own process group, TERM then KILL of the group at the timeout, no
+    # leftovers
     from hookwise.runners._process import Spawn, run_one
 
     done = run_one(
@@ -783,7 +794,10 @@ class ToolRegistry:
     def not_found(self, name: str) -> str:
         close = difflib.get_close_matches(name, self.names(), n=3, cutoff=0.5)
         hint = f" Did you mean one of: {', '.join(repr(c) for c in close)}?" if close else ""
-        return f'Tool "{name}" not found in registry. Available tools: {", ".join(self.names())}.{hint}'
+        return (
+            f'Tool "{name}" not found in registry. Available tools: '
+            f"{', '.join(self.names())}.{hint}"
+        )
 
 
 #: approval mode -> tool kinds that run without asking

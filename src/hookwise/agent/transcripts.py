@@ -9,7 +9,8 @@ from typing import Any
 
 
 class TranscriptStore:
-    """Conversation files under ``<user dir>/tmp/hookwise/<project hash>/`` (the hooks' ``transcript_path``)."""
+    """Conversation files under ``<user dir>/tmp/hookwise/<project hash>/`` (the hooks'
+    ``transcript_path``)."""
 
     def __init__(self, user_dir: str, project_dir: str) -> None:
         digest = hashlib.sha256(os.path.realpath(project_dir).encode("utf-8")).hexdigest()[:16]
@@ -38,7 +39,8 @@ class TranscriptStore:
         return best[len("session-") : -len(".json")]
 
     def load(self, session_id: str) -> list[dict[str, Any]]:
-        """The saved history of ``session_id``; ``ValueError`` with a clear message when unusable."""
+        """The saved history of ``session_id``; ``ValueError`` with a clear message when
+        unusable."""
         path = self.path(session_id)
         try:
             with open(path, encoding="utf-8") as fh:

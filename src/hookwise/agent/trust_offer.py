@@ -1,12 +1,14 @@
-"""The agent's trust offer (docs/sources.md, "Trust you can read"): before the first prompt, each untrusted hook
-is shown with exactly what `hookwise trust` shows (:func:`hookwise.trust.review`), and the user chooses.
+"""The agent's trust offer (docs/sources.md, "Trust you can read"): before the first prompt, each
+untrusted hook is shown with exactly what `hookwise trust` shows (:func:`hookwise.trust.review`),
+and the user chooses.
 
 Choices, for all hooks at once or one by one:
 
 - ``a`` / ``y``: trust permanently (``trusted_hooks.json``, as ``hookwise trust`` does);
-- ``s``: this session only: the hooks run in this session and nothing is written (the next session asks again);
-- ``n``: never for this project: recorded, and later sessions skip them without asking (``hookwise trust``
-  still reviews them);
+- ``s``: this session only: the hooks run in this session and nothing is written (the next session
+  asks again);
+- ``n``: never for this project: recorded, and later sessions skip them without asking
+  (``hookwise trust`` still reviews them);
 - Enter (or anything else): not now: skipped in this session, asked again next time.
 """
 
@@ -44,7 +46,8 @@ def _choice(answer: str | None) -> str:
 
 
 def offer(hs: HookSystem, ui: _Say, ask: Ask, pending: list[HookEntry]) -> list[HookEntry]:
-    """Ask about ``pending`` (already listed with their material); returns the hooks that stay untrusted."""
+    """Ask about ``pending`` (already listed with their material); returns the hooks that stay
+    untrusted."""
     choice = _choice(ask(ALL_PROMPT))
     if choice == "o":
         return _one_by_one(hs, ui, ask, pending)
@@ -59,7 +62,8 @@ def offer(hs: HookSystem, ui: _Say, ask: Ask, pending: list[HookEntry]) -> list[
     if choice == "n":
         hs.trust_store.decline(pending)
         ui.info(
-            f"{len(pending)} hook(s) declined for this project: later sessions skip them without asking"
+            f"{len(pending)} hook(s) declined for this project: later sessions skip them without "
+            "asking"
         )
         return pending
     ui.info("they stay untrusted and are skipped; `hookwise trust` reviews them one by one")

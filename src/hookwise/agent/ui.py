@@ -1,4 +1,5 @@
-"""How an agent session talks to a person: the UI seam, its headless implementation, and run statistics."""
+"""How an agent session talks to a person: the UI seam, its headless implementation, and run
+statistics."""
 
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ class AgentUI:
         """A tool call finished (``display`` is the result or error text for people)."""
 
     def tool_error(self, name: str, message: str) -> None:
-        """A tool call failed, was refused or blocked: ``Error executing tool <name>: <message>``."""
+        """A tool call failed, was refused or blocked:
+        ``Error executing tool <name>: <message>``."""
 
     def confirm(
         self, name: str, args: dict[str, Any], confirmation: Confirmation, hook_message: str | None

@@ -1,9 +1,10 @@
-"""The agents hookwise bridges: one row per agent (a closed set, guarded by tests/bridge/test_agents_table.py).
+"""The agents hookwise bridges: one row per agent (a closed set, guarded by
+tests/bridge/test_agents_table.py).
 
-Each row says which dialect the agent speaks (``family``: the module of :mod:`hookwise.bridge` that reads
-its stdin and writes its answer), where its hook configuration lives, which of its events map to which
-contract event, what it calls its tools, and how to find it on a machine. Facts that come from vendors'
-documentation rather than from a run of the real CLI are marked in docs/agents.md.
+Each row says which dialect the agent speaks (``family``: the module of :mod:`hookwise.bridge` that
+reads its stdin and writes its answer), where its hook configuration lives, which of its events map
+to which contract event, what it calls its tools, and how to find it on a machine. Facts that come
+from vendors' documentation rather than from a run of the real CLI are marked in docs/agents.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from hookwise._records import TYPE_CHECKING, dataclass
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-#: contract events, spelled as in hookwise.events (kept as strings: this module imports nothing heavy)
+#: contract events, spelled as in hookwise.events (kept as strings: this module imports nothing
+#: heavy)
 BT, AT, BA, AA = "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"
 SS, SE, PC, NO = "SessionStart", "SessionEnd", "PreCompress", "Notification"
 BM, AM, BTS = "BeforeModel", "AfterModel", "BeforeToolSelection"
@@ -32,11 +34,13 @@ class Agent:
     #: the hook configuration file, relative to the project / to the home directory ("" when none)
     project_file: str
     user_file: str
-    #: agent event -> contract event; ``None``: the agent has the event but hookwise does not bridge it
+    #: agent event -> contract event; ``None``: the agent has the event but hookwise does not bridge
+    #: it
     events: tuple[tuple[str, str | None], ...]
     #: agent tool name -> contract tool name (tools not listed keep their name)
     tools: tuple[tuple[str, str], ...] = ()
-    #: the agent's own names for tool parameters are Claude Code's (renamed to the contract's and back)
+    #: the agent's own names for tool parameters are Claude Code's (renamed to the contract's and
+    #: back)
     claude_params: bool = False
     #: programs on PATH and folders under the home directory that show the agent is installed
     binaries: tuple[str, ...] = ()
@@ -51,12 +55,14 @@ class Agent:
     own_file: bool = False
     #: what install must tell the user (Codex's hook trust)
     install_note: str = ""
-    #: the shape of its hook file (hookwise.bridge.install.STYLES): ``groups`` (Claude's and Gemini's
-    #: ``hooks.<Event>[{matcher, hooks: [...]}]``), ``copilot``, ``cursor``, ``agy``, ``windsurf``
+    #: the shape of its hook file (hookwise.bridge.install.STYLES): ``groups`` (Claude's and
+    #: Gemini's ``hooks.<Event>[{matcher, hooks: [...]}]``), ``copilot``, ``cursor``, ``agy``,
+    #: ``windsurf``
     config: str = "groups"
     #: root keys the agent accepts in its hook file (``None``: any; Codex refuses unknown ones)
     root_keys: tuple[str, ...] | None = None
-    #: the agent applies a hook's replacement of a tool's output (Claude Code's ``updatedToolOutput``)
+    #: the agent applies a hook's replacement of a tool's output (Claude Code's
+    #: ``updatedToolOutput``)
     output_replacement: bool = False
     #: ``(variable, file in it)``: a variable that moves the agent's user folder (``CODEX_HOME``)
     user_dir_var: tuple[str, str] | None = None
@@ -128,7 +134,8 @@ _CLAUDE_EVENTS: tuple[tuple[str, str | None], ...] = (
     ("PostModelSwitch", None),
 )
 
-#: Claude Code's tools -> the contract's (hookwise.claude.names.CLAUDE_TO_GEMINI_TOOL, the ones that exist)
+#: Claude Code's tools -> the contract's (hookwise.claude.names.CLAUDE_TO_GEMINI_TOOL, the ones that
+#: exist)
 _CLAUDE_TOOLS: tuple[tuple[str, str], ...] = (
     ("Bash", "run_shell_command"),
     ("PowerShell", "run_shell_command"),
@@ -285,7 +292,8 @@ _CONTINUE_EVENTS: tuple[tuple[str, str | None], ...] = (
 
 _SHELL = ("run_shell_command",)
 
-#: Claude Code's events passed to Claude-format hooks under their own name (hookwise.bridge.relay.RELAYS)
+#: Claude Code's events passed to Claude-format hooks under their own name
+#: (hookwise.bridge.relay.RELAYS)
 _RELAYED = ("PermissionRequest", "PermissionDenied", "SubagentStart", "PostCompact", "StopFailure")
 
 #: every bridged agent, in the order of ``hookwise agents`` (the issue's order)
@@ -327,9 +335,10 @@ AGENTS: dict[str, Agent] = {
             user_dir_var=("CODEX_HOME", "hooks.json"),
             relayed=("PermissionRequest", "SubagentStart", "PostCompact", "StopFailure"),
             install_note=(
-                "Codex runs project hooks only in a trusted project and only after you approve them: "
-                "open `codex`, run /hooks and trust the hookwise entries (or pass "
-                "--dangerously-bypass-hook-trust in automation); until then Codex skips them silently"
+                "Codex runs project hooks only in a trusted project and only after you approve "
+                "them: open `codex`, run /hooks and trust the hookwise entries (or pass "
+                "--dangerously-bypass-hook-trust in automation); until then Codex skips them "
+                "silently"
             ),
         ),
         Agent(

@@ -1,10 +1,12 @@
-"""Antigravity CLI (``agy``): hooks in ``.agents/hooks.json`` and ``~/.gemini/config/hooks.json`` (docs/agents.md).
+"""Antigravity CLI (``agy``): hooks in ``.agents/hooks.json`` and ``~/.gemini/config/hooks.json``
+(docs/agents.md).
 
 Every fact here is *reported* by integrators, not taken from a vendor reference or a run: named hook
 groups, camelCase payloads (``hookEventName``, ``conversationId``, ``transcriptPath``,
-``toolCall {name, args}``), answers ``decision`` allow/deny/ask/force_ask + ``reason``, ``injectSteps`` for
-context, and ``{}`` (or bad output) read as a deny. So the bridge always answers with an explicit
-decision, and a payload field it does not know is named in a warning (a wrong guess fails loudly).
+``toolCall {name, args}``), answers ``decision`` allow/deny/ask/force_ask + ``reason``,
+``injectSteps`` for context, and ``{}`` (or bad output) read as a deny. So the bridge always answers
+with an explicit decision, and a payload field it does not know is named in a warning (a wrong guess
+fails loudly).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""The Claude Code dialect of agent hooks: Claude Code, Codex CLI, Qwen Code, Copilot (PascalCase), Goose,
-Continue (docs/agents.md).
+"""The Claude Code dialect of agent hooks: Claude Code, Codex CLI, Qwen Code, Copilot (PascalCase),
+Goose, Continue (docs/agents.md).
 
-Stdin: ``hook_event_name`` (Goose: ``event``), ``tool_name``/``tool_input``/``tool_response``, ``session_id``,
-``transcript_path``, ``cwd`` and Claude's other fields, which are kept in the firing's input so that
-Claude-dialect hooks receive them. Answers: ``hookSpecificOutput.permissionDecision`` (PreToolUse),
-``decision: "block"`` + ``reason`` (the other events that can block), ``hookSpecificOutput.additionalContext``,
-``updatedInput``, ``continue``/``stopReason``, and ``systemMessage`` for every warning (never silent).
+Stdin: ``hook_event_name`` (Goose: ``event``), ``tool_name``/``tool_input``/``tool_response``,
+``session_id``, ``transcript_path``, ``cwd`` and Claude's other fields, which are kept in the
+firing's input so that Claude-dialect hooks receive them. Answers:
+``hookSpecificOutput.permissionDecision`` (PreToolUse), ``decision: "block"`` + ``reason`` (the
+other events that can block), ``hookSpecificOutput.additionalContext``, ``updatedInput``,
+``continue``/``stopReason``, and ``systemMessage`` for every warning (never silent).
 """
 
 from __future__ import annotations
@@ -34,17 +35,19 @@ _CONSUMED = frozenset(
     {"hook_event_name", "event", "tool_name", "tool_input", "tool_response", "error"}
 )
 
-#: what each agent cannot take in a PreToolUse answer (docs/agents.md). Codex 0.171 and Qwen Code 0.15
-#: run the original arguments when a hook answers ``updatedInput`` (seen with the real CLIs,
-#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex 0.171 also reports a hook that
-#: answers ``ask`` or ``allow`` as failed and runs the call, so ``ask`` is a deny and ``allow`` is not sent
+#: what each agent cannot take in a PreToolUse answer (docs/agents.md). Codex 0.171 and Qwen Code
+#: 0.15 run the original arguments when a hook answers ``updatedInput`` (seen with the real CLIs,
+#: tests/bridge/test_real_agents.py), so a rewrite is a deny there; Codex 0.171 also reports a hook
+#: that answers ``ask`` or ``allow`` as failed and runs the call, so ``ask`` is a deny and ``allow``
+#: is not sent
 _UNSUPPORTED: dict[str, frozenset[str]] = {
     "codex": frozenset({"allow", "ask", "rewrite"}),
     "qwen": frozenset({"rewrite"}),
 }
 
-#: agents that read ``additionalContext`` at the top level of the answer, not in ``hookSpecificOutput``
-#: (Copilot's PascalCase mode, seen with the real CLI: the nested one does not reach the model)
+#: agents that read ``additionalContext`` at the top level of the answer, not in
+#: ``hookSpecificOutput`` (Copilot's PascalCase mode, seen with the real CLI: the nested one does
+#: not reach the model)
 _TOP_LEVEL_CONTEXT = frozenset({"copilot-pascal"})
 
 #: Claude events whose ``hookSpecificOutput.additionalContext`` reaches the model
@@ -167,9 +170,10 @@ def answer_object(
     rewrite_asks: bool = False,
 ) -> dict[str, Any]:
     """The answer's JSON object. ``rewrite_asks``: a rewrite that no hook allowed also answers
-    ``permissionDecision: ask`` (``hookwise serve``'s ``/hooks/claude``: Claude applies ``updatedInput``
-    only with a decision, and a rewrite alone must never skip the prompt); without it (the bridge), a
-    rewrite is sent without a decision, as the hook that rewrote would have sent it."""
+    ``permissionDecision: ask`` (``hookwise serve``'s ``/hooks/claude``: Claude applies
+    ``updatedInput`` only with a decision, and a rewrite alone must never skip the prompt); without
+    it (the bridge), a rewrite is sent without a decision, as the hook that rewrote would have sent
+    it."""
     out: dict[str, Any] = {}
     hso: dict[str, Any] = {}
     notes = list(messages)
@@ -234,8 +238,9 @@ def _pre_tool(
 
 
 def _post_tool(req: Request, result: FireResult, out: dict[str, Any], hso: dict[str, Any]) -> None:
-    """A hook's ``updatedToolOutput``, in the shape of the agent's own ``tool_response`` (Claude Code
-    applies only that shape: Bash's ``{stdout, stderr, interrupted, isImage, noOutputExpected}``)."""
+    """A hook's ``updatedToolOutput``, in the shape of the agent's own ``tool_response`` (Claude
+    Code applies only that shape: Bash's
+    ``{stdout, stderr, interrupted, isImage, noOutputExpected}``)."""
     original = req.input.get("tool_response")
     if not isinstance(original, dict):
         return
@@ -257,7 +262,8 @@ def _post_tool(req: Request, result: FireResult, out: dict[str, Any], hso: dict[
 
 
 def _agent_args(agent: Agent, req: Request, result: FireResult) -> dict[str, Any]:
-    """The rewritten arguments, complete (Claude replaces the whole input), in the agent's parameter names."""
+    """The rewritten arguments, complete (Claude replaces the whole input), in the agent's parameter
+    names."""
     merged = result.tool_input_for(req.input.get("tool_input") or {})
     if agent.claude_params:
         from hookwise.claude.names import params_to_claude

@@ -1,12 +1,12 @@
-"""``hookwise hook``'s leanest path: the agent's stdin, as raw bytes, to a warm ``hookwise serve`` on its
-Unix socket, and the service's answer back to the agent (docs/agents.md, "Performance").
+"""``hookwise hook``'s leanest path: the agent's stdin, as raw bytes, to a warm ``hookwise serve``
+on its Unix socket, and the service's answer back to the agent (docs/agents.md, "Performance").
 
-:func:`forward` runs before the command line is parsed and before any of hookwise's firing machinery is
-imported (``hookwise.cli.main.console``): it understands only ``hook AGENT [EVENT] [--fail-closed]`` and
-imports only the C modules it needs (:mod:`_socket`) and the JSON codec, to read the service's reply. It
-returns ``None`` whenever the service cannot answer this call (no socket file, nobody listening, a
-refusal, a broken reply): the caller then runs the hooks in process, on the same stdin bytes
-(:func:`stdin_bytes` keeps them).
+:func:`forward` runs before the command line is parsed and before any of hookwise's firing machinery
+is imported (``hookwise.cli.main.console``): it understands only
+``hook AGENT [EVENT] [--fail-closed]`` and imports only the C modules it needs (:mod:`_socket`) and
+the JSON codec, to read the service's reply. It returns ``None`` whenever the service cannot answer
+this call (no socket file, nobody listening, a refusal, a broken reply): the caller then runs the
+hooks in process, on the same stdin bytes (:func:`stdin_bytes` keeps them).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ CONNECT_TIMEOUT_S = 0.5
 ANSWER_TIMEOUT_S = 3600.0
 
 _stdin: bytes | None = None
-#: the fast path already asked the service for this call (it is not asked twice: it may have run hooks)
+#: the fast path already asked the service for this call (it is not asked twice: it may have run
+#: hooks)
 asked = False
 
 
@@ -46,8 +47,8 @@ def stdin_bytes() -> bytes:
 
 
 def default_socket(env: Mapping[str, str]) -> str:
-    """Where ``hookwise hook`` looks and ``hookwise serve --socket`` listens by default (the command reads it
-    from here):
+    """Where ``hookwise hook`` looks and ``hookwise serve --socket`` listens by default (the command
+    reads it from here):
     ``$HOOKWISE_SOCKET``, else ``$XDG_RUNTIME_DIR/hookwise/serve.sock``, else
     ``${XDG_CACHE_HOME:-~/.cache}/hookwise/serve.sock``."""
     explicit = env.get("HOOKWISE_SOCKET")
@@ -68,7 +69,8 @@ def taken_stdin() -> bytes | None:
 
 
 def request_path(argv: Sequence[str]) -> tuple[str, bool] | None:
-    """``("/bridge/AGENT[/EVENT]", fail_closed)`` for ``AGENT [EVENT] [--fail-closed]``, else None."""
+    """``("/bridge/AGENT[/EVENT]", fail_closed)`` for ``AGENT [EVENT] [--fail-closed]``, else
+    None."""
     words: list[str] = []
     fail_closed = False
     for a in argv:
@@ -84,8 +86,9 @@ def request_path(argv: Sequence[str]) -> tuple[str, bool] | None:
 
 
 def forward(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int | None:
-    """Answer ``hookwise hook <argv>`` through a running service: write its stdout and stderr, return the
-    exit status; None when the service cannot answer (nothing written, run in process)."""
+    """Answer ``hookwise hook <argv>`` through a running service: write its stdout and stderr,
+    return the exit status; None when the service cannot answer (nothing written, run in
+    process)."""
     env = os.environ if env is None else env
     if env.get("HOOKWISE_SERVE") == "off":
         return None
@@ -146,7 +149,8 @@ def exchange(sock_path: str, path: str, body: bytes, fail_closed: bool) -> bytes
 
 
 def parse_reply(raw: bytes) -> tuple[bytes, bytes, int] | None:
-    """``(stdout, stderr, exit code)`` of the service's ``{stdout, stderr, exitCode}`` reply, else None."""
+    """``(stdout, stderr, exit code)`` of the service's ``{stdout, stderr, exitCode}`` reply, else
+    None."""
     head, sep, body = raw.partition(b"\r\n\r\n")
     if not sep or not head.startswith(b"HTTP/1.1 200 "):
         return None

@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from hookwise.result import FireResult
 
 
-#: the contract tools whose parameters Claude Code names differently (hookwise.claude.names.PARAMS_TO_GEMINI;
-#: a test keeps the two alike)
+#: the contract tools whose parameters Claude Code names differently
+#: (hookwise.claude.names.PARAMS_TO_GEMINI; a test keeps the two alike)
 RENAMED_PARAMS_TOOLS = frozenset(
     {
         "read_file",
@@ -32,9 +32,9 @@ def contract_tool(
     """The contract's ``(tool_name, tool_input, mcp_context)`` for an agent's tool call.
 
     Names come from the agent's row (``Bash`` -> ``run_shell_command``); Claude-style MCP names
-    ``mcp__server__tool`` become ``mcp_server_tool`` with an ``mcp_context``; other names stay. Claude's
-    parameter names are renamed to the contract's where they differ. A shell command given as an argv
-    list (Codex's ``shell``) becomes one command line.
+    ``mcp__server__tool`` become ``mcp_server_tool`` with an ``mcp_context``; other names stay.
+    Claude's parameter names are renamed to the contract's where they differ. A shell command given
+    as an argv list (Codex's ``shell``) becomes one command line.
     """
     name = dict(agent.tools).get(tool, tool)
     mcp = None
@@ -69,8 +69,9 @@ def _json_object(text: str) -> dict[str, Any]:
 
 
 def tool_response(resp: Any, error: Any = None) -> dict[str, Any]:
-    """The contract's ``tool_response`` (``llmContent``, ``returnDisplay``, ``error``) for an agent's tool
-    result; the agent's own fields are kept beside them (Claude's ``stdout``/``stderr``...)."""
+    """The contract's ``tool_response`` (``llmContent``, ``returnDisplay``, ``error``) for an
+    agent's tool result; the agent's own fields are kept beside them (Claude's
+    ``stdout``/``stderr``...)."""
     if isinstance(resp, dict):
         out = dict(resp)
         out.setdefault("llmContent", _text_of(resp))
@@ -109,7 +110,8 @@ def explicit_allow(result: FireResult) -> bool:
 
 
 def messages_text(system_message: str | None, warnings: list[str]) -> str:
-    """One text for the agent's message channel: the hooks' ``systemMessage`` and hookwise's warnings."""
+    """One text for the agent's message channel: the hooks' ``systemMessage`` and hookwise's
+    warnings."""
     parts = [system_message] if system_message else []
     parts.extend(f"hookwise: {w}" for w in warnings)
     return "\n".join(parts)
@@ -117,7 +119,10 @@ def messages_text(system_message: str | None, warnings: list[str]) -> str:
 
 def not_bridged_message(agent: Agent, agent_event: str) -> str:
     if agent.knows(agent_event):
-        return f"hookwise: {agent.product} event {agent_event} is not bridged (docs/agents.md); no hook ran"
+        return (
+            f"hookwise: {agent.product} event {agent_event} is not bridged (docs/agents.md); "
+            "no hook ran"
+        )
     return (
         f"hookwise: unknown {agent.product} event {agent_event!r}; no hook ran (hookwise knows: "
         + ", ".join(agent.bridged_events)
@@ -126,8 +131,9 @@ def not_bridged_message(agent: Agent, agent_event: str) -> str:
 
 
 def event_name(agent: Agent, payload: dict[str, Any], event: str | None, *keys: str) -> str:
-    """The agent's name for the event: the first of ``keys`` the payload sets, else the one the installed
-    command gave (``hookwise hook AGENT EVENT``); :class:`~hookwise.errors.PayloadError` when neither does."""
+    """The agent's name for the event: the first of ``keys`` the payload sets, else the one the
+    installed command gave (``hookwise hook AGENT EVENT``); :class:`~hookwise.errors.PayloadError`
+    when neither does."""
     for key in keys:
         name = payload.get(key)
         if name:

@@ -1,11 +1,12 @@
 """GitHub Copilot CLI's camelCase hooks (``.github/hooks/*.json``, ``version: 1``; docs/agents.md).
 
-Its payloads do not name their event (the installed command does: ``hookwise hook copilot preToolUse``)
-and use camelCase fields: ``sessionId``, ``toolName``, ``toolArgs`` (an object, or a JSON text),
-``toolResult {resultType, textResultForLlm}``, ``prompt``, ``transcriptPath``. Only ``preToolUse``
-answers decide (``permissionDecision`` allow/deny/ask + ``permissionDecisionReason``; rewritten
-arguments as ``modifiedArgs``); ``agentStop``/``subagentStop`` can block with ``decision: "block"``.
-hookwise's warnings go to stderr (Copilot's hook log), with exit 0.
+Its payloads do not name their event (the installed command does:
+``hookwise hook copilot preToolUse``) and use camelCase fields: ``sessionId``, ``toolName``,
+``toolArgs`` (an object, or a JSON text), ``toolResult {resultType, textResultForLlm}``, ``prompt``,
+``transcriptPath``. Only ``preToolUse`` answers decide (``permissionDecision`` allow/deny/ask +
+``permissionDecisionReason``; rewritten arguments as ``modifiedArgs``);
+``agentStop``/``subagentStop`` can block with ``decision: "block"``. hookwise's warnings go to
+stderr (Copilot's hook log), with exit 0.
 """
 
 from __future__ import annotations

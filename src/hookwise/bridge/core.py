@@ -9,7 +9,8 @@ Each agent family (``hookwise.bridge.<family>``) provides three functions:
 
 - ``to_contract(agent, event, payload) -> Request``: the agent's stdin as a contract firing (raises
   :class:`~hookwise.errors.PayloadError` for a payload it cannot read);
-- ``render(agent, request, result, messages) -> BridgeAnswer``: the merged answer in the agent's format;
+- ``render(agent, request, result, messages) -> BridgeAnswer``: the merged answer in the agent's
+  format;
 - ``failure(agent, request, message, block) -> BridgeAnswer``: hookwise itself could not answer.
 """
 
@@ -184,7 +185,8 @@ def _relayed(agent: Agent, req: Request) -> bool:
 
 
 def _relay(agent: Agent, req: Request, hs: HookSystem) -> BridgeAnswer:
-    """An event the contract lacks: the Claude-format hooks of its own name (hookwise.bridge.relay)."""
+    """An event the contract lacks: the Claude-format hooks of its own name
+    (hookwise.bridge.relay)."""
     from hookwise.bridge import relay
 
     payload = relay.as_claude(agent, req.payload)
@@ -225,8 +227,9 @@ def new_system(
 def bridged_entries(
     agent: Agent, loaded: LoadedSettings, proj: str, env: Mapping[str, str]
 ) -> list[HookEntry]:
-    """The hooks the bridge runs for ``agent``: hookwise's, minus the ones the agent runs itself, plus the
-    ones ``install --take-over`` moved out of the agent's file (docs/agents.md, "No double runs")."""
+    """The hooks the bridge runs for ``agent``: hookwise's, minus the ones the agent runs itself,
+    plus the ones ``install --take-over`` moved out of the agent's file (docs/agents.md, "No double
+    runs")."""
     own: set[str] = set()
     if agent.own_profile is not None:  # a Gemini-contract agent reads these layers itself
         own = {os.path.abspath(layer.path) for layer in loaded.layers}
@@ -236,8 +239,8 @@ def bridged_entries(
             continue
         if is_bridge_command(e.command):
             loaded.warnings.append(
-                f"{e.file}: {e.pointer}: a hook that calls `hookwise hook` is not run by the bridge "
-                "(it would call itself)"
+                f"{e.file}: {e.pointer}: a hook that calls `hookwise hook` is not run by the "
+                "bridge (it would call itself)"
             )
             continue
         out.append(e)
@@ -252,8 +255,8 @@ def bridged_entries(
 
 
 def _relay_warnings(agent: Agent, loaded: LoadedSettings) -> None:
-    """Relayed hooks of an event this agent passes on fire here: the warning that they never fire in a host
-    is left out (``loaded.relayed``: the bridge's own hooks are filtered like the others)."""
+    """Relayed hooks of an event this agent passes on fire here: the warning that they never fire in
+    a host is left out (``loaded.relayed``: the bridge's own hooks are filtered like the others)."""
     kept = []
     fired = set()
     for e in loaded.relayed:

@@ -1,12 +1,15 @@
-"""Cursor's hooks (``.cursor/hooks.json``, ``version: 1``; docs/agents.md; from Cursor's documentation).
+"""Cursor's hooks (``.cursor/hooks.json``, ``version: 1``; docs/agents.md; from Cursor's
+documentation).
 
-Per-kind events: ``beforeShellExecution {command, cwd}``, ``beforeMCPExecution {tool_name, tool_input}``,
-``beforeReadFile {file_path, content}``, ``afterShellExecution {command, output}``, ``afterMCPExecution``,
-``afterFileEdit {file_path, edits}``, ``beforeSubmitPrompt {prompt}``, ``stop {status, loop_count}``, plus
-common fields (``conversation_id``, ``generation_id``, ``hook_event_name``, ``workspace_roots``).
-Answers: ``permission`` allow/deny/ask with ``user_message`` (the person) and ``agent_message`` (the
-model); ``continue`` for a prompt; ``followup_message`` to keep the agent going after ``stop``. Cursor
-blocks the action on an answer that is not valid JSON, so every before-answer is explicit JSON.
+Per-kind events: ``beforeShellExecution {command, cwd}``,
+``beforeMCPExecution {tool_name, tool_input}``, ``beforeReadFile {file_path, content}``,
+``afterShellExecution {command, output}``, ``afterMCPExecution``,
+``afterFileEdit {file_path, edits}``, ``beforeSubmitPrompt {prompt}``,
+``stop {status, loop_count}``, plus common fields (``conversation_id``, ``generation_id``,
+``hook_event_name``, ``workspace_roots``). Answers: ``permission`` allow/deny/ask with
+``user_message`` (the person) and ``agent_message`` (the model); ``continue`` for a prompt;
+``followup_message`` to keep the agent going after ``stop``. Cursor blocks the action on an answer
+that is not valid JSON, so every before-answer is explicit JSON.
 """
 
 from __future__ import annotations

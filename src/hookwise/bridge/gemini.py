@@ -1,8 +1,10 @@
-"""The Gemini CLI dialect (Gemini CLI, Tabnine CLI, TerminaI): the contract itself (docs/contract.md).
+"""The Gemini CLI dialect (Gemini CLI, Tabnine CLI, TerminaI): the contract itself
+(docs/contract.md).
 
 The agent's stdin is already a contract input and its answer is the merged contract answer; what the
-bridge adds is what those products lack (trust keyed on content, ``failClosed``, Claude-format hooks,
-hook packages, telemetry, the trace). Hooks of the agent's own settings files are left to the agent.
+bridge adds is what those products lack (trust keyed on content, ``failClosed``, Claude-format
+hooks, hook packages, telemetry, the trace). Hooks of the agent's own settings files are left to the
+agent.
 """
 
 from __future__ import annotations

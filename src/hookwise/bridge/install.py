@@ -1,8 +1,10 @@
-"""``hookwise install <agent>`` / ``uninstall``: write the agent's hook file so that it calls hookwise.
+"""``hookwise install <agent>`` / ``uninstall``: write the agent's hook file so that it calls
+hookwise.
 
-Every change is an edit of the file's text (:mod:`hookwise.jsonc.edit`): comments, key order, indentation
-and every other key stay byte for byte; install twice changes nothing; uninstall after install gives
-back the original bytes. A file whose shape cannot be edited safely is refused with the reason.
+Every change is an edit of the file's text (:mod:`hookwise.jsonc.edit`): comments, key order,
+indentation and every other key stay byte for byte; install twice changes nothing; uninstall after
+install gives back the original bytes. A file whose shape cannot be edited safely is refused with
+the reason.
 
 ``--take-over`` moves the agent's own hooks under hookwise: the file keeps only hookwise's entries,
 the original text is kept beside it (``hookwise-takeover.<agent>.json``), the bridge runs the moved
@@ -50,7 +52,8 @@ class Change:
     before: str
     after: str
     delete: bool = False
-    #: the file had an empty ``hooks`` object before install (uninstall leaves one; kept in a receipt)
+    #: the file had an empty ``hooks`` object before install (uninstall leaves one; kept in a
+    #: receipt)
     empty_hooks: bool | None = None
     #: the take-over store: ``(path, text)`` to write, ``(path, None)`` to remove
     store: tuple[str, str | None] | None = None
@@ -82,7 +85,8 @@ def store_path(path: str, agent: Agent) -> str:
 
 
 def bridge_command(agent: Agent, event: str, program: str, fail_closed: bool = False) -> str:
-    """The command an entry runs; agents whose payload may not name its event get it as an argument."""
+    """The command an entry runs; agents whose payload may not name its event get it as an
+    argument."""
     cmd = f"{program} hook {agent.name}"
     if agent.config != "groups":
         cmd += f" {event}"
@@ -205,7 +209,8 @@ def plan_install(
     _install_notes(agent, change, program, env)
     if doc.get("disableAllHooks") is True:
         change.notes.append(
-            f"{path} sets disableAllHooks: true: {agent.product} runs no hook from it, hookwise's neither"
+            f"{path} sets disableAllHooks: true: {agent.product} runs no hook from it, hookwise's "
+            "neither"
         )
     return change
 
@@ -229,9 +234,10 @@ def _take_over(agent: Agent, change: Change, doc: dict[str, Any]) -> tuple[str, 
     if agent.own_file:
         raise EditError(
             f"--take-over is not available for {agent.product}: it runs the hooks of every "
-            f"{os.path.dirname(agent.project_file)}/*.json file and hookwise's entries live in a file of "
-            "their own, so there is no file of its hooks to take over; leave the other files to "
-            f"{agent.product} (hookwise never runs them, so nothing runs twice; docs/agents.md)"
+            f"{os.path.dirname(agent.project_file)}/*.json file and hookwise's entries live in a "
+            "file of their own, so there is no file of its hooks to take over; leave the other "
+            f"files to {agent.product} (hookwise never runs them, so nothing runs twice; "
+            "docs/agents.md)"
         )
     spath = store_path(change.path, agent)
     if os.path.exists(spath):

@@ -1,5 +1,6 @@
-"""What ``hookwise agents`` reports: which agents are on this machine, where hookwise is installed in each,
-and when each bridged event last fired (from the state file of :mod:`hookwise.bridge.state`)."""
+"""What ``hookwise agents`` reports: which agents are on this machine, where hookwise is installed
+in each, and when each bridged event last fired (from the state file of
+:mod:`hookwise.bridge.state`)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from hookwise.bridge.state import read_state
 #: sessions after which an event that never fired is flagged
 FLAG_AFTER_SESSIONS = 3
 
-#: where each agent keeps its session transcripts (from the transcript paths of the recorded payloads):
-#: ``(variable naming its folder, else the folder under HOME, glob inside)``. Sessions that ran while no
-#: hook call reached hookwise show hooks that did not run
+#: where each agent keeps its session transcripts (from the transcript paths of the recorded
+#: payloads): ``(variable naming its folder, else the folder under HOME, glob inside)``. Sessions
+#: that ran while no hook call reached hookwise show hooks that did not run
 SESSION_FILES: dict[str, tuple[str | None, str, str]] = {
     "claude": (None, ".claude", "projects/*/*.jsonl"),
     "codex": ("CODEX_HOME", ".codex", "sessions/*/*/*/rollout-*.jsonl"),
@@ -111,7 +112,8 @@ def _installed(agent: Agent, project: str, env: Mapping[str, str]) -> list[tuple
 def _sessions_since(
     agent: Agent, env: Mapping[str, str], installed: list[tuple[str, str]]
 ) -> int | None:
-    """How many of the agent's own session files were written after the hook file hookwise installed."""
+    """How many of the agent's own session files were written after the hook file hookwise
+    installed."""
     where = SESSION_FILES.get(agent.name)
     if where is None or not installed:
         return None
@@ -130,8 +132,8 @@ def _flags(rep: AgentReport) -> list[str]:
     if rep.sessions_since_install and not rep.fired:
         note = f" ({rep.agent.install_note})" if rep.agent.install_note else ""
         flags.append(
-            f"{rep.sessions_since_install} {rep.agent.product} session(s) since hookwise was installed, "
-            f"and no hook call reached hookwise{note}"
+            f"{rep.sessions_since_install} {rep.agent.product} session(s) since hookwise was "
+            f"installed, and no hook call reached hookwise{note}"
         )
     if not rep.installed or rep.sessions < FLAG_AFTER_SESSIONS:
         return flags

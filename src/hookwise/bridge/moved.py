@@ -1,12 +1,13 @@
-"""Hooks ``install --take-over`` moved out of Cursor's, agy's and Windsurf's own files, run in their own
-format (docs/agents.md, "--take-over").
+"""Hooks ``install --take-over`` moved out of Cursor's, agy's and Windsurf's own files, run in their
+own format (docs/agents.md, "--take-over").
 
-Such a hook was written for the agent: it reads the agent's payload (``beforeShellExecution {command,
-cwd}``, agy's ``toolCall``, Windsurf's ``tool_info``) and answers as the agent reads answers (Cursor's
-``permission``, agy's ``decision``/``injectSteps``, Windsurf's exit 2). So it runs only on its own agent
-event, with the agent's stdin as it came, and its answer is read in the agent's dialect and turned into a
-contract answer (:class:`AgentDialect`), which merges with the contract hooks' answers of the same firing
-(deny wins). It runs through the same runner as every hook: trust, timeouts, the output cap, the trace.
+Such a hook was written for the agent: it reads the agent's payload
+(``beforeShellExecution {command, cwd}``, agy's ``toolCall``, Windsurf's ``tool_info``) and answers
+as the agent reads answers (Cursor's ``permission``, agy's ``decision``/``injectSteps``, Windsurf's
+exit 2). So it runs only on its own agent event, with the agent's stdin as it came, and its answer
+is read in the agent's dialect and turned into a contract answer (:class:`AgentDialect`), which
+merges with the contract hooks' answers of the same firing (deny wins). It runs through the same
+runner as every hook: trust, timeouts, the output cap, the trace.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
     Reader = Callable[[str, dict[str, Any]], dict[str, Any]]
 
-#: the agents whose own hooks take-over moves and this module runs (hookwise.bridge.agents ``config``)
+#: the agents whose own hooks take-over moves and this module runs (hookwise.bridge.agents
+#: ``config``)
 STYLES = ("cursor", "agy", "windsurf")
 #: a moved hook's timeout when its file gives none (seconds; none of the three documents a default)
 DEFAULT_TIMEOUT_S = 60
@@ -35,8 +37,9 @@ DEFAULT_TIMEOUT_S = 60
 
 
 def _cursor(event: str, out: dict[str, Any]) -> dict[str, Any]:
-    """Cursor: ``permission`` allow/deny/ask (+ ``agent_message``/``user_message``), ``continue: false``
-    on a prompt, ``followup_message`` after ``stop``; ``user_message`` otherwise is a message."""
+    """Cursor: ``permission`` allow/deny/ask (+ ``agent_message``/``user_message``),
+    ``continue: false`` on a prompt, ``followup_message`` after ``stop``; ``user_message`` otherwise
+    is a message."""
     msg = out.get("agent_message") or out.get("user_message")
     reason = msg if isinstance(msg, str) and msg else None
     answer: dict[str, Any] = {}
@@ -63,8 +66,8 @@ def _cursor(event: str, out: dict[str, Any]) -> dict[str, Any]:
 
 
 def _agy(event: str, out: dict[str, Any]) -> dict[str, Any]:
-    """agy (reported): ``decision`` allow/deny/ask/force_ask + ``reason``; ``injectSteps`` text as context;
-    on a tool call an answer without a decision is a deny, as agy reads it."""
+    """agy (reported): ``decision`` allow/deny/ask/force_ask + ``reason``; ``injectSteps`` text as
+    context; on a tool call an answer without a decision is a deny, as agy reads it."""
     answer: dict[str, Any] = {}
     d = out.get("decision")
     reason = out.get("reason")
@@ -96,8 +99,9 @@ READERS: dict[str, Reader] = {"cursor": _cursor, "agy": _agy, "windsurf": _winds
 
 
 class AgentDialect:
-    """The dialect of a moved hook: stdin is the agent's payload as is; the answer, read as the agent reads
-    it, becomes a contract answer. Exit codes follow the contract's rules (2 blocks, with stderr)."""
+    """The dialect of a moved hook: stdin is the agent's payload as is; the answer, read as the
+    agent reads it, becomes a contract answer. Exit codes follow the contract's rules (2 blocks,
+    with stderr)."""
 
     def __init__(self, style: str) -> None:
         self.name = f"agent-{style}"
@@ -114,7 +118,8 @@ class AgentDialect:
         return self._read(str(own or ""), output)
 
     def text_output(self, event: Any, text: str) -> dict[str, Any] | None:
-        return {}  # plain text is no decision in these agents (and never an allow of the contract's)
+        # plain text is no decision in these agents (and never an allow of the contract's)
+        return {}
 
     def interpret(
         self, it: Any, *, exit_code: int | None, stdout: str, stderr: str, name: str
@@ -145,8 +150,9 @@ WINDSURF = AgentDialect("windsurf")
 def entries_of(
     agent: Agent, label: str, store: str, doc: dict[str, Any]
 ) -> tuple[list[HookEntry], list[str]]:
-    """The hooks of ``doc`` (the agent's original file, kept in ``store``) as entries the bridge runs apart:
-    ``extra["agent_event"]`` is their own event, ``extra["relay"]`` marks them as never planned."""
+    """The hooks of ``doc`` (the agent's original file, kept in ``store``) as entries the bridge
+    runs apart: ``extra["agent_event"]`` is their own event, ``extra["relay"]`` marks them as never
+    planned."""
     entries: list[HookEntry] = []
     warnings: list[str] = []
     hooks = doc.get("hooks")
@@ -170,7 +176,8 @@ def entries_of(
 
 
 def _commands(style: str, item: Any) -> list[tuple[str, Any, str]]:
-    """``(command, timeout, name)`` of one item of the agent's file (agy: a named group of hooks)."""
+    """``(command, timeout, name)`` of one item of the agent's file (agy: a named group of
+    hooks)."""
     if not isinstance(item, dict):
         return []
     if style == "agy":
@@ -226,8 +233,8 @@ def _entry(
         file=store,
         pointer=f"/original/hooks/{ev}/{at}",
         dialect=f"agent-{agent.config}",
-        # agy reads a hook that gave no readable answer as a deny (reported): on a tool call a moved agy hook
-        # that failed, timed out or could not start denies too
+        # agy reads a hook that gave no readable answer as a deny (reported): on a tool call a moved
+        # agy hook that failed, timed out or could not start denies too
         fail_closed=agent.config == "agy" and ev == "PreToolUse",
         extra={"relay": "", "agent_event": ev},
     )
@@ -243,8 +250,8 @@ def moved_for(hs: HookSystem, agent_event: str) -> list[HookEntry]:
 
 
 def fire(hs: HookSystem, req: Request, result: FireResult, moved: list[HookEntry]) -> FireResult:
-    """Run the moved hooks of ``req``'s agent event on the agent's payload and merge their answers with the
-    contract hooks' ``result`` (one verdict: deny wins, messages and warnings kept)."""
+    """Run the moved hooks of ``req``'s agent event on the agent's payload and merge their answers
+    with the contract hooks' ``result`` (one verdict: deny wins, messages and warnings kept)."""
     from hookwise.core.execute import run_plan
     from hookwise.core.merge import merge
     from hookwise.core.plan import Plan

@@ -1,14 +1,14 @@
-"""Claude events the contract lacks, passed to Claude-format hooks under their own name (docs/agents.md,
-"Events the contract lacks").
+"""Claude events the contract lacks, passed to Claude-format hooks under their own name
+(docs/agents.md, "Events the contract lacks").
 
 When ``hookwise hook claude|codex|qwen`` receives ``PermissionRequest``, ``PermissionDenied``,
-``SubagentStart``, ``PostCompact`` or ``StopFailure``, no contract event means the same, so no contract hook
-runs; the Claude-format hooks configured under that very event name in the sources hookwise reads
-(:attr:`LoadedSettings.relayed <hookwise.settings.load.LoadedSettings.relayed>`, and what ``install
---take-over`` moved) run with the agent's payload as the agent sent it, through the same runner as every
-hook (trust, timeouts, ``failClosed``, the output cap, the trace), and their answers are merged here in
-Claude's format: deny wins, then allow; contexts and messages are joined; every hook that failed, timed out
-or was skipped is named in ``systemMessage``.
+``SubagentStart``, ``PostCompact`` or ``StopFailure``, no contract event means the same, so no
+contract hook runs; the Claude-format hooks configured under that very event name in the sources
+hookwise reads (:attr:`LoadedSettings.relayed <hookwise.settings.load.LoadedSettings.relayed>`, and
+what ``install --take-over`` moved) run with the agent's payload as the agent sent it, through the
+same runner as every hook (trust, timeouts, ``failClosed``, the output cap, the trace), and their
+answers are merged here in Claude's format: deny wins, then allow; contexts and messages are joined;
+every hook that failed, timed out or was skipped is named in ``systemMessage``.
 """
 
 from __future__ import annotations
@@ -52,13 +52,15 @@ RELAYS: dict[str, Relay] = {
 #: the dialect relayed hooks run in (hookwise.runners.dialects.DIALECTS): the agent's payload as is
 DIALECT = "agent-claude"
 
-#: agents that cannot apply a hook's ``updatedInput`` on a permission request (as on PreToolUse: core)
+#: agents that cannot apply a hook's ``updatedInput`` on a permission request (as on PreToolUse:
+#: core)
 _NO_REWRITE = frozenset({"codex", "qwen"})
 
 
 class VerbatimClaude:
-    """The dialect of relayed hooks: stdin is the agent's own payload, the answer is kept as the hook wrote
-    it (read by :func:`answer`), and a finished process is read by Claude's rules (exit 2 blocks)."""
+    """The dialect of relayed hooks: stdin is the agent's own payload, the answer is kept as the
+    hook wrote it (read by :func:`answer`), and a finished process is read by Claude's rules (exit 2
+    blocks)."""
 
     name = DIALECT
 
@@ -96,8 +98,8 @@ def relays(agent: Agent, agent_event: str) -> bool:
 
 
 def as_claude(agent: Agent, payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload as Claude Code would send it: Claude's tool and parameter names (Qwen sends Gemini's
-    tool ids, Codex its own tools); Claude Code's own payload is passed as it came."""
+    """The payload as Claude Code would send it: Claude's tool and parameter names (Qwen sends
+    Gemini's tool ids, Codex its own tools); Claude Code's own payload is passed as it came."""
     tool = payload.get("tool_name")
     if agent.name == "claude" or not isinstance(tool, str) or not tool:
         return payload
@@ -112,8 +114,8 @@ def as_claude(agent: Agent, payload: dict[str, Any]) -> dict[str, Any]:
 def matching(
     entries: list[HookEntry], agent_event: str, payload: dict[str, Any], hs: HookSystem
 ) -> list[HookEntry]:
-    """The enabled relayed hooks of ``agent_event`` whose Claude matcher and ``if`` rule accept the payload
-    (an ``if`` that does not parse skips its hook, with a warning in ``hs.warnings``)."""
+    """The enabled relayed hooks of ``agent_event`` whose Claude matcher and ``if`` rule accept the
+    payload (an ``if`` that does not parse skips its hook, with a warning in ``hs.warnings``)."""
     rel = RELAYS[agent_event]
     value = payload.get(rel.match_field) if rel.match_field else None
     out = []
@@ -171,8 +173,9 @@ def _matches(matcher: str | None, value: str) -> bool:
 def run(
     hs: HookSystem, agent_event: str, entries: list[HookEntry], payload: dict[str, Any]
 ) -> list[HookOutcome]:
-    """Run the relayed hooks on the agent's payload (all at once, as Claude Code runs a event's hooks); their
-    outcomes, named after the agent's event and written to the trace like any hook call."""
+    """Run the relayed hooks on the agent's payload (all at once, as Claude Code runs a event's
+    hooks); their outcomes, named after the agent's event and written to the trace like any hook
+    call."""
     from hookwise.claude.loader import RELAY_CARRIER
     from hookwise.core.execute import run_plan
     from hookwise.core.plan import Plan
@@ -276,7 +279,8 @@ def _permission(
     agent: Agent, said: list[dict[str, Any]], hso: dict[str, Any], notes: list[str]
 ) -> None:
     """Deny wins (messages joined, ``interrupt`` when any asks); else allow, with the first hook's
-    ``updatedInput`` and every hook's ``updatedPermissions``; else no decision (the agent asks the user)."""
+    ``updatedInput`` and every hook's ``updatedPermissions``; else no decision (the agent asks the
+    user)."""
     decisions = [d for a in said if isinstance(d := _hso(a).get("decision"), dict)]
     for d in decisions:
         if d.get("behavior") not in ("allow", "deny"):
@@ -303,8 +307,10 @@ def _permission(
     if inputs and agent.name in _NO_REWRITE:
         hso["decision"] = {
             "behavior": "deny",
-            "message": f"a hook rewrote the arguments of this call, and {agent.product} cannot apply "
-            "rewritten arguments; the call is denied rather than run unchanged",
+            "message": (
+                f"a hook rewrote the arguments of this call, and {agent.product} cannot apply "
+                "rewritten arguments; the call is denied rather than run unchanged"
+            ),
         }
         return
     if inputs:

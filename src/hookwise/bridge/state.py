@@ -1,9 +1,9 @@
 """The last-fired state file: when each bridged event last fired, per agent, in which context.
 
-``hookwise hook`` updates ``<user dir>/hookwise/agents-state.json`` (``~/.gemini/hookwise/...``) after
-each call; ``hookwise agents`` reads it to answer "did my hook run?". The update is a read, a change and
-an atomic replace: two calls that finish at the same moment may lose one count (never the file).
-A file that cannot be read or written never fails a hook call: the state is advisory.
+``hookwise hook`` updates ``<user dir>/hookwise/agents-state.json`` (``~/.gemini/hookwise/...``)
+after each call; ``hookwise agents`` reads it to answer "did my hook run?". The update is a read, a
+change and an atomic replace: two calls that finish at the same moment may lose one count (never the
+file). A file that cannot be read or written never fails a hook call: the state is advisory.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 MAX_SESSIONS = 20
 
 #: how an agent tells a hook that it runs without a person: agent -> (variable, value prefix). Only
-#: Claude Code's is known (``CLAUDE_CODE_ENTRYPOINT=sdk-cli`` under ``claude -p``, seen in the real CLI)
+#: Claude Code's is known (``CLAUDE_CODE_ENTRYPOINT=sdk-cli`` under ``claude -p``, seen in the real
+#: CLI)
 HEADLESS_ENV: dict[str, tuple[str, str]] = {"claude": ("CLAUDE_CODE_ENTRYPOINT", "sdk")}
 
 
@@ -32,7 +33,8 @@ def state_path(env: Mapping[str, str]) -> str:
 
 
 def context_of(agent: str, context: str, env: Mapping[str, str]) -> str:
-    """``sub-agent`` as the payload said, else ``headless`` when the agent's variable says so, else ``main``."""
+    """``sub-agent`` as the payload said, else ``headless`` when the agent's variable says so, else
+    ``main``."""
     if context != "main":
         return context
     var = HEADLESS_ENV.get(agent)

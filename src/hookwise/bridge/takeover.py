@@ -1,9 +1,10 @@
 """Hooks that ``hookwise install --take-over`` moved out of an agent's own file (docs/agents.md).
 
-The store ``hookwise-takeover.<agent>.json`` beside the agent's file holds the file's original text; the
-bridge runs the hooks of that text: Claude Code's format for the agents of Claude's dialect (as
-``"dialect": "claude"`` hooks), the contract's for the Gemini-contract agents. They keep the scope of the
-file they came from (a project file's hooks need ``hookwise trust``, as every project hook does).
+The store ``hookwise-takeover.<agent>.json`` beside the agent's file holds the file's original text;
+the bridge runs the hooks of that text: Claude Code's format for the agents of Claude's dialect (as
+``"dialect": "claude"`` hooks), the contract's for the Gemini-contract agents. They keep the scope
+of the file they came from (a project file's hooks need ``hookwise trust``, as every project hook
+does).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Windsurf (Cascade) hooks: ``.windsurf/hooks.json``, snake_case events (docs/agents.md; from its docs).
+"""Windsurf (Cascade) hooks: ``.windsurf/hooks.json``, snake_case events (docs/agents.md; from its
+docs).
 
 Payload: ``agent_action_name`` (the event), ``trajectory_id``, ``execution_id``, ``timestamp`` and
-``tool_info`` (``command_line``/``cwd``, ``file_path``/``edits``, ``mcp_server_name``/``mcp_tool_name``/
-``mcp_tool_arguments``, ``user_prompt``). There is no JSON answer: a pre-hook blocks with exit 2, and what
-it prints on stderr is shown (``show_output``). A ``tool_info`` field hookwise does not know is named in a
-warning.
+``tool_info`` (``command_line``/``cwd``, ``file_path``/``edits``,
+``mcp_server_name``/``mcp_tool_name``/ ``mcp_tool_arguments``, ``user_prompt``). There is no JSON
+answer: a pre-hook blocks with exit 2, and what it prints on stderr is shown (``show_output``). A
+``tool_info`` field hookwise does not know is named in a warning.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
 """Claude Code compatibility in one wing.
 
-Name tables, matchers, conversion, the dialect used while firing, the ``.claude/`` loader and migration.
+Name tables, matchers, conversion, the dialect used while firing, the ``.claude/`` loader and
+migration.
 """

@@ -1,4 +1,5 @@
-"""A hook's ``if`` rule evaluated on a hookwise input, in Claude Code's names of the tool and its arguments.
+"""A hook's ``if`` rule evaluated on a hookwise input, in Claude Code's names of the tool and its
+arguments.
 
 The rule itself (parsing, matching one Claude tool call) is pure and lives in
 :mod:`hookwise.core.rules`; this module translates a hookwise BeforeTool/AfterTool

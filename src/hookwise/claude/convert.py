@@ -120,7 +120,8 @@ def plugin_root_paths(command: str, root: str) -> list[str]:
 
 
 def script_reads_plugin_root(paths: Iterable[str]) -> bool:
-    """True when one of the scripts mentions ``CLAUDE_PLUGIN_ROOT`` itself (reads it from its environment)."""
+    """True when one of the scripts mentions ``CLAUDE_PLUGIN_ROOT`` itself (reads it from its
+    environment)."""
     for p in paths:
         try:
             with open(p, "rb") as f:
@@ -203,7 +204,7 @@ def _single_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-# --------------------------------------------------------------------------- one hook, Claude -> hookwise
+# --------------------------------------------------------------------- one hook, Claude -> hookwise
 
 
 @dataclass
@@ -230,7 +231,8 @@ class HookReport:
     target_event: str | None
     status: str  # "migrated" | "duplicate" | "skipped"
     reason: str = ""
-    #: what the hook runs (its command; an http hook's URL), before and after, and what its kind calls it
+    #: what the hook runs (its command; an http hook's URL), before and after, and what its kind
+    #: calls it
     command: str | None = None
     command_to: str | None = None
     target_label: str = "command"
@@ -392,7 +394,8 @@ _OTHER_CLAUDE_TYPES = {
 def _command_refusal(
     raw: dict[str, Any], htype: Any, claude_event: str, matcher: MatcherResult, rep: HookReport
 ) -> str | None:
-    """Why a Claude hook that is not of another kind hookwise runs cannot be a command hook here, else None."""
+    """Why a Claude hook that is not of another kind hookwise runs cannot be a command hook here,
+    else None."""
     if htype != "command":
         what = _OTHER_CLAUDE_TYPES.get(str(htype), f"hook type {htype!r}")
         return f"{what} cannot run in hookwise (only command hooks)"
@@ -406,8 +409,8 @@ def _command_refusal(
         return 'a command hook needs a non-empty "command" string'
     if "if" in raw and claude_event not in CLAUDE_IF_EVENTS:
         return (
-            f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} (`if` is "
-            "evaluated on tool events only); hookwise does the same"
+            f"it has an `if` rule, and Claude Code never runs a hook with `if` on {claude_event} "
+            "(`if` is evaluated on tool events only); hookwise does the same"
         )
     return None
 
@@ -415,7 +418,8 @@ def _command_refusal(
 def _exec_form_and_shell(
     raw: dict[str, Any], command: str, hook: dict[str, Any], fields: list[FieldNote]
 ) -> str:
-    """``args`` (the exec form, written as one quoted shell command) and ``shell``; the command to run."""
+    """``args`` (the exec form, written as one quoted shell command) and ``shell``; the command to
+    run."""
     cmd = command
     args = raw.get("args")
     if "args" in raw:
@@ -460,11 +464,13 @@ def _shell_note(raw: dict[str, Any], hook: dict[str, Any]) -> FieldNote:
 def _plugin_root_in_command(
     cmd: str, plugin_roots: Sequence[PluginRoot], native: bool, conv: ConvertedHook
 ) -> str:
-    """``${CLAUDE_PLUGIN_ROOT}`` in a command: resolved (native loading, also exported in ``conv.env``) or kept
-    as written (migration, resolved when the hook runs); a warning when its paths do not exist."""
+    """``${CLAUDE_PLUGIN_ROOT}`` in a command: resolved (native loading, also exported in
+    ``conv.env``) or kept as written (migration, resolved when the hook runs); a warning when its
+    paths do not exist."""
     rep = conv.report
     fields = rep.fields
-    # native loading searches the candidates; a migrated command resolves at run time to the first one
+    # native loading searches the candidates; a migrated command resolves at run time to the first
+    # one
     root, found = resolve_plugin_root(cmd, plugin_roots if native else plugin_roots[:1])
     scripts = plugin_root_paths(cmd, root.path)
     reads_env = script_reads_plugin_root(scripts)
@@ -478,12 +484,16 @@ def _plugin_root_in_command(
         conv.env["CLAUDE_PLUGIN_ROOT"] = root.path
         fields.append(FieldNote("command", "converted", f"${{CLAUDE_PLUGIN_ROOT}} → {root.path}"))
     else:
-        # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"): hookwise resolves
-        # the variable when the hook runs, to the inherited value, else to <project>/.claude
+        # a migration keeps every byte of the command (docs/sources.md "CLAUDE_PLUGIN_ROOT"):
+        # hookwise resolves the variable when the hook runs, to the inherited value, else to
+        # <project>/.claude
         where = (
             f"{root.path} (CLAUDE_PLUGIN_ROOT in hookwise's environment)"
             if root.expr is None
-            else f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's environment)"
+            else (
+                f"{root.expr} (the default when CLAUDE_PLUGIN_ROOT is not in hookwise's "
+                "environment)"
+            )
         )
         fields.append(
             FieldNote(
@@ -523,8 +533,9 @@ def _command_variables(
     native: bool,
     rep: HookReport,
 ) -> str:
-    """``$CLAUDE_PROJECT_DIR`` rewritten for a migration, other Claude variables and an ``updatedToolOutput``
-    answer warned about; the ``command`` field's note when nothing else wrote one."""
+    """``$CLAUDE_PROJECT_DIR`` rewritten for a migration, other Claude variables and an
+    ``updatedToolOutput`` answer warned about; the ``command`` field's note when nothing else wrote
+    one."""
     fields = rep.fields
     if not native and _PROJECT_DIR_REF.search(cmd):
         cmd = _PROJECT_DIR_REF.sub(
@@ -544,10 +555,10 @@ def _command_variables(
         command, plugin_roots, (b"updatedToolOutput", b"updatedMCPToolOutput")
     ):
         rep.warnings.append(
-            "its script answers with updatedToolOutput: hookwise applies it only in the shape of the "
-            "tool's result as the hook receives it (hookwise's llmContent/returnDisplay object, not "
-            "Claude Code's per-tool shapes such as Bash's stdout/stderr); another shape is dropped "
-            "with a warning and the model gets the original result"
+            "its script answers with updatedToolOutput: hookwise applies it only in the shape of "
+            "the tool's result as the hook receives it (hookwise's llmContent/returnDisplay "
+            "object, not Claude Code's per-tool shapes such as Bash's stdout/stderr); another "
+            "shape is dropped with a warning and the model gets the original result"
         )
     if not any(f.field == "command" for f in fields):
         fields.append(FieldNote("command", "carried"))
@@ -557,7 +568,8 @@ def _command_variables(
 def _command_timeout(
     raw: dict[str, Any], claude_event: str, hook: dict[str, Any], fields: list[FieldNote]
 ) -> None:
-    """A command hook's ``timeout``: seconds to milliseconds; when absent, Claude Code's default for the event."""
+    """A command hook's ``timeout``: seconds to milliseconds; when absent, Claude Code's default for
+    the event."""
     timeout = raw.get("timeout")
     if "timeout" not in raw:
         default_s = claude_default_timeout_s(claude_event)
@@ -577,7 +589,10 @@ def _command_timeout(
             FieldNote(
                 "timeout",
                 "converted",
-                f"invalid value {timeout!r}; Claude Code's default {CLAUDE_DEFAULT_TIMEOUT_S} s used",
+                (
+                    f"invalid value {timeout!r}; Claude Code's default "
+                    f"{CLAUDE_DEFAULT_TIMEOUT_S} s used"
+                ),
             )
         )
     else:
@@ -586,7 +601,8 @@ def _command_timeout(
 
 
 def _name_status_env(raw: dict[str, Any], hook: dict[str, Any], fields: list[FieldNote]) -> None:
-    """``name`` (carried), ``statusMessage`` (kept as ``description``) and ``env`` (carried) when usable."""
+    """``name`` (carried), ``statusMessage`` (kept as ``description``) and ``env`` (carried) when
+    usable."""
     name = raw.get("name")
     if "name" in raw:
         if isinstance(name, str) and name:
@@ -625,8 +641,9 @@ _CONVERTED_KEYS = ("type", "name", "timeout", "statusMessage", "if", "async", "o
 def _own_keys(
     raw: dict[str, Any], kind: HookKind, hook: dict[str, Any], rep: HookReport
 ) -> str | None:
-    """Carry the kind's own keys as they are, each read by its settings row; the reason to skip the hook
-    when one cannot be used (as loading the same hook from a hookwise file would skip it), else None."""
+    """Carry the kind's own keys as they are, each read by its settings row; the reason to skip the
+    hook when one cannot be used (as loading the same hook from a hookwise file would skip it), else
+    None."""
     for row in kind.keys:
         if row.name not in raw:
             if row.required:
@@ -644,8 +661,9 @@ def _own_keys(
 def _convert_kind(
     raw: dict[str, Any], kind: HookKind, conv: ConvertedHook, claude_event: str
 ) -> ConvertedHook:
-    """A Claude hook of a kind hookwise runs natively besides command (``http``): its own keys carried as
-    they are (:attr:`HookKind.keys <hookwise.runners.kind.HookKind.keys>`), timeout in ms, the shared flags."""
+    """A Claude hook of a kind hookwise runs natively besides command (``http``): its own keys
+    carried as they are (:attr:`HookKind.keys <hookwise.runners.kind.HookKind.keys>`), timeout in
+    ms, the shared flags."""
     rep = conv.report
     hook: dict[str, Any] = {"type": kind.name}
     rep.fields.append(FieldNote("type", "carried"))
@@ -680,7 +698,8 @@ def _convert_kind(
 
 
 def _claude_timeout(raw: dict[str, Any], hook: dict[str, Any], rep: HookReport) -> None:
-    """Claude's ``timeout`` (seconds; Claude Code's default when absent or invalid) as milliseconds."""
+    """Claude's ``timeout`` (seconds; Claude Code's default when absent or invalid) as
+    milliseconds."""
     ms = _timeout_ms(raw.get("timeout"))
     hook["timeout"] = ms if ms is not None else CLAUDE_DEFAULT_TIMEOUT_S * 1000
     if "timeout" in raw:
@@ -705,7 +724,8 @@ def _claude_timeout(raw: dict[str, Any], hook: dict[str, Any], rep: HookReport) 
 
 
 def _claude_dialect(conv: ConvertedHook, hook: dict[str, Any], claude_event: str) -> ConvertedHook:
-    """The last step of every converted hook: it keeps receiving Claude-shaped input; the event's note."""
+    """The last step of every converted hook: it keeps receiving Claude-shaped input; the event's
+    note."""
     hook["dialect"] = "claude"
     conv.report.fields.append(
         FieldNote("dialect", "added", '"claude": the hook keeps receiving Claude-shaped input')
@@ -719,7 +739,8 @@ def _claude_dialect(conv: ConvertedHook, hook: dict[str, Any], claude_event: str
 def _convert_claude_flags(
     raw: dict[str, Any], claude_event: str, hook: dict[str, Any], rep: HookReport
 ) -> None:
-    """``if``, ``async``, ``onFailure`` and ``once`` of one Claude hook (see docs/claude.md, "Handlers and fields")."""
+    """``if``, ``async``, ``onFailure`` and ``once`` of one Claude hook (see docs/claude.md,
+    "Handlers and fields")."""
     fields = rep.fields
     if "if" in raw:
         rule = raw["if"]
@@ -872,7 +893,10 @@ def convert_claude_document(
         if not isinstance(defs, list):
             at(
                 eptr,
-                f"the value of an event must be an array of definitions, got {kind_of(defs)}; skipped",
+                (
+                    "the value of an event must be an array of definitions, got "
+                    f"{kind_of(defs)}; skipped"
+                ),
             )
             continue
         for i, d in enumerate(defs):
@@ -938,7 +962,7 @@ def _count_hooks(defs: Any) -> int:
     )
 
 
-# --------------------------------------------------------------------------- one hook, hookwise -> Claude
+# --------------------------------------------------------------------- one hook, hookwise -> Claude
 
 
 def convert_gemini_hook(
@@ -1024,7 +1048,8 @@ def _kind_to_claude(
     raw: dict[str, Any], kind: HookKind, event: str, rep: HookReport
 ) -> tuple[dict[str, Any] | None, HookReport]:
     """A hook of another kind, as that kind writes it for Claude Code (:meth:`HookKind.to_claude
-    <hookwise.runners.kind.HookKind.to_claude>`); a kind Claude Code cannot run is skipped with its reason."""
+    <hookwise.runners.kind.HookKind.to_claude>`); a kind Claude Code cannot run is skipped with its
+    reason."""
     checked: dict[str, Any] = {"type": kind.name}
     rep.fields.append(FieldNote("type", "carried"))
     bad = _own_keys(raw, kind, checked, rep)
@@ -1049,7 +1074,8 @@ def _kind_to_claude(
 def _gemini_common_to_claude(
     raw: dict[str, Any], out: dict[str, Any], rep: HookReport, done: tuple[str, ...]
 ) -> None:
-    """``timeout`` (ms → s), ``description`` (→ ``statusMessage``), every other key reported as dropped."""
+    """``timeout`` (ms → s), ``description`` (→ ``statusMessage``), every other key reported as
+    dropped."""
     fields = rep.fields
     if "timeout" in raw:
         t = raw["timeout"]
@@ -1089,7 +1115,8 @@ def _gemini_common_to_claude(
 def _convert_gemini_flags(
     raw: dict[str, Any], target: str, out: dict[str, Any], rep: HookReport
 ) -> set[str]:
-    """``if``, ``async``, ``shell`` and ``failClosed`` of a hookwise hook written for Claude Code; the keys handled."""
+    """``if``, ``async``, ``shell`` and ``failClosed`` of a hookwise hook written for Claude Code;
+    the keys handled."""
     fields = rep.fields
     handled: set[str] = set()
     if "if" in raw:

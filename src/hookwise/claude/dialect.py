@@ -37,7 +37,8 @@ from hookwise.core.registry import HookEntry
 from hookwise.events import HookEvent
 from hookwise.result import Outcome, asks_to_block
 
-#: Claude answer values for permissionDecision / the deprecated top-level decision -> contract decision
+#: Claude answer values for permissionDecision / the deprecated top-level decision -> contract
+#: decision
 _PERMISSION = {
     "allow": "allow",
     "approve": "allow",
@@ -56,11 +57,13 @@ _TEXT_CONTEXT_EVENTS = frozenset({HookEvent.SESSION_START, HookEvent.BEFORE_AGEN
 
 _E = HookEvent
 _TOOL = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
-#: the Claude-only channel (docs/claude.md "What a Claude-dialect hook receives"): input fields Claude Code
-#: sends that the contract does not have, and the events Claude sends each on (None: every event). A host puts
-#: them in a firing's input like any field (``fire(..., tool_use_id=...)``, ``fire --input``); a Claude-dialect
-#: hook gets them on those events, and a hook of the contract's dialect never sees them
-#: (:data:`hookwise.runners.dialects.CLAUDE_ONLY_FIELDS` is the same set, read without importing this module).
+#: the Claude-only channel (docs/claude.md "What a Claude-dialect hook receives"): input fields
+#: Claude Code sends that the contract does not have, and the events Claude sends each on (None:
+#: every event). A host puts them in a firing's input like any field
+#: (``fire(..., tool_use_id=...)``, ``fire --input``); a Claude-dialect hook gets them on those
+#: events, and a hook of the contract's dialect never sees them
+#: (:data:`hookwise.runners.dialects.CLAUDE_ONLY_FIELDS` is the same set, read without importing
+#: this module).
 CLAUDE_ONLY_ON: dict[str, frozenset[HookEvent] | None] = {
     "tool_use_id": _TOOL,
     "duration_ms": frozenset({_E.AFTER_TOOL}),
@@ -153,8 +156,9 @@ def to_claude_input(
 
 
 def _claude_tool_fields(event: HookEvent, payload: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """Claude's tool and parameter names; after a tool, its error and (for hookwise's own response shape)
-    ``filePath`` and ``success``. A response already in the tool's own shape (a Claude host's) is kept."""
+    """Claude's tool and parameter names; after a tool, its error and (for hookwise's own response
+    shape) ``filePath`` and ``success``. A response already in the tool's own shape (a Claude
+    host's) is kept."""
     gname = payload.get("tool_name")
     if isinstance(gname, str):
         mcp = payload.get("mcp_context")
@@ -180,10 +184,11 @@ def _claude_tool_fields(event: HookEvent, payload: Mapping[str, Any], out: dict[
 def from_claude_input(payload: Mapping[str, Any]) -> tuple[HookEvent, dict[str, Any]]:
     """The firing a Claude Code hook's stdin stands for: the hookwise event and its input.
 
-    The reverse of :func:`to_claude_input`: Gemini tool and parameter names (an MCP tool's server and name in
-    ``mcp_context``), Stop's ``last_assistant_message`` as ``prompt_response`` (Claude sends no prompt: ``""``),
-    ``permission_prompt`` as ``ToolPermission``; the Claude-only fields stay, for Claude-dialect hooks.
-    Raises :class:`~hookwise.errors.PayloadError` for an event hookwise has no equivalent of.
+    The reverse of :func:`to_claude_input`: Gemini tool and parameter names (an MCP tool's server
+    and name in ``mcp_context``), Stop's ``last_assistant_message`` as ``prompt_response`` (Claude
+    sends no prompt: ``""``), ``permission_prompt`` as ``ToolPermission``; the Claude-only fields
+    stay, for Claude-dialect hooks. Raises :class:`~hookwise.errors.PayloadError` for an event
+    hookwise has no equivalent of.
     """
     name = payload.get("hook_event_name")
     target = CLAUDE_TO_GEMINI_EVENT.get(name) if isinstance(name, str) else None
@@ -227,7 +232,8 @@ def _gemini_tool_fields(data: dict[str, Any]) -> None:
 def claude_interpretation(
     it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
 ) -> Interpretation:
-    """Adjust the contract's reading of a finished command hook (docs/contract.md §6) for a Claude-dialect hook.
+    """Adjust the contract's reading of a finished command hook (docs/contract.md §6) for a
+    Claude-dialect hook.
 
     Two rules differ from the contract's table:
 
@@ -251,7 +257,8 @@ def claude_interpretation(
             Outcome.FAILED,
             None,
             "its output starts with { and ends with } but is not valid "
-            "JSON (Claude Code would read it as plain text; hookwise counts it as a failure); ignored",
+            "JSON (Claude Code would read it as plain text; hookwise counts it as a failure); "
+            "ignored",
         )
     if exit_code == 2 and it.is_json and it.output is not None:
         own = parse_object(out) or {}
@@ -279,12 +286,13 @@ def answer_notes(
     dialect: str | None,
     payload: Mapping[str, Any] | None = None,
 ) -> list[str]:
-    """Check the answers hookwise carries out only in a given shape; a value it cannot apply is dropped from
-    ``output`` (in place) and named in the returned warnings, never dropped silently.
+    """Check the answers hookwise carries out only in a given shape; a value it cannot apply is
+    dropped from ``output`` (in place) and named in the returned warnings, never dropped silently.
 
-    - AfterTool ``hookSpecificOutput.updatedToolOutput`` (PostToolUse's, also a hookwise extension for any
-      hook): kept when it has the shape of the tool's result in ``payload`` (see :func:`tool_output_problem`);
-      ``updatedMCPToolOutput`` counts as one for an MCP tool, as in Claude Code, and is dropped elsewhere.
+    - AfterTool ``hookSpecificOutput.updatedToolOutput`` (PostToolUse's, also a hookwise extension
+      for any hook): kept when it has the shape of the tool's result in ``payload`` (see
+      :func:`tool_output_problem`); ``updatedMCPToolOutput`` counts as one for an MCP tool, as in
+      Claude Code, and is dropped elsewhere.
     - PreCompact ``decision: block`` or exit 2 needs nothing here: hosts that compress honour it
       (:attr:`hookwise.FireResult.blocked` on PreCompress).
     """
@@ -301,10 +309,13 @@ def answer_notes(
             hso["updatedToolOutput"] = mcp_value
         else:
             notes.append(
-                "its hookSpecificOutput.updatedMCPToolOutput was dropped: it replaces the result of an "
-                "MCP tool only (use updatedToolOutput, which works for every tool)"
+                "its hookSpecificOutput.updatedMCPToolOutput was dropped: it replaces the result "
+                "of an MCP tool only (use updatedToolOutput, which works for every tool)"
                 if "updatedToolOutput" not in hso
-                else "its hookSpecificOutput.updatedMCPToolOutput was dropped: updatedToolOutput wins"
+                else (
+                    "its hookSpecificOutput.updatedMCPToolOutput was dropped: "
+                    "updatedToolOutput wins"
+                )
             )
     if "updatedToolOutput" in hso:
         resp = payload.get("tool_response") if payload is not None else None
@@ -312,8 +323,8 @@ def answer_notes(
         if why is not None:
             del hso["updatedToolOutput"]
             notes.append(
-                f"its hookSpecificOutput.updatedToolOutput was dropped: {why}; the model gets the tool's "
-                "own result"
+                f"its hookSpecificOutput.updatedToolOutput was dropped: {why}; the model gets the "
+                "tool's own result"
             )
     return notes
 
@@ -338,9 +349,9 @@ def _json_type(value: Any) -> str:
 def tool_output_problem(value: Any, tool_response: Any) -> str | None:
     """Why ``value`` cannot replace ``tool_response`` (None: it can).
 
-    As in Claude Code, the replacement must have the shape of the tool's own result: an object (a plain
-    string is refused) whose keys are keys of the result the hook received (``filePath`` and ``success``
-    included), each of the same JSON type. Keys it leaves out keep the tool's values.
+    As in Claude Code, the replacement must have the shape of the tool's own result: an object (a
+    plain string is refused) whose keys are keys of the result the hook received (``filePath`` and
+    ``success`` included), each of the same JSON type. Keys it leaves out keep the tool's values.
     """
     if not isinstance(value, dict):
         return f"it is {_json_type(value)}, not an object with the shape of the tool's result"
@@ -440,7 +451,8 @@ def normalize_output(
 
 
 def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, Any] | None:
-    """For a Claude-dialect hook's plain-text stdout at exit 0: its meaning, or None for the default.
+    """For a Claude-dialect hook's plain-text stdout at exit 0: its meaning, or None for the
+    default.
 
     Claude Code adds plain stdout of SessionStart and UserPromptSubmit hooks to
     the model's context; for other events the default (a system message) applies.
@@ -458,7 +470,7 @@ def text_output(event: HookEvent, text: str, dialect: str | None) -> dict[str, A
     }
 
 
-# --------------------------------------------------------------------------- the strategy the runners use
+# --------------------------------------------------------------------- the strategy the runners use
 
 
 class ClaudeDialect:
@@ -508,7 +520,8 @@ CLAUDE = ClaudeDialect()
 
 
 class ClaudeFields:
-    """Claude-style fields in the answer of a hook of any dialect (``runners.dialects.CLAUDE_FIELDS``)."""
+    """Claude-style fields in the answer of a hook of any dialect
+    (``runners.dialects.CLAUDE_FIELDS``)."""
 
     def normalize_output(
         self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None

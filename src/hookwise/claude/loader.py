@@ -1,4 +1,5 @@
-"""Native loading of Claude Code settings files (``.claude/settings.json`` and friends) as hook entries."""
+"""Native loading of Claude Code settings files (``.claude/settings.json`` and friends) as hook
+entries."""
 
 from __future__ import annotations
 
@@ -23,14 +24,15 @@ from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.runners import KINDS, spec_from_keys
 
-#: the event a relayed hook's entry carries (:data:`~hookwise.claude.names.RELAYED_EVENTS`): such an entry is
-#: never planned (LoadedSettings keeps it apart), its own event is ``extra["claude_event"]``, and
-#: ``extra["relay"]`` is the warning a host shows about it
+#: the event a relayed hook's entry carries (:data:`~hookwise.claude.names.RELAYED_EVENTS`): such an
+#: entry is never planned (LoadedSettings keeps it apart), its own event is
+#: ``extra["claude_event"]``, and ``extra["relay"]`` is the warning a host shows about it
 RELAY_CARRIER = HookEvent.NOTIFICATION
 
 
 def claude_settings_files(project_dir: str, user_dir_claude: str | None) -> list[tuple[str, str]]:
-    """``(source label, path)`` of the Claude settings files, in loading order (user, project, local)."""
+    """``(source label, path)`` of the Claude settings files, in loading order (user, project,
+    local)."""
     files: list[tuple[str, str]] = []
     if user_dir_claude:
         files.append(("user", os.path.join(user_dir_claude, "settings.json")))
@@ -64,8 +66,9 @@ def load_claude_entries(
             warnings.append(f"{exc}; this Claude settings file was skipped")
             continue
         loaded.append((label, path, text, doc))
-    # disableAllHooks switches off hooks of its file's trust or less: a user file every Claude Code hook, a
-    # project file the project's only (a cloned repository must not switch off your guards; docs/security.md)
+    # disableAllHooks switches off hooks of its file's trust or less: a user file every Claude Code
+    # hook, a project file the project's only (a cloned repository must not switch off your guards;
+    # docs/security.md)
     off: set[str] = set()
     for label, path, text, doc in loaded:
         if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
@@ -81,7 +84,8 @@ def load_claude_entries(
         if label in off:
             continue
         inherited = (env or {}).get("CLAUDE_PLUGIN_ROOT")
-        # an inherited CLAUDE_PLUGIN_ROOT names the plugin's real root and wins over the default search
+        # an inherited CLAUDE_PLUGIN_ROOT names the plugin's real root and wins over the default
+        # search
         roots = (
             [PluginRoot(os.path.abspath(inherited), None)]
             if inherited
@@ -105,10 +109,12 @@ def converted_entries(
     env: Mapping[str, str] | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> list[HookEntry]:
-    """Hook entries (``dialect="claude"``) for converted Claude hooks; what could not be carried is a warning.
+    """Hook entries (``dialect="claude"``) for converted Claude hooks; what could not be carried is
+    a warning.
 
-    ``env`` is added to every hook's environment (a plugin's ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``);
-    ``extra`` to every entry's ``extra`` (the plugin's name).
+    ``env`` is added to every hook's environment (a plugin's
+    ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``); ``extra`` to every entry's ``extra`` (the
+    plugin's name).
     """
     entries: list[HookEntry] = []
     for c in converted:

@@ -108,8 +108,8 @@ def translate_matcher_from_claude(claude_event: str, matcher: Any) -> MatcherRes
 
 
 def _tool_names_from_claude(m: str) -> MatcherResult:
-    """A matcher made only of names: each in hookwise's spelling; a name without one is kept as it is (never a
-    dropped hook), with one warning."""
+    """A matcher made only of names: each in hookwise's spelling; a name without one is kept as it
+    is (never a dropped hook), with one warning."""
     notes: list[str] = []
     warns: list[str] = []
     names: list[str] = []
@@ -120,8 +120,8 @@ def _tool_names_from_claude(m: str) -> MatcherResult:
             if name.count("__") < 2:
                 warns.append(
                     f"{name!r} names a whole MCP server but Claude Code compares it exactly, so it "
-                    f"matches no tool there, nor here (kept as {g!r}; write {name + '__.*'!r} to match "
-                    "the server's tools)"
+                    f"matches no tool there, nor here (kept as {g!r}; write {name + '__.*'!r} to "
+                    "match the server's tools)"
                 )
         elif name in CLAUDE_TO_GEMINI_TOOL:
             g = CLAUDE_TO_GEMINI_TOOL[name] or name
@@ -154,7 +154,8 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
             gt = CLAUDE_TO_GEMINI_TOOL[word]
             if gt is None:
                 warns.append(
-                    f"tool {word!r} has no Gemini CLI equivalent; kept in the regex, where it matches nothing"
+                    f"tool {word!r} has no Gemini CLI equivalent; kept in the regex, where it "
+                    "matches nothing"
                 )
                 return word
             return gt
@@ -174,7 +175,8 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
         search = compile_regex(value).search
     except Unbounded as exc:
         warns.append(
-            f"matcher {value!r} cannot be matched in bounded time: {exc}; hookwise skips its definition"
+            f"matcher {value!r} cannot be matched in bounded time: {exc}; hookwise skips its "
+            "definition"
         )
         return MatcherResult(value, notes, warns)
     if "mcp" not in value and not any(search(t) for t in GEMINI_BUILTIN_TOOLS):
@@ -183,8 +185,9 @@ def _tool_matcher_from_claude(m: str) -> MatcherResult:
 
 
 def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
-    """Every value is kept (Claude Code does not check matcher values either): known ones in hookwise's
-    spelling, the rest as they are, with one warning naming the values hookwise's own hosts never send."""
+    """Every value is kept (Claude Code does not check matcher values either): known ones in
+    hookwise's spelling, the rest as they are, with one warning naming the values hookwise's own
+    hosts never send."""
     table = LIFECYCLE_VALUES[claude_event]
     if not _SIMPLE_MATCHER.match(m):
         return MatcherResult(
@@ -212,8 +215,8 @@ def _lifecycle_matcher_from_claude(claude_event: str, m: str) -> MatcherResult:
             if v in quiet or v in unknown
         ]
         warns.append(
-            f"{claude_event} value{'s' if len(what) > 1 else ''} {', '.join(what)} kept in the matcher; "
-            "hookwise's own hosts never send "
+            f"{claude_event} value{'s' if len(what) > 1 else ''} {', '.join(what)} kept in the "
+            "matcher; hookwise's own hosts never send "
             + ("them" if len(what) > 1 else "it")
             + ", so the hook runs only when a host fires the event with "
             + ("one of them" if len(what) > 1 else "it")
@@ -248,8 +251,8 @@ def translate_matcher_to_claude(event: str, matcher: Any) -> MatcherResult:
                     c = mcp_to_claude(name)
                     if not name.startswith("mcp__") and name.count("_") > 2:
                         notes.append(
-                            f"{name!r} split as server {c.split('__')[1]!r}, tool {c.split('__', 2)[2]!r}; "
-                            "check it"
+                            f"{name!r} split as server {c.split('__')[1]!r}, tool "
+                            f"{c.split('__', 2)[2]!r}; check it"
                         )
                 else:
                     c = GEMINI_TO_CLAUDE_TOOL.get(name, name)

@@ -55,17 +55,18 @@ CLAUDE_EVENTS_WITHOUT_EQUIVALENT: tuple[str, ...] = (
 )
 
 
-#: Claude Code events without a hookwise equivalent whose Claude-format hooks are still loaded: the agent
-#: bridge passes these events to them under their own name (``hookwise hook claude|codex|qwen``;
-#: :data:`hookwise.bridge.relay.RELAYS` says how each answer is read, a test keeps the two alike). An
-#: in-process host never fires them.
+#: Claude Code events without a hookwise equivalent whose Claude-format hooks are still loaded: the
+#: agent bridge passes these events to them under their own name
+#: (``hookwise hook claude|codex|qwen``; :data:`hookwise.bridge.relay.RELAYS` says how each answer
+#: is read, a test keeps the two alike). An in-process host never fires them.
 RELAYED_EVENTS = frozenset(
     {"PermissionRequest", "PermissionDenied", "SubagentStart", "PostCompact", "StopFailure"}
 )
 
 
 def never_fires_here(event: str) -> str:
-    """Why a hook on a Claude Code event of :data:`CLAUDE_EVENTS_WITHOUT_EQUIVALENT` is listed, not run."""
+    """Why a hook on a Claude Code event of :data:`CLAUDE_EVENTS_WITHOUT_EQUIVALENT` is listed, not
+    run."""
     if event in RELAYED_EVENTS:
         return (
             f"Claude Code event {event!r} never fires in a host: it has no hookwise equivalent; "
@@ -81,7 +82,8 @@ CLAUDE_IF_EVENTS = frozenset(
 )
 
 #: Claude Code events on which it ignores ``onFailure: "block"`` (its hook runner logs
-#: "onFailure: block is ignored on <event>"); of these only Stop and SubagentStop have a hookwise event
+#: "onFailure: block is ignored on <event>"); of these only Stop and SubagentStop have a hookwise
+#: event
 CLAUDE_ON_FAILURE_IGNORED = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})
 
 #: what a migrated hook on these Claude events should know (printed once per hook)
@@ -90,10 +92,15 @@ EVENT_NOTES: dict[str, str] = {
     "hook_event_name PostToolUseFailure (with an `error` field) only when the tool failed",
     "PostToolUse": "AfterTool also fires after failed tool calls; the hook's stdin then says "
     "hook_event_name PostToolUseFailure",
-    "SubagentStop": "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), "
-    "and `decision: block` there makes the main agent continue",
-    "PreCompact": "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, where the host "
-    "compresses (hookwise's reference agent, the ADK adapter); `hookwise fire PreCompress` exits 2",
+    "SubagentStop": (
+        "hookwise has no subagents: the hook runs when the main agent finishes (AfterAgent), and "
+        "`decision: block` there makes the main agent continue"
+    ),
+    "PreCompact": (
+        "a block (exit 2 or `decision: block`) stops the compression, as in Claude Code, where the "
+        "host compresses (hookwise's reference agent, the ADK adapter); `hookwise fire "
+        "PreCompress` exits 2"
+    ),
 }
 
 CLAUDE_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
@@ -190,8 +197,9 @@ PARAMS_TO_GEMINI: dict[str, dict[str, tuple[str, ...]]] = {
     "list_directory": {"path": ("dir_path", "path", "directory")},
 }
 
-#: lifecycle matcher values: Claude value -> hookwise values (a value maps to itself unless hookwise spells it
-#: differently; every value Claude Code has is listed, and a value not listed is kept as it is, with a warning)
+#: lifecycle matcher values: Claude value -> hookwise values (a value maps to itself unless hookwise
+#: spells it differently; every value Claude Code has is listed, and a value not listed is kept as
+#: it is, with a warning)
 LIFECYCLE_VALUES: dict[str, dict[str, list[str]]] = {
     "SessionStart": {
         "startup": ["startup"],
@@ -230,8 +238,9 @@ LIFECYCLE_VALUES: dict[str, dict[str, list[str]]] = {
     },
 }
 
-#: the lifecycle values hookwise's own hosts send (the reference host, the adapters, ``hookwise fire``'s
-#: shortcuts); a matcher value outside these is kept, and the hook runs when a host sends that value
+#: the lifecycle values hookwise's own hosts send (the reference host, the adapters,
+#: ``hookwise fire``'s shortcuts); a matcher value outside these is kept, and the hook runs when a
+#: host sends that value
 HOOKWISE_SENDS: dict[str, frozenset[str]] = {
     "SessionStart": frozenset({"startup", "resume", "clear", "compact"}),
     "SessionEnd": frozenset({"exit", "clear", "logout", "prompt_input_exit", "other"}),
@@ -276,9 +285,13 @@ _CARRIED_HOOK_FIELDS = frozenset(
 )
 
 _DROP_REASONS: dict[str, str] = {
-    "asyncRewake": "hookwise has no background hooks that wake the agent; the hook now runs synchronously and its "
-    "exit 2 blocks at once",
-    "continueOnBlock": "hookwise has no equivalent; a block from this hook is handled as hookwise's block",
+    "asyncRewake": (
+        "hookwise has no background hooks that wake the agent; the hook now runs synchronously and "
+        "its exit 2 blocks at once"
+    ),
+    "continueOnBlock": (
+        "hookwise has no equivalent; a block from this hook is handled as hookwise's block"
+    ),
     "model": "only meaningful for prompt/agent handlers",
 }
 
@@ -305,7 +318,8 @@ _SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=@%+,-]+$")
 
 
 def mcp_to_gemini(name: str) -> str:
-    """``mcp__server__tool`` → ``mcp_server_tool`` (also partial names such as ``mcp__server__``)."""
+    """``mcp__server__tool`` → ``mcp_server_tool`` (also partial names such as
+    ``mcp__server__``)."""
     return name.replace("__", "_") if name.startswith("mcp__") else name
 
 

@@ -37,7 +37,8 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: "$" would let a trai
 
 @dataclass
 class HooksFile:
-    """One place hooks of a plugin are defined: a file, or the manifest's inline ``hooks`` object."""
+    """One place hooks of a plugin are defined: a file, or the manifest's inline ``hooks``
+    object."""
 
     path: str
     text: str
@@ -57,23 +58,26 @@ class Plugin:
 
 
 def _home(env: Mapping[str, str]) -> str:
-    """The directory the user's ``.gemini`` and ``.claude`` are in: ``$GEMINI_CLI_HOME``, else ``$HOME``, else ``~``.
+    """The directory the user's ``.gemini`` and ``.claude`` are in: ``$GEMINI_CLI_HOME``, else
+    ``$HOME``, else ``~``.
 
-    The rule of ``hookwise.settings.layers.user_dir`` (which is ``<this>/.gemini``), written here so that
-    ``claude/`` never imports ``settings/`` (tests/core/test_layering.py checks that both agree)."""
+    The rule of ``hookwise.settings.layers.user_dir`` (which is ``<this>/.gemini``), written here so
+    that ``claude/`` never imports ``settings/`` (tests/core/test_layering.py checks that both
+    agree)."""
     return env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
 
 
 def claude_dir(env: Mapping[str, str]) -> str:
-    """Claude Code's own directory: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (next to the gemini user dir)."""
+    """Claude Code's own directory: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (next to the gemini
+    user dir)."""
     if env.get("CLAUDE_CONFIG_DIR"):
         return os.path.abspath(env["CLAUDE_CONFIG_DIR"])
     return os.path.join(_home(env), ".claude")
 
 
 def data_dir(plugin_id: str, env: Mapping[str, str], *, claude_installed: bool = False) -> str:
-    """The plugin's ``CLAUDE_PLUGIN_DATA``: Claude Code's own ``<claude dir>/plugins/data/<id>`` for a plugin it
-    installed (so both tools share the state), else ``<user dir>/plugin-data/<id>``."""
+    """The plugin's ``CLAUDE_PLUGIN_DATA``: Claude Code's own ``<claude dir>/plugins/data/<id>`` for
+    a plugin it installed (so both tools share the state), else ``<user dir>/plugin-data/<id>``."""
     safe = re.sub(r"[^A-Za-z0-9._-]", "-", plugin_id) or "plugin"
     if claude_installed:
         return os.path.join(claude_dir(env), "plugins", "data", safe)
@@ -96,7 +100,8 @@ def _read_json(path: str, what: str) -> tuple[str, Any]:
 
 
 def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
-    """Read a plugin directory: its name and every hooks file. Raises :class:`PluginError` naming path and key."""
+    """Read a plugin directory: its name and every hooks file. Raises :class:`PluginError` naming
+    path and key."""
     root = os.path.abspath(root)
     try:
         os.stat(root)
@@ -121,8 +126,8 @@ def read_plugin(root: str, *, require_manifest: bool = False) -> Plugin:
         raw = manifest.get("name")
         if not isinstance(raw, str) or not _NAME.match(raw):
             raise PluginError(
-                f"{manifest_path}: /name: a plugin needs a \"name\" of letters, digits, '.', '_' or '-'"
-                f", got {raw!r}"
+                f"{manifest_path}: /name: a plugin needs a \"name\" of letters, digits, '.', '_' "
+                f"or '-', got {raw!r}"
             )
         name = raw
     plugin = Plugin(name=name, root=root, manifest=manifest_path if manifest is not None else None)
@@ -174,7 +179,8 @@ def plugin_entries(
     label: str = SOURCE_LABEL,
     claude_installed: bool = False,
 ) -> tuple[list[HookEntry], list[str]]:
-    """The hook entries of a plugin, with ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` set; plus warnings."""
+    """The hook entries of a plugin, with ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` set; plus
+    warnings."""
     from hookwise.claude.convert import PluginRoot, convert_claude_document
     from hookwise.claude.loader import converted_entries
     from hookwise.core.expand import expand_command
@@ -184,8 +190,8 @@ def plugin_entries(
         os.makedirs(data, mode=0o700, exist_ok=True)
     except OSError as exc:
         return [], [
-            f"{data}: cannot create the data directory of plugin {plugin.name!r}: {exc.strerror or exc}; "
-            "its hooks were not loaded"
+            f"{data}: cannot create the data directory of plugin {plugin.name!r}: "
+            f"{exc.strerror or exc}; its hooks were not loaded"
         ]
     values = {"CLAUDE_PLUGIN_ROOT": plugin.root, "CLAUDE_PLUGIN_DATA": data}
     warnings: list[str] = []
@@ -216,7 +222,7 @@ def plugin_entries(
     return entries, warnings
 
 
-# --------------------------------------------------------------------------- plugins Claude Code installed
+# -------------------------------------------------------------------- plugins Claude Code installed
 
 
 def _settings_doc(path: str, warnings: list[str]) -> dict[str, Any]:
@@ -233,7 +239,8 @@ def _settings_doc(path: str, warnings: list[str]) -> dict[str, Any]:
 def enabled_plugin_ids(
     project_dir: str, env: Mapping[str, str], warnings: list[str]
 ) -> dict[str, bool]:
-    """``enabledPlugins`` merged over Claude Code's user, project and local settings (later files win)."""
+    """``enabledPlugins`` merged over Claude Code's user, project and local settings (later files
+    win)."""
     out: dict[str, bool] = {}
     for path in (
         os.path.join(claude_dir(env), "settings.json"),
@@ -251,7 +258,8 @@ def enabled_plugin_ids(
 def installed_claude_plugins(
     project_dir: str, env: Mapping[str, str], warnings: list[str]
 ) -> list[tuple[str, str]]:
-    """``(plugin id, install path)`` of every plugin Claude Code installed for this project and enabled.
+    """``(plugin id, install path)`` of every plugin Claude Code installed for this project and
+    enabled.
 
     Reads ``<claude dir>/plugins/installed_plugins.json`` (version 2: id -> list of
     installations with ``scope``, ``projectPath``, ``installPath``; version 1: id ->
@@ -305,7 +313,8 @@ def load_plugins(
     *,
     claude_records: bool,
 ) -> tuple[list[HookEntry], list[str]]:
-    """Entries of every plugin: ``dirs`` are ``(directory, where it was named)``; plus Claude's own records."""
+    """Entries of every plugin: ``dirs`` are ``(directory, where it was named)``; plus Claude's own
+    records."""
     warnings: list[str] = []
     entries: list[HookEntry] = []
     todo: list[tuple[str, str, str, bool]] = [(d, origin, "", False) for d, origin in dirs]
@@ -324,8 +333,8 @@ def load_plugins(
             continue
         if plugin.name in seen.values():
             warnings.append(
-                f"{plugin.root}: plugin name {plugin.name!r} (from {origin}) is already loaded from "
-                "another directory; this one was skipped"
+                f"{plugin.root}: plugin name {plugin.name!r} (from {origin}) is already loaded "
+                "from another directory; this one was skipped"
             )
             continue
         seen[real] = plugin.name

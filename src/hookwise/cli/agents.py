@@ -1,5 +1,5 @@
-"""``hookwise agents``: the coding agents on this machine, where hookwise is installed in each, and when
-each bridged event last fired (docs/agents.md)."""
+"""``hookwise agents``: the coding agents on this machine, where hookwise is installed in each, and
+when each bridged event last fired (docs/agents.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What every command module shares: the command table, the global options, the context, the usage error.
+"""What every command module shares: the command table, the global options, the context, the usage
+error.
 
 Commands import these from here, never from :mod:`hookwise.cli.main` (which imports the commands'
 parsers): no command module and the entry point import each other.
@@ -89,10 +90,10 @@ class CliContext:
         print(f"hookwise: warning: {message}", file=self.stderr)
 
 
-#: the global options, one row each: (flag, metavar or None for a switch, repeatable, help). The argparse
-#: parser (:func:`hookwise.cli.parser.build_parser`) and the fast reader of a ``fire`` command line
-#: (:func:`hookwise.cli.main._parse_fast`) are both built from it; the attribute is the flag without
-#: ``--``, with ``_`` for ``-`` (a list for a repeatable option).
+#: the global options, one row each: (flag, metavar or None for a switch, repeatable, help). The
+#: argparse parser (:func:`hookwise.cli.parser.build_parser`) and the fast reader of a ``fire``
+#: command line (:func:`hookwise.cli.main._parse_fast`) are both built from it; the attribute is the
+#: flag without ``--``, with ``_`` for ``-`` (a list for a repeatable option).
 GLOBAL_OPTIONS: tuple[tuple[str, str | None, bool, str], ...] = (
     ("--project", "DIR", False, "project directory (default: the current directory)"),
     ("--trace", "FILE", False, "append one JSON line per hook call to FILE"),

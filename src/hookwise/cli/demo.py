@@ -219,7 +219,10 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
     session = AgentSession(hs, model, ui, AgentOptions(approval_mode="yolo"))
 
     print(
-        "hookwise demo: a scripted agent session with four command hooks (no model key, no network)",
+        (
+            "hookwise demo: a scripted agent session with four command hooks (no model key, no "
+            "network)"
+        ),
         file=out,
     )
     print(f"  project  {project}", file=out)
@@ -227,7 +230,10 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
     for name, (event, matcher, script) in HOOKS.items():
         print(f"             {name:<16} {event:<12} {matcher or '':<20} {script}", file=out)
     print(
-        "  model    scripted replay of session.responses.jsonl; approval mode yolo, so only hooks say no",
+        (
+            "  model    scripted replay of session.responses.jsonl; approval mode yolo, so "
+            "only hooks say no"
+        ),
         file=out,
     )
     for w in hs.warnings:
@@ -250,9 +256,9 @@ def _run_demo(base: str, keep: bool, ctx: CliContext, out: IO[str]) -> int:
     if keep:
         print(f"\nThe demo project is kept in {base}. Replay the session yourself:", file=out)
         print(
-            f"  cd {shlex.quote(project)} && HOOKWISE_TRUST_ALL=1 GEMINI_CLI_HOME={shlex.quote(home)} "
-            f"hookwise agent -p {shlex.quote(PROMPT)} --responses {shlex.quote(responses)} "
-            "--approval-mode yolo",
+            f"  cd {shlex.quote(project)} && HOOKWISE_TRUST_ALL=1 "
+            f"GEMINI_CLI_HOME={shlex.quote(home)} hookwise agent -p {shlex.quote(PROMPT)} "
+            f"--responses {shlex.quote(responses)} --approval-mode yolo",
             file=out,
         )
     else:

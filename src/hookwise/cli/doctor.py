@@ -1,4 +1,5 @@
-"""``hookwise doctor [--dry-run | --yes]``: run every configured hook once and say what is wrong with it.
+"""``hookwise doctor [--dry-run | --yes]``: run every configured hook once and say what is wrong
+with it.
 
 Hooks are programs: running them may have side effects even on a harmless
 input, so doctor asks first. ``--dry-run`` lists what would run; ``--yes`` runs.
@@ -77,8 +78,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         runnable = [c for c in checks if c.status != SKIPPED]
         if runnable and (args.dry_run or not args.yes):
             print(
-                f"doctor would run {len(runnable)} hook(s), each once, in the project dir {hs.project_dir}, "
-                f"on a synthetic input whose paths point into a temporary sandbox:",
+                f"doctor would run {len(runnable)} hook(s), each once, in the project dir "
+                f"{hs.project_dir}, on a synthetic input whose paths point into a temporary "
+                "sandbox:",
                 file=ctx.stdout,
             )
             for c in checks:
@@ -86,15 +88,19 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
                     print(f"  skip  {_label(c)}: {c.summary}", file=ctx.stdout)
                 else:
                     print(
-                        f"  run   {_label(c)}\n        $ {c.entry.command}\n        input {_input_summary(c)}",
+                        (
+                            f"  run   {_label(c)}\n        $ {c.entry.command}\n        input "
+                            f"{_input_summary(c)}"
+                        ),
                         file=ctx.stdout,
                     )
             if args.dry_run:
                 return 0
             if not _confirm(ctx, len(runnable)):
                 print(
-                    "Hooks are programs and may have side effects (write files, call services) even on a "
-                    "harmless input. Re-run with --yes to run them, or --dry-run to only list them.",
+                    "Hooks are programs and may have side effects (write files, call services) "
+                    "even on a harmless input. Re-run with --yes to run them, or --dry-run to only "
+                    "list them.",
                     file=ctx.stderr,
                 )
                 return 1

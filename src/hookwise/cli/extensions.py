@@ -1,4 +1,5 @@
-"""``hookwise extensions list | install SRC | link DIR | uninstall NAME | enable NAME | disable NAME``.
+"""``hookwise extensions list | install SRC | link DIR | uninstall NAME | enable NAME | disable
+NAME``.
 
 Follows ``gemini extensions`` (docs/sources.md, "hookwise extensions"). After
 ``install``/``link`` the new hooks are listed with their commands; on a terminal
@@ -122,7 +123,8 @@ def _list(args: argparse.Namespace, ctx: CliContext, root: str) -> int:
 
 
 def _offer_trust(ctx: CliContext, path: str, *, consent: bool) -> int:
-    """List the hooks of the new extension; trust them on a yes (or --consent), never wait without a terminal."""
+    """List the hooks of the new extension; trust them on a yes (or --consent), never wait without a
+    terminal."""
     hs = ctx.hook_system(trust_all=False)
     real = os.path.realpath(path)
     new = [e for e in hs.entries if e.extension_dir and os.path.realpath(e.extension_dir) == real]

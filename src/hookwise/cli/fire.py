@@ -1,4 +1,5 @@
-"""``hookwise fire EVENT``: run one event through the configured hooks and print the merged result."""
+"""``hookwise fire EVENT``: run one event through the configured hooks and print the merged
+result."""
 
 from __future__ import annotations
 
@@ -53,10 +54,10 @@ DEFAULTS: dict[HookEvent, dict[str, Any]] = {
 #: how a flag's value goes into the input: as text, as a JSON object, or ``true`` when given
 TEXT, JSON, SWITCH = "text", "json", "switch"
 
-#: every flag of ``fire`` after the event, one row each: (flag, metavar or None for a switch, input field or
-#: None, how its value goes in, allowed values or None, refused for an event without the field, help).
-#: argparse's dest is the flag without ``--`` and with ``_`` for ``-``. :func:`configure`,
-#: :func:`parse_fast` and :func:`build_payload` all read this table.
+#: every flag of ``fire`` after the event, one row each: (flag, metavar or None for a switch, input
+#: field or None, how its value goes in, allowed values or None, refused for an event without the
+#: field, help). argparse's dest is the flag without ``--`` and with ``_`` for ``-``.
+#: :func:`configure`, :func:`parse_fast` and :func:`build_payload` all read this table.
 FLAGS: tuple[tuple[str, str | None, str | None, str, tuple[str, ...] | None, bool, str], ...] = (
     (
         "--input",
@@ -192,7 +193,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def parse_fast(argv: Sequence[str]) -> dict[str, Any] | None:
-    """The namespace argparse would build from ``argv`` (after ``fire``), when it is plainly well-formed.
+    """The namespace argparse would build from ``argv`` (after ``fire``), when it is plainly
+    well-formed.
 
     Only exact flags of :data:`FLAGS`, ``--flag value`` / ``--flag=value`` and
     one event are read here; anything else (help, abbreviations, a value that
@@ -265,7 +267,8 @@ def read_input(path: str, stdin: Any) -> dict[str, Any]:
 
 
 def _check_flags(event: HookEvent, given: list[str], data: dict[str, Any]) -> None:
-    """Refuse a flag whose field the event's input lacks (when its row says so), then a value not allowed."""
+    """Refuse a flag whose field the event's input lacks (when its row says so), then a value not
+    allowed."""
     fields = EVENT_SPECS[event].fields
     for flag, _metavar, key, _kind, _choices, checked, _help in FLAGS:
         if checked and flag in given and key not in fields:
@@ -311,15 +314,16 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         result = hs.fire(event, payload)
     except PayloadError as exc:
         raise UsageError(str(exc)) from None
-    # `async` hooks (docs/claude.md): the answer comes at once, with the reports of those already finished;
-    # those still running are stopped as the program exits, as Claude Code cancels them at the end of `-p`
+    # `async` hooks (docs/claude.md): the answer comes at once, with the reports of those already
+    # finished; those still running are stopped as the program exits, as Claude Code cancels them at
+    # the end of `-p`
     result.warnings.extend(hs.wait_background(None if args.wait_async else 0))
     running = hs.background_running
     if running:
         result.warnings.append(
-            f"{running} async hook{'s' if running != 1 else ''} still running when hookwise fire answered: "
-            "stopped as it exits (as Claude Code cancels background hooks at the end of a -p session); "
-            "no outcome is reported for them"
+            f"{running} async hook{'s' if running != 1 else ''} still running when hookwise fire "
+            "answered: stopped as it exits (as Claude Code cancels background hooks at the end of "
+            "a -p session); no outcome is reported for them"
         )
     if args.json:
         print(dumps_indented(result.to_json(), ensure_ascii=False), file=ctx.stdout)

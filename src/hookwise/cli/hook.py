@@ -1,8 +1,10 @@
-"""``hookwise hook AGENT [EVENT]``: the command an agent's hook configuration calls (docs/agents.md).
+"""``hookwise hook AGENT [EVENT]``: the command an agent's hook configuration calls
+(docs/agents.md).
 
-Reads the agent's hook call on stdin, fires the project's hooks, and prints the answer in the agent's
-format (stdout, stderr, exit status): :func:`hookwise.bridge.core.answer` does the work; this module is
-the process edge. A well-formed line is parsed without argparse (:func:`parse_fast`), as ``fire`` is.
+Reads the agent's hook call on stdin, fires the project's hooks, and prints the answer in the
+agent's format (stdout, stderr, exit status): :func:`hookwise.bridge.core.answer` does the work;
+this module is the process edge. A well-formed line is parsed without argparse (:func:`parse_fast`),
+as ``fire`` is.
 """
 
 from __future__ import annotations
@@ -98,7 +100,8 @@ def _stdin() -> bytes:
 
 
 def _served(args: Any, data: bytes, fail_closed: bool) -> tuple[str, str, int] | None:
-    """The answer of a running ``hookwise serve`` on its Unix socket (docs/fleet.md), or None: run here.
+    """The answer of a running ``hookwise serve`` on its Unix socket (docs/fleet.md), or None: run
+    here.
 
     Skipped with ``--project`` (the service finds the project from the payload), ``--trace`` and
     ``HOOKWISE_SERVE=off``."""

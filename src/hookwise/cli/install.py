@@ -1,4 +1,5 @@
-"""``hookwise install AGENT`` / ``hookwise uninstall AGENT``: make an agent call hookwise for its hooks.
+"""``hookwise install AGENT`` / ``hookwise uninstall AGENT``: make an agent call hookwise for its
+hooks.
 
 Project scope by default (``--user`` for the user's file); ``--dry-run`` prints the diff and writes
 nothing; ``--take-over`` moves the agent's own hooks under hookwise (docs/agents.md).

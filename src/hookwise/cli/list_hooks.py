@@ -27,7 +27,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
             {
                 "event": e.extra["claude_event"] if relayed else e.event.value,
                 "name": e.display_name,
-                what: target,  # "command", "url", "callable": what the hook runs, as its kind names it
+                # "command", "url", "callable": what the hook runs, as its kind names it
+                what: target,
                 "matcher": e.matcher,
                 "sequential": e.sequential,
                 "timeout": e.timeout_ms,
@@ -47,7 +48,9 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         if relayed:
             rows[-1]["bridgeOnly"] = True
         origin = _origin(e)
-        if origin:  # beyond the contract's fields, only when there is something to say (plugin/extension name)
+        if origin:
+            # beyond the contract's fields, only when there is something to say (plugin/extension
+            # name)
             rows[-1]["origin"] = origin
     if args.json:
         prof = hs.settings.profile
@@ -66,7 +69,10 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     prof = hs.settings.profile
     if prof.name != "gemini":
         print(
-            f"profile: {prof.name} ({prof.product} settings: {prof.project_settings}, ~/{prof.user_settings})",
+            (
+                f"profile: {prof.name} ({prof.product} settings: {prof.project_settings}, "
+                f"~/{prof.user_settings})"
+            ),
             file=ctx.stdout,
         )
     body = [
@@ -97,14 +103,17 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     )
     if any(r.get("bridgeOnly") for r in rows):
         print(
-            "\n* a Claude Code event hookwise has no equivalent of: it fires only through the agent "
-            "bridge (`hookwise hook <agent>`, docs/agents.md), never in a host",
+            "\n* a Claude Code event hookwise has no equivalent of: it fires only through the "
+            "agent bridge (`hookwise hook <agent>`, docs/agents.md), never in a host",
             file=ctx.stdout,
         )
     untrusted = sum(1 for r in rows if not r["trusted"])
     if untrusted:
         print(
-            f"\n{untrusted} hook(s) are not trusted and will be skipped; review them with `hookwise trust`.",
+            (
+                f"\n{untrusted} hook(s) are not trusted and will be skipped; review them with "
+                "`hookwise trust`."
+            ),
             file=ctx.stdout,
         )
     return 0

@@ -49,7 +49,8 @@ def _command_name(argv: Sequence[str]) -> str | None:
 
 
 def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
-    """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else None."""
+    """The arguments of a well-formed ``[global options] fire|hook ...`` without argparse, else
+    None."""
 
     values: dict[str, Any] = {"version": None}
     for flag, (takes, many) in _TAKES.items():
@@ -86,14 +87,16 @@ def _parse_fast(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 class _Arguments:
-    """The attributes argparse would have set (``argparse.Namespace`` without importing argparse)."""
+    """The attributes argparse would have set (``argparse.Namespace`` without importing
+    argparse)."""
 
     def __init__(self, **values: Any) -> None:
         self.__dict__.update(values)
 
 
 def _parse(args_list: list[str]) -> argparse.Namespace | int:
-    """The parsed command line, or the exit status when there is nothing to run (usage error, help)."""
+    """The parsed command line, or the exit status when there is nothing to run (usage error,
+    help)."""
     only = _command_name(args_list)
     args = _parse_fast(args_list) if only in FAST_COMMANDS else None
     if args is not None:
@@ -179,7 +182,10 @@ def _failed(exc: Exception) -> int:
     if os.environ.get("HOOKWISE_DEBUG"):
         raise exc
     print(
-        f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for a traceback)",
+        (
+            f"hookwise: internal error: {type(exc).__name__}: {exc} (set HOOKWISE_DEBUG=1 for "
+            "a traceback)"
+        ),
         file=sys.stderr,
     )
     return 70
@@ -190,25 +196,29 @@ _GC_YOUNG_THRESHOLD = 20_000
 
 
 def console() -> int:
-    """The ``hookwise`` program (scripts/hookwise, ``python -m hookwise``): :func:`main` in a process that ends next.
+    """The ``hookwise`` program (scripts/hookwise, ``python -m hookwise``): :func:`main` in a
+    process that ends next.
 
-    After the command, every object still alive is left to the process exit: :func:`gc.freeze` keeps the
-    interpreter's last collections from walking them (about 2 ms of every run). Nothing of hookwise's waits
-    for those collections: its files are written unbuffered or flushed and closed explicitly, exit handlers
-    (telemetry's last export, persistent hooks) still run, and Python never promises finalizers of objects
-    still alive at exit. Only for the program: :func:`main` itself leaves the garbage collector alone.
+    After the command, every object still alive is left to the process exit: :func:`gc.freeze` keeps
+    the interpreter's last collections from walking them (about 2 ms of every run). Nothing of
+    hookwise's waits for those collections: its files are written unbuffered or flushed and closed
+    explicitly, exit handlers (telemetry's last export, persistent hooks) still run, and Python
+    never promises finalizers of objects still alive at exit. Only for the program: :func:`main`
+    itself leaves the garbage collector alone.
 
-    When the command loaded neither :mod:`threading` nor :mod:`atexit` (a plain ``fire``: no telemetry, no
-    persistent or background hook), nothing can be waiting for the interpreter's shutdown: no other thread,
-    no exit handler. The process then ends right after flushing its output (:func:`os._exit`), skipping the
-    tear-down of every module (about 1.5 ms of a ``fire``). Otherwise it exits the ordinary way.
+    When the command loaded neither :mod:`threading` nor :mod:`atexit` (a plain ``fire``: no
+    telemetry, no persistent or background hook), nothing can be waiting for the interpreter's
+    shutdown: no other thread, no exit handler. The process then ends right after flushing its
+    output (:func:`os._exit`), skipping the tear-down of every module (about 1.5 ms of a ``fire``).
+    Otherwise it exits the ordinary way.
     """
     import gc
 
-    # The imports of a command make tens of thousands of objects that all live to the end (modules, classes,
-    # functions, tables) and almost no garbage: at the default threshold (700) the young generation is
-    # collected about fifty times for nothing, ~4 % of a ``fire``'s instructions. A larger first threshold
-    # keeps collections rare; long-running commands (agent, serve, mcp) still collect, just in larger steps.
+    # The imports of a command make tens of thousands of objects that all live to the end (modules,
+    # classes, functions, tables) and almost no garbage: at the default threshold (700) the young
+    # generation is collected about fifty times for nothing, ~4 % of a ``fire``'s instructions. A
+    # larger first threshold keeps collections rare; long-running commands (agent, serve, mcp) still
+    # collect, just in larger steps.
     gc.set_threshold(_GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     if sys.argv[1:2] == [
         "hook"

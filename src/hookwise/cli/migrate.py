@@ -4,12 +4,13 @@
 equivalent hooks (``"dialect": "claude"``) to the matching hookwise settings
 file; ``--to-claude`` does the reverse. Scopes never mix:
 
-=========  ==============================================================  ==============================
-scope      Claude Code files (read in this order)                          hookwise file
-=========  ==============================================================  ==============================
-project    ``<project>/.claude/settings.json``, ``.claude/settings.local.json``  ``<project>/.gemini/settings.json``
-user       ``~/.claude/settings.json``                                     ``~/.gemini/settings.json``
-=========  ==============================================================  ==============================
+=========  ========================================  ===================================
+scope      Claude Code files (read in this order)    hookwise file
+=========  ========================================  ===================================
+project    ``<project>/.claude/settings.json``,      ``<project>/.gemini/settings.json``
+           ``.claude/settings.local.json``
+user       ``~/.claude/settings.json``               ``~/.gemini/settings.json``
+=========  ========================================  ===================================
 
 (``~`` is ``$GEMINI_CLI_HOME`` when set, as for every hookwise user file.)
 
@@ -53,7 +54,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     way.add_argument(
         "--from-claude",
         action="store_true",
-        help="Claude Code settings (.claude/settings.json, settings.local.json) → hookwise settings",
+        help=(
+            "Claude Code settings (.claude/settings.json, settings.local.json) → hookwise settings"
+        ),
     )
     way.add_argument(
         "--to-claude",
@@ -141,7 +144,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         text, doc = _read_target(target)
 
         def roots_for(path: str) -> Sequence[PluginRoot]:
-            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is kept as written)
+            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is
+            # kept as written)
             return runtime_plugin_root(project, env)
 
         plan = plan_from_claude(sources, target, doc, roots_for)
@@ -161,7 +165,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         existing = [(p, *_read_source(p)) for p in existing_paths if os.path.exists(p)]
 
         def roots_for(path: str) -> Sequence[PluginRoot]:
-            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is kept as written)
+            # where ${CLAUDE_PLUGIN_ROOT} resolves when the migrated hook runs (the command text is
+            # kept as written)
             return runtime_plugin_root(project, env)
 
         plan = plan_to_claude(source, stext, sdoc, target, existing, roots_for)

@@ -51,7 +51,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
-            continue  # the command is known: building the other parsers costs ~10 ms of start-up (gettext)
+            # the command is known: building the other parsers costs ~10 ms of start-up (gettext)
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
         if only == name:

@@ -1,4 +1,5 @@
-"""``hookwise test [PATH...] [--junit FILE]``: run ``*.hooktest.json`` case files, print a pass/fail table.
+"""``hookwise test [PATH...] [--junit FILE]``: run ``*.hooktest.json`` case files, print a pass/fail
+table.
 
 PATHs are case files or directories (searched recursively for ``*.hooktest.json``);
 the default is the project dir. Exit status 0 when every case passed, 1 when
@@ -61,7 +62,10 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
     def show(r: CaseResult) -> None:
         print(
-            f"{r.status:<5} {_rel(r.case.file):<{fwidth}}  {r.case.name:<{width}}  {r.duration_ms:6.0f} ms",
+            (
+                f"{r.status:<5} {_rel(r.case.file):<{fwidth}}  {r.case.name:<{width}}  "
+                f"{r.duration_ms:6.0f} ms"
+            ),
             file=ctx.stdout,
         )
         for line in [r.error] if r.error else r.failures:

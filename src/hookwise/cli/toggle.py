@@ -96,8 +96,8 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
         )
     if target.scope == "project" and matches and all(not e.needs_trust for e in matches):
         raise UsageError(
-            f"{name!r} is one of your user hooks ({matches[0].file}); a project file cannot switch it "
-            "off (a cloned repository could do the same to your guards, docs/security.md): use "
+            f"{name!r} is one of your user hooks ({matches[0].file}); a project file cannot switch "
+            "it off (a cloned repository could do the same to your guards, docs/security.md): use "
             "--scope user to switch it off everywhere"
         )
     if name in target.disabled:
@@ -184,7 +184,8 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
     if not entries:
         print("No hooks configured.", file=ctx.stdout)
         return 0
-    # a file switches off hooks of its own trust or less: a project file only project/extension/plugin hooks
+    # a file switches off hooks of its own trust or less: a project file only
+    # project/extension/plugin hooks
     reachable = [
         e
         for e in entries
@@ -201,7 +202,10 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
     else:
         edit.write(target, edit.with_names(target, missing))
         print(
-            f"Disabled {len(missing)} hook(s) by adding them to hooksConfig.disabled in {target.label}: "
+            (
+                f"Disabled {len(missing)} hook(s) by adding them to hooksConfig.disabled in "
+                f"{target.label}: "
+            )
             + ", ".join(missing),
             file=ctx.stdout,
         )

@@ -1,5 +1,5 @@
-"""``hookwise trace report FILE [--html OUT]``: per-hook statistics of a ``--trace`` file or telemetry outfile,
-as text and as one self-contained HTML page (docs/telemetry.md)."""
+"""``hookwise trace report FILE [--html OUT]``: per-hook statistics of a ``--trace`` file or
+telemetry outfile, as text and as one self-contained HTML page (docs/telemetry.md)."""
 
 from __future__ import annotations
 

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def describe(e: HookEntry, hs: HookSystem, ctx: CliContext) -> None:
-    """The review screen of an untrusted hook: where it is from and exactly what trusting it approves."""
+    """The review screen of an untrusted hook: where it is from and exactly what trusting it
+    approves."""
     for line in review(e, hs.trust_store, ctx.project_dir, hs.is_trusted(e)):
         print(line, file=ctx.stdout)

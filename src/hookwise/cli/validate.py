@@ -1,4 +1,5 @@
-"""``hookwise validate [--json]``: check every settings layer, report all problems, exit 1 on errors."""
+"""``hookwise validate [--json]``: check every settings layer, report all problems, exit 1 on
+errors."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
         return 0
     if n_err or n_warn:
         print(
-            f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''} "
-            f"in {where}",
+            f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} "
+            f"warning{'s' if n_warn != 1 else ''} in {where}",
             file=ctx.stderr,
         )
     else:

@@ -1,4 +1,5 @@
-"""The one check every hook answer passes before it counts (docs/contract.md §6; docs/hook-types.md).
+"""The one check every hook answer passes before it counts (docs/contract.md §6;
+docs/hook-types.md).
 
 A hook's answer comes from outside: a command's stdout, an http body, a Python
 function's return value, a dialect's translation of any of them. Whatever it
@@ -104,7 +105,10 @@ def answer_error(output: dict[str, Any]) -> str | None:
         err = _type_error(config, TOOL_CONFIG_FIELDS, "hookSpecificOutput.toolConfig.")
         names = config.get("allowedFunctionNames")
         if err is None and isinstance(names, list) and not all(isinstance(n, str) for n in names):
-            err = "answer field `hookSpecificOutput.toolConfig.allowedFunctionNames` must hold strings"
+            err = (
+                "answer field `hookSpecificOutput.toolConfig.allowedFunctionNames` must hold "
+                "strings"
+            )
     return err
 
 
@@ -117,7 +121,8 @@ def _clean_text(s: str) -> str:
 
 
 def clean(value: Any, depth: int = 0) -> Any:
-    """``value`` with lone surrogates in every string (keys too) replaced by U+FFFD; shared when clean."""
+    """``value`` with lone surrogates in every string (keys too) replaced by U+FFFD; shared when
+    clean."""
     if isinstance(value, str):
         return _clean_text(value)
     if depth > 200:
@@ -143,9 +148,11 @@ def _same(out: dict[Any, Any], value: dict[Any, Any]) -> bool:
 def check_answer(
     output: dict[str, Any] | None, encodable: bool = False
 ) -> tuple[dict[str, Any] | None, str | None]:
-    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when malformed.
+    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when
+    malformed.
 
-    ``encodable``: the caller already knows every string of ``output`` encodes (nothing to replace)."""
+    ``encodable``: the caller already knows every string of ``output`` encodes (nothing to
+    replace)."""
     if output is None:
         return None, None
     if not isinstance(output, dict):
@@ -165,8 +172,9 @@ def check_answer(
 
 
 def _encodable(value: dict[str, Any]) -> bool:
-    """Every string of ``value`` (keys too) encodes as UTF-8, so :func:`clean` would return it as is: one
-    pass of the C encoder instead of a Python walk (False also when it cannot tell: :func:`clean` decides)."""
+    """Every string of ``value`` (keys too) encodes as UTF-8, so :func:`clean` would return it as
+    is: one pass of the C encoder instead of a Python walk (False also when it cannot tell:
+    :func:`clean` decides)."""
     try:
         text = compact_text(value)
     except (TypeError, ValueError, RecursionError):

@@ -20,12 +20,14 @@ if TYPE_CHECKING:
 
 
 def merged_over(base: object, changes: dict[str, Any]) -> dict[str, Any]:
-    """``changes`` merged over ``base`` (a non-object base counts as empty): the one "merge over" rule."""
+    """``changes`` merged over ``base`` (a non-object base counts as empty): the one "merge over"
+    rule."""
     return {**(base if isinstance(base, dict) else {}), **changes}
 
 
 def next_input(event: HookEvent, cur: dict[str, Any], outcome: HookOutcome) -> dict[str, Any]:
-    """The input of the hook after ``outcome`` in a sequential chain (``cur`` itself when nothing changes)."""
+    """The input of the hook after ``outcome`` in a sequential chain (``cur`` itself when nothing
+    changes)."""
     if outcome.outcome is not Outcome.OK or not outcome.output:
         return cur
     kind = EVENT_SPECS[event].chain

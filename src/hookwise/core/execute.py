@@ -1,4 +1,5 @@
-"""The plan executor (docs/contract.md §4): the one loop that runs a firing's hooks, for ``fire`` and ``fire_async``.
+"""The plan executor (docs/contract.md §4): the one loop that runs a firing's hooks, for ``fire``
+and ``fire_async``.
 
 Module-level and stateless: it gets the firing, the plan, the input and the
 runner table (``{type: runner}``, see :mod:`hookwise.runners`), and returns one
@@ -75,10 +76,12 @@ def _run_kinds(
     results: list[HookOutcome | None],
     j: int,
 ) -> None:
-    """Run kind ``j``; the kinds after it run as its ``during`` (while its background work proceeds).
+    """Run kind ``j``; the kinds after it run as its ``during`` (while its background work
+    proceeds).
 
-    A module-level function, not a closure that calls itself: such a closure is a reference cycle, and every
-    firing's objects would then wait for the garbage collector instead of being freed when it returns."""
+    A module-level function, not a closure that calls itself: such a closure is a reference cycle,
+    and every firing's objects would then wait for the garbage collector instead of being freed when
+    it returns."""
     idx = groups[kinds[j]]
     during: Callable[[], None] | None = None
     if j + 1 < len(kinds):
@@ -116,7 +119,8 @@ async def run_plan_async(
 
 
 def _refused(firing: Firing, entry: HookEntry, runners: Mapping[str, Runner]) -> HookOutcome | None:
-    """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else None."""
+    """The outcome of a hook that is not handed to a runner (untrusted, or a kind without one), else
+    None."""
     if not firing.host.is_trusted(entry):
         return skipped(entry, firing.event)
     if entry.type not in runners:

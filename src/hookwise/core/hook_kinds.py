@@ -17,8 +17,9 @@ if (
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
-#: headers an http hook may not set: they decide where and how the request is framed, so a project could
-#: reach another virtual host behind an allowed address or smuggle a second request (docs/hook-types.md)
+#: headers an http hook may not set: they decide where and how the request is framed, so a project
+#: could reach another virtual host behind an allowed address or smuggle a second request
+#: (docs/hook-types.md)
 FRAMING_HEADERS = frozenset(
     {
         "host",
@@ -46,12 +47,14 @@ def _var() -> re.Pattern[str]:
 
 
 def _dotted(name: str) -> bool:
-    """``name`` is dotted ASCII Python names (``pkg.mod``): ``[A-Za-z_][A-Za-z0-9_]*`` between dots."""
+    """``name`` is dotted ASCII Python names (``pkg.mod``): ``[A-Za-z_][A-Za-z0-9_]*`` between
+    dots."""
     return all(part.isidentifier() and part.isascii() for part in name.split("."))
 
 
 def check_url(url: Any) -> str | None:
-    """Why ``url`` cannot be an http hook's URL, or None when it can (absolute ``http``/``https`` with a host)."""
+    """Why ``url`` cannot be an http hook's URL, or None when it can (absolute ``http``/``https``
+    with a host)."""
     if not isinstance(url, str) or not url.strip():
         return '"url" must be a non-empty string'
     if any(c.isspace() for c in url):
@@ -73,7 +76,8 @@ def check_url(url: Any) -> str | None:
 
 
 def _pattern(p: str) -> re.Pattern[str]:
-    """``*`` matches any run of characters; inside the host part (after ``://``) it stops at ``/ ? # @``."""
+    """``*`` matches any run of characters; inside the host part (after ``://``) it stops at
+    ``/ ? # @``."""
     import re
 
     cut = len(p)
@@ -91,7 +95,8 @@ def _pattern(p: str) -> re.Pattern[str]:
 
 
 def url_allowed(url: str, lists: Sequence[Sequence[str]]) -> bool:
-    """True when every list allows ``url`` (``*`` matches any run of characters; the whole URL must match).
+    """True when every list allows ``url`` (``*`` matches any run of characters; the whole URL must
+    match).
 
     ``lists`` holds one list per settings layer that sets an allow-list: a URL
     must pass each of them, so a project file can narrow what a user or system
@@ -132,7 +137,13 @@ def check_callable(spec: Any) -> str | None:
         return '"callable" must be a non-empty string like "package.module:function"'
     module, sep, attr = spec.partition(":")
     if not sep:
-        return f'"callable" {spec!r} must name a module and a function separated by a colon ("package.module:function")'
+        return (
+            f'"callable" {spec!r} must name a module and a function separated by a colon '
+            '("package.module:function")'
+        )
     if not _dotted(module) or not _dotted(attr):
-        return f'"callable" {spec!r} is not "package.module:function" (dotted Python names around one colon)'
+        return (
+            f'"callable" {spec!r} is not "package.module:function" (dotted Python names around '
+            "one colon)"
+        )
     return None

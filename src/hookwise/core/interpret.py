@@ -33,7 +33,8 @@ class Interpretation:
     output: dict[str, Any] | None
     error: str | None
     is_json: bool = False  # the output is the hook's own JSON object (not a text fallback)
-    #: the output is known to be JSON whose every string encodes (ASCII): the answer check need not look again
+    #: the output is known to be JSON whose every string encodes (ASCII): the answer check need not
+    #: look again
     encodable: bool = False
 
 
@@ -62,7 +63,8 @@ def _too_deep(text: str) -> bool:
 
 
 def json_error(out: str) -> str | None:
-    """Why ``out``, which starts like JSON (``{`` or ``[``), does not parse (with the position); else None.
+    """Why ``out``, which starts like JSON (``{`` or ``[``), does not parse (with the position);
+    else None.
 
     Output that starts like JSON and fails to parse is a crashed serializer or a
     truncated write, not text: a malformed answer (docs/contract.md §6).
@@ -205,8 +207,30 @@ def interpret_python(name: str, value: Any) -> Interpretation:
     )
 
 
+<<<<<<< HEAD
+=======
+def _flat_ascii(value: dict[Any, Any]) -> bool:
+    """Every key an ASCII ``str`` and every value an ASCII ``str``, a bool or None (at most 8
+    fields): JSON as is, and every string encodes. Anything else (nested objects, numbers, more
+    fields) is for the encoder."""
+    if len(value) > 8:
+        return False
+    for k, v in value.items():
+        if k.__class__ is not str or not k.isascii():
+            return False
+        kind = v.__class__
+        if kind is str:
+            if not v.isascii():
+                return False
+        elif v is not None and kind is not bool:
+            return False
+    return True
+
+
+>>>>>>> main
 def _why(value: dict[str, Any], exc: Exception) -> Exception:
-    """What :func:`dumps` says about ``value`` (a cycle is "Circular reference detected", not a recursion)."""
+    """What :func:`dumps` says about ``value`` (a cycle is "Circular reference detected", not a
+    recursion)."""
     if not isinstance(exc, RecursionError):
         return exc
     try:

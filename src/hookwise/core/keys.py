@@ -1,4 +1,5 @@
-"""Settings keys and the kinds of value they take: one :class:`Key` row per key, read by a :class:`Kind`.
+"""Settings keys and the kinds of value they take: one :class:`Key` row per key, read by a
+:class:`Kind`.
 
 The tables of :mod:`hookwise.settings.schema` and the keys each hook kind owns
 (``HookKind.keys`` in :mod:`hookwise.runners`) are made of these rows, so the
@@ -25,7 +26,8 @@ WARNING: Severity = "warning"
 
 @dataclass(frozen=True)
 class Note:
-    """What a :class:`Kind` says about one value; ``suffix`` extends the key's pointer (``/env/NAME``)."""
+    """What a :class:`Kind` says about one value; ``suffix`` extends the key's pointer
+    (``/env/NAME``)."""
 
     message: str
     severity: Severity = ERROR
@@ -42,7 +44,8 @@ def show(value: Any) -> str:
 
 
 def _num(v: float) -> str:
-    """A number for messages: ``30``, ``0.5``, ``1500.5``, ``inf``, ``1.00e+30`` for long integers."""
+    """A number for messages: ``30``, ``0.5``, ``1500.5``, ``inf``, ``1.00e+30`` for long
+    integers."""
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() and abs(v) < 1e16 else repr(v)
     sign, s = ("-" if v < 0 else ""), str(abs(v))
@@ -50,7 +53,8 @@ def _num(v: float) -> str:
 
 
 def _ceil(v: float) -> int:
-    """The smallest whole number >= ``v`` (what :func:`math.ceil` gives, without importing math on every start)."""
+    """The smallest whole number >= ``v`` (what :func:`math.ceil` gives, without importing math on
+    every start)."""
     return -int(-v // 1)
 
 
@@ -125,7 +129,8 @@ class Names(Kind):
 
 
 class Url(Kind):
-    """An ``http`` hook's address: absolute ``http://`` or ``https://`` with a host (docs/hook-types.md)."""
+    """An ``http`` hook's address: absolute ``http://`` or ``https://`` with a host
+    (docs/hook-types.md)."""
 
     def json(self) -> dict[str, Any]:
         return {"type": "string", "pattern": "^https?://[^\\s/?#]+[^\\s]*$"}
@@ -167,7 +172,10 @@ class Headers(Kind):
             if not isinstance(v, str):
                 notes.append(
                     Note(
-                        f"a header value must be a string, got {kind_of(v)}; this header is dropped",
+                        (
+                            f"a header value must be a string, got {kind_of(v)}; this header "
+                            "is dropped"
+                        ),
                         suffix=pointer(str(k)),
                         at_load=True,
                     )
@@ -175,8 +183,8 @@ class Headers(Kind):
             elif k.lower() in FRAMING_HEADERS:
                 notes.append(
                     Note(
-                        f"{k!r} may not be set by a hook: it decides where the request goes and how it "
-                        "is framed",
+                        f"{k!r} may not be set by a hook: it decides where the request goes and "
+                        "how it is framed",
                         suffix=pointer(str(k)),
                         at_load=True,
                     )
@@ -201,7 +209,8 @@ SECONDS_HINT_MS = 1000
 
 
 class Timeout(Kind):
-    """Milliseconds, the one rule for a hook's ``"timeout"`` (the loader, ``validate`` and migration read it).
+    """Milliseconds, the one rule for a hook's ``"timeout"`` (the loader, ``validate`` and migration
+    read it).
 
     absent                          the default, 60000 ms
     not a number (string, boolean,  error: the hook is skipped (Gemini CLI would fire it with a
@@ -230,13 +239,15 @@ class Timeout(Kind):
             if value > 0:
                 return None, [
                     Note(
-                        f'"{key}" is in milliseconds and {_num(value)} ms is too short to run anything; '
+                        f'"{key}" is in milliseconds and {_num(value)} ms is too short to run '
+                        "anything; "
                         f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}"
                     )
                 ]
             return None, [
                 Note(
-                    f'"{key}" must be a positive number of milliseconds (at least 1), got {_num(value)}'
+                    f'"{key}" must be a positive number of milliseconds (at least 1), got '
+                    f"{_num(value)}"
                 )
             ]
         if value > MAX_TIMEOUT_MS:
@@ -253,7 +264,10 @@ class Timeout(Kind):
         if ms != value:
             notes.append(
                 Note(
-                    f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded up to {ms}',
+                    (
+                        f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded '
+                        f"up to {ms}"
+                    ),
                     WARNING,
                 )
             )
@@ -269,7 +283,8 @@ class Timeout(Kind):
 
 
 def timeout_ms(value: Any) -> int | None:
-    """The milliseconds a hook written with ``"timeout": value`` runs with; None when it is not loaded."""
+    """The milliseconds a hook written with ``"timeout": value`` runs with; None when it is not
+    loaded."""
     ms, notes = TIMEOUT.read("timeout", value)
     return None if any(n.severity == ERROR for n in notes) else int(ms)
 
@@ -307,7 +322,8 @@ class EnvMap(Kind):
 
 
 class Rule(Kind):
-    """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
+    """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is
+    skipped when it fires."""
 
     def json(self) -> dict[str, Any]:
         return {
@@ -341,13 +357,13 @@ ENV = EnvMap()
 
 
 #: the source labels of the settings files (docs/contract.md §1; ``settings`` rows of
-#: :data:`hookwise.core.registry.SOURCES`). Extension ``hooks.json`` files, plugins and packages contribute
-#: hooks only, never these keys.
+#: :data:`hookwise.core.registry.SOURCES`). Extension ``hooks.json`` files, plugins and packages
+#: contribute hooks only, never these keys.
 EVERY_LAYER: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.settings)
 USER_AND_SYSTEM: tuple[str, ...] = (USER, SYSTEM)
 SYSTEM_ONLY: tuple[str, ...] = (SYSTEM,)
-#: the sources whose hooks are written in files; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run
-#: only once trusted
+#: the sources whose hooks are written in files; those of
+#: :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run only once trusted
 HOOK_SOURCES: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.in_files)
 
 
@@ -426,7 +442,8 @@ class Key:
         return self.origin or Origin(USER_AND_SYSTEM)
 
     def with_origin(self, origin: Origin) -> Key:
-        """This row, given ``origin`` when it states none (the hook tables' rows share ``HOOK_ORIGIN``).
+        """This row, given ``origin`` when it states none (the hook tables' rows share
+        ``HOOK_ORIGIN``).
 
         Only for building a table: the row is completed in place (idempotent).
         """

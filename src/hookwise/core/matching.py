@@ -1,4 +1,5 @@
-"""The one matcher: every pattern hookwise evaluates runs in time linear in the subject (docs/sources.md).
+"""The one matcher: every pattern hookwise evaluates runs in time linear in the subject
+(docs/sources.md).
 
 Python's ``re`` backtracks and has no timeout: ``^(a+)+$``, ``\\w*\\w*!`` or a
 permission rule's ``*`` against a long command can take minutes, before any
@@ -76,7 +77,8 @@ class Unbounded(ValueError):
 
 
 class _Builder:
-    """Compiles ``re``'s parse tree into a flat NFA program; pieces are compiled by ``re`` itself."""
+    """Compiles ``re``'s parse tree into a flat NFA program; pieces are compiled by ``re``
+    itself."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -190,7 +192,8 @@ def _walk_lookaround(items: Any, branches: int) -> int:
 
 
 class _Tables:
-    """One generation of a lazily built DFA: states (sets of NFA positions) and their transitions."""
+    """One generation of a lazily built DFA: states (sets of NFA positions) and their
+    transitions."""
 
     __slots__ = ("closures", "ids", "kernels", "needs", "rows")
 
@@ -239,7 +242,8 @@ class _Dfa:
     def _walk(
         self, kernel: frozenset[int], passes: Callable[[tuple[Any, ...]], bool], found: set[int]
     ) -> tuple[list[int], bool]:
-        """Follow epsilon moves from ``kernel``: the character tests reached, and whether MATCH is."""
+        """Follow epsilon moves from ``kernel``: the character tests reached, and whether MATCH
+        is."""
         prog = self.prog
         stack = list(kernel)
         if self.search:
@@ -270,7 +274,8 @@ class _Dfa:
         return sorted(chars), matched
 
     def closure(self, t: _Tables, kid: int, ctx: int) -> tuple[tuple[int, ...], bool]:
-        """The character tests reachable from state ``kid`` where assertions ``ctx`` hold, and whether MATCH is."""
+        """The character tests reachable from state ``kid`` where assertions ``ctx`` hold, and
+        whether MATCH is."""
         got = t.closures.get((kid, ctx))
         if got is None:
             chars, matched = self._walk(t.kernels[kid], lambda ins: bool(ctx >> ins[1] & 1), set())
@@ -278,7 +283,8 @@ class _Dfa:
         return got
 
     def step(self, t: _Tables, kid: int, mask: int, ctx: int, key: int) -> tuple[_Tables, int]:
-        """The state after a character of class ``mask`` (-1: the search matched; -2: no full match)."""
+        """The state after a character of class ``mask`` (-1: the search matched; -2: no full
+        match)."""
         with self.lock:
             if len(t.kernels) > MAX_DFA_STATES:
                 kernel = t.kernels[kid]
@@ -320,7 +326,8 @@ class _Dfa:
 
 
 class _Marks:
-    """Which assertions hold at each position of one subject (one ``re`` pass per assertion, when first needed)."""
+    """Which assertions hold at each position of one subject (one ``re`` pass per assertion, when
+    first needed)."""
 
     __slots__ = ("asserts", "bits", "done", "s")
 
@@ -349,7 +356,8 @@ class _Marks:
 
 
 class _Classes:
-    """Each character seen, mapped to the bit mask of the pattern's character tests that accept it."""
+    """Each character seen, mapped to the bit mask of the pattern's character tests that accept
+    it."""
 
     def __init__(self, tests: list[Any]) -> None:
         self.tests = tests
@@ -417,7 +425,8 @@ def compile_regex(pattern: str) -> Regex:
 
 
 def unbounded(pattern: str) -> str | None:
-    """Why a *valid* regex ``pattern`` cannot be matched in bounded time, or None (also for invalid ones)."""
+    """Why a *valid* regex ``pattern`` cannot be matched in bounded time, or None (also for invalid
+    ones)."""
     import re
 
     try:
@@ -433,7 +442,8 @@ def unbounded(pattern: str) -> str | None:
 
 
 class Wildcard:
-    """A ``*`` pattern (``*`` = any text, everything else literal), full-matched with ``str.find`` in linear passes."""
+    """A ``*`` pattern (``*`` = any text, everything else literal), full-matched with ``str.find``
+    in linear passes."""
 
     __slots__ = ("_parts",)
 

@@ -1,4 +1,5 @@
-"""How one hook call becomes a :class:`~hookwise.result.HookOutcome`: once, with ``failClosed`` applied.
+"""How one hook call becomes a :class:`~hookwise.result.HookOutcome`: once, with ``failClosed``
+applied.
 
 Pure: every runner and the plan executor build outcomes here (docs/contract.md §6, §7).
 """
@@ -22,14 +23,16 @@ def finish(
     stderr: str = "",
     truncated: bool = False,
 ) -> HookOutcome:
-    """The outcome of one hook call from its interpretation (answer checked, fail-closed applied, §6)."""
+    """The outcome of one hook call from its interpretation (answer checked, fail-closed applied,
+    §6)."""
     output, malformed = check_answer(it.output, it.encodable)
     if malformed is not None:  # one validator for every kind's answer (core/answer.py)
         it = Interpretation(Outcome.FAILED, None, malformed)
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
-    # positional, in field order: passing thirteen keywords to a record's __init__ costs as much as building it;
-    # the entry's display_name and target and the event's value written out (each a property call)
+    # positional, in field order: passing thirteen keywords to a record's __init__ costs as much as
+    # building it; the entry's display_name and target and the event's value written out (each a
+    # property call)
     target = entry.spec.target
     return HookOutcome(
         entry.name or target or f"unknown-{entry.type}-hook",  # name (HookEntry.display_name)
@@ -49,14 +52,14 @@ def finish(
 
 
 def skipped(entry: HookEntry, event: HookEvent, why: str | None = None) -> HookOutcome:
-    """The outcome of a hook that was not run: ``why`` (an ``if`` rule that does not parse), by default
-    because it is not trusted (docs/contract.md §7)."""
+    """The outcome of a hook that was not run: ``why`` (an ``if`` rule that does not parse), by
+    default because it is not trusted (docs/contract.md §7)."""
     if why is None:
         where = entry.file or entry.source
         why = (
-            f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
-            + (f"; it would run: {entry.command}" if entry.command and entry.name else "")
-        )
+            f"not trusted: {entry.source} hook from {where} has not been approved (run "
+            "`hookwise trust`)"
+        ) + (f"; it would run: {entry.command}" if entry.command and entry.name else "")
     return HookOutcome(
         name=entry.display_name,
         command=entry.target,

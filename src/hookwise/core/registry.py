@@ -21,18 +21,23 @@ DEFAULT_TIMEOUT_MS = 60_000
 
 @dataclass(frozen=True)
 class Source:
-    """One place hooks come from (docs/sources.md): the ``source`` label its hooks carry and what follows from it.
+    """One place hooks come from (docs/sources.md): the ``source`` label its hooks carry and what
+    follows from it.
 
-    ``order``        run order: runtime hooks first, then the settings layers, then extensions, plugins, packages
-    ``trusted``      its hooks run without ``hookwise trust``, in the full environment (docs/contract.md §7)
-    ``settings``     a settings file: may set keys besides hooks (a key's ``Origin`` names these labels)
+    ``order``        run order: runtime hooks first, then the settings layers, then extensions,
+                     plugins, packages
+    ``trusted``      its hooks run without ``hookwise trust``, in the full environment
+                     (docs/contract.md §7)
+    ``settings``     a settings file: may set keys besides hooks (a key's ``Origin`` names these
+                     labels)
     ``in_files``     its hooks are written in files (every source but hooks registered from code)
-    ``own_dir``      its hooks live in a directory of their own (``extension_dir``): trust is recorded under it
-                     and the words of a command are resolved in it
-    ``switched_by``  whose ``hooksConfig.disabled`` reaches its hooks: ``system`` (only the system settings),
-                     ``user`` (user and system settings), ``any`` (a project's too), ``""`` (no file)
-    ``module_root``  where a ``python`` hook's own module is looked up: ``project`` (the project directory),
-                     ``own`` (its ``extension_dir``), ``""`` (``sys.path`` only)
+    ``own_dir``      its hooks live in a directory of their own (``extension_dir``): trust is
+                     recorded under it and the words of a command are resolved in it
+    ``switched_by``  whose ``hooksConfig.disabled`` reaches its hooks: ``system`` (only the system
+                     settings), ``user`` (user and system settings), ``any`` (a project's too),
+                     ``""`` (no file)
+    ``module_root``  where a ``python`` hook's own module is looked up: ``project`` (the project
+                     directory), ``own`` (its ``extension_dir``), ``""`` (``sys.path`` only)
     """
 
     label: str
@@ -48,9 +53,10 @@ class Source:
 RUNTIME, SYSTEM, USER, PROJECT = "runtime", "system", "user", "project"
 EXTENSION, PLUGIN, PACKAGE = "extension", "plugin", "package"
 
-#: every source, in run order (docs/sources.md; tests/core/test_sources.py checks the code and the docs read it).
-#: System defaults and system overrides are both ``system``; Claude Code's files load as ``user`` / ``project``;
-#: Tabnine's and TerminaI's files are profiles of the same layers (settings/profiles.py).
+#: every source, in run order (docs/sources.md; tests/core/test_sources.py checks the code and the
+#: docs read it). System defaults and system overrides are both ``system``; Claude Code's files load
+#: as ``user`` / ``project``; Tabnine's and TerminaI's files are profiles of the same layers
+#: (settings/profiles.py).
 SOURCES: dict[str, Source] = {
     s.label: s
     for s in (
@@ -65,20 +71,23 @@ SOURCES: dict[str, Source] = {
 }
 #: source labels in merge order (docs/contract.md §1); runtime hooks run first
 SOURCE_ORDER: dict[str, int] = {s.label: s.order for s in SOURCES.values()}
-#: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7); package hooks
-#: run at user trust (the user installed the package)
+#: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7);
+#: package hooks run at user trust (the user installed the package)
 UNTRUSTED_SOURCES = frozenset(s.label for s in SOURCES.values() if not s.trusted)
-#: sources whose hooks live in a directory of their own (trust scope, where a command's words resolve)
+#: sources whose hooks live in a directory of their own (trust scope, where a command's words
+#: resolve)
 OWN_DIR_SOURCES = frozenset(s.label for s in SOURCES.values() if s.own_dir)
 
 
 @dataclass(frozen=True)
 class KindSpec:
-    """What a hook of one kind runs: the values of its kind's own keys, typed (one subclass per kind).
+    """What a hook of one kind runs: the values of its kind's own keys, typed (one subclass per
+    kind).
 
-    ``target`` is what the hook runs in one line (its command, URL or function reference): the second half of
-    its identity and its display name when it has no name. A kind defines its spec next to its runner; the
-    three built-in kinds' specs are here because :class:`HookEntry` readers across the package use them.
+    ``target`` is what the hook runs in one line (its command, URL or function reference): the
+    second half of its identity and its display name when it has no name. A kind defines its spec
+    next to its runner; the three built-in kinds' specs are here because :class:`HookEntry` readers
+    across the package use them.
     """
 
     @property
@@ -88,7 +97,8 @@ class KindSpec:
 
 @dataclass(frozen=True)
 class CommandSpec(KindSpec):
-    """``"type": "command"``: a shell command, its shell (None = bash, or ``"powershell"``), ``persistent``."""
+    """``"type": "command"``: a shell command, its shell (None = bash, or ``"powershell"``),
+    ``persistent``."""
 
     command: str = ""
     shell: str | None = None
@@ -101,7 +111,8 @@ class CommandSpec(KindSpec):
 
 @dataclass(frozen=True)
 class HttpSpec(KindSpec):
-    """``"type": "http"``: the URL the input is POSTed to, its headers, the variables headers may use."""
+    """``"type": "http"``: the URL the input is POSTed to, its headers, the variables headers may
+    use."""
 
     url: str = ""
     headers: dict[str, str] = field(default_factory=dict)
@@ -114,13 +125,15 @@ class HttpSpec(KindSpec):
 
 @dataclass(frozen=True)
 class PythonSpec(KindSpec):
-    """``"type": "python"``: a ``"package.module:function"`` reference (settings), or a function (code)."""
+    """``"type": "python"``: a ``"package.module:function"`` reference (settings), or a function
+    (code)."""
 
     callable: str = ""
     func: Callable[..., Any] | None = None
     isolate: bool = False  # run in a subprocess of its own (runners/_isolated.py)
-    #: call ``func`` on the firing's own thread (``HookSystem.register(..., inline=True)``): set from code
-    #: only, no settings key has it, and the runner honours it for a registered function only
+    #: call ``func`` on the firing's own thread (``HookSystem.register(..., inline=True)``): set
+    #: from code only, no settings key has it, and the runner honours it for a registered function
+    #: only
     inline: bool = False
 
     @property
@@ -158,8 +171,9 @@ class HookEntry:
     enabled: bool = True
     extension_dir: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    #: ``if``: one Claude Code permission rule (``Bash(git push *)``); the hook runs only for tool calls it
-    #: matches, never on other events, and an ``if`` that does not parse skips the hook (docs/claude.md)
+    #: ``if``: one Claude Code permission rule (``Bash(git push *)``); the hook runs only for tool
+    #: calls it matches, never on other events, and an ``if`` that does not parse skips the hook
+    #: (docs/claude.md)
     condition: str | None = None
     #: ``async``: started in the background; the firing does not wait and its answer cannot block
     run_async: bool = False
@@ -205,14 +219,14 @@ class HookEntry:
 
     @property
     def switched_by(self) -> str:
-        """Whose ``hooksConfig.disabled`` reaches this hook (:attr:`Source.switched_by`; ``user`` for a label
-        that is not a row)."""
+        """Whose ``hooksConfig.disabled`` reaches this hook (:attr:`Source.switched_by`; ``user``
+        for a label that is not a row)."""
         row = SOURCES.get(self.source)
         return USER if row is None else row.switched_by
 
     def module_dir(self, project_dir: str) -> str | None:
-        """Where a ``python`` hook's own module is looked up besides ``sys.path`` (:attr:`Source.module_root`):
-        the project, the extension's directory, or None."""
+        """Where a ``python`` hook's own module is looked up besides ``sys.path``
+        (:attr:`Source.module_root`): the project, the extension's directory, or None."""
         row = SOURCES.get(self.source)
         root = "" if row is None else row.module_root
         if root == PROJECT:
@@ -221,7 +235,8 @@ class HookEntry:
 
     @property
     def own_dir(self) -> str | None:
-        """The directory of its own an extension's or plugin's hook lives in (trust scope), else None."""
+        """The directory of its own an extension's or plugin's hook lives in (trust scope), else
+        None."""
         return self.extension_dir if self.source in OWN_DIR_SOURCES else None
 
 

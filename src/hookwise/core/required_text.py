@@ -42,8 +42,8 @@ def _top_level(pattern: str, sep: str = "|") -> list[str]:
 
 
 def _runs(alt: str) -> list[str]:
-    """The literal runs of one alternative at its top level (a run ends at anything not literal; a quantified
-    character is not part of the run before it)."""
+    """The literal runs of one alternative at its top level (a run ends at anything not literal; a
+    quantified character is not part of the run before it)."""
     runs: list[str] = []
     run: list[str] = []
     i = 0
@@ -74,7 +74,8 @@ def _runs(alt: str) -> list[str]:
 
 
 def _skip(alt: str, i: int) -> int:
-    """The index after the special piece starting at ``i`` (a group, a class, an escape or one character)."""
+    """The index after the special piece starting at ``i`` (a group, a class, an escape or one
+    character)."""
     c = alt[i]
     if c == "(":
         depth, j = 0, i
@@ -95,8 +96,8 @@ def _skip(alt: str, i: int) -> int:
 
 
 def _leading_choices(alt: str) -> list[str] | None:
-    """``(?:ghp|gho)_x`` → ``["ghp_x", "gho_x"]`` when the alternative starts with a group of literal choices
-    followed by a literal run, else None."""
+    """``(?:ghp|gho)_x`` → ``["ghp_x", "gho_x"]`` when the alternative starts with a group of
+    literal choices followed by a literal run, else None."""
     body = alt[2:] if alt.startswith("\\b") else alt
     if not body.startswith("(?:"):
         return None

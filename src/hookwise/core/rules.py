@@ -1,4 +1,5 @@
-"""Claude Code permission rules (``Bash(git push *)``, ``Edit(src/**)``, ``mcp__github``), as a hook's ``if`` filter.
+"""Claude Code permission rules (``Bash(git push *)``, ``Edit(src/**)``, ``mcp__github``), as a
+hook's ``if`` filter.
 
 Claude Code's hook field ``if`` holds exactly one permission rule; the hook runs only
 when the tool call matches it (docs/claude.md, "The `if` filter"). This module parses
@@ -124,7 +125,8 @@ class PermissionRule:
 
 @functools.lru_cache(maxsize=512)
 def parse_rule(text: str) -> PermissionRule:
-    """Parse one rule; raises :class:`ValueError` with the reason (without the rule itself) when it does not parse."""
+    """Parse one rule; raises :class:`ValueError` with the reason (without the rule itself) when it
+    does not parse."""
     if not isinstance(text, str):
         raise ValueError(f'must be a string such as "Bash(git push *)", got {type(text).__name__}')
     s = text.strip()
@@ -163,7 +165,10 @@ def parse_rule(text: str) -> PermissionRule:
         raise ValueError("has no tool name before '('")
     if not _TOOL_NAME.match(tool):
         why = (
-            "Claude Code's `if` takes exactly one rule, with no &&, || or lists; write one hook per rule"
+            (
+                "Claude Code's `if` takes exactly one rule, with no &&, || or lists; write one "
+                "hook per rule"
+            )
             if any(op in tool for op in ("&", "|", ",", " "))
             else "expected a tool name such as Bash, Edit, Read, WebFetch or mcp__server__tool"
         )
@@ -174,7 +179,8 @@ def parse_rule(text: str) -> PermissionRule:
 
 
 def _check_path_glob(spec: str) -> None:
-    """A file rule's glob must be one the linear-time matcher can bound (else the rule is refused)."""
+    """A file rule's glob must be one the linear-time matcher can bound (else the rule is
+    refused)."""
     try:
         compile_regex("(?s)" + _glob_regex(spec.lstrip("/~.")))
     except Unbounded as exc:
@@ -215,7 +221,8 @@ def _tool_matches(rule_tool: str, tool: str) -> bool:
 
 @functools.lru_cache(maxsize=512)
 def _bash_pattern(pattern: str) -> tuple[Wildcard, ...]:
-    """The wildcards of which one must match a whole subcommand (``git *`` is ``git`` or ``git *``)."""
+    """The wildcards of which one must match a whole subcommand (``git *`` is ``git`` or
+    ``git *``)."""
     p = " ".join(pattern.split())
     if p.endswith(":*"):  # the older prefix form: "npm run test:*"
         p = p[:-2].rstrip() + " *"
@@ -225,7 +232,8 @@ def _bash_pattern(pattern: str) -> tuple[Wildcard, ...]:
 
 
 def strip_assignments(command: str) -> str:
-    """``command`` without its leading ``NAME=value`` words (one linear pass; no regex backtracking)."""
+    """``command`` without its leading ``NAME=value`` words (one linear pass; no regex
+    backtracking)."""
     i, n = 0, len(command)
     while True:
         end = _assignment_end(command, i)
@@ -240,7 +248,8 @@ def strip_assignments(command: str) -> str:
 
 
 def _assignment_end(s: str, i: int) -> int | None:
-    """Index just past a ``NAME=value`` word starting at ``i`` (value: quoted or bare parts), or None."""
+    """Index just past a ``NAME=value`` word starting at ``i`` (value: quoted or bare parts), or
+    None."""
     n = len(s)
     if i >= n or not (s[i].isascii() and (s[i].isalpha() or s[i] == "_")):
         return None
@@ -406,7 +415,8 @@ def _inner_text(text: str, start: int, end: int) -> str:
 
 
 def bash_matches(pattern: str, command: str) -> bool:
-    """Whether a ``Bash(pattern)`` rule selects ``command`` (best effort, never narrower than Claude Code)."""
+    """Whether a ``Bash(pattern)`` rule selects ``command`` (best effort, never narrower than Claude
+    Code)."""
     if pattern.strip() == "*":
         return True
     subs = split_commands(command)
@@ -433,7 +443,8 @@ def bash_matches(pattern: str, command: str) -> bool:
 
 @functools.lru_cache(maxsize=512)
 def _glob_regex(pattern: str) -> str:
-    """The regex source of a gitignore-style glob (run by the linear-time matcher, never by ``re``)."""
+    """The regex source of a gitignore-style glob (run by the linear-time matcher, never by
+    ``re``)."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:

@@ -1,11 +1,13 @@
 """What hooks' answers do to MCP traffic (pure; no MCP SDK import).
 
-- Tool names reach hooks as ``mcp__<server>__<tool>`` with ``mcp_context`` ``{server_name, tool_name}``
-  (Claude's convention; Claude-dialect matchers such as ``mcp__github__.*`` apply as written).
+- Tool names reach hooks as ``mcp__<server>__<tool>`` with ``mcp_context``
+  ``{server_name, tool_name}`` (Claude's convention; Claude-dialect matchers such as
+  ``mcp__github__.*`` apply as written).
 - ``tools/list`` → BeforeToolSelection: a hook's ``toolConfig`` hides tools (mode ``NONE``: all;
   ``allowedFunctionNames``: every tool not named, by its hook name or its own name).
 - ``tools/call`` → BeforeTool (deny, ask, rewrite) and AfterTool (block, ``additionalContext``,
-  ``updatedToolOutput`` in the shape of :func:`tool_response`, :meth:`hookwise.FireResult.tool_output_for`).
+  ``updatedToolOutput`` in the shape of :func:`tool_response`,
+  :meth:`hookwise.FireResult.tool_output_for`).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ def mcp_context(server: str, tool: str) -> dict[str, str]:
 
 
 def tool_selection_request(server: str, tools: Iterable[tuple[str, str]]) -> dict[str, Any]:
-    """The ``llm_request`` of the BeforeToolSelection fired for a listing: the stable format, with the
-    listed tools as ``tools: [{name, description}]`` (hook names)."""
+    """The ``llm_request`` of the BeforeToolSelection fired for a listing: the stable format, with
+    the listed tools as ``tools: [{name, description}]`` (hook names)."""
     return {
         "model": f"mcp:{server}",
         "messages": [],
@@ -76,8 +78,8 @@ def text_result(message: str, *, error: bool = True) -> dict[str, Any]:
 def after_result(
     result: dict[str, Any], after: FireResult, response: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """The ``tools/call`` result (wire form) the AfterTool hooks' answer makes of ``result``, or None
-    when it stays as it is: stop/block replace it by the reason, ``updatedToolOutput`` by its
+    """The ``tools/call`` result (wire form) the AfterTool hooks' answer makes of ``result``, or
+    None when it stays as it is: stop/block replace it by the reason, ``updatedToolOutput`` by its
     ``llmContent``, ``additionalContext`` is appended as one more text."""
     if after.stopped:
         return text_result(f"stopped by a hook: {after.effective_reason}")

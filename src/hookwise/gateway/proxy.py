@@ -117,7 +117,8 @@ class Gateway:
     async def _refusal(
         self, ctx: Any, params: types.CallToolRequestParams, before: FireResult
     ) -> types.CallToolResult | types.InputRequiredResult | None:
-        """What replaces the call (deny, stop, an ask nobody confirmed, the question itself), or None."""
+        """What replaces the call (deny, stop, an ask nobody confirmed, the question itself), or
+        None."""
         if before.stopped:
             return _text(f"stopped by a hook: {before.effective_reason}")
         if before.blocked:
@@ -134,9 +135,9 @@ class Gateway:
     async def _confirm(
         self, ctx: Any, params: types.CallToolRequestParams, before: FireResult
     ) -> bool | types.InputRequiredResult:
-        """Ask the person through MCP elicitation: True/False, or the question to hand the client (the
-        2026-07-28 protocol asks by answering ``input_required``; the client calls again with the
-        answer). False when the client supports no elicitation."""
+        """Ask the person through MCP elicitation: True/False, or the question to hand the client
+        (the 2026-07-28 protocol asks by answering ``input_required``; the client calls again with
+        the answer). False when the client supports no elicitation."""
         session = getattr(ctx, "session", None)
         caps = getattr(session, "client_capabilities", None)
         if session is None or caps is None or caps.elicitation is None:

@@ -7,15 +7,16 @@ The client's lines go to the server's stdin and the server's lines to the client
   (deny, stop, ``ask``, rewrite), when AfterTool hooks match it the server's answer waits for them;
   a tool a hook hid is refused. A call no hook watches is forwarded as read.
 - ``tools/list``: the answer goes through BeforeToolSelection (hidden tools) and loses the
-  ``outputSchema`` of tools whose result an AfterTool hook may replace; unchanged when nothing applies.
+  ``outputSchema`` of tools whose result an AfterTool hook may replace; unchanged when nothing
+  applies.
 - ``initialize`` / ``server/discover``: the answer names the server (for ``mcp__<server>__<tool>``)
   and gets SessionStart's ``additionalContext`` appended to its ``instructions``.
 
 Everything else (notifications, resources, prompts, the server's own requests to the client and
 their answers, messages of protocol versions this module does not know) passes through untouched.
-``ask`` becomes an ``elicitation/create`` request to the client (a 2025 session whose client declared
-elicitation) or an ``input_required`` answer (the 2026-07-28 protocol, whose requests carry the
-client's capabilities); a client without elicitation gets a deny. The decisions are those of the
+``ask`` becomes an ``elicitation/create`` request to the client (a 2025 session whose client
+declared elicitation) or an ``input_required`` answer (the 2026-07-28 protocol, whose requests carry
+the client's capabilities); a client without elicitation gets a deny. The decisions are those of the
 SDK gateway (:mod:`hookwise.gateway.proxy`, used for Streamable HTTP), through the same pure
 :mod:`hookwise.gateway.policy`. Standard library only: hooks run in worker threads, so a slow hook
 never holds up traffic it does not watch.
@@ -60,8 +61,8 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger("hookwise.mcp")
 #: a line holding none of these is forwarded without being parsed. The two escapes are there because
-#: JSON may spell any character as ``\uXXXX`` and ``/`` as ``\/``: a line without them holds no string
-#: that decodes to a watched word unless the word is in it literally (no way around a hook)
+#: JSON may spell any character as ``\uXXXX`` and ``/`` as ``\/``: a line without them holds no
+#: string that decodes to a watched word unless the word is in it literally (no way around a hook)
 _WATCHED = (
     b"tools/call",
     b"tools/list",
@@ -107,7 +108,8 @@ def read_lines(fd: int) -> Iterator[bytes]:
 
 def _on_sigterm(stop: Callable[[], None]) -> Any:
     """SIGTERM (a client that stops its servers) ends the relay like a closed stdin: calls in flight
-    finish, the server is let go, SessionEnd fires. The previous handler, or None off the main thread."""
+    finish, the server is let go, SessionEnd fires. The previous handler, or None off the main
+    thread."""
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, lambda signum, frame: stop())
@@ -202,7 +204,8 @@ class Relay:
                 signal.signal(signal.SIGTERM, old_term)
 
     def _stop(self, proc: subprocess.Popen[bytes], from_server: threading.Thread) -> None:
-        """Finish what is in flight, then let the server go: its last answers still reach the client."""
+        """Finish what is in flight, then let the server go: its last answers still reach the
+        client."""
         self._closing = True  # no more questions to a client that left
         for fut in list(self.asks.values()):
             if not fut.done():
@@ -243,7 +246,8 @@ class Relay:
             self._done.set()
 
     def _answered(self, line: bytes) -> bool:
-        """Hand the server's answer to a watched request to its handler (in a worker); False: not one."""
+        """Hand the server's answer to a watched request to its handler (in a worker); False: not
+        one."""
         msg = _parse(line)
         if msg is None or "method" in msg:
             return False
@@ -298,9 +302,9 @@ class Relay:
             self.server.send(line)
 
     def _unparsed(self, line: bytes) -> None:
-        """A line that is not one JSON-RPC object: a batch (JSON-RPC 2.0, MCP before 2025-06-18) that
-        holds a watched request is refused whole (its hooks would be passed by); anything else goes on
-        for the server to judge."""
+        """A line that is not one JSON-RPC object: a batch (JSON-RPC 2.0, MCP before 2025-06-18)
+        that holds a watched request is refused whole (its hooks would be passed by); anything else
+        goes on for the server to judge."""
         try:
             batch = json.loads(line)
         except ValueError:
@@ -335,7 +339,8 @@ class Relay:
             fut.set_result(msg)
 
     def _forward(self, rid: Any, handler: Handler | None, line: bytes) -> None:
-        """Send a request on to the server; its answer goes through ``handler`` (None: straight back)."""
+        """Send a request on to the server; its answer goes through ``handler`` (None: straight
+        back)."""
         if handler is not None:
             try:
                 self.pending[rid] = handler
@@ -414,7 +419,8 @@ class Relay:
         self._forward(msg["id"], self._after_handler(hname, params["name"], new_args), line)
 
     def _refusal(self, msg: dict[str, Any], before: FireResult) -> dict[str, Any] | None:
-        """The answer that replaces the call (deny, stop, an unconfirmed ask, the question), or None."""
+        """The answer that replaces the call (deny, stop, an unconfirmed ask, the question), or
+        None."""
         if before.stopped:
             return text_result(f"stopped by a hook: {before.effective_reason}")
         if before.blocked:
@@ -431,7 +437,8 @@ class Relay:
         )
 
     def _confirm(self, msg: dict[str, Any], before: FireResult) -> bool | dict[str, Any]:
-        """Ask the person: True/False, or the ``input_required`` answer that asks (2026 protocol)."""
+        """Ask the person: True/False, or the ``input_required`` answer that asks (2026
+        protocol)."""
         params = _params(msg)
         modern = _modern(params)
         caps = params["_meta"][_META_CAPS] if modern else self.client_caps

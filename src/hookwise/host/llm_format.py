@@ -4,9 +4,12 @@ Requests and responses are plain dicts in google-genai's JSON shape (camelCase:
 ``contents``/``parts``/``functionCall``/``candidates``/``finishReason``...). Hooks see
 the stable, SDK-neutral format of docs/contract.md §13 instead:
 
-* ``LLMRequest``  ``{"model", "messages": [{"role", "content"}], "config": {temperature, maxOutputTokens, topP, topK}}``
-* ``LLMResponse`` ``{"text", "candidates": [{"content": {"role": "model", "parts": [str]}, "finishReason",
-  "index", "safetyRatings"}], "usageMetadata"}``
+* ``LLMRequest``
+  ``{"model", "messages": [{"role", "content"}], "config": {temperature, maxOutputTokens, topP,
+  topK}}``
+* ``LLMResponse``
+  ``{"text", "candidates": [{"content": {"role": "model", "parts": [str]}, "finishReason", "index",
+  "safetyRatings"}], "usageMetadata"}``
 * ``toolConfig``  ``{"mode": "AUTO"|"ANY"|"NONE", "allowedFunctionNames": [str]}``
 
 Every function here is pure. The ``apply_*``/``*_from_hook`` functions validate the whole hook
@@ -132,7 +135,8 @@ def _message_text(message: dict[str, Any]) -> str:
         return content
     if content is None:
         return ""
-    # the spec converts non-strings with the default string conversion; JSON text is the honest analogue
+    # the spec converts non-strings with the default string conversion; JSON text is the honest
+    # analogue
     import json
 
     return json.dumps(content, ensure_ascii=False)
@@ -182,7 +186,8 @@ def merge_messages(base: list[Any], messages: list[dict[str, Any]]) -> list[Any]
 
 
 def apply_llm_request(request: dict[str, Any], hook_request: Any) -> dict[str, Any]:
-    """A new model request with a BeforeModel hook's ``llm_request`` applied (docs/contract.md §13.2).
+    """A new model request with a BeforeModel hook's ``llm_request`` applied (docs/contract.md
+    §13.2).
 
     Raises :class:`LlmFormatError` (and changes nothing) when ``hook_request`` is malformed.
     """
@@ -311,7 +316,8 @@ def from_llm_response(response: Any) -> dict[str, Any]:
 
 
 def modified_response(response: Any) -> bool:
-    """AfterModel: does ``llm_response`` count as a replacement (first candidate has parts)? (docs/contract.md §13.4)"""
+    """AfterModel: does ``llm_response`` count as a replacement (first candidate has parts)?
+    (docs/contract.md §13.4)"""
     if not isinstance(response, dict):
         return True  # malformed: let from_llm_response report it
     cands = response.get("candidates")
@@ -327,7 +333,8 @@ def modified_response(response: Any) -> bool:
 
 
 def synthetic_chunk(response: Any) -> dict[str, Any]:
-    """BeforeModel: a hook's ``llm_response`` as the model's answer; candidates get ``STOP`` if unfinished."""
+    """BeforeModel: a hook's ``llm_response`` as the model's answer; candidates get ``STOP`` if
+    unfinished."""
     chunk = from_llm_response(response)
     for cand in chunk["candidates"]:
         cand.setdefault("finishReason", "STOP")
@@ -365,7 +372,8 @@ def tool_config_from_hook(tool_config: Any) -> dict[str, Any] | None:
 
 
 def tool_config_to_hook(sdk_tool_config: Any) -> dict[str, Any]:
-    """``{mode, allowedFunctionNames}`` from an SDK ``toolConfig`` (unused by firings, kept for symmetry)."""
+    """``{mode, allowedFunctionNames}`` from an SDK ``toolConfig`` (unused by firings, kept for
+    symmetry)."""
     out: dict[str, Any] = {}
     if isinstance(sdk_tool_config, dict):
         fcc = sdk_tool_config.get("functionCallingConfig")

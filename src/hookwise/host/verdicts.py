@@ -1,7 +1,7 @@
 """What a verdict means: the one definition shared by the reference host and every adapter.
 
-Each function takes the merged :class:`~hookwise.result.FireResult` of one firing and returns what the
-host must do, in framework-neutral terms (docs/contract.md §8, §9, §11). ``hookwise agent``
+Each function takes the merged :class:`~hookwise.result.FireResult` of one firing and returns what
+the host must do, in framework-neutral terms (docs/contract.md §8, §9, §11). ``hookwise agent``
 (:mod:`hookwise.agent.session`) and every :mod:`hookwise.adapters` module call these, so the wording
 the model sees (a blocked tool, the modified-input note, the retry cap...) and the order in which
 fields are honoured are written once. Everything here is pure: malformed hook values are reported
@@ -60,7 +60,8 @@ def tool_refused_by_selection(why: str) -> str:
 
 
 def ask_refused(name: str, hook_text: str | None) -> str:
-    """The result of a call a hook asked to confirm, in a run that cannot ask (headless / ``ask="deny"``)."""
+    """The result of a call a hook asked to confirm, in a run that cannot ask (headless /
+    ``ask="deny"``)."""
     why = f" ({hook_text})" if hook_text else ""
     return (
         f'Tool "{name}" needs confirmation because a hook asked for it{why}; '
@@ -73,17 +74,21 @@ def retry_cap_reached(
 ) -> str:
     """The stop reason when AfterAgent hooks blocked more often than the retry cap allows."""
     return (
-        f"AfterAgent hooks blocked the answer {retries} times; giving up after {max_retries} retries "
-        f"({setting}). Last reason: {reason}"
+        f"AfterAgent hooks blocked the answer {retries} times; giving up after {max_retries} "
+        f"retries ({setting}). Last reason: {reason}"
     )
 
 
 def tail_too_deep(name: str) -> str:
-    return f"AfterTool tail tool calls nested {MAX_TAIL_CALLS} deep; not running {name!r}; the last result is used"
+    return (
+        f"AfterTool tail tool calls nested {MAX_TAIL_CALLS} deep; not running {name!r}; the "
+        "last result is used"
+    )
 
 
 def model_facing_text(content: str, hook_context: str | None, modified: bool) -> str:
-    """A successful tool's result as the model sees it: the output, then ``<hook_context>``, then the note."""
+    """A successful tool's result as the model sees it: the output, then ``<hook_context>``, then
+    the note."""
     if hook_context:
         content = f"{content}\n\n{hook_context}" if content else hook_context
     if modified:
@@ -95,10 +100,10 @@ def model_facing_text(content: str, hook_context: str | None, modified: bool) ->
 def warnings_to_show(
     result: FireResult, untrusted_reported: set[str], seen: set[str] | None = None
 ) -> list[str]:
-    """The warnings of a firing a host shows, in order. An untrusted (skipped) hook is reported once per host:
-    ``untrusted_reported`` holds the names already reported and is updated. ``seen``: warnings already shown
-    for the firings that share it (AfterModel fires per chunk: a failing hook is shown once per response);
-    updated too."""
+    """The warnings of a firing a host shows, in order. An untrusted (skipped) hook is reported once
+    per host: ``untrusted_reported`` holds the names already reported and is updated. ``seen``:
+    warnings already shown for the firings that share it (AfterModel fires per chunk: a failing hook
+    is shown once per response); updated too."""
     skipped = {h.name for h in result.hooks if h.outcome is Outcome.SKIPPED}
     shown: list[str] = []
     for w in result.warnings:
@@ -151,7 +156,8 @@ def check_each(result: FireResult, key: str, ok: Callable[[Any], bool], warn: Wa
 # ---- BeforeAgent / AfterAgent --------------------------------------------------------------------
 @dataclass(frozen=True)
 class PromptVerdict:
-    """BeforeAgent: ``run`` (with this prompt's ``context``), ``block`` (drop the prompt) or ``stop`` (keep it, end)."""
+    """BeforeAgent: ``run`` (with this prompt's ``context``), ``block`` (drop the prompt) or
+    ``stop`` (keep it, end)."""
 
     kind: Literal["run", "block", "stop"]
     reason: str = ""
@@ -168,7 +174,8 @@ def before_agent(result: FireResult) -> PromptVerdict:
 
 @dataclass(frozen=True)
 class AnswerVerdict:
-    """AfterAgent: ``done``; ``stop``; ``retry`` with ``reason`` as the next prompt; ``capped`` (retry refused).
+    """AfterAgent: ``done``; ``stop``; ``retry`` with ``reason`` as the next prompt; ``capped``
+    (retry refused).
 
     ``clear_context``: empty the conversation (applies to stop, retry and capped)."""
 
@@ -204,11 +211,12 @@ def answer_text(texts: list[str]) -> str:
     return "\n".join(t for t in texts if t) or "[no response text]"
 
 
-# ---- BeforeModel / BeforeToolSelection / AfterModel -----------------------------------------------
+# ---- BeforeModel / BeforeToolSelection / AfterModel ----------------------------------------------
 @dataclass(frozen=True)
 class ModelVerdict:
-    """BeforeModel: ``call`` the model with ``request``; answer with ``synthetic`` (model not called);
-    ``skip`` (blocked, no answer: the turn has no output); ``stop``. ``blocked``: report a block."""
+    """BeforeModel: ``call`` the model with ``request``; answer with ``synthetic`` (model not
+    called); ``skip`` (blocked, no answer: the turn has no output); ``stop``. ``blocked``: report a
+    block."""
 
     kind: Literal["call", "synthetic", "skip", "stop"]
     request: dict[str, Any]
@@ -218,7 +226,8 @@ class ModelVerdict:
 
 
 def before_model(result: FireResult, request: dict[str, Any], warn: Warn) -> ModelVerdict:
-    """``request`` is a google-genai-shaped dict; the returned one has the hook's ``llm_request`` merged."""
+    """``request`` is a google-genai-shaped dict; the returned one has the hook's ``llm_request``
+    merged."""
     if result.stopped:
         return ModelVerdict("stop", request, reason=result.effective_reason)
     hso = result.hook_specific
@@ -266,8 +275,8 @@ def selection_mode(sdk_tool_config: dict[str, Any] | None) -> str | None:
 
 @dataclass(frozen=True)
 class ResponseVerdict:
-    """AfterModel: ``keep`` / ``replace`` the chunk (``parts`` is what the host acts on), ``deny`` (discard
-    it and end the turn) or ``stop``."""
+    """AfterModel: ``keep`` / ``replace`` the chunk (``parts`` is what the host acts on), ``deny``
+    (discard it and end the turn) or ``stop``."""
 
     kind: Literal["keep", "replace", "deny", "stop"]
     parts: list[dict[str, Any]]
@@ -293,7 +302,8 @@ def after_model(result: FireResult, chunk: dict[str, Any], warn: Warn) -> Respon
         except LlmFormatError as exc:
             bad_hook_value(result, "llm_response", str(exc), warn)
         else:
-            # the stable format is text-only: keep the chunk's function calls (and other non-text parts)
+            # the stable format is text-only: keep the chunk's function calls (and other non-text
+            # parts)
             return ResponseVerdict(
                 "replace", new_parts + [p for p in parts if not isinstance(p.get("text"), str)]
             )
@@ -303,9 +313,10 @@ def after_model(result: FireResult, chunk: dict[str, Any], warn: Warn) -> Respon
 # ---- BeforeTool / AfterTool ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class ToolVerdict:
-    """BeforeTool: ``run`` with ``args`` (``modified``: a hook changed them), ``ask`` (confirm, then run),
-    ``deny`` (``message`` is the tool's result) or ``stop`` (``message`` is the result; ``reason`` ends the run).
-    ``hook_text``: what the asking hook said (its systemMessage or reason)."""
+    """BeforeTool: ``run`` with ``args`` (``modified``: a hook changed them), ``ask`` (confirm, then
+    run), ``deny`` (``message`` is the tool's result) or ``stop`` (``message`` is the result;
+    ``reason`` ends the run). ``hook_text``: what the asking hook said (its systemMessage or
+    reason)."""
 
     kind: Literal["run", "ask", "deny", "stop"]
     args: dict[str, Any]
@@ -352,14 +363,15 @@ def tail_request(result: FireResult, warn: Warn) -> tuple[str, dict[str, Any]] |
 
 @dataclass(frozen=True)
 class ResultVerdict:
-    """AfterTool: ``result`` (append ``context`` to the output; then run ``tail`` if set), ``hide`` (the result
-    becomes the error ``reason``) or ``stop``."""
+    """AfterTool: ``result`` (append ``context`` to the output; then run ``tail`` if set), ``hide``
+    (the result becomes the error ``reason``) or ``stop``."""
 
     kind: Literal["result", "hide", "stop"]
     reason: str = ""
     context: str | None = None
     tail: tuple[str, dict[str, Any]] | None = None
-    #: a hook's ``updatedToolOutput``: the text the model gets instead of the tool's (None: the tool's own)
+    #: a hook's ``updatedToolOutput``: the text the model gets instead of the tool's (None: the
+    #: tool's own)
     text: str | None = None
 
 
@@ -377,8 +389,9 @@ def after_tool(result: FireResult, warn: Warn) -> ResultVerdict:
 
 
 def replaced_text(result: FireResult) -> str | None:
-    """The ``llmContent`` of a hook's ``updatedToolOutput`` over the firing's ``tool_response`` (the later hook
-    in plan order wins; a value of the wrong shape was dropped with a warning), or None to keep the tool's."""
+    """The ``llmContent`` of a hook's ``updatedToolOutput`` over the firing's ``tool_response`` (the
+    later hook in plan order wins; a value of the wrong shape was dropped with a warning), or None
+    to keep the tool's."""
     original = result.input.get("tool_response")
     if not isinstance(original, dict):
         return None

@@ -1,1 +1,2 @@
-"""JSON with comments: parsing with positions (``parse``) and comment-preserving edits (``edit``)."""
+"""JSON with comments: parsing with positions (``parse``) and comment-preserving edits
+(``edit``)."""

@@ -1,4 +1,5 @@
-"""Plain JSON for the firing path: ``loads`` and ``dumps`` on the standard library's C scanner and encoder.
+"""Plain JSON for the firing path: ``loads`` and ``dumps`` on the standard library's C scanner and
+encoder.
 
 Importing :mod:`json` imports :mod:`re` (which imports :mod:`enum`, :mod:`functools` and
 :mod:`collections`) to compile a few patterns at import time. A ``hookwise fire`` reads settings,
@@ -62,7 +63,8 @@ def _decode_error(message: str, text: str, pos: int) -> ValueError:
 
 
 def loads(text: str, *, parse_constant: Callable[[str], Any] | None = None) -> Any:
-    """:func:`json.loads` of a ``str``; ``parse_constant`` as there (what ``NaN`` and ``Infinity`` become)."""
+    """:func:`json.loads` of a ``str``; ``parse_constant`` as there (what ``NaN`` and ``Infinity``
+    become)."""
     if _c is None or type(text) is not str:
         import json
 
@@ -106,7 +108,8 @@ def dumps(
     default: Callable[[Any], Any] | None = None,
     sort_keys: bool = False,
 ) -> str:
-    """:func:`json.dumps` without ``indent`` (use :func:`dumps_indented`) and with the same keywords."""
+    """:func:`json.dumps` without ``indent`` (use :func:`dumps_indented`) and with the same
+    keywords."""
     if _c is None:
         import json
 
@@ -140,11 +143,12 @@ _compact: dict[bool, Any] = {}
 
 
 def compact_text(value: Any, *, allow_nan: bool = True) -> str:
-    """``value`` as compact JSON text with non-ASCII characters as they are, for checks on the firing path.
+    """``value`` as compact JSON text with non-ASCII characters as they are, for checks on the
+    firing path.
 
-    Unlike :func:`dumps` it reuses one encoder per ``allow_nan`` (building an encoder costs as much as
-    encoding a small answer) and so cannot detect cycles (the encoder's ``markers`` dict would be shared
-    between threads): a value that contains itself raises :class:`RecursionError` instead of
+    Unlike :func:`dumps` it reuses one encoder per ``allow_nan`` (building an encoder costs as much
+    as encoding a small answer) and so cannot detect cycles (the encoder's ``markers`` dict would be
+    shared between threads): a value that contains itself raises :class:`RecursionError` instead of
     :class:`ValueError`. Anything else it raises is what :func:`dumps` raises for the same value.
     """
     encoder = _compact.get(allow_nan)
@@ -157,13 +161,55 @@ def compact_text(value: Any, *, allow_nan: bool = True) -> str:
     return "".join(encoder(value, 0))
 
 
+#: per byte, 0 for what JSON escapes inside a string (a control character, ``"`` and ``\\``), else 1
+_PLAIN_BYTES = bytes(32) + b"\x01\x01\x00" + b"\x01" * 57 + b"\x00" + b"\x01" * 163
+#: strings at least this long are tested for :func:`_plain` before the encoder escapes them
+_LONG_STRING = 1024
+
+
+def _plain(text: str) -> bool:
+    """``text`` is ASCII without a character JSON escapes: its JSON text is itself in quotes. A byte table
+    pass (``bytes.translate``) is about a third of the encoder's per-character work; text with a line break,
+    quote or backslash (most file contents) is turned away first by a ``memchr`` search."""
+    return (
+        text.isascii()
+        and "\n" not in text
+        and '"' not in text
+        and "\\" not in text
+        and 0 not in text.encode("ascii").translate(_PLAIN_BYTES)
+    )
+
+
+def _encode_string(text: str) -> str:
+    """:func:`json.encoder.py_encode_basestring`'s C twin, with a long plain string (:func:`_plain`) copied."""
+    if len(text) >= _LONG_STRING and _plain(text):
+        return '"' + text + '"'
+    escaped: str = _c.encode_basestring(text)
+    return escaped
+
+
+def dumps_input(value: Any) -> str:
+    """``dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``: what a hook reads on
+    stdin, the same text and the same exceptions, with long strings that need no escaping (a 100 KB
+    base64 blob, a one-line file) copied instead of escaped character by character."""
+    if _c is None:  # pragma: no cover - CPython always has _json
+        return dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if type(value) is str:
+        return _encode_string(value)
+    encoder = _c.make_encoder(
+        {}, _not_serializable, _encode_string, None, ":", ",", False, False, False
+    )
+    return "".join(encoder(value, 0))
+
+
 #: the JSON text of the three constants (looked up by identity: ``1 == True`` must not match)
 _LITERAL_TEXT: tuple[tuple[object, str], ...] = ((None, "null"), (True, "true"), (False, "false"))
 
 
 def _put(value: Any, out: list[str], nl: str, encode_str: Callable[[str], str]) -> bool:
-    """Append ``value`` as JSON indented by 2 (``nl``: a newline and the current indent); False for anything
-    :func:`json.dumps` would render differently (non-string keys, subclasses, NaN, objects for ``default``)."""
+    """Append ``value`` as JSON indented by 2 (``nl``: a newline and the current indent); False for
+    anything :func:`json.dumps` would render differently (non-string keys, subclasses, NaN, objects
+    for ``default``)."""
     t = type(value)
     if t is str:
         out.append(encode_str(value))
@@ -225,8 +271,9 @@ def _put_array(
 def dumps_indented(
     value: Any, *, ensure_ascii: bool = True, default: Callable[[Any], Any] | None = None
 ) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=..., default=...)``: the same text, for plain JSON values in a
-    fraction of the time (the standard library has no C encoder for indented output before Python 3.14)."""
+    """``json.dumps(value, indent=2, ensure_ascii=..., default=...)``: the same text, for plain JSON
+    values in a fraction of the time (the standard library has no C encoder for indented output
+    before Python 3.14)."""
     out: list[str] = []
     if _c is not None:
         try:

@@ -145,7 +145,8 @@ def _load(text: str, path: str) -> _Doc:
 
 
 def _indent_unit(clean: str) -> str:
-    """The file's indent step: a tab if lines are tab-indented, else the smallest space indent (default 2)."""
+    """The file's indent step: a tab if lines are tab-indented, else the smallest space indent
+    (default 2)."""
     smallest = 0
     for line in clean.splitlines():
         stripped = line.lstrip(" \t")
@@ -240,7 +241,8 @@ def _skip_inline_comments(text: str, i: int) -> int:
 
 
 def _end_of_line_after(text: str, i: int) -> int | None:
-    """If only blanks/comments follow ``i`` on its line, the offset of that line's end (before CR/LF)."""
+    """If only blanks/comments follow ``i`` on its line, the offset of that line's end (before
+    CR/LF)."""
     j = _skip_inline_comments(text, i)
     if text.startswith("//", j):
         k = text.find("\n", j)
@@ -547,7 +549,8 @@ def set_value(text: str, pointer: str, value: Any, *, path: str = "<settings>") 
 
 
 def append_to_array(text: str, pointer: str, value: Any, *, path: str = "<settings>") -> str:
-    """Append ``value`` to the array at ``pointer``, creating the array (and parents) when missing."""
+    """Append ``value`` to the array at ``pointer``, creating the array (and parents) when
+    missing."""
     tokens = _tokens(pointer)
     doc = _load(text, path)
     if doc.root is None:
@@ -621,7 +624,8 @@ def read_text(path: str) -> str:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (see :func:`hookwise.atomic.write_atomic`); raises :class:`EditError`."""
+    """Write ``text`` to ``path`` atomically (see :func:`hookwise.atomic.write_atomic`); raises
+    :class:`EditError`."""
     try:
         _write_atomic(path, text)
     except WriteError as exc:

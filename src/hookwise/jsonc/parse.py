@@ -70,7 +70,8 @@ def loads_strict(text: str) -> Any:
 
 
 def parse(text: str, path: str = "<string>") -> Any:
-    """Parse JSON-with-comments text; raise :class:`SettingsError` with line and column on failure."""
+    """Parse JSON-with-comments text; raise :class:`SettingsError` with line and column on
+    failure."""
     if text.startswith("\ufeff"):
         text = text[1:]
     clean = strip_comments(text)
@@ -194,7 +195,8 @@ def escape_pointer_token(token: str) -> str:
 
 
 def pointer(*tokens: str | int) -> str:
-    """Build a JSON pointer from tokens: ``pointer("hooks", "BeforeTool", 0)`` → ``/hooks/BeforeTool/0``."""
+    """Build a JSON pointer from tokens: ``pointer("hooks", "BeforeTool", 0)`` →
+    ``/hooks/BeforeTool/0``."""
     return "".join("/" + escape_pointer_token(str(t)) for t in tokens)
 
 

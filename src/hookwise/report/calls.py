@@ -1,4 +1,5 @@
-"""Reading hook calls from trace files and summarising them per hook (pure except :func:`read_calls`).
+"""Reading hook calls from trace files and summarising them per hook (pure except
+:func:`read_calls`).
 
 Two inputs are understood, line by line: ``--trace`` records (docs/contract.md §10
 ``{"type": "hook_call", ...}``) and the JSON lines of a telemetry ``outfile``
@@ -96,8 +97,9 @@ def _maybe_json(v: Any) -> Any:
 
 
 def _duration(v: Any) -> tuple[float, bool]:
-    """A record's ``duration_ms`` and whether it was unusable: a finite number >= 0 (also as a numeric string);
-    anything else (``NaN``, ``"slow"``, ``null``, ``-1``) counts as 0 and is flagged, never a crash."""
+    """A record's ``duration_ms`` and whether it was unusable: a finite number >= 0 (also as a
+    numeric string); anything else (``NaN``, ``"slow"``, ``null``, ``-1``) counts as 0 and is
+    flagged, never a crash."""
     if v is None:
         return 0.0, False
     try:
@@ -166,8 +168,8 @@ def call_from_log(i: int, r: Mapping[str, Any]) -> Call | None:
 
 @dataclass
 class Reading:
-    """What a lenient read of a trace skipped: one message per malformed line, and how many lines were
-    readable JSON (a trace written by a process that was killed ends with a partial line)."""
+    """What a lenient read of a trace skipped: one message per malformed line, and how many lines
+    were readable JSON (a trace written by a process that was killed ends with a partial line)."""
 
     skipped: list[str] = field(default_factory=list)
     readable: int = 0
@@ -209,7 +211,8 @@ def parse_lines(
 
 
 def read_calls(path: str, reading: Reading | None = None) -> list[Call]:
-    """Every hook call of a trace file or telemetry outfile, in file order (see :func:`parse_lines`)."""
+    """Every hook call of a trace file or telemetry outfile, in file order (see
+    :func:`parse_lines`)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             return list(parse_lines(fh, path, reading))

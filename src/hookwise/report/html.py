@@ -28,30 +28,43 @@ COLOURS = {
 _OTHER = "#455a64"
 
 _CSS = """
-*{box-sizing:border-box}body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1c2331;
-background:#f6f7f9}header{background:#1c2331;color:#fff;padding:14px 24px}header h1{margin:0;font-size:18px}
+*{box-sizing:border-box}body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;\
+color:#1c2331;
+background:#f6f7f9}header{background:#1c2331;color:#fff;padding:14px 24px}header h1{margin:0;\
+font-size:18px}
 header p{margin:4px 0 0;color:#c5cad3;font-size:13px}main{padding:16px 24px}
-section{background:#fff;border:1px solid #dde1e7;border-radius:6px;margin-bottom:16px;padding:12px 16px}
+section{background:#fff;border:1px solid #dde1e7;border-radius:6px;margin-bottom:16px;\
+padding:12px 16px}
 h2{font-size:15px;margin:0 0 8px}table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eef0f3;white-space:nowrap}
-th{background:#f0f2f5;position:sticky;top:0}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f2f5;position:sticky;top:0}td.n,th.n{text-align:right;\
+font-variant-numeric:tabular-nums}
 td.hook{font-weight:600;max-width:360px;overflow:hidden;text-overflow:ellipsis}
-.pill{display:inline-block;border-radius:9px;padding:0 7px;margin-right:4px;color:#fff;font-size:12px}
+.pill{display:inline-block;border-radius:9px;padding:0 7px;margin-right:4px;color:#fff;\
+font-size:12px}
 .legend span{margin-right:12px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;
 border-radius:2px;vertical-align:-2px;margin-right:4px}
 #tl-wrap{overflow-x:auto;border:1px solid #eef0f3}#tl{position:relative;min-width:100%}
 .row{display:flex;border-bottom:1px solid #f3f4f6;height:22px}
 .evh{background:#eef1f5;border-bottom:1px solid #dde1e7;height:22px;display:flex}
-.evh .label{background:#eef1f5;flex:0 0 auto;border-right:none}.label.hk{font-weight:400;padding-left:18px}
-.label{position:sticky;left:0;z-index:2;flex:0 0 190px;background:#fafbfc;padding:2px 8px;font-size:12px;
-font-weight:600;border-right:1px solid #dde1e7;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.evh .label{background:#eef1f5;flex:0 0 auto;border-right:none}.label.hk{font-weight:400;\
+padding-left:18px}
+.label{position:sticky;left:0;z-index:2;flex:0 0 190px;background:#fafbfc;padding:2px 8px;\
+font-size:12px;
+font-weight:600;border-right:1px solid #dde1e7;overflow:hidden;text-overflow:ellipsis;\
+white-space:nowrap}
 .lane{position:relative;flex:1 1 auto}
-.lane i{position:absolute;top:3px;height:16px;min-width:3px;border-radius:2px;opacity:.85;cursor:pointer}
-.lane i:hover{opacity:1;outline:2px solid #1c2331;z-index:1}.lane i.blk{box-shadow:inset 0 0 0 2px #1c2331}
+.lane i{position:absolute;top:3px;height:16px;min-width:3px;border-radius:2px;opacity:.85;\
+cursor:pointer}
+.lane i:hover{opacity:1;outline:2px solid #1c2331;z-index:1}\
+.lane i.blk{box-shadow:inset 0 0 0 2px #1c2331}
 .lane i.stp{outline:2px dashed #1c2331;outline-offset:-2px}
-.axis{display:flex;justify-content:space-between;font-size:11px;color:#6b7280;padding:2px 8px 0 198px}
-#tip{position:fixed;display:none;z-index:10;max-width:560px;max-height:70vh;overflow:auto;background:#fff;
-border:1px solid #9aa3af;border-radius:6px;box-shadow:0 4px 18px rgba(0,0,0,.18);padding:8px 10px;font-size:12px}
+.axis{display:flex;justify-content:space-between;font-size:11px;color:#6b7280;\
+padding:2px 8px 0 198px}
+#tip{position:fixed;display:none;z-index:10;max-width:560px;max-height:70vh;overflow:auto;\
+background:#fff;
+border:1px solid #9aa3af;border-radius:6px;box-shadow:0 4px 18px rgba(0,0,0,.18);padding:8px 10px;\
+font-size:12px}
 #tip pre{white-space:pre-wrap;word-break:break-word;background:#f6f7f9;margin:4px 0;padding:4px 6px;
 max-height:220px;overflow:auto}#tip b{font-size:13px}.muted{color:#6b7280}
 .controls{font-size:12px;margin-bottom:6px}
@@ -63,7 +76,8 @@ var data=JSON.parse(document.getElementById('calls').textContent);
 var calls=data.calls,inputs=data.inputs,tip=document.getElementById('tip');
 function fmt(v){if(v===null||v===undefined)return '(none)';
   return typeof v==='string'?v:JSON.stringify(v,null,2);}
-function add(tag,text,parent){var e=document.createElement(tag);e.textContent=text;parent.appendChild(e);return e;}
+function add(tag,text,parent){var e=document.createElement(tag);e.textContent=text;\
+parent.appendChild(e);return e;}
 function show(ev){var t=ev.target;if(t.tagName!=='I'||!t.hasAttribute('data-i')){return;}
   var c=calls[+t.getAttribute('data-i')];if(!c){return;}
   tip.textContent='';
@@ -82,7 +96,8 @@ function move(ev){if(tip.style.display!=='block'){return;}
   tip.style.left=x+'px';tip.style.top=y+'px';}
 var tl=document.getElementById('tl');
 tl.addEventListener('mouseover',show);tl.addEventListener('mousemove',move);
-tl.addEventListener('mouseout',function(ev){if(ev.target.tagName==='I'){tip.style.display='none';}});
+tl.addEventListener('mouseout',function(ev){if(ev.target.tagName==='I'){tip.style.display='none';}}\
+);
 var zoom=document.getElementById('zoom');
 zoom.addEventListener('input',function(){tl.style.width=(100*Math.pow(2,+zoom.value))+'%';});
 })();
@@ -133,7 +148,8 @@ def _clock(ms: float) -> str:
 
 
 def _starts(calls: list[Call]) -> list[float]:
-    """Where each call is placed in time: its firing's start; calls with an unknown start follow each other."""
+    """Where each call is placed in time: its firing's start; calls with an unknown start follow
+    each other."""
     starts: list[float] = []
     cursor = 0.0
     for c in calls:
@@ -146,7 +162,8 @@ def _starts(calls: list[Call]) -> list[float]:
 
 
 def _payload(calls: list[Call], limit: int) -> tuple[list[Any], list[dict[str, Any]]]:
-    """The page's data: the distinct inputs (each written once), and one row per call pointing at its input."""
+    """The page's data: the distinct inputs (each written once), and one row per call pointing at
+    its input."""
     inputs: list[Any] = []
     input_ids: dict[str, int] = {}
     payload: list[dict[str, Any]] = []
@@ -193,7 +210,8 @@ def render(calls: list[Call], source: str) -> str:
     w("<meta name='viewport' content='width=device-width,initial-scale=1'>")
     w(f"<title>hookwise trace report: {e(source)}</title><style>{_CSS}</style></head><body>")
     w(
-        f"<header><h1>hookwise trace report</h1><p>{e(source)} · {len(calls)} hook calls · {len(stats)} hooks"
+        f"<header><h1>hookwise trace report</h1><p>{e(source)} · {len(calls)} hook calls · "
+        f"{len(stats)} hooks"
     )
     if calls:
         w(f" · {_clock(t0)}–{_clock(t1)} UTC ({_length(span)})")
@@ -202,13 +220,14 @@ def render(calls: list[Call], source: str) -> str:
     legend = "".join(f"<span><i style='background:{COLOURS[o]}'></i>{o}</span>" for o in OUTCOMES)
     w(
         f"<section><h2>Hooks</h2><div class='legend'>{legend}<span><i style='background:#fff;"
-        "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span><span><i style='background:#fff;"
-        "outline:2px dashed #1c2331;outline-offset:-2px'></i>stops the agent (continue: false)</span></div>"
+        "box-shadow:inset 0 0 0 2px #1c2331'></i>blocks (deny/block)</span><span><i "
+        "style='background:#fff;outline:2px dashed #1c2331;outline-offset:-2px'></i>stops the "
+        "agent (continue: false)</span></div>"
     )
     w(
-        "<table id='hooks'><thead><tr><th>hook</th><th>event</th><th>source</th><th class='n'>calls</th>"
-        "<th class='n'>blocks</th><th class='n'>p50 ms</th><th class='n'>p95 ms</th><th class='n'>max ms</th>"
-        "<th>outcomes</th></tr></thead><tbody>"
+        "<table id='hooks'><thead><tr><th>hook</th><th>event</th><th>source</th><th "
+        "class='n'>calls</th><th class='n'>blocks</th><th class='n'>p50 ms</th><th class='n'>p95 "
+        "ms</th><th class='n'>max ms</th><th>outcomes</th></tr></thead><tbody>"
     )
     for s in stats:
         pills = "".join(
@@ -218,31 +237,35 @@ def render(calls: list[Call], source: str) -> str:
             )
         )
         w(
-            f"<tr class='hook' data-hook='{e(s.hook)}' data-event='{e(s.event)}'><td class='hook' title='{e(s.hook)}'>"
-            f"{e(s.hook)}</td><td>{e(s.event)}</td><td>{e(s.source)}</td><td class='n'>{s.calls}</td>"
-            f"<td class='n'>{s.blocks}</td><td class='n'>{_ms(s.p50)}</td><td class='n'>{_ms(s.p95)}</td>"
-            f"<td class='n'>{_ms(s.max)}</td><td>{pills}</td></tr>"
+            f"<tr class='hook' data-hook='{e(s.hook)}' data-event='{e(s.event)}'><td class='hook' "
+            f"title='{e(s.hook)}'>{e(s.hook)}</td><td>{e(s.event)}</td><td>{e(s.source)}</td><td "
+            f"class='n'>{s.calls}</td><td class='n'>{s.blocks}</td><td "
+            f"class='n'>{_ms(s.p50)}</td><td class='n'>{_ms(s.p95)}</td><td "
+            f"class='n'>{_ms(s.max)}</td><td>{pills}</td></tr>"
         )
     w("</tbody></table></section>")
 
     w(
-        "<section><h2>Slowest calls</h2><table id='slowest'><thead><tr><th class='n'>ms</th><th>event</th>"
-        "<th>hook</th><th>outcome</th><th>decision</th><th>at (UTC)</th><th>error</th></tr></thead><tbody>"
+        "<section><h2>Slowest calls</h2><table id='slowest'><thead><tr><th "
+        "class='n'>ms</th><th>event</th><th>hook</th><th>outcome</th><th>decision</th><th>at "
+        "(UTC)</th><th>error</th></tr></thead><tbody>"
     )
     for c in slowest(calls, 10):
         at = _clock(starts[c.index]) if c.start_ms is not None else ""
         w(
             f"<tr><td class='n'>{_ms(c.duration_ms)}</td><td>{e(c.event)}</td><td>{e(c.hook)}</td>"
-            f"<td><span class='pill' style='background:{COLOURS.get(c.outcome, _OTHER)}'>{e(c.outcome)}</span></td>"
+            "<td><span class='pill' "
+            f"style='background:{COLOURS.get(c.outcome, _OTHER)}'>{e(c.outcome)}</span></td>"
             f"<td>{e(c.decision) if c.decision != 'none' else ''}</td><td>{at}</td>"
             f"<td>{e((c.error or '')[:160])}</td></tr>"
         )
     w("</tbody></table></section>")
 
     w(
-        "<section><h2>Timeline</h2><div class='controls'><label>zoom <input id='zoom' type='range' min='0' "
-        "max='8' step='1' value='0'></label> <span class='muted'>events are rows, each bar is one hook call "
-        "(hover for its input and answer)</span></div><div id='tl-wrap'><div id='tl'>"
+        "<section><h2>Timeline</h2><div class='controls'><label>zoom <input id='zoom' type='range' "
+        "min='0' max='8' step='1' value='0'></label> <span class='muted'>events are rows, each bar "
+        "is one hook call (hover for its input and answer)</span></div><div id='tl-wrap'><div "
+        "id='tl'>"
     )
     rows: dict[
         str, dict[str, list[int]]
@@ -252,13 +275,14 @@ def render(calls: list[Call], source: str) -> str:
     for event, tracks in rows.items():
         n = sum(len(v) for v in tracks.values())
         w(
-            f"<div class='ev' data-event='{e(event)}'><div class='evh'><span class='label'>{e(event)} "
-            f"<span class='muted'>{n} call{'s' if n != 1 else ''}</span></span></div>"
+            f"<div class='ev' data-event='{e(event)}'><div class='evh'><span "
+            f"class='label'>{e(event)} <span class='muted'>{n} "
+            f"call{'s' if n != 1 else ''}</span></span></div>"
         )
         for hook, idxs in tracks.items():
             w(
-                f"<div class='row' data-hook='{e(hook)}'><div class='label hk' title='{e(hook)}'>{e(hook)}</div>"
-                "<div class='lane'>"
+                f"<div class='row' data-hook='{e(hook)}'><div class='label hk' "
+                f"title='{e(hook)}'>{e(hook)}</div><div class='lane'>"
             )
             for i in idxs:
                 c = calls[i]
@@ -279,7 +303,8 @@ def render(calls: list[Call], source: str) -> str:
         )
     w("</section></main><div id='tip'></div>")
     w(
-        f"<script id='calls' type='application/json'>{_script_json({'calls': payload, 'inputs': inputs})}</script>"
+        "<script id='calls' "
+        f"type='application/json'>{_script_json({'calls': payload, 'inputs': inputs})}</script>"
     )
     w(f"<script>{_JS}</script></body></html>\n")
     return "".join(out)

@@ -1,4 +1,5 @@
-"""Everything that starts a process or a thread for a hook: one runner per hook kind, one process driver.
+"""Everything that starts a process or a thread for a hook: one runner per hook kind, one process
+driver.
 
 :data:`KINDS` is the one table of hook kinds: a hook's ``type`` names its
 :class:`~hookwise.runners.kind.HookKind`, the one owner of everything about the kind
@@ -64,8 +65,8 @@ class Runner(Protocol):
     background once started (processes, requests) sets ``background`` and calls
     ``during()`` once everything is started; one that works on the calling
     thread calls it when done. ``run_async`` is the same for asyncio hosts and
-    must never block the caller's loop. A runner that keeps something per hook system (the http runner's
-    kept-alive connections) may also define ``release(host)``: :meth:`HookSystem.close
+    must never block the caller's loop. A runner that keeps something per hook system (the http
+    runner's kept-alive connections) may also define ``release(host)``: :meth:`HookSystem.close
     <hookwise.engine.HookSystem.close>` calls it with the hook system.
     """
 
@@ -86,7 +87,8 @@ class Runner(Protocol):
 
 
 def spec_from_keys(kind: HookKind, hook: Mapping[str, Any]) -> KindSpec:
-    """The spec of a hook object already checked by the settings schema: its kind's own keys, defaults filled."""
+    """The spec of a hook object already checked by the settings schema: its kind's own keys,
+    defaults filled."""
     values: dict[str, Any] = {}
     for row in kind.keys:
         if row.attr:
@@ -96,9 +98,10 @@ def spec_from_keys(kind: HookKind, hook: Mapping[str, Any]) -> KindSpec:
 
 
 class LazyKind:
-    """A row of :data:`KINDS` whose module is imported when a hook of the kind is first read or run, so that a
-    firing loads only the kinds its settings use (``hookwise fire`` start-up, docs/performance.md). Every
-    member is the kind's own (:class:`~hookwise.runners.kind.HookKind`); only ``name`` is known before."""
+    """A row of :data:`KINDS` whose module is imported when a hook of the kind is first read or run,
+    so that a firing loads only the kinds its settings use (``hookwise fire`` start-up,
+    docs/performance.md). Every member is the kind's own (:class:`~hookwise.runners.kind.HookKind`);
+    only ``name`` is known before."""
 
     def __init__(self, name: str, module: str, cls: str) -> None:
         self.name = name
@@ -125,15 +128,16 @@ class LazyKind:
         return getattr(self.kind, member)
 
     def release(self, host: Any) -> None:
-        """What :meth:`HookSystem.close <hookwise.engine.HookSystem.close>` calls: passed on to a kind that was
-        used and keeps something per hook system (the http kind's connections)."""
+        """What :meth:`HookSystem.close <hookwise.engine.HookSystem.close>` calls: passed on to a
+        kind that was used and keeps something per hook system (the http kind's connections)."""
         release = getattr(self._kind, "release", None)
         if release is not None:
             release(host)
 
 
 def resolve_kind(row: HookKind | LazyKind) -> HookKind:
-    """The :class:`~hookwise.runners.kind.HookKind` of a row of :data:`KINDS` (imported now if lazy)."""
+    """The :class:`~hookwise.runners.kind.HookKind` of a row of :data:`KINDS` (imported now if
+    lazy)."""
     return row.kind if isinstance(row, LazyKind) else row
 
 
@@ -141,9 +145,10 @@ def loaded(row: HookKind | LazyKind) -> bool:
     return not isinstance(row, LazyKind) or row.loaded
 
 
-#: hook ``type`` -> its kind: the one table of hook kinds (settings keys, spec, run, trust material, display,
-#: Claude Code conversion; :class:`~hookwise.runners.kind.HookKind`). The command kind is always loaded; the
-#: others are :class:`LazyKind` rows (their module imported when a hook of theirs is read or run).
+#: hook ``type`` -> its kind: the one table of hook kinds (settings keys, spec, run, trust material,
+#: display, Claude Code conversion; :class:`~hookwise.runners.kind.HookKind`). The command kind is
+#: always loaded; the others are :class:`LazyKind` rows (their module imported when a hook of theirs
+#: is read or run).
 KINDS: dict[str, HookKind] = {
     "command": CommandKind(),
     "python": LazyKind("python", "hookwise.runners.python", "PythonKind"),  # type: ignore[dict-item]
@@ -158,12 +163,13 @@ _SYNCED: list[object] = [None]
 
 def sync_kinds(full: bool = True) -> None:
     """Bring :data:`HOOK_TYPES`, :data:`HOOK_KEYS` and :data:`HOOK_MARKERS` in step with
-    :data:`hookwise.runners.KINDS`, in place (a kind registered later is read like the built-in ones).
+    :data:`hookwise.runners.KINDS`, in place (a kind registered later is read like the built-in
+    ones).
 
-    ``full``: every kind's module is imported (``validate``, the JSON Schema, migration). Otherwise the
-    tables hold the keys of the kinds already imported: reading settings imports a kind when a hook of
-    it appears, and falls back to the full tables for a key it does not know (a firing whose settings
-    hold only command hooks imports no other kind).
+    ``full``: every kind's module is imported (``validate``, the JSON Schema, migration). Otherwise
+    the tables hold the keys of the kinds already imported: reading settings imports a kind when a
+    hook of it appears, and falls back to the full tables for a key it does not know (a firing whose
+    settings hold only command hooks imports no other kind).
     """
     rows = list(KINDS.values())
     kinds = [resolve_kind(r) for r in rows if full or loaded(r)]

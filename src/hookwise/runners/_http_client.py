@@ -1,4 +1,5 @@
-"""The HTTP client of ``"type": "http"`` hooks (docs/hook-types.md): POST the input JSON, read the answer.
+"""The HTTP client of ``"type": "http"`` hooks (docs/hook-types.md): POST the input JSON, read the
+answer.
 
 Standard library only (:mod:`http.client`). One :class:`HttpClient` per hook
 system keeps idle keep-alive connections per ``(scheme, host, port)``, so a
@@ -45,7 +46,8 @@ Origin = tuple[str, str, int]
 
 
 def interpret_response(url: str, status: int, reason: str, body: bytes) -> Interpretation:
-    """A complete answer: 2xx + JSON object = that object; 2xx + empty = no output; anything else fails."""
+    """A complete answer: 2xx + JSON object = that object; 2xx + empty = no output; anything else
+    fails."""
     text = body.decode("utf-8", "replace").strip()
     if 200 <= status < 300:
         if not text:
@@ -133,7 +135,8 @@ class HttpClient:
     def post(
         self, url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, cap: int
     ) -> HttpAnswer:
-        """POST ``body`` to ``url``; every failure is an answer (``failed`` or ``timeout``), never an exception."""
+        """POST ``body`` to ``url``; every failure is an answer (``failed`` or ``timeout``), never
+        an exception."""
         t0 = time.monotonic()
         deadline = t0 + timeout_s
         try:
@@ -181,8 +184,8 @@ class HttpClient:
                 ) from None
             if (np.scheme, np.hostname or "", nport) != origin:
                 raise _Failure(
-                    f"POST {url} was redirected to another host ({nxt}); redirects are followed only "
-                    "to the same scheme, host and port"
+                    f"POST {url} was redirected to another host ({nxt}); redirects are followed "
+                    "only to the same scheme, host and port"
                 )
             current = nxt
         raise _Failure(f"POST {url} was redirected more than {MAX_REDIRECTS} times")
@@ -211,8 +214,9 @@ class HttpClient:
             try:
                 if conn.sock is None:
                     conn.connect()
-                    # headers and body leave as two writes: without this, Nagle holds the body back until the
-                    # server acknowledges the headers (up to 40 ms with delayed acknowledgements)
+                    # headers and body leave as two writes: without this, Nagle holds the body back
+                    # until the server acknowledges the headers (up to 40 ms with delayed
+                    # acknowledgements)
                     sock: Any = conn.sock
                     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 conn.request("POST", target, body=body, headers=dict(headers))
@@ -279,7 +283,8 @@ class HttpClient:
                     f"POST {url}: the answer was cut off ({type(exc).__name__}: {exc})"
                 ) from None
             if not chunk:
-                resp.close()  # done: the connection (not the response) stays open for the next request
+                # done: the connection (not the response) stays open for the next request
+                resp.close()
                 return b"".join(chunks)
             size += len(chunk)
             if size > cap:

@@ -27,8 +27,8 @@ from hookwise.runners.base import Firing, check_answer, finish
 def run(
     firing: Firing, entry: HookEntry, inp: dict[str, Any], d: Any, root: str | None
 ) -> HookOutcome:
-    """Call the hook's function in a child process (its own modules looked up in ``root``); its outcome as
-    for a command hook."""
+    """Call the hook's function in a child process (its own modules looked up in ``root``); its
+    outcome as for a command hook."""
     from hookwise.runners import _process
     from hookwise.runners.command import child_env, hook_vars
 
@@ -114,5 +114,6 @@ if __name__ == "__main__":
 
 
 def import_root(firing: Firing, entry: HookEntry) -> str | None:
-    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    """The directory a settings hook's own module is looked up in (project or extension), else
+    None."""
     return entry.module_dir(firing.host.project_dir)

@@ -20,6 +20,7 @@ Failures are data (:class:`Completed`), never exceptions.
 from __future__ import annotations
 
 import _thread
+import errno
 import itertools
 import os
 import select
@@ -32,7 +33,7 @@ from hookwise.runners import _reaper as _leftovers
 if TYPE_CHECKING:
     import subprocess
     from collections.abc import Callable, Sequence
-    from typing import IO, Union
+    from typing import IO, Any, Union
 
     from hookwise.runners._warm import WarmProcess
 
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process group
 READ_CHUNK = 1 << 16
+#: a pipe's capacity as Linux creates it; a hook input longer than this gets a larger stdin pipe
+PIPE_DEFAULT_SIZE = 1 << 16
+#: the largest stdin pipe asked for (Linux's default ``/proc/sys/fs/pipe-max-size`` for unprivileged users)
+PIPE_MAX_SIZE = 1 << 20
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 _HAS_POSIX_SPAWN = hasattr(os, "posix_spawn") and sys.platform.startswith("linux")
@@ -231,10 +236,40 @@ def _current_dir() -> str | None:
         return None
 
 
+#: Popen can give a child a process group of its own without a new session (``process_group``, Python 3.11)
+_HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
+
+
+def new_session() -> bool:
+    """Whether a hook starts in a new session (as it always did) rather than only leading a process group of its
+    own in this process's session. The two differ for a hook only through a controlling terminal: in a new
+    session it has none, so a read of ``/dev/tty`` fails at once instead of stopping a background process
+    group (SIGTTIN) until the timeout. So a new session is kept whenever this process has a controlling
+    terminal (or it cannot tell). Without one, the process group is enough, and cheaper: on Linux every new
+    session also gets a scheduler autogroup of its own (``/proc/sys/kernel/sched_autogroup_enabled``), which
+    on a busy machine made the median ``bash -c`` hook about twice as slow (docs/performance.md)."""
+    if not _HAS_PROCESS_GROUP:
+        return True
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError as exc:
+        return (
+            exc.errno != errno.ENXIO
+        )  # ENXIO: no controlling terminal; anything else: keep the session
+    os.close(fd)
+    return True
+
+
+def _group(session: bool) -> dict[str, Any]:
+    """The keywords of :func:`os.posix_spawn` for a child that leads its own process group."""
+    return {"setsid": True} if session else {"setpgroup": 0}
+
+
 def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
     """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else None.
 
-    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session, every
+    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session (or only a
+    process group, see :func:`new_session`), every
     inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in the
     child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change directory,
     so a hook whose directory is not the current one (and any platform without it) keeps ``Popen``, which
@@ -285,7 +320,12 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
                     pass
             try:
                 pid = os.posix_spawn(
-                    path, argv, env, file_actions=actions, setsid=True, setsigdef=_DEFAULT_SIGNALS
+                    path,
+                    argv,
+                    env,
+                    file_actions=actions,
+                    setsigdef=_DEFAULT_SIGNALS,
+                    **_group(new_session()),
                 )
                 break
             except (FileNotFoundError, NotADirectoryError) as exc:
@@ -346,6 +386,8 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
         if proc is None:
             import subprocess
 
+            session = new_session()
+            group: dict[str, Any] = {} if session else {"process_group": 0}  # Python >= 3.11
             proc = subprocess.Popen(
                 list(req.argv),
                 stdin=subprocess.PIPE,
@@ -353,9 +395,10 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
                 stderr=subprocess.STDOUT if req.merge_stderr else subprocess.PIPE,
                 cwd=req.cwd,
                 env=env,
-                start_new_session=True,
+                start_new_session=session,
                 close_fds=True,
                 executable=req.executable,
+                **group,
             )
     except (OSError, ValueError, TypeError) as exc:
         if req.fallback is not None:  # bash reports (or handles) what the direct exec could not do
@@ -377,7 +420,7 @@ def start_process(
         return popen(req, token)
     from hookwise.runners import _warm
 
-    return _warm.start(req, token, batch, notes, popen)
+    return _warm.start(req, token, batch, notes, popen, new_session())
 
 
 def open_pidfd(pid: int) -> int | None:
@@ -516,7 +559,10 @@ def _start(child: _Child, sel: Poller, batch: int) -> None:
         sel.register(err_fd, READ, (child, "err"))
     if len(child.stdin_view):
         child.stdin_fd = in_fd
-        sel.register(in_fd, WRITE, (child, "in"))
+        grow_pipe(in_fd, len(child.stdin_view))
+        _write_stdin(child, sel)  # at once: an empty pipe takes the input (or its first part) now
+        if child.stdin_fd is not None:  # the rest is written as the hook reads
+            sel.register(in_fd, WRITE, (child, "in"))
     else:
         proc.stdin.close()
     child.pidfd = open_pidfd(proc.pid)
@@ -535,10 +581,27 @@ def _close_stdin(child: _Child, sel: Poller) -> None:
             pass
 
 
+def grow_pipe(fd: int, size: int) -> int | None:
+    """Make the pipe ``fd`` hold ``size`` bytes (at most :data:`PIPE_MAX_SIZE`) when that is more than a pipe
+    holds by default: a 100 KB input then goes in with one write instead of a write per round of the wait loop,
+    each waiting for the hook to read. Returns the pipe's new capacity, or None when it was left as it was
+    (not needed, not Linux, or refused: a user over ``/proc/sys/fs/pipe-user-pages-soft`` gets EPERM; the input
+    is then written as the hook reads, as with any pipe)."""
+    if size <= PIPE_DEFAULT_SIZE or not sys.platform.startswith("linux"):
+        return None
+    import fcntl  # only for inputs this large: a plain ``hookwise fire`` never loads it
+
+    try:
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, min(size, PIPE_MAX_SIZE))
+    except OSError:
+        return None
+
+
 def _write_stdin(child: _Child, sel: Poller) -> None:
+    """Write what the pipe takes of the rest of the input (never blocks); close stdin once all is written."""
     assert child.stdin_fd is not None
     try:
-        n = os.write(child.stdin_fd, child.stdin_view[:READ_CHUNK])
+        n = os.write(child.stdin_fd, child.stdin_view)
     except BlockingIOError:
         return
     except OSError:  # EPIPE: the hook closed stdin or exited without reading; that is normal

@@ -27,7 +27,9 @@ import itertools
 import os
 import time
 
-try:  # the C module behind :mod:`signal`: the same numbers and calls without signal.py's enums (~1 ms per start)
+try:
+    # the C module behind :mod:`signal`: the same numbers and calls without signal.py's enums (~1 ms
+    # per start)
     import _signal as signals
 except ImportError:  # pragma: no cover - an interpreter without it
     import signal as signals
@@ -73,13 +75,15 @@ def _pids() -> list[int]:
 
 def child_env(env: dict[str, str], token: str) -> dict[str, str]:
     """``env`` plus the run's marker. A hook run inside another hook run (a hook that runs hookwise)
-    carries both tokens (``outer:inner``), so a timeout of the outer run also finds the inner run's processes."""
+    carries both tokens (``outer:inner``), so a timeout of the outer run also finds the inner run's
+    processes."""
     outer = env.get(MARKER)
     return {**env, MARKER: f"{outer}:{token}" if outer else token}
 
 
 def _has_marker(pid: int, needle: bytes) -> bool:
-    """``needle`` is ``b":<token>:"``; the process's marker variable holds the token (alone or chained)."""
+    """``needle`` is ``b":<token>:"``; the process's marker variable holds the token (alone or
+    chained)."""
     try:
         with open(f"{_PROC}/{pid}/environ", "rb") as f:
             data = f.read()
@@ -122,7 +126,8 @@ def _holds(pid: int, links: frozenset[str]) -> bool:
 
 
 def _kill(pid: int, sig: int, check: tuple[bytes, int | None, frozenset[str] | None]) -> bool:
-    """Signal ``pid`` if it still is a process of the run (checked after pinning it with a pidfd)."""
+    """Signal ``pid`` if it still is a process of the run (checked after pinning it with a
+    pidfd)."""
     needle, pgid, links = check
     pidfd: int | None = None
     if _HAS_PIDFD:
@@ -190,9 +195,10 @@ def signal_run(
 
 
 def signal_runs_of_this_process(sig: int) -> list[int]:
-    """Send ``sig`` to every process of every hook run this process started that is still alive (their tokens
-    begin with this process's id; see :func:`new_token`). For a program that exits while hooks still run in
-    the background (``hookwise fire`` with an ``async`` hook). Linux only (elsewhere nothing is found)."""
+    """Send ``sig`` to every process of every hook run this process started that is still alive
+    (their tokens begin with this process's id; see :func:`new_token`). For a program that exits
+    while hooks still run in the background (``hookwise fire`` with an ``async`` hook). Linux only
+    (elsewhere nothing is found)."""
     if not available():
         return []
     needle = f":{os.getpid()}-".encode()

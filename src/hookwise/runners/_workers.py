@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 # functions needs neither (asyncio alone, with the ssl it loads, costs several times the whole firing;
 # inspect ~60 M instructions); threading is imported with the first worker
 
+_copy_context = contextvars.copy_context
+
 #: the types of a plain function and of a bound method (without importing :mod:`types`)
 _FUNCTION = type(lambda: None)
 _METHOD = type((lambda: None).__get__(0))
@@ -48,8 +50,12 @@ _METHOD = type((lambda: None).__get__(0))
 _CO_COROUTINE = 0x80
 _CO_ITERABLE_COROUTINE = 0x100
 
-#: idle workers kept for reuse; more are started on demand and exit when not needed
-MAX_IDLE = 8
+#: idle workers kept for reuse at most (a burst of concurrent firings, e.g. ``hookwise serve`` at 64 clients:
+#: a worker started per call costs more than the call); more are started on demand and end after their call
+MAX_IDLE = 64
+#: idle workers kept however long they wait; the ones above this end after :data:`IDLE_EXIT_S` without work
+KEEP_IDLE = 8
+IDLE_EXIT_S = 5.0
 #: how long past the deadline the caller waits for a coroutine to be cancelled on its own loop
 #: before abandoning the worker (a call that blocks its loop ends the firing at timeout + this)
 CANCEL_GRACE_S = 0.1
@@ -76,23 +82,15 @@ class HookEscaped(Exception):
 
 
 class _Job:
-    """One call handed to a worker: ``func(arg)`` (awaited if it returns an awaitable), or ``awaitable``."""
+    """One :func:`call_async` call: ``func(arg)`` (awaited if it returns an awaitable), answered on ``future``."""
 
-    __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned", "context")
+    __slots__ = ("func", "arg", "timeout", "future", "abandoned", "context")
 
-    def __init__(
-        self,
-        func: Callable[[Any], Any] | None,
-        arg: Any,
-        awaitable: Awaitable[Any] | None,
-        timeout: float,
-        future: Any = None,
-    ) -> None:
+    def __init__(self, func: Callable[[Any], Any], arg: Any, timeout: float, future: Any) -> None:
         self.func = func
         self.arg = arg
-        self.awaitable = awaitable
         self.timeout = timeout
-        #: :func:`call_async`'s ``concurrent.futures.Future``; None: :func:`call`, the answer is the worker's
+        #: a ``concurrent.futures.Future``: the call's answer
         self.future = future
         self.abandoned = False
         #: the caller's context variables: a hook sees them as if it ran on the caller's thread
@@ -103,45 +101,70 @@ async def _await(aw: Awaitable[Any]) -> Any:
     return await aw
 
 
-# the states of a worker's current call (changed under _guard only)
-_PENDING, _RUNNING, _DONE, _GAVE_UP = range(4)
-_guard = _thread.allocate_lock()  # never held while a hook runs
-
-
 class _Worker:
     """A daemon thread given one call at a time (with an event loop of its own once a hook returns an awaitable).
 
-    The hand-off of :func:`call` is two raw locks of the worker's own, made once: the caller stores the job
-    and releases ``go``; the worker stores the answer and releases ``done``, which the caller waits on until
-    its deadline. (A queue plus a ``concurrent.futures.Future`` per call cost several locks, a Condition and
-    their allocations: a third of a Python hook's cost.) The caller, not the worker, puts the worker back among
-    the idle ones once it has read the answer, so the worker is waiting again (the GIL given up) as soon as it
-    has answered. A worker whose call the caller gave up on (:data:`_GAVE_UP`) never answers and exits.
+    The hand-off of :func:`call` is two raw locks of the worker's own, made once, and no other lock: the
+    caller stores the call on the worker and releases ``go`` as the last thing before it waits on ``done``;
+    the worker stores the answer and releases ``done`` as the last thing before it waits on ``go`` again.
+    Every other step of the hand-off (the worker's fields, the idle list) is one operation under the GIL, so
+    each call costs the two thread switches and nothing else that blocks: no per-call object but the copy
+    of the caller's context, no third lock (a queue plus a ``concurrent.futures.Future`` per call cost
+    several locks, a Condition and their allocations; a guard lock around a state field, two ``with``
+    blocks per call). The caller, not the worker, puts the worker back among the idle ones once it has read
+    the answer, so the worker is waiting again (the GIL given up) as soon as it has answered.
+
+    Giving up (the caller's deadline passed) is the flag ``quit``, read by the worker right after it takes
+    ``go`` (a call whose deadline passed before it started never starts) and right after it releases
+    ``done`` (a worker whose answer came too late ends instead of waiting for work that never comes). The
+    caller sets ``quit`` *before* its last look at ``done`` (:func:`_give_up`), so either the worker sees
+    it, or the caller sees the answer and wakes the worker to end; a given-up worker is never reused.
     """
+
+    __slots__ = (
+        "go",
+        "done",
+        "func",
+        "arg",
+        "awaitable",
+        "timeout",
+        "context",
+        "job",
+        "quit",
+        "value",
+        "error",
+        "loop",
+    )
 
     def __init__(self) -> None:
         self.go = _thread.allocate_lock()
-        self.go.acquire()  # released once per job
+        self.go.acquire()  # released once per call
         self.done = _thread.allocate_lock()
         self.done.acquire()  # released once per answer of call()
+        #: the current call of call(): func(arg) in context, or awaitable, within timeout
+        self.func: Callable[[Any], Any] | None = None
+        self.arg: Any = None
+        self.awaitable: Awaitable[Any] | None = None
+        self.timeout = 0.0
+        self.context: contextvars.Context | None = None
+        #: the current call of call_async() (answered on its own Future), else None
         self.job: _Job | None = None
-        self.state = _PENDING
+        #: the caller gave up on the current call (or the worker is not needed): end after it
+        self.quit = False
         self.value: Any = None
         self.error: BaseException | None = None
         #: the worker's event loop, made for the first awaitable a hook returns (plain functions need none)
         self.loop: Any = None
         _start_thread(self._main, "hookwise-python-hook")
 
-    def start(self, job: _Job | None) -> None:
-        """Give the (idle) worker its next job; None: end."""
-        self.job = job
-        self.state = _PENDING
+    def end(self) -> None:
+        """Let the idle worker's thread end."""
+        self.quit = True
         self.go.release()
 
     def _main(self) -> None:
         try:
-            while self._next():
-                pass
+            self._serve()
         finally:
             try:
                 if self.loop is not None:
@@ -149,38 +172,52 @@ class _Worker:
             except Exception:  # pragma: no cover - a hook left the loop in a bad state
                 pass
 
-    def _next(self) -> bool:
-        """Wait for a job and run it; False when the worker ends."""
-        self.go.acquire()
-        job = self.job
-        if job is None:
-            return False
-        if job.future is not None:  # call_async: the answer goes to the call's own Future
-            self._run_future(job)
-            return not job.abandoned and _release(self)
-        with _guard:
-            if (
-                self.state == _GAVE_UP
-            ):  # the deadline passed before the call started: never start it
-                return False
-            self.state = _RUNNING
-        value, error = self._call(job)
-        with _guard:
-            if self.state == _GAVE_UP:  # abandoned while it ran: the answer is discarded
-                return False
-            self.value, self.error, self.state = value, error, _DONE
-        self.done.release()
-        return True
+    def _serve(self) -> None:
+        go, done = self.go, self.done
+        while True:
+            if not go.acquire(True, IDLE_EXIT_S) and not self._stay():
+                return
+            if self.quit:  # ended, or the caller gave up before the call started: never start it
+                return
+            job = self.job
+            if job is not None:  # call_async: the answer goes to the call's own Future
+                self.job = None
+                self._run_future(job)
+                if job.abandoned or not _release(self):
+                    return
+                continue
+            try:
+                value = (
+                    self.context.run(self.func, self.arg)  # type: ignore[union-attr, arg-type]
+                    if self.func is not None
+                    else self.awaitable
+                )
+                if value is not None and value.__class__ is not dict and is_awaitable(value):
+                    value = self._wait(value, self.timeout)
+                self.value = value
+            except BaseException as exc:  # handed to the caller, never raised here
+                self.error = _caught(exc)
+            done.release()
+            if self.quit:  # the caller gave up meanwhile: the answer is discarded
+                return
 
-    def _call(self, job: _Job) -> tuple[Any, BaseException | None]:
-        """Run ``job``: ``(value, None)``, or ``(None, what the caller is to raise)``."""
-        try:
-            value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
-            if value is not None and value.__class__ is not dict and is_awaitable(value):
-                value = self._wait(value, job.timeout)
-        except BaseException as exc:  # handed to the caller, never raised here
-            return None, _caught(exc)
-        return value, None
+    def _stay(self) -> bool:
+        """Idle for :data:`IDLE_EXIT_S`: True once ``go`` is taken (work came), False to end (more than
+        :data:`KEEP_IDLE` workers were idle, and this one was taken out of the idle list before a caller
+        took it; ``list.remove`` is atomic under the GIL, like the callers' ``pop``)."""
+        go = self.go
+        while True:
+            if len(_idle) > KEEP_IDLE:
+                try:
+                    _idle.remove(self)
+                except (
+                    ValueError
+                ):  # a caller took it meanwhile (or has not put it back yet): go comes
+                    go.acquire()
+                    return True
+                return False
+            if go.acquire(True, IDLE_EXIT_S):
+                return True
 
     def _wait(self, value: Awaitable[Any], timeout: float) -> Any:
         import asyncio
@@ -197,11 +234,14 @@ class _Worker:
         fut = job.future
         if not fut.set_running_or_notify_cancel():
             return
-        value, error = self._call(job)
-        if error is None:
-            fut.set_result(value)
+        try:
+            value = job.context.run(job.func, job.arg)
+            if value is not None and value.__class__ is not dict and is_awaitable(value):
+                value = self._wait(value, job.timeout)
+        except BaseException as exc:  # handed to the caller, never raised here
+            fut.set_exception(_caught(exc))
         else:
-            fut.set_exception(error)
+            fut.set_result(value)
 
 
 def _caught(exc: BaseException) -> BaseException:
@@ -216,8 +256,9 @@ def _caught(exc: BaseException) -> BaseException:
     return HookEscaped(exc)
 
 
+#: idle workers; ``list.pop`` and ``list.append`` are atomic under the GIL, so taking and returning one
+#: needs no lock (two racing returns may leave MAX_IDLE + 1 idle for a while, which is harmless)
 _idle: list[_Worker] = []
-_lock = _thread.allocate_lock()
 
 
 def _start_thread(target: Callable[[], None], name: str) -> None:
@@ -233,10 +274,7 @@ def _start_thread(target: Callable[[], None], name: str) -> None:
 
 def _after_fork_in_child() -> None:
     """A forked child has none of the parent's threads: forget their workers."""
-    global _lock, _guard
     _idle.clear()
-    _lock = _thread.allocate_lock()
-    _guard = _thread.allocate_lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -244,24 +282,36 @@ if hasattr(os, "register_at_fork"):
 
 
 def _acquire() -> _Worker:
-    with _lock:
-        if _idle:
-            return _idle.pop()
-    return _Worker()
+    try:
+        return _idle.pop()
+    except IndexError:
+        return _Worker()
 
 
 def _release(worker: _Worker) -> bool:
-    """Put a worker back in the idle list; False when it should exit instead."""
-    with _lock:
-        if len(_idle) < MAX_IDLE:
-            _idle.append(worker)
-            return True
+    """Put a worker back in the idle list; False when it should end instead."""
+    if len(_idle) < MAX_IDLE:
+        _idle.append(worker)
+        return True
     return False
 
 
 def _abandon(job: _Job) -> None:
     job.abandoned = True  # the worker exits once the call returns
     job.future.cancel()
+
+
+def _give_up(worker: _Worker) -> bool:
+    """The caller's deadline passed: True when the call is abandoned, False when it answered just now.
+
+    ``quit`` is set before the last look at ``done``: a worker that answers after that look sees it and
+    ends; one that answered before it is woken here to end (its ``go`` is held: it took it for this call).
+    Either way the worker is not reused."""
+    worker.quit = True
+    if not worker.done.acquire(False):
+        return True
+    worker.go.release()
+    return False
 
 
 def is_awaitable(value: object) -> bool:
@@ -303,23 +353,32 @@ def call(
     Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
     after that, and whatever the hook raised otherwise.
     """
-    timeout = max(timeout, 0.0)
-    worker = _acquire()
-    worker.start(_Job(func, arg, awaitable, timeout))
-    if not worker.done.acquire(True, timeout + CANCEL_GRACE_S):
-        with _guard:
-            answered = worker.state == _DONE
-            if not answered:
-                worker.state = (
-                    _GAVE_UP  # the worker never answers now: it ends once the call returns
-                )
-        if not answered:
-            raise HookTimeout(True)
-        worker.done.acquire()  # it answered just now (released right after the state changed)
+    if timeout < 0.0:
+        timeout = 0.0
+    try:
+        worker = _idle.pop()
+    except IndexError:
+        worker = _Worker()
+    worker.func, worker.arg, worker.awaitable, worker.timeout = func, arg, awaitable, timeout
+    worker.context = _copy_context()
+    done, wait = worker.done, timeout + CANCEL_GRACE_S
+    worker.go.release()  # the last step before waiting: the worker wakes to a caller about to let go of the GIL
+    try:
+        answered = done.acquire(True, wait)
+    except BaseException:  # KeyboardInterrupt while waiting: the worker is not reused, and ends
+        _give_up(worker)
+        raise
+    if not answered and _give_up(worker):
+        worker.arg = worker.context = None
+        raise HookTimeout(True)
     value, error = worker.value, worker.error
-    worker.value = worker.error = worker.job = None
-    if not _release(worker):
-        worker.start(None)
+    worker.value = worker.error = worker.arg = worker.context = worker.awaitable = None
+    if worker.quit:  # given up, then answered just now: the answer counts, the worker ends
+        pass
+    elif len(_idle) < MAX_IDLE:
+        _idle.append(worker)
+    else:
+        worker.end()
     if error is not None:
         raise error
     return value
@@ -330,8 +389,10 @@ async def call_async(func: Callable[[Any], Any], arg: Any, timeout: float) -> An
     import asyncio
     import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
 
-    job = _Job(func, arg, None, max(timeout, 0.0), concurrent.futures.Future())
-    _acquire().start(job)
+    job = _Job(func, arg, max(timeout, 0.0), concurrent.futures.Future())
+    worker = _acquire()
+    worker.job = job
+    worker.go.release()
     wrapped = asyncio.wrap_future(job.future)
     try:
         return await asyncio.wait_for(wrapped, max(timeout, 0.0) + CANCEL_GRACE_S)

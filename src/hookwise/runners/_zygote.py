@@ -8,14 +8,16 @@ virtual environment, so nothing here imports hookwise). It is single-threaded, s
 The socket ``fd`` is one end of a ``SOCK_SEQPACKET`` socketpair (no path in the file system): every
 message is one record of fields joined by NUL bytes.
 
-hookwise -> zygote, one run: ``exe, cwd, argc, argv..., env items ("NAME=value")...`` with three
-descriptors attached (SCM_RIGHTS): the hook's stdin, stdout and stderr.
+hookwise -> zygote, one run: ``exe, cwd, S|G, argc, argv..., env items ("NAME=value")...`` with three
+descriptors attached (SCM_RIGHTS): the hook's stdin, stdout and stderr. ``S``: the child leads a new
+session; ``G``: only a process group of its own (hookwise's choice for every hook).
 
 zygote (or its child) -> hookwise:
 
 * ``R pid`` then this interpreter's ``sys.path`` directories: ready;
 * ``U version``: an interpreter this program does not serve (the zygote exits);
-* ``P pid`` (from the child): started; it leads a new session, its descriptors and directory are in place;
+* ``P pid`` (from the child): started; it leads its session or group, its descriptors and directory are
+  in place;
 * ``X pid errno`` (from the child): it could not be set up (say its directory is gone); it exits 127;
 * ``F errno``: fork failed;
 * ``E pid status``: a child was reaped (the raw wait status).
@@ -143,12 +145,15 @@ def _start(fd: int) -> "Run | None":
 
 
 def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
-    """In the forked child: a new session, the hook's descriptors and directory; report the pid."""
+    """In the forked child: a new session or group, the hook's descriptors and directory; report the pid."""
     import _signal
 
     fields, fds = job
     try:
-        os.setsid()
+        if fields[2] == b"S":
+            os.setsid()
+        else:
+            os.setpgid(0, 0)
         _signal.set_wakeup_fd(-1)
         _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
         for fd in wake:
@@ -160,14 +165,14 @@ def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
         for fd in set(fds):
             if fd > 2:
                 os.close(fd)
-        argc = int(fields[2])
+        argc = int(fields[3])
         os.chdir(fields[1])
     except (OSError, ValueError, IndexError) as exc:
         _send(sock, b"X", os.getpid(), getattr(exc, "errno", 0) or 0)
         os._exit(127)
     _send(sock, b"P", os.getpid())
     sock.close()
-    return fields[0], fields[3 : 3 + argc], fields[3 + argc :]
+    return fields[0], fields[4 : 4 + argc], fields[4 + argc :]
 
 
 def _exec_python(exe: bytes, argv: "list[bytes]", env: "list[bytes]") -> "NoReturn":

@@ -1,4 +1,5 @@
-"""Hooks that run in the background (``"async": true``, docs/claude.md "async, once, shell, onFailure").
+"""Hooks that run in the background (``"async": true``, docs/claude.md "async, once, shell,
+onFailure").
 
 The firing that starts such a hook does not wait for it. Each one runs on a
 daemon thread of its own (its process still has its timeout), as a firing of its
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
 
 
 def report_lines(o: HookOutcome, ev: HookEvent) -> list[str]:
-    """What to report about a finished background hook: its answer cannot act any more, so what it says,
-    asks for or fails at becomes warning lines (never dropped silently)."""
+    """What to report about a finished background hook: its answer cannot act any more, so what it
+    says, asks for or fails at becomes warning lines (never dropped silently)."""
     lines = []
     w = outcome_warning(o)
     if w:
@@ -58,8 +59,8 @@ def report_lines(o: HookOutcome, ev: HookEvent) -> list[str]:
 class Background:
     """The background hooks of one hook system: started, then collected.
 
-    ``run`` runs a plan as a firing and ``ran`` notes its ``once`` hooks: the hook system's own, so an
-    ``async`` hook is run, monitored and spent like any other (:meth:`start_async`).
+    ``run`` runs a plan as a firing and ``ran`` notes its ``once`` hooks: the hook system's own, so
+    an ``async`` hook is run, monitored and spent like any other (:meth:`start_async`).
     """
 
     def __init__(self, run: RunPlan, ran: NoteRan, watch: Monitors) -> None:
@@ -81,14 +82,16 @@ class Background:
         return Plan(tuple(now), plan.sequential)
 
     def _job(self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> Callable[[], list[str]]:
-        """The job of an ``async`` hook, run in the caller's context (a host's current span stays its parent)."""
+        """The job of an ``async`` hook, run in the caller's context (a host's current span stays
+        its parent)."""
         import contextvars
 
         ctx = contextvars.copy_context()
         return lambda: ctx.run(self._run_hook, e, ev, inp)
 
     def _run_hook(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
-        """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
+        """Run one ``async`` hook to completion; the lines to report about it (its answer cannot
+        act)."""
         plan = Plan((entry,), True)
         outcomes, notes = self._run(
             ev, plan, inp
@@ -139,7 +142,8 @@ class Background:
             return sum(1 for t in self._threads if t.is_alive())
 
     def wait(self, timeout: float | None = None) -> list[str]:
-        """Wait for the running background hooks (each is bounded by its own timeout), then :meth:`collect`."""
+        """Wait for the running background hooks (each is bounded by its own timeout), then
+        :meth:`collect`."""
         with self._lock:
             threads = list(self._threads)
         for t in threads:

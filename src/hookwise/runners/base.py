@@ -1,4 +1,5 @@
-"""What every runner shares: the :class:`Firing` it is given and the one way an answer becomes a :class:`HookOutcome`.
+"""What every runner shares: the :class:`Firing` it is given and the one way an answer becomes a
+:class:`HookOutcome`.
 
 A runner (see :mod:`hookwise.runners`) gets a :class:`Firing` (the event and
 the host's settings: project, cwd, session, environments, output cap) and
@@ -34,6 +35,8 @@ class Host(Protocol):
     session_id: str
     output_cap: int
     direct_spawn: bool
+    #: seconds between two looks at a python hook's module files (0: every call; runners/callable.py)
+    module_recheck_s: float
 
     def env_for(self, entry: HookEntry) -> Mapping[str, str]:
         """The base environment of ``entry``'s process (sanitised for project/extension hooks)."""
@@ -42,11 +45,13 @@ class Host(Protocol):
     def is_trusted(self, entry: HookEntry) -> bool: ...
 
     def extra_vars(self, session_id: str) -> Mapping[str, str]:
-        """Variables besides ``GEMINI_*`` (a product profile's names, ``CLAUDE_PLUGIN_ROOT``; docs/sources.md)."""
+        """Variables besides ``GEMINI_*`` (a product profile's names, ``CLAUDE_PLUGIN_ROOT``;
+        docs/sources.md)."""
         ...
 
     def persistent_pool(self) -> Any:
-        """The host's :class:`~hookwise.runners.persistent.PersistentPool` (created on first use)."""
+        """The host's :class:`~hookwise.runners.persistent.PersistentPool` (created on first
+        use)."""
         ...
 
 
@@ -56,8 +61,9 @@ _HOST_LOCK = (
 
 
 class HostServices:
-    """The :class:`Host` services of a hook system (:class:`hookwise.HookSystem` is built on it): the environment
-    a hook's process starts from, the hook variables besides ``GEMINI_*`` and the persistent-hook pool.
+    """The :class:`Host` services of a hook system (:class:`hookwise.HookSystem` is built on it):
+    the environment a hook's process starts from, the hook variables besides ``GEMINI_*`` and the
+    persistent-hook pool.
 
     It reads the system's ``env``, ``project_dir`` and ``settings`` (their redaction policy and hook
     variables); the system clears ``_sanitized`` when it reloads its settings.
@@ -69,11 +75,16 @@ class HostServices:
     _sanitized: dict[str, str] | None = None  # computed when a hook first needs it
     _pool: PersistentPool | None = None  # created on first use
 
-    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
+    #: run a command without ``bash -c`` when bash would only exec it (see
+    #: :mod:`hookwise.runners._direct`)
     direct_spawn: bool = True
+    #: look at a settings python hook's module files (to import an edited one again) at most this often;
+    #: 0: on every call. ``hookwise serve`` sets it (docs/fleet.md); see :func:`hookwise.runners.callable.load`
+    module_recheck_s: float = 0.0
 
     def env_for(self, entry: HookEntry) -> dict[str, str]:
-        """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
+        """The base environment of ``entry``'s process: sanitised for project/extension hooks
+        (docs/contract.md §7)."""
         red = self.settings.redaction
         if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
             return self.env
@@ -92,12 +103,14 @@ class HostServices:
         return env
 
     def extra_vars(self, session_id: str) -> dict[str, str]:
-        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
+        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT``
+        (docs/sources.md)."""
         vars_: dict[str, str] = self.settings.hook_vars(self.project_dir, session_id, self.env)
         return vars_
 
     def persistent_pool(self) -> PersistentPool:
-        """The processes of this system's persistent hooks (created on first use, stopped by ``close``)."""
+        """The processes of this system's persistent hooks (created on first use, stopped by
+        ``close``)."""
         with _HOST_LOCK:
             pool = self._pool
             if pool is None:
@@ -110,8 +123,8 @@ class HostServices:
         return pool
 
     def release_runners(self, runners: Mapping[str, object]) -> None:
-        """Stop the persistent hooks' processes and let each runner free what it keeps for this host (http
-        keep-alive); idempotent, the host starts what it needs again."""
+        """Stop the persistent hooks' processes and let each runner free what it keeps for this host
+        (http keep-alive); idempotent, the host starts what it needs again."""
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
@@ -121,15 +134,17 @@ class HostServices:
                 release(self)
 
 
-#: AfterTool answer fields hookwise applies only in the tool result's shape (docs/claude.md, updatedToolOutput)
+#: AfterTool answer fields hookwise applies only in the tool result's shape (docs/claude.md,
+#: updatedToolOutput)
 _TOOL_OUTPUT_KEYS = ("updatedToolOutput", "updatedMCPToolOutput")
 
 
 def check_answer(
     o: HookOutcome, event: HookEvent, entry: HookEntry, inp: Mapping[str, Any] | None
 ) -> HookOutcome:
-    """An AfterTool answer's ``updatedToolOutput`` checked against the tool's result: one of the wrong shape
-    is dropped from the answer, with a warning (every hook kind; the Claude module loads only then)."""
+    """An AfterTool answer's ``updatedToolOutput`` checked against the tool's result: one of the
+    wrong shape is dropped from the answer, with a warning (every hook kind; the Claude module loads
+    only then)."""
     out = o.output
     if out is not None and event is HookEvent.AFTER_TOOL:
         hso = out.get("hookSpecificOutput")

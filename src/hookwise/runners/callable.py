@@ -23,6 +23,7 @@ from __future__ import annotations
 import _thread
 import os
 import sys
+import time
 
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.hook_kinds import check_callable
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 _LOCK = _thread.RLock()  # threading's own (threading itself is not imported for it: start-up)
 #: module name -> (root it was imported from, signature of its files then)
 _IMPORTED: dict[str, tuple[str, str]] = {}
-#: (reference, root) -> (signature of the module's files, the function): the fast path of a firing
-_FOUND: dict[tuple[str, str | None], tuple[str, Callable[..., Any]]] = {}
+#: (reference, root) -> (signature of the module's files, the function, when the signature was last found
+#: current (``time.monotonic``)): the fast path of a firing
+_FOUND: dict[tuple[str, str | None], tuple[str, Callable[..., Any], float]] = {}
 
 
 def module_files(spec: str, root: str) -> list[str]:
@@ -89,16 +91,39 @@ def _inside(path: str | None, root: str) -> bool:
     return real.startswith(r)
 
 
-def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None, str | None]:
-    """``(function, None)``, or ``(None, why)`` when the module cannot be imported or the name is not callable.
-
-    ``root``: a directory searched first (a trusted project's or extension's dir).
-    """
+def _known(
+    key: tuple[str, str | None], recheck_s: float
+) -> tuple[Callable[..., Any] | None, list[str], str]:
+    """The function found before for ``key`` = (reference, root) if its module's files are unchanged (or were
+    looked at less than ``recheck_s`` seconds ago), else None; and the files with their signature now."""
+    hit = _FOUND.get(key)
+    if hit is not None and recheck_s > 0.0 and time.monotonic() - hit[2] < recheck_s:
+        return hit[1], [], hit[0]
+    spec, root = key
     files = module_files(spec, root) if root else []
     sig = _signature(files) if files else ""
-    hit = _FOUND.get((spec, root))
     if hit is not None and hit[0] == sig:
-        return hit[1], None
+        if recheck_s > 0.0:
+            _FOUND[key] = (sig, hit[1], time.monotonic())
+        return hit[1], files, sig
+    return None, files, sig
+
+
+def load(
+    spec: str, root: str | None = None, recheck_s: float = 0.0
+) -> tuple[Callable[..., Any] | None, str | None]:
+    """``(function, None)``, or ``(None, why)`` when the module cannot be imported or the name is not callable.
+
+    ``root``: a directory searched first (a trusted project's or extension's dir). The module's files are
+    looked at (``stat``) on every call, so an edited module is imported again; with ``recheck_s`` > 0 (a
+    long-lived host: ``hookwise serve``) at most once per ``recheck_s`` seconds: for that long after a look
+    found them unchanged, the function found then is returned without looking. It is the function of a
+    module that was trusted when it was imported; trust itself is checked before this, on every firing.
+    """
+    key = (spec, root)
+    found, files, sig = _known(key, recheck_s)
+    if found is not None:
+        return found, None
     bad = check_callable(spec)
     if bad is not None:
         return None, bad
@@ -146,7 +171,7 @@ def load(spec: str, root: str | None = None) -> tuple[Callable[..., Any] | None,
             return None, f"reading {spec!r} raised {type(exc).__name__}: {exc}"
     if not callable(obj):
         return None, f"{spec!r} is not callable (it is {type(obj).__name__})"
-    _FOUND[(spec, root)] = (sig, obj)
+    _FOUND[key] = (sig, obj, time.monotonic())
     return obj, None
 
 

@@ -19,7 +19,7 @@ from hookwise.core.keys import FLAG, Key, OneOf, Text
 from hookwise.core.registry import CommandSpec, HookEntry, KindSpec
 from hookwise.events import HookEvent
 from hookwise.input_errors import PayloadError
-from hookwise.jsonc.codec import dumps
+from hookwise.jsonc.codec import dumps_input
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process
 from hookwise.runners.base import Firing, Host, check_answer, finish
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def encode(obj: Any) -> bytes:
     """``obj`` as compact UTF-8 JSON (what a hook reads on stdin); not JSON is a :class:`PayloadError`."""
     try:
-        text = dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = dumps_input(obj)
     except ValueError as exc:
         raise PayloadError(
             f"the event input cannot be sent as JSON: {exc} (NaN and Infinity are not JSON)"

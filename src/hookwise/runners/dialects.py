@@ -47,14 +47,16 @@ class Dialect(Protocol):
     def interpret(
         self, it: Interpretation, *, exit_code: int | None, stdout: str, stderr: str, name: str
     ) -> Interpretation:
-        """The contract's reading of a finished command hook, adjusted to the dialect's own rules."""
+        """The contract's reading of a finished command hook, adjusted to the dialect's own
+        rules."""
         ...
 
     def notes(
         self, event: HookEvent, output: dict[str, Any], inp: Mapping[str, Any] | None = None
     ) -> list[str]:
-        """Warnings for answer fields hookwise cannot carry out as given (never dropped silently): such a field
-        is removed from ``output`` (AfterTool ``updatedToolOutput`` of the wrong shape for ``inp``'s result)."""
+        """Warnings for answer fields hookwise cannot carry out as given (never dropped silently):
+        such a field is removed from ``output`` (AfterTool ``updatedToolOutput`` of the wrong shape
+        for ``inp``'s result)."""
         ...
 
 
@@ -74,8 +76,8 @@ class AnswerFields(Protocol):
 CLAUDE_ANSWER_KEYS = ("permissionDecision", "permissionDecisionReason", "updatedInput")
 
 
-#: the Claude-only channel: input fields a host may give that only Claude-dialect hooks receive (the events
-#: each goes to: ``hookwise.claude.dialect.CLAUDE_ONLY_ON``, a test compares the two)
+#: the Claude-only channel: input fields a host may give that only Claude-dialect hooks receive (the
+#: events each goes to: ``hookwise.claude.dialect.CLAUDE_ONLY_ON``, a test compares the two)
 CLAUDE_ONLY_FIELDS = frozenset(
     {
         "tool_use_id",
@@ -145,7 +147,8 @@ NATIVE = NativeDialect()
 #: dialect name -> "module:attribute" of its strategy (loaded on first use)
 DIALECTS: dict[str, str] = {
     "claude": "hookwise.claude.dialect:CLAUDE",
-    # the agent bridge's relayed Claude events (settings cannot name it: schema.py allows only "claude")
+    # the agent bridge's relayed Claude events (settings cannot name it: schema.py allows only
+    # "claude")
     "agent-claude": "hookwise.bridge.relay:VERBATIM",
     # hooks install --take-over moved out of these agents' own files (hookwise.bridge.moved)
     "agent-cursor": "hookwise.bridge.moved:CURSOR",
@@ -153,7 +156,8 @@ DIALECTS: dict[str, str] = {
     "agent-windsurf": "hookwise.bridge.moved:WINDSURF",
 }
 
-#: the strategy for Claude-style fields in any hook's answer ("module:attribute", loaded on first use)
+#: the strategy for Claude-style fields in any hook's answer ("module:attribute", loaded on first
+#: use)
 CLAUDE_FIELDS = "hookwise.claude.dialect:CLAUDE_FIELDS"
 
 _loaded: dict[str | None, Dialect] = {None: NATIVE}
@@ -176,7 +180,8 @@ def _claude_fields() -> AnswerFields:
 
 
 def dialect(name: str | None) -> Dialect:
-    """The strategy of dialect ``name`` (``None``: native). An unknown name is a programming error."""
+    """The strategy of dialect ``name`` (``None``: native). An unknown name is a programming
+    error."""
     d = _loaded.get(name)
     if d is None:
         if name not in DIALECTS:

@@ -1,4 +1,5 @@
-"""The runner of ``"type": "http"`` hooks (docs/hook-types.md): its kind is a row of :data:`hookwise.runners.KINDS`.
+"""The runner of ``"type": "http"`` hooks (docs/hook-types.md): its kind is a row of
+:data:`hookwise.runners.KINDS`.
 
 Checks the URL against the allow-lists (``hooksConfig.allowedHttpHookUrls``),
 encodes the input in the hook's dialect, fills the headers, and hands the POST
@@ -59,7 +60,8 @@ class HttpRunner:
             return c
 
     def release(self, host: Any) -> None:
-        """Close ``host``'s kept-alive connections now (:meth:`HookSystem.close`); a later hook opens new ones."""
+        """Close ``host``'s kept-alive connections now (:meth:`HookSystem.close`); a later hook
+        opens new ones."""
         with self._lock:
             c = self._clients.pop(host, None) if self._clients is not None else None
         if c is not None:
@@ -154,10 +156,14 @@ class HttpRunner:
 
 
 class HttpKind(HttpRunner, HookKind):
-    """``"type": "http"``: POST the input to a URL (docs/hook-types.md); one row of :data:`hookwise.runners.KINDS`."""
+    """``"type": "http"``: POST the input to a URL (docs/hook-types.md); one row of
+    :data:`hookwise.runners.KINDS`."""
 
     name = "http"
-    doc = "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer (docs/hook-types.md)."
+    doc = (
+        "hookwise: POST the input JSON to a URL; a 2xx JSON object is the answer "
+        "(docs/hook-types.md)."
+    )
     spec = HttpSpec
     keys = (
         Key(

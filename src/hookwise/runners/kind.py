@@ -1,4 +1,5 @@
-"""What a hook kind is: :class:`HookKind`, the one owner of everything about a kind, and its trust material.
+"""What a hook kind is: :class:`HookKind`, the one owner of everything about a kind, and its trust
+material.
 
 A kind (a row of :data:`hookwise.runners.KINDS`) owns its settings keys, the typed
 spec they fill (:class:`~hookwise.core.registry.KindSpec`), running its hooks, the
@@ -50,7 +51,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Material:
-    """What trusting one hook approves: labelled ``lines`` and the ``files`` (word as written, real path)."""
+    """What trusting one hook approves: labelled ``lines`` and the ``files`` (word as written, real
+    path)."""
 
     lines: list[tuple[str, str]] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)
@@ -107,8 +109,8 @@ class HookKind:
         raise NotImplementedError
 
     def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
-        """What trusting ``entry`` approves. ``root`` is its trust scope (project or extension directory),
-        ``values`` the variables replaced in commands (``GEMINI_PROJECT_DIR``...)."""
+        """What trusting ``entry`` approves. ``root`` is its trust scope (project or extension
+        directory), ``values`` the variables replaced in commands (``GEMINI_PROJECT_DIR``...)."""
         raise NotImplementedError
 
     def display(self, entry: HookEntry) -> tuple[str, str]:
@@ -116,7 +118,8 @@ class HookKind:
         raise NotImplementedError
 
     def from_claude(self, raw: dict[str, Any]) -> KindSpec | None:
-        """The spec of a Claude Code hook object of this ``type`` (already checked), or None when it has none."""
+        """The spec of a Claude Code hook object of this ``type`` (already checked), or None when it
+        has none."""
         raise NotImplementedError
 
     def to_claude(self, spec: KindSpec) -> dict[str, Any]:
@@ -126,8 +129,8 @@ class HookKind:
 
 # --------------------------------------------------------------------------- showing material
 
-#: characters a terminal acts on instead of printing (besides C0/C1 controls): bidirectional overrides and
-#: isolates, zero-width characters, line and paragraph separators, the byte order mark
+#: characters a terminal acts on instead of printing (besides C0/C1 controls): bidirectional
+#: overrides and isolates, zero-width characters, line and paragraph separators, the byte order mark
 _INVISIBLE = frozenset(
     "\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2066\u2067\u2068\u2069\ufeff"
@@ -170,15 +173,16 @@ def _inside(path: str, root: str) -> bool:
     return path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-#: shell operators a file name can be glued to (``x.sh;``, ``bash<x.sh``, ``x.sh||true``, ``$(x.sh)``); ``$`` so
-#: that ``$(x.sh)`` and ``$x`` leave the name alone
+#: shell operators a file name can be glued to (``x.sh;``, ``bash<x.sh``, ``x.sh||true``,
+#: ``$(x.sh)``); ``$`` so that ``$(x.sh)`` and ``$x`` leave the name alone
 _OPERATORS = frozenset(";&|<>()`{}!$")
 
 
 def command_words(command: str) -> list[str]:
-    """Every word of a shell command that could name a file: quotes and escapes removed, split at operators
-    and redirections as well as at white space (``x.sh;``, ``bash<x.sh``, ``x.sh||true``, ``$(x.sh)``), and
-    the value side of ``VAR=value`` and ``--opt=value``. Inside quotes an operator is part of the word."""
+    """Every word of a shell command that could name a file: quotes and escapes removed, split at
+    operators and redirections as well as at white space (``x.sh;``, ``bash<x.sh``, ``x.sh||true``,
+    ``$(x.sh)``), and the value side of ``VAR=value`` and ``--opt=value``. Inside quotes an operator
+    is part of the word."""
     out: list[str] = []
     for w in split_words(command):
         out.append(w)
@@ -188,9 +192,9 @@ def command_words(command: str) -> list[str]:
 
 
 def split_words(command: str) -> list[str]:
-    """The words of ``command`` as the shell's tokenizer sees them (quotes, backslashes, operators), without
-    expanding anything; written here so that a firing's trust check does not import :mod:`shlex` and :mod:`re`.
-    An unterminated quote ends at the end of the text."""
+    """The words of ``command`` as the shell's tokenizer sees them (quotes, backslashes, operators),
+    without expanding anything; written here so that a firing's trust check does not import
+    :mod:`shlex` and :mod:`re`. An unterminated quote ends at the end of the text."""
     words: list[str] = []
     word: list[str] = []
     started = False
@@ -227,7 +231,8 @@ def split_words(command: str) -> list[str]:
 
 
 def _double_quoted(command: str, i: int, word: list[str]) -> int:
-    """Append the text of a ``"..."`` starting at ``i`` to ``word``; returns the index after its end."""
+    """Append the text of a ``"..."`` starting at ``i`` to ``word``; returns the index after its
+    end."""
     n = len(command)
     while i < n:
         c = command[i]
@@ -270,7 +275,8 @@ def named_files(
 
 
 def _file_under(p: str, root: str, root_real: str) -> str | None:
-    """The real path of ``p`` when it is a file whose path or target lies inside the root, else None."""
+    """The real path of ``p`` when it is a file whose path or target lies inside the root, else
+    None."""
     try:
         if not os.path.lexists(p):
             return None
@@ -291,7 +297,8 @@ def env_words(env: Mapping[str, str]) -> list[str]:
 
 
 def search_dirs(env: Mapping[str, str], root: str, cwd: str) -> list[str]:
-    """The hook's own ``PATH`` entries that lie inside ``root``: a bare command name may resolve there."""
+    """The hook's own ``PATH`` entries that lie inside ``root``: a bare command name may resolve
+    there."""
     root_real = os.path.realpath(root)
     out = []
     for d in env.get("PATH", "").split(os.pathsep):
@@ -406,13 +413,15 @@ SHARED_HOOK_KEYS: tuple[Key, ...] = (
     ),
 )
 
-#: the origin of a hook's keys: every source; a hook from an untrusted source runs only once trusted, and
-#: what trust covers is the hook kind's trust material (docs/security.md)
+#: the origin of a hook's keys: every source; a hook from an untrusted source runs only once
+#: trusted, and what trust covers is the hook kind's trust material (docs/security.md)
 HOOK_ORIGIN = Origin(HOOK_SOURCES, trust=True)
 
-#: the values of ``"type"``: one per hook kind, then :data:`OTHER_TYPES` (kept in step with the kinds)
+#: the values of ``"type"``: one per hook kind, then :data:`OTHER_TYPES` (kept in step with the
+#: kinds)
 HOOK_TYPES: dict[str, HookType] = {}
-#: the keys of a hook: ``type``, each kind's own keys, the shared keys; order = the JSON Schema's properties
+#: the keys of a hook: ``type``, each kind's own keys, the shared keys; order = the JSON Schema's
+#: properties
 HOOK_KEYS: dict[str, Key] = {}
 #: keys that only a hook has; on a definition they mean a hook was written without its wrapper
 HOOK_MARKERS: list[str] = []

@@ -123,7 +123,8 @@ class _Proc:
         return True
 
     def stop(self, grace: float = KILL_GRACE_S, *, eof_first: bool = False) -> None:
-        """End the process (EOF on stdin first when asked), then TERM, then KILL its group; close pipes."""
+        """End the process (EOF on stdin first when asked), then TERM, then KILL its group; close
+        pipes."""
         if eof_first and self.proc.poll() is None:
             close_quietly(self.proc.stdin)
             self.wait_exit(min(grace, 0.5))
@@ -204,7 +205,8 @@ class PersistentPool:
                 p.stop(grace, eof_first=True)
 
     def _start(self, job: Job) -> tuple[_Proc | None, str | None]:
-        """Start the process of ``job`` exactly as a one-shot hook is started (:func:`._process.popen`)."""
+        """Start the process of ``job`` exactly as a one-shot hook is started
+        (:func:`._process.popen`)."""
         token = _leftovers.new_token()
         proc, _req, error = popen(job.spawn(), token)
         if proc is None:
@@ -213,7 +215,8 @@ class PersistentPool:
 
     # ---- exchanging ------------------------------------------------------------------------
     def exchange(self, jobs: Sequence[Job]) -> list[Answer]:
-        """Send each job's line to its process (started or restarted as needed); answers in job order."""
+        """Send each job's line to its process (started or restarted as needed); answers in job
+        order."""
         answers: list[Answer | None] = [None] * len(jobs)
         live: list[tuple[int, _Exchange]] = []
         locked: list[_Proc] = []
@@ -230,8 +233,8 @@ class PersistentPool:
                 stray = proc.discard_pending()
                 if stray:
                     notes.append(
-                        f"persistent hook {job.name} wrote {stray} bytes on stdout outside an event "
-                        "(ignored; write logs to stderr)"
+                        f"persistent hook {job.name} wrote {stray} bytes on stdout outside an "
+                        "event (ignored; write logs to stderr)"
                     )
                 x = _Exchange(job, proc, time.monotonic())
                 answers[i] = Answer(Completed(), None, notes)
@@ -250,7 +253,8 @@ class PersistentPool:
         ]
 
     def _acquire(self, job: Job, notes: list[str]) -> _Proc | str:
-        """The process for ``job``, locked; started or restarted as needed. A string is a start error."""
+        """The process for ``job``, locked; started or restarted as needed. A string is a start
+        error."""
         while True:
             with self._lock:
                 if self._closed:
@@ -327,8 +331,8 @@ class PersistentPool:
             if not isinstance(value, dict):
                 shown = text if len(text) <= 120 else text[:117] + "..."
                 a.protocol_error = (
-                    f"persistent hook protocol error: the answer line is not a JSON object: {shown!r} "
-                    "(the process is restarted; write logs to stderr)"
+                    "persistent hook protocol error: the answer line is not a JSON object: "
+                    f"{shown!r} (the process is restarted; write logs to stderr)"
                 )
                 restart = True
             elif "exitCode" in value:
@@ -357,7 +361,8 @@ class PersistentPool:
                     f"persistent hook {job.name} wrote more than one line for one event "
                     "(the extra output was ignored)"
                 )
-        else:  # the process exited before a complete line: what a one-shot run of that process means
+        else:
+            # the process exited before a complete line: what a one-shot run of that process means
             rc = proc.proc.returncode
             if rc is None:
                 rc = proc.proc.wait()
@@ -449,8 +454,8 @@ def _write(sel: Poller, x: _Exchange) -> None:
 
 
 def _read_ready(sel: Poller, fd: int) -> bytes | None:
-    """A chunk from a ready pipe (None: nothing after all). At EOF (or a read error) the pipe leaves the
-    poll set and ``b""`` comes back: the process is exiting."""
+    """A chunk from a ready pipe (None: nothing after all). At EOF (or a read error) the pipe leaves
+    the poll set and ``b""`` comes back: the process is exiting."""
     try:
         data = os.read(fd, READ_CHUNK)
     except BlockingIOError:
@@ -504,7 +509,8 @@ def _read_err_now(x: _Exchange) -> None:
 
 
 def _on_exit(sel: Poller, x: _Exchange) -> None:
-    """The process exited: read what is left, then finish the exchange (a line may still be complete)."""
+    """The process exited: read what is left, then finish the exchange (a line may still be
+    complete)."""
     p = x.proc
     p.wait_exit(5.0)
     x.exited = True

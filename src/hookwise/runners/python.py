@@ -134,7 +134,7 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
         raise ValueError(f"Python hook {entry.display_name!r} has no function")
     from hookwise.runners import callable as _callable
 
-    func, why = _callable.load(spec, import_root(firing, entry))
+    func, why = _callable.load(spec, import_root(firing, entry), firing.host.module_recheck_s)
     if func is None:
         return finish(entry, firing.event, Interpretation(Outcome.NOT_RUN, None, why))
     return func

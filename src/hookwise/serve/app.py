@@ -26,7 +26,7 @@ from hookwise.errors import HookwiseError
 from hookwise.jsonc.codec import loads
 from hookwise.serve.common import LOG, Response, json_response, request_metrics
 from hookwise.serve.dialects import AGENTS, Dialect, Request
-from hookwise.serve.projects import Project, Projects
+from hookwise.serve.projects import MODULE_RECHECK_S, Project, Projects
 from hookwise.serve.watchdog import Watchdog
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ class Service:
 
         system = HookSystem(directory, **self.config.system_options)
         system.audit_forced = self.config.audit
+        system.module_recheck_s = MODULE_RECHECK_S
         return system
 
     # ---- routing ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from hookwise.decisions import AGENT
 from hookwise.errors import PayloadError
 from hookwise.serve.common import LOG, Response, json_response, request_metrics
+from hookwise.serve.projects import MODULE_RECHECK_S
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -137,6 +138,7 @@ def _system(
 
     system = new_system(agent, directory, req, env)
     system.audit_forced = service.config.audit
+    system.module_recheck_s = MODULE_RECHECK_S
     trust_all = service.config.system_options.get("trust_all")
     if (
         trust_all is not None

@@ -31,6 +31,10 @@ PROJECT_MARKERS = (".gemini", ".claude", ".git")
 MAX_PROJECTS = 256
 #: seconds between two checks of a project's settings files (a ``stat`` each)
 CHECK_INTERVAL_S = 0.2
+#: a python hook's module files are looked at (``stat``, to import an edited module again) at most this
+#: often, like the settings files (docs/fleet.md: an edit takes effect within this window; trust is still
+#: checked on every firing, so only code that was trusted when it was imported runs)
+MODULE_RECHECK_S = CHECK_INTERVAL_S
 
 Fingerprint = tuple[tuple[str, int, int], ...]
 

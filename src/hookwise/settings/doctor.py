@@ -1,4 +1,5 @@
-"""``hookwise doctor``: run every configured hook once on a harmless synthetic input and diagnose it.
+"""``hookwise doctor``: run every configured hook once on a harmless synthetic input and diagnose
+it.
 
 Each enabled command hook runs once, exactly as configured (``bash -c`` in the
 project dir, its own timeout and environment), on an input built for its event
@@ -203,7 +204,8 @@ def _llm_request() -> dict[str, Any]:
 
 
 def synthetic_input(entry: HookEntry, sandbox: str) -> dict[str, Any]:
-    """A harmless, complete input for ``entry``'s event that its matcher matches (base fields excluded)."""
+    """A harmless, complete input for ``entry``'s event that its matcher matches (base fields
+    excluded)."""
     ev = entry.event
     prompt = "Say hello. (synthetic prompt from hookwise doctor)"
     if ev in (HookEvent.BEFORE_TOOL, HookEvent.AFTER_TOOL):
@@ -292,7 +294,8 @@ def _shebang(path: str) -> list[str] | None:
 
 
 def static_problems(entry: HookEntry, project_dir: str, env: Mapping[str, str]) -> list[Finding]:
-    """Why ``entry``'s command cannot run, found without running it (empty when nothing is wrong)."""
+    """Why ``entry``'s command cannot run, found without running it (empty when nothing is
+    wrong)."""
     words = _words(entry.command, project_dir)
     prog, args = _first_command(words)
     if prog is None or prog in _SHELL_WORDS:
@@ -327,7 +330,8 @@ class _Where:
         return os.path.normpath(os.path.join(self.project_dir, word))
 
     def elsewhere(self, word: str) -> str:
-        """A hint when a relative path exists relative to the settings file's dir but not the project."""
+        """A hint when a relative path exists relative to the settings file's dir but not the
+        project."""
         if os.path.isabs(word):
             return ""
         project_dir = self.project_dir
@@ -338,15 +342,17 @@ class _Where:
         }
         for d in dirs:
             if d and os.path.exists(os.path.join(d, word)) and d != project_dir:
+                rel = os.path.relpath(os.path.join(d, word), project_dir)
                 return (
                     f" (it exists relative to {d}, but hooks run in the project dir {project_dir}: "
-                    f'write "$GEMINI_PROJECT_DIR/{os.path.relpath(os.path.join(d, word), project_dir)}")'
+                    f'write "$GEMINI_PROJECT_DIR/{rel}")'
                 )
         return ""
 
 
 def _program_problems(prog: str, where: _Where, path_env: str) -> list[Finding]:
-    """A program named by a path: it must exist, be a file, be executable, and its #! interpreter too."""
+    """A program named by a path: it must exist, be a file, be executable, and its #! interpreter
+    too."""
     p = where.resolve(prog)
     if not os.path.exists(p):
         why = f"did not run: {prog} does not exist (looked for {p})" + where.elsewhere(prog)
@@ -509,7 +515,8 @@ def diagnose(check: HookCheck, project_dir: str, env: Mapping[str, str]) -> None
 def plan_checks(
     entries: list[HookEntry], sandbox: str, is_trusted: Callable[[HookEntry], bool] | None = None
 ) -> list[HookCheck]:
-    """One check per distinct configured command hook (disabled and untrusted ones are listed as skipped)."""
+    """One check per distinct configured command hook (disabled and untrusted ones are listed as
+    skipped)."""
     checks: list[HookCheck] = []
     seen: set[tuple[str, str]] = set()
     for e in entries:

@@ -1,4 +1,5 @@
-"""Switching hooks off and on in one settings file: its ``hooksConfig.disabled`` list (docs/contract.md §2, §7).
+"""Switching hooks off and on in one settings file: its ``hooksConfig.disabled`` list
+(docs/contract.md §2, §7).
 
 The library half of ``hookwise enable / disable / enable-all / disable-all``. :func:`load_target`
 finds the file of a scope (the project's ``.gemini/settings.json`` or the user's) and reads its
@@ -38,7 +39,8 @@ SCOPES = ("project", "user")
 
 @dataclass
 class Target:
-    """One settings file to edit: its scope, path, current text and ``hooksConfig.disabled`` list."""
+    """One settings file to edit: its scope, path, current text and ``hooksConfig.disabled``
+    list."""
 
     scope: str
     path: str
@@ -51,7 +53,8 @@ class Target:
 
 
 def load_target(scope: str, project_dir: str, env: Mapping[str, str] | None = None) -> Target:
-    """Read the settings file of ``scope`` (``project`` or ``user``); a missing file is an empty one."""
+    """Read the settings file of ``scope`` (``project`` or ``user``); a missing file is an empty
+    one."""
     env = os.environ if env is None else env
     if scope not in SCOPES:
         raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
@@ -93,7 +96,8 @@ def _disabled_list(path: str, text: str) -> list[Any]:
 def other_disabled(
     target: Target, project_dir: str, env: Mapping[str, str] | None = None
 ) -> Iterator[tuple[SettingsLayer, list[Any]]]:
-    """Each other settings layer (not ``target``, not extensions) with its ``hooksConfig.disabled`` list."""
+    """Each other settings layer (not ``target``, not extensions) with its ``hooksConfig.disabled``
+    list."""
     for layer in discover_layers(project_dir, os.environ if env is None else env):
         if layer.kind == "extension" or os.path.abspath(layer.path) == os.path.abspath(target.path):
             continue
@@ -133,7 +137,8 @@ def find_hook(name: str, entries: Iterable[HookEntry]) -> list[HookEntry]:
 
 
 def with_names(target: Target, names: Iterable[str]) -> str:
-    """The file's text with ``names`` appended to ``hooksConfig.disabled`` (created when missing)."""
+    """The file's text with ``names`` appended to ``hooksConfig.disabled`` (created when
+    missing)."""
     text = target.text
     for n in names:
         text = append_to_array(text, POINTER, n, path=target.path)
@@ -141,7 +146,8 @@ def with_names(target: Target, names: Iterable[str]) -> str:
 
 
 def without_names(target: Target, name: str | None = None) -> str:
-    """The file's text without ``name`` (every occurrence) in ``hooksConfig.disabled``; None empties it."""
+    """The file's text without ``name`` (every occurrence) in ``hooksConfig.disabled``; None empties
+    it."""
     text = target.text
     for i in reversed(range(len(target.disabled))):
         if name is None or target.disabled[i] == name:

@@ -1,4 +1,5 @@
-"""Which extensions are enabled where: ``<user dir>/extensions/extension-enablement.json`` (docs/sources.md).
+"""Which extensions are enabled where: ``<user dir>/extensions/extension-enablement.json``
+(docs/sources.md).
 
 ``{"<name>": {"overrides": ["!/*", "/home/me/project/*"]}}``: a leading ``!`` disables,
 a trailing ``*`` covers sub-directories, the last matching rule wins, no rule means

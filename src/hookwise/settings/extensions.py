@@ -34,11 +34,13 @@ INSTALL_METADATA = (
     ".gemini-extension-install.json"  # Gemini CLI's own record of where an extension came from
 )
 SCOPES = ("user", "project")
-#: fault injection for tests: seconds the copier sleeps after each file (so a test can kill it mid-copy)
+#: fault injection for tests: seconds the copier sleeps after each file (so a test can kill it
+#: mid-copy)
 FAULT_PAUSE_ENV = "HOOKWISE_FAULT_COPY_PAUSE"
 
 
-#: the longest extension name (a folder name; file systems allow 255 bytes, and names are shown in lists)
+#: the longest extension name (a folder name; file systems allow 255 bytes, and names are shown in
+#: lists)
 MAX_NAME = 128
 #: names of hookwise's own entries in the extensions folder, which no extension may take
 RESERVED_NAMES = frozenset({ENABLEMENT_FILE, INSTALL_METADATA})
@@ -47,10 +49,10 @@ RESERVED_NAMES = frozenset({ENABLEMENT_FILE, INSTALL_METADATA})
 def name_problem(name: Any) -> str | None:
     """Why ``name`` cannot name an installed extension (its folder), or None.
 
-    Letters, digits, ``.``, ``_`` and ``-``, starting with a letter or digit (so never an option such as
-    ``-rf``, never hidden, never a path, never a line break), at most :data:`MAX_NAME` characters, and not
-    one of :data:`RESERVED_NAMES` (a folder named ``extension-enablement.json`` would break every
-    ``extensions enable/disable``).
+    Letters, digits, ``.``, ``_`` and ``-``, starting with a letter or digit (so never an option
+    such as ``-rf``, never hidden, never a path, never a line break), at most :data:`MAX_NAME`
+    characters, and not one of :data:`RESERVED_NAMES` (a folder named ``extension-enablement.json``
+    would break every ``extensions enable/disable``).
     """
     import re
 
@@ -67,7 +69,7 @@ def name_problem(name: Any) -> str | None:
     return None
 
 
-# --------------------------------------------------------------------------- reading an extension folder
+# ---------------------------------------------------------------------- reading an extension folder
 
 
 @dataclass
@@ -96,7 +98,8 @@ def _load_json(path: str, what: str) -> Any:
 
 
 def inspect_dir(path: str) -> ExtensionInfo:
-    """Read the manifest of an extension or Claude Code plugin directory; raise :class:`ExtensionError` if unusable."""
+    """Read the manifest of an extension or Claude Code plugin directory; raise
+    :class:`ExtensionError` if unusable."""
     from hookwise.claude.plugins import read_plugin
     from hookwise.errors import PluginError
 
@@ -134,7 +137,8 @@ def inspect_dir(path: str) -> ExtensionInfo:
         bad = name_problem(plugin.name)
         if bad is not None:
             raise ExtensionError(
-                f'{os.path.join(path, CLAUDE_MANIFEST)}: /name: not a usable extension "name": {bad}'
+                f'{os.path.join(path, CLAUDE_MANIFEST)}: /name: not a usable extension "name": '
+                f"{bad}"
             )
         doc = _load_json(os.path.join(path, CLAUDE_MANIFEST), "the plugin manifest")
         version = doc.get("version") if isinstance(doc, dict) else None
@@ -148,7 +152,8 @@ def inspect_dir(path: str) -> ExtensionInfo:
 
 
 def installed(root: str) -> list[ExtensionInfo]:
-    """Every installed extension (hidden staging folders skipped); broken ones are listed with kind ``broken``."""
+    """Every installed extension (hidden staging folders skipped); broken ones are listed with kind
+    ``broken``."""
     out = []
     try:
         names = sorted(os.listdir(root))
@@ -177,11 +182,12 @@ def installed(root: str) -> list[ExtensionInfo]:
     return out
 
 
-# --------------------------------------------------------------------------- install / link / uninstall
+# ----------------------------------------------------------------------- install / link / uninstall
 
 
 def _is_git_source(src: str) -> bool:
-    """A URL (``https://``, ``file://``...), ``git@host:repo`` or a ``*.git`` path that is not a plain directory."""
+    """A URL (``https://``, ``file://``...), ``git@host:repo`` or a ``*.git`` path that is not a
+    plain directory."""
     if src.startswith("file://"):
         return True
     looks_like_git = "://" in src or src.startswith("git@") or src.endswith(".git")
@@ -189,7 +195,8 @@ def _is_git_source(src: str) -> bool:
 
 
 def _copy_tree(src: str, dst: str) -> None:
-    """Copy ``src`` into the new directory ``dst``; ``.git`` is skipped; symlinks must stay inside ``src``."""
+    """Copy ``src`` into the new directory ``dst``; ``.git`` is skipped; symlinks must stay inside
+    ``src``."""
     import time
 
     pause = float(os.environ.get(FAULT_PAUSE_ENV, "0") or 0)
@@ -247,7 +254,8 @@ def _copy_file(src: str, dst: str) -> None:
 
 
 def _copy_data_segments(fd: int, out: Any, size: int) -> None:
-    """Write the data segments of the file open as ``fd`` at the same offsets of ``out`` (holes skipped)."""
+    """Write the data segments of the file open as ``fd`` at the same offsets of ``out`` (holes
+    skipped)."""
     pos = 0
     while pos < size:
         try:
@@ -303,7 +311,8 @@ def _git_clone(src: str, dst: str, ref: str | None) -> None:
 
 
 def install(src: str, root: str, *, ref: str | None = None) -> ExtensionInfo:
-    """Install ``src`` (a local directory or a git URL/path) into ``root``; atomic. Returns the installed extension."""
+    """Install ``src`` (a local directory or a git URL/path) into ``root``; atomic. Returns the
+    installed extension."""
     import shutil
     import tempfile
 
@@ -339,7 +348,8 @@ def install(src: str, root: str, *, ref: str | None = None) -> ExtensionInfo:
 
 
 def link(src: str, root: str) -> ExtensionInfo:
-    """Link a development directory as an extension (a symlink; edits show up without reinstalling)."""
+    """Link a development directory as an extension (a symlink; edits show up without
+    reinstalling)."""
     src = os.path.abspath(os.path.expanduser(src))
     info = inspect_dir(src)
     os.makedirs(root, exist_ok=True)

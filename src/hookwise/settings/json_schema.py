@@ -1,8 +1,10 @@
-"""The JSON Schema (draft-07) of the hooks sections, generated from the tables of :mod:`hookwise.settings.schema`.
+"""The JSON Schema (draft-07) of the hooks sections, generated from the tables of
+:mod:`hookwise.settings.schema`.
 
-Kept apart from the tables: reading settings (every ``hookwise fire``) never needs it, only editors, ``validate``'s
-tooling and the shipped ``settings/schema.json``. Regenerate that file with
-``python -m hookwise.settings.json_schema --write``; ``tests/tooling/test_schema.py`` checks it is current.
+Kept apart from the tables: reading settings (every ``hookwise fire``) never needs it, only editors,
+``validate``'s tooling and the shipped ``settings/schema.json``. Regenerate that file with
+``python -m hookwise.settings.json_schema --write``; ``tests/tooling/test_schema.py`` checks it is
+current.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def _event_doc(event: HookEvent) -> str:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft-07) of the hooks sections, generated from the tables above."""
     sync_kinds()
-    # a key of some hook types only is checked under those types (on another type it is ignored, not an error)
+    # a key of some hook types only is checked under those types (on another type it is ignored, not
+    # an error)
     hook_props: dict[str, dict[str, Any]] = {
         name: _prop(row) if not row.types else ({"description": row.doc} if row.doc else {})
         for name, row in HOOK_KEYS.items()
@@ -100,9 +103,11 @@ def json_schema() -> dict[str, Any]:
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://hookwise.dev/schema/settings.schema.json",
         "title": "hookwise / Gemini CLI hook settings",
-        "description": 'The "hooks" and "hooksConfig" sections of .gemini/settings.json (and the "hooks" '
-        "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
-        "described here and are allowed. Generated from hookwise.settings.schema.",
+        "description": (
+            'The "hooks" and "hooksConfig" sections of .gemini/settings.json (and the "hooks" '
+            "object of an extension's hooks/hooks.json). Other keys of the settings file are not "
+            "described here and are allowed. Generated from hookwise.settings.schema."
+        ),
         "type": "object",
         "properties": {
             "hooks": {"$ref": "#/definitions/hooks"},
@@ -114,7 +119,9 @@ def json_schema() -> dict[str, Any]:
         },
         "definitions": {
             "hooks": {
-                "description": "Hook definitions keyed by event name. Each value is an array of definitions.",
+                "description": (
+                    "Hook definitions keyed by event name. Each value is an array of definitions."
+                ),
                 "type": "object",
                 "properties": events,
                 "additionalProperties": False,
@@ -124,7 +131,10 @@ def json_schema() -> dict[str, Any]:
                 "required": ["hooks"],
                 "properties": definition_props,
                 "not": {
-                    "description": '"type"/"command" belong to the hooks inside the definition\'s "hooks" array',
+                    "description": (
+                        '"type"/"command" belong to the hooks inside the definition\'s "hooks" '
+                        "array"
+                    ),
                     "anyOf": [{"required": [k]} for k in HOOK_MARKERS],
                 },
             },
@@ -151,7 +161,8 @@ def json_schema_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m hookwise.settings.schema [--write]``: print the JSON Schema, or rewrite the shipped file."""
+    """``python -m hookwise.settings.schema [--write]``: print the JSON Schema, or rewrite the
+    shipped file."""
     import sys
     from pathlib import Path
 

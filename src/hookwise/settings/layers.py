@@ -1,4 +1,5 @@
-"""Settings layers (docs/contract.md §1): where hook settings files are and in which order they combine."""
+"""Settings layers (docs/contract.md §1): where hook settings files are and in which order they
+combine."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def user_dir(env: Mapping[str, str] | None = None) -> str:
 
 
 def claude_user_dir(env: Mapping[str, str] | None = None) -> str:
-    """The user's Claude Code directory as hookwise reads it: ``.claude`` beside :func:`user_dir`."""
+    """The user's Claude Code directory as hookwise reads it: ``.claude`` beside
+    :func:`user_dir`."""
     return os.path.join(os.path.dirname(user_dir(env)), ".claude")
 
 
@@ -70,7 +72,8 @@ class SettingsLayer:
         except (FileNotFoundError, NotADirectoryError):
             return self
         except OSError:
-            pass  # e.g. a directory on the way cannot be searched: reading it reports why, never silently
+            # e.g. a directory on the way cannot be searched: reading it reports why, never silently
+            pass
         self.exists = True
         try:
             self.text, value = jsonc.read_file(self.path)
@@ -119,9 +122,9 @@ def discover_layers(
     layers = [SettingsLayer(SYSTEM, "system-defaults", sys_defaults)]
     gemini_user = os.path.join(udir, "settings.json")
     if os.path.abspath(user_path) != os.path.abspath(gemini_user):
-        # another product's profile adds its user file; it never drops the user's own Gemini settings (their
-        # guard hooks, URL allow-list and redaction list): a cloned project's .tabnine/ or .terminai/
-        # folder can choose the profile (docs/security.md)
+        # another product's profile adds its user file; it never drops the user's own Gemini
+        # settings (their guard hooks, URL allow-list and redaction list): a cloned project's
+        # .tabnine/ or .terminai/ folder can choose the profile (docs/security.md)
         layers.append(SettingsLayer(USER, "user", gemini_user))
     layers.append(SettingsLayer(USER, "user", user_path))
     if os.path.abspath(proj_path) != os.path.abspath(user_path):

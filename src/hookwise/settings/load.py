@@ -1,4 +1,5 @@
-"""The settings loader (docs/contract.md §1, §2, §7): every layer's hooks as :class:`HookEntry` objects.
+"""The settings loader (docs/contract.md §1, §2, §7): every layer's hooks as :class:`HookEntry`
+objects.
 
 What a hook, a definition or ``hooksConfig`` may contain is described once in
 :mod:`hookwise.settings.schema`; this module applies the layer rules around it: extension
@@ -56,22 +57,27 @@ class LoadedSettings:
     redaction: RedactionPolicy = field(default_factory=RedactionPolicy)
     claude_settings: bool = False
     hooks_config: dict[str, Any] = field(default_factory=dict)
-    #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass each
+    #: ``(file, patterns)`` of every layer that sets an http hook URL allow-list; a URL must pass
+    #: each
     http_url_lists: list[tuple[str, list[str]]] = field(default_factory=list)
     profile: Profile = field(default_factory=lambda: PROFILES["gemini"])
-    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key; docs/telemetry.md)
+    #: Gemini CLI's ``telemetry`` keys merged across layers (later layers win key by key;
+    #: docs/telemetry.md)
     telemetry: dict[str, Any] = field(default_factory=dict)
-    #: keys a file set that its layer may not set (settings/schema.py ``Origin``): file, pointer, key, layers
+    #: keys a file set that its layer may not set (settings/schema.py ``Origin``): file, pointer,
+    #: key, layers
     ignored_keys: list[dict[str, Any]] = field(default_factory=list)
-    #: Claude-format hooks on Claude events hookwise has no equivalent of, which only the agent bridge fires
-    #: (``extra["relay"]``; hookwise.claude.names.RELAYED_EVENTS): never among ``entries``
+    #: Claude-format hooks on Claude events hookwise has no equivalent of, which only the agent
+    #: bridge fires (``extra["relay"]``; hookwise.claude.names.RELAYED_EVENTS): never among
+    #: ``entries``
     relayed: list[HookEntry] = field(default_factory=list)
 
     def hook_vars(
         self, project_dir: str, session_id: str, env: Mapping[str, str]
     ) -> dict[str, str]:
-        """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names and
-        ``CLAUDE_PLUGIN_ROOT`` (inherited value, else ``<project>/.claude``; a plugin's hooks override it)."""
+        """Variables every hook sees besides ``GEMINI_*`` (docs/sources.md): the profile's own names
+        and ``CLAUDE_PLUGIN_ROOT`` (inherited value, else ``<project>/.claude``; a plugin's hooks
+        override it)."""
         out = self.profile.hook_vars(project_dir, session_id)
         inherited = env.get("CLAUDE_PLUGIN_ROOT")
         out["CLAUDE_PLUGIN_ROOT"] = (
@@ -109,7 +115,8 @@ _HYDRATE_DROP = ("__proto__", "constructor", "prototype")
 
 
 def _hydrate(value: Any, variables: Mapping[str, str]) -> Any:
-    """Replace ``${var}`` placeholders in every string of an extension's hooks (unknown ones stay)."""
+    """Replace ``${var}`` placeholders in every string of an extension's hooks (unknown ones
+    stay)."""
     if isinstance(value, str):
         if "${" not in value:
             return value
@@ -130,16 +137,18 @@ def _hydrate(value: Any, variables: Mapping[str, str]) -> Any:
 
 
 def _hydrate_command(command: str, variables: Mapping[str, str]) -> str:
-    """A command's ``${extensionPath}``/``${workspacePath}`` become shell-quoted words (a directory named
-    ``x$(cmd)`` must not run ``cmd``), in whatever quoting the author used, like ``$GEMINI_PROJECT_DIR``."""
+    """A command's ``${extensionPath}``/``${workspacePath}`` become shell-quoted words (a directory
+    named ``x$(cmd)`` must not run ``cmd``), in whatever quoting the author used, like
+    ``$GEMINI_PROJECT_DIR``."""
     import re
 
     from hookwise.core.expand import expand_command
 
     if "${" not in command:
         return command
-    # values made only of safe characters stay bare (commands and display names look as before); the rest are
-    # quoted for their context, single quotes included (hydration is textual: it applies inside '...' too)
+    # values made only of safe characters stay bare (commands and display names look as before); the
+    # rest are quoted for their context, single quotes included (hydration is textual: it applies
+    # inside '...' too)
     unsafe = {
         k: v
         for k, v in variables.items()
@@ -153,7 +162,8 @@ def _hydrate_command(command: str, variables: Mapping[str, str]) -> str:
 def parse_hooks_section(
     hooks: Any, layer: SettingsLayer, base_ptr: str, report: _Reporter
 ) -> list[HookEntry]:
-    """Every hook of a ``hooks`` object that loads, in file order; problems are reported (settings/schema.py)."""
+    """Every hook of a ``hooks`` object that loads, in file order; problems are reported
+    (settings/schema.py)."""
     reading = read_hooks_section(hooks, base_ptr, layer.label)
     report.findings(layer, reading.findings)
     return [
@@ -217,7 +227,8 @@ class _Switches:
         self.hooks_config.update((k, v) for k, v in cfg.items() if k not in ("disabled", "enabled"))
 
     def add_redaction(self, red: dict[str, Any]) -> None:
-        """Redaction keys a layer may set (the others were left out by their origin, settings/schema.py)."""
+        """Redaction keys a layer may set (the others were left out by their origin,
+        settings/schema.py)."""
         self.allowed.update(x.upper() for x in red.get("allowed", []))
         self.blocked.update(x.upper() for x in red.get("blocked", []))
         en = red.get("enabled")
@@ -307,7 +318,8 @@ def _package_entries(report: _Reporter, project_dir: str) -> list[HookEntry]:
 
 
 def _claude_url_lists(project_dir: str, env: Mapping[str, str]) -> list[tuple[str, list[str]]]:
-    """Claude Code's top-level ``allowedHttpHookUrls`` of the ``.claude/`` files (problems are the loader's)."""
+    """Claude Code's top-level ``allowedHttpHookUrls`` of the ``.claude/`` files (problems are the
+    loader's)."""
     from hookwise.claude.loader import claude_settings_files
 
     out: list[tuple[str, list[str]]] = []
@@ -348,7 +360,8 @@ def _read_layer(
         and isinstance(hooks_doc, dict)
         and isinstance(hooks_doc.get("disabled"), list)
     ):
-        # TerminaI's older documents keep the disabled list inside "hooks": read as hooksConfig.disabled
+        # TerminaI's older documents keep the disabled list inside "hooks": read as
+        # hooksConfig.disabled
         doc = {**doc, "hooks": {k: v for k, v in hooks_doc.items() if k != "disabled"}}
         sw.add_hooks_config(
             {"disabled": [n for n in hooks_doc["disabled"] if isinstance(n, str)]}, layer
@@ -403,7 +416,8 @@ def _read_layer(
 def _claude_plugin_extension(
     layer: SettingsLayer, env: Mapping[str, str], report: _Reporter
 ) -> list[HookEntry]:
-    """An extension installed from a Claude Code plugin: its hooks keep Claude semantics and CLAUDE_PLUGIN_ROOT."""
+    """An extension installed from a Claude Code plugin: its hooks keep Claude semantics and
+    CLAUDE_PLUGIN_ROOT."""
     from hookwise.claude.plugins import plugin_entries, read_plugin
     from hookwise.errors import PluginError
 
@@ -436,12 +450,13 @@ def _claude_entries(
 def _apply_switches(
     entries: list[HookEntry], sw: _Switches, project_file: str, warnings: list[str]
 ) -> None:
-    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer switching.
+    """Set each entry's ``enabled`` flag (docs/contract.md §2, §7) and warn about cross-layer
+    switching.
 
-    A layer switches off only hooks of its own trust or less: system hooks only by the system files, user
-    (and package) hooks only by the user and system files; a project's ``disabled`` list and
-    ``enabled: false`` reach project, extension and plugin hooks only (a cloned repository must not switch
-    off your guards; docs/security.md).
+    A layer switches off only hooks of its own trust or less: system hooks only by the system files,
+    user (and package) hooks only by the user and system files; a project's ``disabled`` list and
+    ``enabled: false`` reach project, extension and plugin hooks only (a cloned repository must not
+    switch off your guards; docs/security.md).
     """
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)

@@ -1,4 +1,5 @@
-"""Hook packages: hooks contributed by installed distributions through the ``hookwise.hooks`` entry points.
+"""Hook packages: hooks contributed by installed distributions through the ``hookwise.hooks`` entry
+points.
 
 An entry point names a hooks section (the object a settings file's ``hooks``
 key holds) or a zero-argument callable returning one::
@@ -51,7 +52,8 @@ def cache_path() -> str:
 
 
 def _declares_group(directory: str) -> bool:
-    """Whether some ``*.dist-info``/``*.egg-info`` in ``directory`` has an ``entry_points.txt`` naming the group."""
+    """Whether some ``*.dist-info``/``*.egg-info`` in ``directory`` has an ``entry_points.txt``
+    naming the group."""
     try:
         names = os.listdir(directory)
     except OSError:
@@ -108,7 +110,8 @@ def _write_cache(path: str, dirs: dict[str, list[Any]]) -> None:
 
 
 def _may_declare_group(paths: list[str]) -> bool:
-    """False only when no distribution on ``paths`` can declare :data:`GROUP` (cheap: no metadata import)."""
+    """False only when no distribution on ``paths`` can declare :data:`GROUP` (cheap: no metadata
+    import)."""
     where = cache_path()
     cache = _read_cache(where)
     changed = False
@@ -125,7 +128,8 @@ def _may_declare_group(paths: list[str]) -> bool:
         hit = cache.get(base)
         if hit is not None and hit[0] == st.st_mtime_ns:
             found = bool(hit[1])
-        else:  # the time is taken before reading: a change made while reading shows up as a new time
+        else:
+            # the time is taken before reading: a change made while reading shows up as a new time
             found = _declares_group(base)
             cache[base] = [st.st_mtime_ns, found]
             changed = True
@@ -138,14 +142,15 @@ def _may_declare_group(paths: list[str]) -> bool:
 
 
 def installed_paths(project_dir: str | None = None) -> list[str]:
-    """The :data:`sys.path` entries where installed distributions may be: without the ones a cloned project
-    controls (docs/security.md).
+    """The :data:`sys.path` entries where installed distributions may be: without the ones a cloned
+    project controls (docs/security.md).
 
     ``python -m hookwise`` and a host script run from a project put the current directory (or the
-    script's) first on :data:`sys.path`; a repository holding ``evil-1.0.dist-info/entry_points.txt``
-    would otherwise contribute hooks at user trust and have its module imported before any approval.
-    Left out: ``""``, the current directory, and every directory inside the project except a
-    ``site-packages``/``dist-packages`` one (a virtual environment the user made in the project).
+    script's) first on :data:`sys.path`; a repository holding
+    ``evil-1.0.dist-info/entry_points.txt`` would otherwise contribute hooks at user trust and have
+    its module imported before any approval. Left out: ``""``, the current directory, and every
+    directory inside the project except a ``site-packages``/``dist-packages`` one (a virtual
+    environment the user made in the project).
     """
     try:
         here = os.getcwd()  # already the real path
@@ -162,7 +167,8 @@ def installed_paths(project_dir: str | None = None) -> list[str]:
 
 
 def _controlled_by(path: str, roots: set[str]) -> bool:
-    """Whether ``path`` is one of ``roots`` or inside one, and not a ``site-packages``/``dist-packages``."""
+    """Whether ``path`` is one of ``roots`` or inside one, and not a
+    ``site-packages``/``dist-packages``."""
     for root in roots:
         if path == root or path.startswith(root + os.sep):
             parts = path[len(root) :].split(os.sep)
@@ -173,9 +179,11 @@ def _controlled_by(path: str, roots: set[str]) -> bool:
 def discover(
     paths: list[str] | None = None, project_dir: str | None = None
 ) -> list[tuple[str, str, str, Callable[[], Any]]]:
-    """``(distribution, entry point name, value, load)`` for every ``hookwise.hooks`` entry point, sorted.
+    """``(distribution, entry point name, value, load)`` for every ``hookwise.hooks`` entry point,
+    sorted.
 
-    ``paths`` defaults to :func:`installed_paths` (``sys.path`` without what ``project_dir`` controls)."""
+    ``paths`` defaults to :func:`installed_paths` (``sys.path`` without what ``project_dir``
+    controls)."""
     if paths is None:
         if not _may_declare_group(
             sys.path
@@ -202,7 +210,8 @@ def discover(
 def load_section(
     dist: str, ep_name: str, value: str, load: Callable[[], Any]
 ) -> tuple[Any, str | None]:
-    """The hooks section an entry point names, or ``(None, warning)``; never raises for the package's faults."""
+    """The hooks section an entry point names, or ``(None, warning)``; never raises for the
+    package's faults."""
     where = f"hook package {dist} (entry point {ep_name} = {value})"
     try:
         obj = load()
@@ -221,11 +230,14 @@ def load_section(
                 raise
             return (
                 None,
-                f"{where}: calling it raised {type(exc).__name__}: {exc}; its hooks were not loaded",
+                (
+                    f"{where}: calling it raised {type(exc).__name__}: {exc}; its hooks were "
+                    "not loaded"
+                ),
             )
     if not isinstance(obj, dict):
         return None, (
-            f"{where}: expected a hooks section (an object keyed by event name) or a function returning "
-            f"one, got {type(obj).__name__}; its hooks were not loaded"
+            f"{where}: expected a hooks section (an object keyed by event name) or a function "
+            f"returning one, got {type(obj).__name__}; its hooks were not loaded"
         )
     return obj, None

@@ -1,4 +1,5 @@
-"""Product profiles (docs/sources.md, "Product profiles"): the same hook contract under another product's name.
+"""Product profiles (docs/sources.md, "Product profiles"): the same hook contract under another
+product's name.
 
 A profile says where the user and project settings files are and which extra
 variables hooks get (besides every ``GEMINI_*`` variable, which are always set).

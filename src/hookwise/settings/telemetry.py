@@ -1,4 +1,5 @@
-"""Gemini CLI's ``telemetry`` settings and the OpenTelemetry environment variables (docs/telemetry.md).
+"""Gemini CLI's ``telemetry`` settings and the OpenTelemetry environment variables
+(docs/telemetry.md).
 
 Standard library only: deciding whether telemetry is on must not import
 OpenTelemetry (or :mod:`hookwise.telemetry`). Precedence is Gemini CLI's:
@@ -48,9 +49,11 @@ class TelemetryConfig(NamedTuple):
     outfile: str | None = None
     log_prompts: bool = True
     service_name: str = "hookwise"
-    #: explicit per-signal endpoints (``OTEL_EXPORTER_OTLP_{TRACES,METRICS,LOGS}_ENDPOINT``), full URLs
+    #: explicit per-signal endpoints (``OTEL_EXPORTER_OTLP_{TRACES,METRICS,LOGS}_ENDPOINT``), full
+    #: URLs
     signal_endpoints: tuple[tuple[str, str], ...] = ()
-    #: what switched it on, for messages ("settings telemetry.enabled", "OTEL_EXPORTER_OTLP_ENDPOINT", …)
+    #: what switched it on, for messages ("settings telemetry.enabled",
+    #: "OTEL_EXPORTER_OTLP_ENDPOINT", …)
     reason: str = ""
 
     def signal_endpoint(self, signal: str) -> str:
@@ -75,7 +78,8 @@ def _truthy(value: str) -> bool | None:
 def resolve(
     settings: Mapping[str, Any], env: Mapping[str, str], project_dir: str | None = None
 ) -> tuple[TelemetryConfig, list[str]]:
-    """The telemetry configuration from merged ``telemetry`` settings and the environment, plus warnings."""
+    """The telemetry configuration from merged ``telemetry`` settings and the environment, plus
+    warnings."""
     warnings: list[str] = []
     if _truthy(env.get("OTEL_SDK_DISABLED", "")) is True:
         return TelemetryConfig(enabled=False, reason="OTEL_SDK_DISABLED"), warnings
@@ -121,8 +125,8 @@ def resolve(
 def _pick(
     key: str, settings: Mapping[str, Any], env: Mapping[str, str], warnings: list[str]
 ) -> tuple[Any, str | None]:
-    """A setting's value and where it came from: its ``GEMINI_TELEMETRY_*`` variable when that is set
-    and valid (a bad one is a warning), else the settings key, else ``(None, None)``."""
+    """A setting's value and where it came from: its ``GEMINI_TELEMETRY_*`` variable when that is
+    set and valid (a bad one is a warning), else the settings key, else ``(None, None)``."""
     var = GEMINI_ENV[key]
     raw = env.get(var)
     if raw is not None and raw != "":
@@ -153,7 +157,8 @@ def _enabled_by_endpoint(
 
 
 def _protocol(settings: Mapping[str, Any], env: Mapping[str, str], warnings: list[str]) -> str:
-    """``grpc`` or ``http``: Gemini's variable, else ``OTEL_EXPORTER_OTLP_PROTOCOL``, else the settings."""
+    """``grpc`` or ``http``: Gemini's variable, else ``OTEL_EXPORTER_OTLP_PROTOCOL``, else the
+    settings."""
     protocol: Any = None
     raw = env.get(GEMINI_ENV["otlpProtocol"], "")
     if raw:

@@ -41,7 +41,8 @@ from hookwise.settings.schema import (
     read_object,
 )
 
-#: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
+#: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration
+#: table)
 CLAUDE_TOOL_NAMES: dict[str, str] = {
     k: v for k, v in CLAUDE_TO_GEMINI_TOOL.items() if v is not None
 }
@@ -198,7 +199,8 @@ class DocumentChecker:
             self.add(f.pointer, f.message, f.severity)
 
     def check_hooks(self, hooks: Any, ptr: str) -> None:
-        """The shared reading of settings/schema.py, plus the hints only ``validate`` gives (matchers)."""
+        """The shared reading of settings/schema.py, plus the hints only ``validate`` gives
+        (matchers)."""
         reading = read_hooks_section(hooks, ptr, self.layer)
         self.report(reading.findings)
         for d in reading.definitions:
@@ -254,7 +256,8 @@ class DocumentChecker:
                     self.warn(
                         ptr,
                         f"{event.value} matchers are compared exactly (names separated by '|'), "
-                        f"not as regular expressions; {part!r} matches only that literal {field_name}",
+                        f"not as regular expressions; {part!r} matches only that literal "
+                        f"{field_name}",
                     )
                 else:
                     hint = close_match(part, known)
@@ -272,7 +275,8 @@ class DocumentChecker:
 
     @property
     def label(self) -> str | None:
-        """The source label the origin rule applies to (settings/schema.py ``Origin``); None for extensions."""
+        """The source label the origin rule applies to (settings/schema.py ``Origin``); None for
+        extensions."""
         return None if self.extension else self.layer
 
 
@@ -340,11 +344,13 @@ def validate_project(
     plugin_dirs: Sequence[str] = (),
     profile: str | None = None,
 ) -> Report:
-    """Check every settings layer of ``project_dir`` (docs/contract.md §1) plus the cross-file rules of §7.
+    """Check every settings layer of ``project_dir`` (docs/contract.md §1) plus the cross-file rules
+    of §7.
 
     The hook sources loaded besides settings layers (docs/sources.md) are checked too, as they
     load: ``.claude/`` files when ``claudeSettings`` is on, Claude Code plugins (``--plugin-dir``,
-    ``hooksConfig.claudePlugins``, Claude's installed records) and extensions installed from plugins.
+    ``hooksConfig.claudePlugins``, Claude's installed records) and extensions installed from
+    plugins.
     """
     sync_kinds()  # every kind's keys: hints name the kind a key belongs to
     from hookwise.settings.layers import discover_layers
@@ -388,7 +394,8 @@ def _check_loaded_sources(
     plugin_dirs: Sequence[str],
     profile: str | None,
 ) -> None:
-    """Problems of ``.claude/`` files, plugins and plugin extensions: what loading them reports, placed in files."""
+    """Problems of ``.claude/`` files, plugins and plugin extensions: what loading them reports,
+    placed in files."""
     from hookwise.claude.loader import claude_settings_files
     from hookwise.claude.plugins import claude_dir, read_plugin
     from hookwise.errors import PluginError
@@ -471,8 +478,8 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
                     out.append(
                         c.problem(
                             ptr,
-                            f"{name!r} is a system hook ({targets[0].path}); only hooksConfig in the system "
-                            "settings can disable it, so it stays enabled",
+                            f"{name!r} is a system hook ({targets[0].path}); only hooksConfig in "
+                            "the system settings can disable it, so it stays enabled",
                             WARNING,
                         )
                     )
@@ -482,7 +489,10 @@ def _cross_checks(checkers: list[DocumentChecker]) -> list[Problem]:
                 out.append(
                     c.problem(
                         ptr,
-                        f"no hook has the display name {name!r}: the hook with this command is named "
+                        (
+                            f"no hook has the display name {name!r}: the hook with this "
+                            "command is named "
+                        )
                         + ", ".join(repr(n) for n in named)
                         + "; disable it by its name",
                         WARNING,

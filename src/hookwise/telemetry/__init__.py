@@ -1,4 +1,5 @@
-"""OpenTelemetry logs, metrics and spans for hook calls (extra ``hookwise[otel]``; docs/telemetry.md).
+"""OpenTelemetry logs, metrics and spans for hook calls (extra ``hookwise[otel]``;
+docs/telemetry.md).
 
 Nothing here is imported unless telemetry is switched on (Gemini CLI's
 ``telemetry`` settings or ``OTEL_*`` variables), or a host calls
@@ -30,7 +31,8 @@ _WARNED: set[str] = set()
 def from_config(
     config: TelemetryConfig, env: dict[str, str] | None = None
 ) -> tuple[HookTelemetry | None, list[str]]:
-    """The observer for a configuration switched on by settings or ``OTEL_*``, or ``None`` and why not.
+    """The observer for a configuration switched on by settings or ``OTEL_*``, or ``None`` and why
+    not.
 
     Warnings are returned once per process (a host reloading its settings is not
     told twice).
@@ -81,7 +83,8 @@ def instrument(
     log_prompts: bool = True,
     traceparent: bool = True,
 ) -> HookTelemetry:
-    """Send the hook calls of a :class:`hookwise.HookSystem` to the given providers (default: the global ones).
+    """Send the hook calls of a :class:`hookwise.HookSystem` to the given providers (default: the
+    global ones).
 
     For hosts that configure OpenTelemetry themselves: the firing and hook spans
     become children of whatever span is current when the host fires. Returns the

@@ -1,4 +1,5 @@
-"""The SDK pipeline hookwise builds when telemetry is switched on by settings or ``OTEL_*`` (docs/telemetry.md).
+"""The SDK pipeline hookwise builds when telemetry is switched on by settings or ``OTEL_*``
+(docs/telemetry.md).
 
 Batch processors with bounded queues (a full queue drops records, a firing
 never waits), OTLP over gRPC or HTTP, or JSON lines in ``telemetry.outfile``.
@@ -82,8 +83,10 @@ class _Once:
             self._done = True
         self.warn(
             message
-            or f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped until "
-            "it is reachable, hook results are not affected"
+            or (
+                f"telemetry: could not export to {self.where} ({detail}); telemetry is dropped "
+                "until it is reachable, hook results are not affected"
+            )
         )
 
 
@@ -159,7 +162,8 @@ class _GuardedMetrics(MetricExporter):
 
 
 class _LineSink:
-    """An append-only JSON-lines file shared by the three exporters (one ``write`` per line, under a lock)."""
+    """An append-only JSON-lines file shared by the three exporters (one ``write`` per line, under a
+    lock)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -184,7 +188,8 @@ class _LineSink:
 
 @dataclass
 class Pipeline:
-    """Providers built by hookwise (not the host's global ones), shut down at exit within a time limit."""
+    """Providers built by hookwise (not the host's global ones), shut down at exit within a time
+    limit."""
 
     tracer_provider: TracerProvider
     meter_provider: MeterProvider
@@ -227,7 +232,8 @@ class Pipeline:
             self.once.failed(
                 "",
                 f"telemetry: the last export to {self.once.where} did not finish within "
-                f"{timeout_s:g} s at exit; those records were dropped (is the collector reachable?)",
+                f"{timeout_s:g} s at exit; those records were dropped (is the collector "
+                "reachable?)",
             )
 
     @staticmethod

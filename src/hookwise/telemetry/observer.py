@@ -1,4 +1,5 @@
-"""The firing observer that turns hook calls into OpenTelemetry logs, metrics and spans (docs/telemetry.md).
+"""The firing observer that turns hook calls into OpenTelemetry logs, metrics and spans
+(docs/telemetry.md).
 
 A :class:`HookSystem` calls :meth:`HookTelemetry.start_firing` before the hooks of
 a firing run and :meth:`HookTelemetry.end_firing` with the result; while the
@@ -38,19 +39,20 @@ from hookwise.telemetry import records
 
 #: finished firings waiting for the export worker; more are dropped (and counted)
 MAX_PENDING_FIRINGS = 4096
-#: the export worker takes the firings waiting for it up to this many at a time: one wake-up for all of them, and a
-#: batch short enough not to hold the interpreter lock long while a firing may need it; a firing that finds this
-#: many waiting wakes the worker
+#: the export worker takes the firings waiting for it up to this many at a time: one wake-up for all
+#: of them, and a batch short enough not to hold the interpreter lock long while a firing may need
+#: it; a firing that finds this many waiting wakes the worker
 BATCH_FIRINGS = 64
-#: after a batch, the export worker waits this long for more firings before it waits to be woken: the firings of
-#: a busy stretch are taken together, and none of them pays for waking it (waking a thread costs the waker more
-#: than the rest of its telemetry, on a virtual machine); short, so few firings wait and the collector seldom sees
-#: them
+#: after a batch, the export worker waits this long for more firings before it waits to be woken:
+#: the firings of a busy stretch are taken together, and none of them pays for waking it (waking a
+#: thread costs the waker more than the rest of its telemetry, on a virtual machine); short, so few
+#: firings wait and the collector seldom sees them
 BATCH_WINDOW_S = 0.02
 #: at exit, how long the export worker may take to hand its last firings to the SDK
 EXIT_DRAIN_S = 2.0
-#: an export worker with nothing to do for this long ends (the next firing starts another): an observer that is
-#: no longer used (a reloaded configuration, a hook system that was dropped) leaves no thread behind and is freed
+#: an export worker with nothing to do for this long ends (the next firing starts another): an
+#: observer that is no longer used (a reloaded configuration, a hook system that was dropped) leaves
+#: no thread behind and is freed
 IDLE_EXIT_S = 30.0
 _ALL: weakref.WeakSet[HookTelemetry] = weakref.WeakSet()
 _exit_drain = False  # the atexit drain is registered (once per process)
@@ -73,25 +75,26 @@ class _Firing:
     var_token: Any = None
     #: hook spans started while building a command hook's environment, by ``id(entry)``
     started: dict[int, tuple[Any, int]] | None = None
-    #: ids assigned on the firing thread: the span's (:class:`_Ids`) and those of command hooks' spans, by
-    #: ``id(entry)`` (with when each started)
+    #: ids assigned on the firing thread: the span's (:class:`_Ids`) and those of command hooks'
+    #: spans, by ``id(entry)`` (with when each started)
     ids: _Ids | None = None
     hook_ids: dict[int, tuple[_Ids, int]] | None = None
-    #: the context the firing ran in (the hook spans built on the export worker start in it, as children of
-    #: ``span``, so a span processor sees the caller's context, baggage included)
+    #: the context the firing ran in (the hook spans built on the export worker start in it, as
+    #: children of ``span``, so a span processor sees the caller's context, baggage included)
     caller: Any = None
     #: what the firing's decision record says about its host (agent, project, policy version, audit)
     decision: dict[str, Any] | None = None
 
 
 class _Ids(NamedTuple):
-    """A span whose ids were assigned on the firing thread, for the export worker to build with them."""
+    """A span whose ids were assigned on the firing thread, for the export worker to build with
+    them."""
 
     #: the span's context as the SDK will give it (trace and span id, flags, trace state)
     span_context: Any
-    #: the context to start it in (its parent's), the sampler's decision for it and its start attributes (both
-    #: ``None`` when the sampler is one whose decision the firing read off its table, :func:`_static_sampling`:
-    #: the SDK asks it on the export worker, with the same answer)
+    #: the context to start it in (its parent's), the sampler's decision for it and its start
+    #: attributes (both ``None`` when the sampler is one whose decision the firing read off its
+    #: table, :func:`_static_sampling`: the SDK asks it on the export worker, with the same answer)
     parent: Any
     sampling: Any
     attributes: dict[str, Any] | None
@@ -108,8 +111,9 @@ class _Preset(threading.local):
 
 
 class _PresetIds:
-    """The SDK tracer's id generator, wrapped: on a thread that set a :class:`_Preset`, the next span gets those
-    ids; everywhere else (and for every other span) the original generator answers."""
+    """The SDK tracer's id generator, wrapped: on a thread that set a :class:`_Preset`, the next
+    span gets those ids; everywhere else (and for every other span) the original generator
+    answers."""
 
     def __init__(self, inner: Any, preset: _Preset) -> None:
         self.inner = inner
@@ -136,8 +140,9 @@ class _PresetIds:
 
 
 class _PresetSampler:
-    """The SDK tracer's sampler, wrapped like :class:`_PresetIds`: a span built on the export worker gets the
-    decision its sampler made on the firing thread (asked once, with the same arguments)."""
+    """The SDK tracer's sampler, wrapped like :class:`_PresetIds`: a span built on the export worker
+    gets the decision its sampler made on the firing thread (asked once, with the same
+    arguments)."""
 
     def __init__(self, inner: Any, preset: _Preset) -> None:
         self.inner = inner
@@ -166,7 +171,8 @@ _FLAGS: dict[int, Any] = {}  # the few TraceFlags values, built once
 def _span_context(
     trace_id: int, span_id: int, sampled: bool, trace_state: Any, random_id: int | bool
 ) -> Any:
-    """The context the SDK gives a span with these ids, sampling decision and trace state (``Tracer.start_span``)."""
+    """The context the SDK gives a span with these ids, sampling decision and trace state
+    (``Tracer.start_span``)."""
     flags = (trace.TraceFlags.SAMPLED if sampled else trace.TraceFlags.DEFAULT) | (
         _RANDOM_FLAG if random_id else 0
     )
@@ -178,7 +184,8 @@ def _span_context(
     )
 
 
-#: :class:`opentelemetry.sdk.trace.sampling.ParentBased`'s delegates, in the order of :func:`_static_sampling`'s table
+#: :class:`opentelemetry.sdk.trace.sampling.ParentBased`'s delegates, in the order of
+#: :func:`_static_sampling`'s table
 _PARENT_BASED = (
     "_root",
     "_remote_parent_sampled",
@@ -189,12 +196,13 @@ _PARENT_BASED = (
 
 
 def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None:
-    """Whether the SDK samples a span, by its parent (none; remote sampled, remote not; local sampled, local not),
-    for the samplers whose decision depends on nothing else: the SDK's ``ALWAYS_ON``/``ALWAYS_OFF`` and
-    ``ParentBased`` over them (its default). ``None`` for any other sampler: a firing then asks it.
+    """Whether the SDK samples a span, by its parent (none; remote sampled, remote not; local
+    sampled, local not), for the samplers whose decision depends on nothing else: the SDK's
+    ``ALWAYS_ON``/``ALWAYS_OFF`` and ``ParentBased`` over them (its default). ``None`` for any other
+    sampler: a firing then asks it.
 
-    The export worker's check that the SDK built the assigned context catches a table that is wrong (an SDK whose
-    samplers changed), as it does any other difference."""
+    The export worker's check that the SDK built the assigned context catches a table that is wrong
+    (an SDK whose samplers changed), as it does any other difference."""
     mod = sys.modules.get("opentelemetry.sdk.trace.sampling")
     static, parent_based = getattr(mod, "StaticSampler", None), getattr(mod, "ParentBased", None)
 
@@ -215,8 +223,9 @@ def _static_sampling(sampler: Any) -> tuple[bool, bool, bool, bool, bool] | None
 
 
 def _static_decision(table: tuple[bool, bool, bool, bool, bool], parent: Any) -> tuple[bool, Any]:
-    """What a sampler of :func:`_static_sampling`'s ``table`` answers for a span whose parent has the span context
-    ``parent`` (an invalid one: no parent): sampled or not, and the trace state the span carries (its parent's)."""
+    """What a sampler of :func:`_static_sampling`'s ``table`` answers for a span whose parent has
+    the span context ``parent`` (an invalid one: no parent): sampled or not, and the trace state the
+    span carries (its parent's)."""
     if not parent.is_valid:
         return table[0], None
     return table[
@@ -225,9 +234,10 @@ def _static_decision(table: tuple[bool, bool, bool, bool, bool], parent: Any) ->
 
 
 def _preset_ids(tracer: Any) -> tuple[_PresetIds, _PresetSampler] | None:
-    """Wrap the id generator and sampler of an OpenTelemetry SDK tracer (once per tracer object, which the SDK
-    shares per instrumentation scope); ``None`` for any other tracer (a proxy before a global provider is set,
-    the no-op tracer, another implementation): its spans are then opened on the firing thread."""
+    """Wrap the id generator and sampler of an OpenTelemetry SDK tracer (once per tracer object,
+    which the SDK shares per instrumentation scope); ``None`` for any other tracer (a proxy before a
+    global provider is set, the no-op tracer, another implementation): its spans are then opened on
+    the firing thread."""
     sdk = sys.modules.get("opentelemetry.sdk.trace")  # an SDK tracer means the SDK is imported
     sdk_tracer = getattr(sdk, "Tracer", None)
     if (
@@ -291,7 +301,8 @@ class HookTelemetry:
 
             meter_provider = get_meter_provider()
         self.tracer = trace.get_tracer("hookwise", __version__, tracer_provider=tracer_provider)
-        #: the global tracer provider was not set yet: the tracer is the API's proxy, until :meth:`_resolve` finds one
+        #: the global tracer provider was not set yet: the tracer is the API's proxy, until
+        #: :meth:`_resolve` finds one
         self._proxy = tracer_provider is None and isinstance(self.tracer, trace.ProxyTracer)
         self.logger = logger_provider.get_logger(records.LOGGER_NAME, __version__)
         meter = self.meter = meter_provider.get_meter("hookwise", __version__)
@@ -303,14 +314,16 @@ class HookTelemetry:
         )
         self.log_prompts = log_prompts
         self.traceparent = traceparent
-        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing)
+        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans
+        #: open in a firing)
         self._presets: tuple[_PresetIds, _PresetSampler] | None = None
         self._static: tuple[bool, bool, bool, bool, bool] | None = None
         self._assign_ids = False
         self._enabled: Any = None
         self._use_tracer(self.tracer)
         self._owned = owned  # providers built for this object (shut down with it)
-        #: the context a firing starts in when the caller has no current span (an inherited ``TRACEPARENT``)
+        #: the context a firing starts in when the caller has no current span (an inherited
+        #: ``TRACEPARENT``)
         self._remote: Any = None
         if parent_traceparent:
             from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
@@ -320,7 +333,8 @@ class HookTelemetry:
             )
         self._lock = threading.Lock()
         self._closed = False
-        # the export worker: ``_wake`` wakes it, ``_done`` tells ``drain`` it caught up (one lock for both)
+        # the export worker: ``_wake`` wakes it, ``_done`` tells ``drain`` it caught up (one lock
+        # for both)
         self._queue_lock = threading.Lock()
         self._wake = threading.Condition(self._queue_lock)
         self._done = threading.Condition(self._queue_lock)
@@ -336,8 +350,8 @@ class HookTelemetry:
         _ALL.add(self)
         global _exit_drain
         if not _exit_drain:
-            # registered after the SDK's providers (atexit runs last in, first out): the firings the worker still
-            # holds reach a host's providers before they flush at exit
+            # registered after the SDK's providers (atexit runs last in, first out): the firings the
+            # worker still holds reach a host's providers before they flush at exit
             _exit_drain = True
             atexit.register(HookTelemetry.drain_all, EXIT_DRAIN_S)
         if owned is not None:
@@ -348,18 +362,21 @@ class HookTelemetry:
         presets = _preset_ids(tracer)
         #: the sampler's decisions when they depend only on the parent (:func:`_static_sampling`)
         self._static = _static_sampling(presets[1].inner) if presets is not None else None
-        #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids: :meth:`_ids_differ`)
+        #: firings assign their spans' ids (off for good if the SDK ever gives a span other ids:
+        #: :meth:`_ids_differ`)
         self._assign_ids = presets is not None
-        #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the parent's context)
+        #: the SDK tracer's switch (a tracer configurator can disable it; its spans then are the
+        #: parent's context)
         self._enabled = getattr(tracer, "_is_enabled", None) if presets is not None else None
         self.tracer = tracer
-        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans open in a firing);
-        #: set last, so that a firing on another thread sees the rest first
+        #: the SDK tracer's wrapped id generator and sampler (``None``: not an SDK tracer, spans
+        #: open in a firing); set last, so that a firing on another thread sees the rest first
         self._presets = presets
 
     def _resolve(self) -> None:
-        """The host has set a global tracer provider since this observer was made: use its tracer from now on
-        (with the SDK's, firings then assign their spans' ids instead of opening them through the proxy)."""
+        """The host has set a global tracer provider since this observer was made: use its tracer
+        from now on (with the SDK's, firings then assign their spans' ids instead of opening them
+        through the proxy)."""
         provider = trace.get_tracer_provider()
         if isinstance(provider, trace.ProxyTracerProvider):
             return  # still none
@@ -375,9 +392,9 @@ class HookTelemetry:
         """Make the firing's span current, a child of the caller's current span (or of an inherited
         ``TRACEPARENT``).
 
-        With the SDK's tracer, only the span's ids are assigned here, by its own id generator and sampler, exactly
-        as its ``start_span`` would assign them; the export worker builds the span with them. Any other tracer
-        opens the span here."""
+        With the SDK's tracer, only the span's ids are assigned here, by its own id generator and
+        sampler, exactly as its ``start_span`` would assign them; the export worker builds the span
+        with them. Any other tracer opens the span here."""
         start = time.time_ns()
         if self._proxy:
             self._resolve()
@@ -427,7 +444,8 @@ class HookTelemetry:
     def _open_firing(
         self, event: str, inp: dict[str, Any], entries: Sequence[Any], sequential: bool, start: int
     ) -> _Firing:
-        """:meth:`start_firing` through the tracer's ``start_span``, for a tracer that is not the SDK's."""
+        """:meth:`start_firing` through the tracer's ``start_span``, for a tracer that is not the
+        SDK's."""
         parent = None
         if self._remote is not None and not trace.get_current_span().get_span_context().is_valid:
             parent = self._remote
@@ -522,7 +540,8 @@ class HookTelemetry:
     def end_firing(
         self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None = None
     ) -> None:
-        """Restore the caller's context now; the records of the firing are built on the export worker."""
+        """Restore the caller's context now; the records of the firing are built on the export
+        worker."""
         end = time.time_ns()
         try:
             _FIRING.reset(f.var_token)
@@ -539,7 +558,8 @@ class HookTelemetry:
     def _emit_firing(
         self, f: _Firing, outcomes: Sequence[Any], error: BaseException | None, end: int
     ) -> None:
-        """One log record, the metrics and a span per hook call; then the firing's span is closed."""
+        """One log record, the metrics and a span per hook call; then the firing's span is
+        closed."""
         if (
             f.span is None and f.ids is not None
         ):  # its ids were assigned in the firing: the SDK span is built now
@@ -567,8 +587,8 @@ class HookTelemetry:
             f.span.end(end_time=end)
 
     def _span_error(self, span: Any, error: BaseException) -> None:
-        """A span ends with an exception: its message (which can quote a hook's answer or the tool input)
-        only with ``logPrompts`` on; the type always."""
+        """A span ends with an exception: its message (which can quote a hook's answer or the tool
+        input) only with ``logPrompts`` on; the type always."""
         kind = type(error).__name__
         if self.log_prompts:
             span.record_exception(error)
@@ -600,8 +620,9 @@ class HookTelemetry:
         )
 
     def _private_decision(self, body: dict[str, Any], attrs: dict[str, Any]) -> None:
-        """A decision record says what ``logPrompts`` allows, like a hook call's: URLs scrubbed always; with
-        it off, reduced hook names and no reason (a hook's reason can quote the tool input)."""
+        """A decision record says what ``logPrompts`` allows, like a hook call's: URLs scrubbed
+        always; with it off, reduced hook names and no reason (a hook's reason can quote the tool
+        input)."""
         names = [records.scrub_urls(str(n)) for n in attrs.get("hook_names", [])]
         if not self.log_prompts:
             names = [records.sanitize_hook_name(n) for n in names]
@@ -613,23 +634,25 @@ class HookTelemetry:
             h["name"] = n
 
     def _ids_differ(self, got: Any, assigned: Any) -> None:
-        """The SDK did not give a span the context assigned in the firing (an SDK version whose ``start_span``
-        assigns ids or flags differently): said once, and later firings open their spans through the tracer."""
+        """The SDK did not give a span the context assigned in the firing (an SDK version whose
+        ``start_span`` assigns ids or flags differently): said once, and later firings open their
+        spans through the tracer."""
         if not self._assign_ids:
             return
         self._assign_ids = False
         from hookwise.telemetry.export import stderr_warning
 
         stderr_warning(
-            f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not {assigned} "
-            "as assigned in the firing; spans are now opened in firings"
+            f"telemetry: the OpenTelemetry SDK gave a firing's span the context {got}, not "
+            f"{assigned} as assigned in the firing; spans are now opened in firings"
         )
 
     def _start_with(
         self, name: str, ids: _Ids, start: int, attributes: dict[str, Any] | None = None
     ) -> Any:
-        """Start the SDK span whose ids (and sampling decision, unless the sampler decides on the parent alone) the
-        firing thread assigned (:class:`_Ids`), with ``attributes`` or those it assigned."""
+        """Start the SDK span whose ids (and sampling decision, unless the sampler decides on the
+        parent alone) the firing thread assigned (:class:`_Ids`), with ``attributes`` or those it
+        assigned."""
         presets = self._presets
         assert presets is not None
         p = presets[0].preset
@@ -704,7 +727,8 @@ class HookTelemetry:
         f.span.set_attributes(records.firing_result_attributes(decisions, counts))
 
     def _emit(self, call: records.HookCall, span: Any, start: int, end: int, parent: Any) -> None:
-        """Hand one hook call's span, log record and metric points to the SDK; the span is ended here."""
+        """Hand one hook call's span, log record and metric points to the SDK; the span is ended
+        here."""
         if span is None:
             span = self.tracer.start_span(
                 call.span_name,
@@ -757,7 +781,9 @@ class HookTelemetry:
     def _work(self) -> None:
         try:
             self._work_batches()
-        finally:  # it ended idle, or something it should never meet stopped it: the next firing starts another
+        finally:
+            # it ended idle, or something it should never meet stopped it: the next firing starts
+            # another
             with self._queue_lock:
                 if self._worker is threading.current_thread():
                     self._idle = self._busy = False
@@ -801,7 +827,8 @@ class HookTelemetry:
             )
 
     def drain(self, timeout_s: float = 5.0) -> bool:
-        """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s`` passed."""
+        """Wait until every finished firing has been handed to the SDK (True) or ``timeout_s``
+        passed."""
         deadline = time.monotonic() + timeout_s
         with self._queue_lock:
             while self._pending or self._busy:
@@ -822,7 +849,8 @@ class HookTelemetry:
         end_ns: int | None = None,
         input_json: str | None = None,
     ) -> None:
-        """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended here."""
+        """Emit the telemetry of one ``hook_call`` record (docs/contract.md §10); ``span`` is ended
+        here."""
         end = end_ns if end_ns is not None else time.time_ns()
         call = records.hook_call_from_record(
             rec, log_prompts=self.log_prompts, timestamp=iso_ms(end), input_json=input_json
@@ -834,7 +862,8 @@ class HookTelemetry:
     def span(
         self, name: str, attributes: Mapping[str, Any], *, client: bool = False
     ) -> Iterator[Any]:
-        """A span around host work (``invoke_agent``, ``chat``, ``execute_tool``), current while it runs."""
+        """A span around host work (``invoke_agent``, ``chat``, ``execute_tool``), current while it
+        runs."""
         kind = SpanKind.CLIENT if client else SpanKind.INTERNAL
         with self.tracer.start_as_current_span(
             name,
@@ -852,8 +881,8 @@ class HookTelemetry:
     # ---- lifetime --------------------------------------------------------------------------
     @staticmethod
     def drain_all(timeout_s: float = 5.0) -> None:
-        """:meth:`drain` every live observer, within ``timeout_s`` in all (tests read in-memory exporters after
-        this; exiting does it too)."""
+        """:meth:`drain` every live observer, within ``timeout_s`` in all (tests read in-memory
+        exporters after this; exiting does it too)."""
         deadline = time.monotonic() + timeout_s
         for tel in list(_ALL):
             tel.drain(max(0.0, deadline - time.monotonic()))
@@ -864,7 +893,8 @@ class HookTelemetry:
             self._owned.flush(timeout_s)
 
     def shutdown(self, timeout_s: float = 3.0) -> None:
-        """Flush and stop the providers this object built (never the host's), waiting at most ``timeout_s``."""
+        """Flush and stop the providers this object built (never the host's), waiting at most
+        ``timeout_s``."""
         with self._lock:
             if self._closed:
                 return

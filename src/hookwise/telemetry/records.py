@@ -1,4 +1,5 @@
-"""What each telemetry record carries, built from a ``hook_call`` trace record (pure; docs/telemetry.md).
+"""What each telemetry record carries, built from a ``hook_call`` trace record (pure;
+docs/telemetry.md).
 
 The log record and the two metrics use Gemini CLI's names and attributes
 (docs/telemetry.md) so dashboards built for Gemini CLI keep working;
@@ -25,32 +26,37 @@ COUNT_METRIC = "gemini_cli.hook_call.count"
 LATENCY_METRIC = "gemini_cli.hook_call.latency"
 LOGGER_NAME = "hookwise"
 
-#: outcomes whose hook span gets ERROR status, with the ``error.type`` each sets (docs/contract.md §6)
+#: outcomes whose hook span gets ERROR status, with the ``error.type`` each sets (docs/contract.md
+#: §6)
 ERROR_OUTCOMES: dict[str, str] = {"failed": "failed", "timeout": "timeout", "not-run": "not_run"}
 
 _PATH_SEP = re.compile(r"[/\\]")
 _REDUCED: dict[str, str] = {}  # hook names recur: each is reduced once per process
-#: a URL: scheme, user information (``user:pw@``), host, path, query, fragment; no nested repeats (linear time)
+#: a URL: scheme, user information (``user:pw@``), host, path, query, fragment; no nested repeats
+#: (linear time)
 _URL = re.compile(
     r"(?i)\b([a-z][a-z0-9+.-]{0,30}://)([^\s/?#@]*@)?([^\s/?#]*)([^\s?#]*)(\?[^\s#]*)?(#\S*)?"
 )
 
 
 def scrub_urls(text: str) -> str:
-    """``text`` with every URL's user information, query string and fragment left out (``?…`` marks a
-    query): an http hook's ``https://h/x?token=SECRET`` or a ``redis://:pw@host`` in an error message is
-    never exported, whatever ``logPrompts`` says (docs/telemetry.md, docs/security.md)."""
+    """``text`` with every URL's user information, query string and fragment left out (``?…`` marks
+    a query): an http hook's ``https://h/x?token=SECRET`` or a ``redis://:pw@host`` in an error
+    message is never exported, whatever ``logPrompts`` says (docs/telemetry.md,
+    docs/security.md)."""
     if "://" not in text:
         return text
     return _URL.sub(lambda m: m[1] + m[3] + m[4] + ("?…" if m[5] else ""), text)
 
 
 def safe_error(error: str | None, log_prompts: bool) -> str | None:
-    """What an outcome's error may say in telemetry: URLs scrubbed; with ``logPrompts`` off, only its head.
+    """What an outcome's error may say in telemetry: URLs scrubbed; with ``logPrompts`` off, only
+    its head.
 
-    Errors read ``<what happened>: <detail>`` where the detail is the hook's own text (its last stderr
-    line, an exception's message, the start of an HTTP answer), which can quote the prompt or the tool
-    input; with ``logPrompts`` off the detail is left out (``exit code 1``, ``raised KeyError``).
+    Errors read ``<what happened>: <detail>`` where the detail is the hook's own text (its last
+    stderr line, an exception's message, the start of an HTTP answer), which can quote the prompt or
+    the tool input; with ``logPrompts`` off the detail is left out (``exit code 1``,
+    ``raised KeyError``).
     """
     if not error:
         return None
@@ -76,7 +82,8 @@ def sanitize_hook_name(name: str | None) -> str:
 
 
 def _json2(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False, default=str)``: how Gemini CLI logs inputs and outputs."""
+    """``json.dumps(value, indent=2, ensure_ascii=False, default=str)``: how Gemini CLI logs inputs
+    and outputs."""
     return dumps_indented(value, ensure_ascii=False, default=str)
 
 
@@ -86,7 +93,8 @@ def input_json(inp: Any) -> str:
 
 
 def hook_decision(record: Mapping[str, Any]) -> str:
-    """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or ``none``."""
+    """One hook's own verdict: ``block`` (exit 2), ``stop``, ``deny``, ``ask``, ``allow`` or
+    ``none``."""
     return decision_of(str(record.get("outcome")), record.get("hook_output"))
 
 
@@ -122,7 +130,8 @@ def hook_call(
     timestamp: str,
     input_json: str | None,
 ) -> HookCall:
-    """The span, log record and metric attributes of one hook call (docs/telemetry.md, "The records").
+    """The span, log record and metric attributes of one hook call (docs/telemetry.md, "The
+    records").
 
     ``duration_ms`` is the ``hook_call`` trace record's (rounded to the microsecond); ``session``
     the input's ``session_id`` when it is a non-empty string; ``input_json`` the firing's input
@@ -234,8 +243,9 @@ def firing_span_attributes(event: str, inp: Mapping[str, Any], hooks: int) -> di
 def firing_result_attributes(
     decisions: Sequence[str], outcomes: Mapping[str, int]
 ) -> dict[str, Any]:
-    """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2, ``deny``
-    or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten, docs/contract.md §8)."""
+    """The firing's verdict from its hooks' own decisions: ``block`` when any hook blocked (exit 2,
+    ``deny`` or ``block``), else ``ask`` when one asked, else ``allow`` (decisions only tighten,
+    docs/contract.md §8)."""
     decision = "allow"
     if any(d in BLOCKING_DECISIONS for d in decisions):
         decision = "block"

@@ -4,12 +4,16 @@ With hookwise installed, the ``hooks`` fixture is available in every pytest run
 (the plugin is registered through the ``pytest11`` entry point)::
 
     def test_rm_is_blocked(hooks):
-        hooks.copy_project("examples/project")          # or hooks.add(...) / hooks.settings(...)
-        result = hooks.fire("BeforeTool", tool="run_shell_command", tool_input={"command": "rm -rf /"})
+        hooks.copy_project("examples/project")  # or hooks.add(...) / hooks.settings(...)
+        result = hooks.fire(
+            "BeforeTool", tool="run_shell_command", tool_input={"command": "rm -rf /"}
+        )
         assert result.blocked
 
     def test_my_script(hooks):
-        cmd = hooks.script("guard.py", "import json, sys\\nprint(json.dumps({'decision': 'deny'}))\\n")
+        cmd = hooks.script(
+            "guard.py", "import json, sys\\nprint(json.dumps({'decision': 'deny'}))\\n"
+        )
         hooks.add("BeforeTool", cmd, matcher="write_file", name="guard")
         assert hooks.fire("BeforeTool", tool="write_file", tool_input={"file_path": "a"}).blocked
 
@@ -32,7 +36,8 @@ __all__ = ["FakeAnswer", "FakeHost", "FakeRunner", "HookTester", "assert_adapter
 
 
 def __getattr__(name: str) -> Any:
-    """The fakes (:mod:`hookwise.testing.fakes`) and the adapter conformance kit (docs/adapters.md) load lazily."""
+    """The fakes (:mod:`hookwise.testing.fakes`) and the adapter conformance kit (docs/adapters.md)
+    load lazily."""
     if name in ("FakeAnswer", "FakeHost", "FakeRunner"):
         from hookwise.testing import fakes
 

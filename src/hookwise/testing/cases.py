@@ -3,8 +3,9 @@
 A case file is JSON (comments allowed)::
 
     {
-      "project": ".",            // optional: project dir, relative to this file (default: the nearest
-                                 //   directory above the file with .gemini/settings.json, else --project)
+      "project": ".",            // optional: project dir, relative to this file (default: the
+                                 //   nearest directory above the file with .gemini/settings.json,
+                                 //   else --project)
       "isolated": true,          // optional (default true): ignore user/system/extension settings
       "env": {"KEY": "value"},   // optional: extra environment for every case of the file
       "cases": [
@@ -104,7 +105,8 @@ class CaseResult:
 
 
 def discover(paths: Iterable[str]) -> list[str]:
-    """Case files named by ``paths`` (files as given; directories searched recursively), sorted, unique."""
+    """Case files named by ``paths`` (files as given; directories searched recursively), sorted,
+    unique."""
     found: list[str] = []
     for p in paths:
         if os.path.isdir(p):
@@ -125,7 +127,8 @@ def discover(paths: Iterable[str]) -> list[str]:
 
 
 def enclosing_project(directory: str) -> str | None:
-    """The nearest directory at or above ``directory`` that has ``.gemini/settings.json``, or None."""
+    """The nearest directory at or above ``directory`` that has ``.gemini/settings.json``, or
+    None."""
     d = os.path.abspath(directory)
     while True:
         if os.path.isfile(os.path.join(d, ".gemini", "settings.json")):
@@ -137,7 +140,8 @@ def enclosing_project(directory: str) -> str | None:
 
 
 def load_file(path: str) -> list[Case]:
-    """Parse one case file; raise :class:`CaseFileError` naming the file, line and pointer on any problem."""
+    """Parse one case file; raise :class:`CaseFileError` naming the file, line and pointer on any
+    problem."""
     try:
         text, doc = jsonc.read_file(path)
     except SettingsError as exc:
@@ -290,7 +294,8 @@ def _check_expect_value(k: str, v: Any) -> str | None:
 
 
 def _subset(expected: Any, actual: Any, path: str = "") -> list[str]:
-    """Where ``actual`` differs from ``expected`` (objects: expected keys only; everything else: equal)."""
+    """Where ``actual`` differs from ``expected`` (objects: expected keys only; everything else:
+    equal)."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [f"{path or '/'}: expected an object, got {_short(actual)}"]
@@ -388,7 +393,8 @@ def _hook_fails(expect: Mapping[str, Any], r: FireResult) -> list[str]:
 
 
 def isolated_env(base: Mapping[str, str], scratch: str) -> dict[str, str]:
-    """``base`` with the user dir and system settings pointed into ``scratch`` (which holds nothing)."""
+    """``base`` with the user dir and system settings pointed into ``scratch`` (which holds
+    nothing)."""
     env = dict(base)
     env["GEMINI_CLI_HOME"] = os.path.join(scratch, "home")
     env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = os.path.join(scratch, "no-system-settings.json")

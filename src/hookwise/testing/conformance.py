@@ -2,7 +2,8 @@
 
 :func:`assert_adapter_conformance` runs one scripted conversation twice, each time with a recording
 Python hook on every event: once through the reference host (:class:`hookwise.agent.AgentSession`,
-docs/contract.md §11) and once through an adapter, by way of a small *driver* the adapter's author writes::
+docs/contract.md §11) and once through an adapter, by way of a small *driver* the adapter's author
+writes::
 
     def drive(hooks: HookSystem, conversation: Conversation) -> None:
         # build the framework's agent with a scripted/offline model that answers conversation.turns
@@ -43,8 +44,9 @@ __all__ = [
     "record_firings",
 ]
 
-#: input fields every firing has (compared by presence only through the event itself); the Claude-only channel
-#: (``CLAUDE_ONLY_FIELDS``: what a host tells Claude-dialect hooks, e.g. its permission mode) is host-specific too
+#: input fields every firing has (compared by presence only through the event itself); the
+#: Claude-only channel (``CLAUDE_ONLY_FIELDS``: what a host tells Claude-dialect hooks, e.g. its
+#: permission mode) is host-specific too
 BASE_FIELDS = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"})
 #: fields whose values must be equal between the reference host and the adapter
 COMPARED_VALUES = (
@@ -104,7 +106,8 @@ DEFAULT_CONVERSATION = Conversation(
 
 @dataclass(frozen=True)
 class Firing:
-    """One recorded firing: the event, its tool (if any), its input field names and compared values."""
+    """One recorded firing: the event, its tool (if any), its input field names and compared
+    values."""
 
     event: str
     tool: str | None
@@ -127,7 +130,8 @@ def _values(inp: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 
 def record_firings(hooks: HookSystem) -> list[Firing]:
-    """Register a recording Python hook on every event of ``hooks``; returns the (growing) list of firings."""
+    """Register a recording Python hook on every event of ``hooks``; returns the (growing) list of
+    firings."""
     firings: list[Firing] = []
 
     def make(event: HookEvent) -> Callable[[dict[str, Any]], None]:
@@ -213,13 +217,14 @@ def assert_adapter_conformance(
     settings: Mapping[str, Any] | None = None,
     root: str | None = None,
 ) -> ConformanceReport:
-    """Run ``conversation`` through the reference host and through ``driver``; assert they fire alike.
+    """Run ``conversation`` through the reference host and through ``driver``; assert they fire
+    alike.
 
     ``ignore_events``: events left out of the comparison (an adapter's documented deviations, e.g.
     ``PreCompress``); ``ignore_fields``: ``{event: {field, ...}}`` left out of the field and value
-    comparison. ``settings``: a project settings object (e.g. ``{"hooks": {...}}`` with command hooks that
-    deny, rewrite or add context) written for both runs, so the comparison covers what hooks change.
-    ``root``: a scratch directory (default: a new temporary one). Raises
+    comparison. ``settings``: a project settings object (e.g. ``{"hooks": {...}}`` with command
+    hooks that deny, rewrite or add context) written for both runs, so the comparison covers what
+    hooks change. ``root``: a scratch directory (default: a new temporary one). Raises
     :class:`AssertionError` listing every difference; returns the report otherwise.
     """
     from hookwise.engine import HookSystem

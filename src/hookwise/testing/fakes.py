@@ -42,7 +42,8 @@ Answer = FakeAnswer | dict[str, Any] | None
 
 @dataclass
 class FakeRunner:
-    """A runner of any kind that runs nothing: ``answers`` by hook name, or a function of (entry, input).
+    """A runner of any kind that runs nothing: ``answers`` by hook name, or a function of (entry,
+    input).
 
     A name missing from the table answers nothing (``ok``, no output). ``calls``
     lists ``(hook name, input)`` in call order; ``batches`` the hook names of
@@ -97,7 +98,8 @@ class FakeRunner:
 
 @dataclass
 class FakeHost:
-    """The host settings runners read, with no settings files: trust by a predicate (default: all trusted)."""
+    """The host settings runners read, with no settings files: trust by a predicate (default: all
+    trusted)."""
 
     project_dir: str = "/nonexistent-project"
     cwd: str = "/nonexistent-project"

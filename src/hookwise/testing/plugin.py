@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 @pytest.fixture
 def hooks(tmp_path: Path) -> Iterator[HookTester]:
-    """A :class:`hookwise.testing.HookTester` on a fresh temporary project with isolated user/system settings."""
+    """A :class:`hookwise.testing.HookTester` on a fresh temporary project with isolated user/system
+    settings."""
     from hookwise.testing import HookTester
 
     yield HookTester(tmp_path / "hookwise")

@@ -1,4 +1,5 @@
-"""HookTester: a temporary settings tree and one-line firings (exported as :class:`hookwise.testing.HookTester`)."""
+"""HookTester: a temporary settings tree and one-line firings (exported as
+:class:`hookwise.testing.HookTester`)."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ class HookTester:
         self.settings(doc, layer)
 
     def script(self, name: str, body: str, *, python: bool = True) -> str:
-        """Write a hook script under ``<project>/.gemini/hooks/`` and return the command that runs it.
+        """Write a hook script under ``<project>/.gemini/hooks/`` and return the command that runs
+        it.
 
         ``python=True``: the body is Python, run with this interpreter. Otherwise
         the file is made executable and run directly (give it a ``#!`` line).
@@ -133,7 +135,8 @@ class HookTester:
         return f'"$GEMINI_PROJECT_DIR/{rel}"'
 
     def copy_project(self, source: str | os.PathLike[str]) -> Path:
-        """Copy an existing project tree (its ``.gemini/`` settings and scripts included) into the project dir.
+        """Copy an existing project tree (its ``.gemini/`` settings and scripts included) into the
+        project dir.
 
         Hooks then run against the copy, so they cannot touch the original.
         """
@@ -150,7 +153,8 @@ class HookTester:
     # ---- firing ----------------------------------------------------------------------------
     @property
     def system(self) -> HookSystem:
-        """The :class:`~hookwise.HookSystem` for the current settings (rebuilt after every settings change)."""
+        """The :class:`~hookwise.HookSystem` for the current settings (rebuilt after every settings
+        change)."""
         if self._system is None:
             from hookwise.engine import HookSystem
 
@@ -191,7 +195,8 @@ class HookTester:
         tool: str | None = None,
         **fields: Any,
     ) -> FireResult:
-        """Fire ``event``; ``tool=`` is short for ``tool_name=``. Base input fields are filled in."""
+        """Fire ``event``; ``tool=`` is short for ``tool_name=``. Base input fields are filled
+        in."""
         if tool is not None:
             fields["tool_name"] = tool
         return self.system.fire(event, payload, **fields)

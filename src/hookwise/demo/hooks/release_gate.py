@@ -19,7 +19,9 @@ def main() -> int:
             json.dumps(
                 {
                     "continue": False,
-                    "stopReason": "release-gate: publishing is a human's job; the notes are ready for review",
+                    "stopReason": (
+                        "release-gate: publishing is a human's job; the notes are ready for review"
+                    ),
                 }
             )
         )

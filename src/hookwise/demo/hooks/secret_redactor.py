@@ -33,7 +33,9 @@ def main() -> int:
     print(
         json.dumps(
             {
-                "systemMessage": f"secret-redactor: removed {count} secret(s) from {tool_input.get('file_path')}",
+                "systemMessage": (
+                    f"secret-redactor: removed {count} secret(s) from {tool_input.get('file_path')}"
+                ),
                 "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {key: clean}},
             }
         )

@@ -1,4 +1,5 @@
-"""Blocks Write/Edit of .env files: exit 2 with the reason on stderr (Claude Code's blocking exit code)."""
+"""Blocks Write/Edit of .env files: exit 2 with the reason on stderr (Claude Code's blocking exit
+code)."""
 
 import json
 import os
@@ -9,7 +10,10 @@ path = data.get("tool_input", {}).get("file_path", "")
 here = os.path.dirname(os.path.abspath(__file__))
 if os.environ.get("CLAUDE_PLUGIN_ROOT") != os.path.dirname(here):
     print(
-        f"CLAUDE_PLUGIN_ROOT is {os.environ.get('CLAUDE_PLUGIN_ROOT')!r}, expected {os.path.dirname(here)!r}",
+        (
+            f"CLAUDE_PLUGIN_ROOT is {os.environ.get('CLAUDE_PLUGIN_ROOT')!r}, expected "
+            f"{os.path.dirname(here)!r}"
+        ),
         file=sys.stderr,
     )
     sys.exit(1)

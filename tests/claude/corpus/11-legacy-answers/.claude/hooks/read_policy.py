@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Old-style answers: top-level decision approve/block (deprecated in Claude Code, still honoured)."""
+"""Old-style answers: top-level decision approve/block (deprecated in Claude Code, still
+honoured)."""
 
 import json
 import sys

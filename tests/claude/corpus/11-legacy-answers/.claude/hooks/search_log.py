@@ -9,5 +9,6 @@ d = json.load(sys.stdin)
 ti = d["tool_input"]
 with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], ".claude", "search.log"), "a") as f:
     f.write(
-        f"{d['tool_name']} path={ti.get('path')} glob={ti.get('glob')} pattern={ti.get('pattern')}\n"
+        f"{d['tool_name']} path={ti.get('path')} glob={ti.get('glob')} "
+        f"pattern={ti.get('pattern')}\n"
     )
