@@ -207,27 +207,6 @@ def interpret_python(name: str, value: Any) -> Interpretation:
     )
 
 
-<<<<<<< HEAD
-=======
-def _flat_ascii(value: dict[Any, Any]) -> bool:
-    """Every key an ASCII ``str`` and every value an ASCII ``str``, a bool or None (at most 8
-    fields): JSON as is, and every string encodes. Anything else (nested objects, numbers, more
-    fields) is for the encoder."""
-    if len(value) > 8:
-        return False
-    for k, v in value.items():
-        if k.__class__ is not str or not k.isascii():
-            return False
-        kind = v.__class__
-        if kind is str:
-            if not v.isascii():
-                return False
-        elif v is not None and kind is not bool:
-            return False
-    return True
-
-
->>>>>>> main
 def _why(value: dict[str, Any], exc: Exception) -> Exception:
     """What :func:`dumps` says about ``value`` (a cycle is "Circular reference detected", not a
     recursion)."""

@@ -78,19 +78,12 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
 
 
 def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
-<<<<<<< HEAD
-    """The top-level fields OR and REPLACE merges treat alike, in one pass (every firing that ran a hook merges):
-    ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them, ``reason`` and ``systemMessage``
-    joined, ``suppressOutput`` if any hook set it."""
+    """The top-level fields OR and REPLACE merges treat alike, in one pass (every firing that ran a
+    hook merges): ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them, ``reason``
+    and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
     decision: str | None = None
     blocked = stopped = suppress = False
     stop_reasons: list[str] = []
-=======
-    """The top-level fields OR and REPLACE merges treat alike:
-    ``decision``/``continue``/``stopReason``, ``reason`` and ``systemMessage`` joined,
-    ``suppressOutput`` if any hook set it."""
-    _decisions(outputs, merged)
->>>>>>> main
     reasons: list[str] = []
     messages: list[str] = []
     for o in outputs:
