@@ -161,7 +161,8 @@ def test_no_settings_leak_into_the_module_project(hs: HookSystem, tmp_path: Path
 
 
 def _reference_common_fields(outputs: list[dict[str, Any]], merged: dict[str, Any]) -> None:
-    """The common fields as merged before they were read in one pass: the decisions, then the texts."""
+    """The common fields as merged before they were read in one pass: the decisions, then the
+    texts."""
     decision, blocked, stopped, stop_reasons = None, False, False, []
     for o in outputs:
         d = o.get("decision")
@@ -202,9 +203,9 @@ def _reference_common_fields(outputs: list[dict[str, Any]], merged: dict[str, An
 def test_common_fields_in_one_pass_are_the_two_passes(
     outputs: list[dict[str, Any]], prefill: bool
 ) -> None:
-    """The one-pass merge of the common fields (with its shortcut for an answer holding no text field) writes
-    what the decisions pass and the texts pass wrote, in the same key order, over a merged dict prefilled as the
-    REPLACE merge prefills it or empty as the OR merge starts."""
+    """The one-pass merge of the common fields (with its shortcut for an answer holding no text
+    field) writes what the decisions pass and the texts pass wrote, in the same key order, over a
+    merged dict prefilled as the REPLACE merge prefills it or empty as the OR merge starts."""
     from hookwise.core.merge import _common_fields
 
     start: dict[str, Any] = {}

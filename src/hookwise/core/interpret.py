@@ -179,8 +179,9 @@ def interpret_python(name: str, value: Any) -> Interpretation:
     if value is None:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
-        # the usual answer, JSON as is and every string encodable: at most 8 fields, every key an ASCII str and
-        # every value an ASCII str, a bool or None (anything else, nested objects and numbers too, is for the encoder)
+        # the usual answer, JSON as is and every string encodable: at most 8 fields, every key an
+        # ASCII str and every value an ASCII str, a bool or None (anything else, nested objects and
+        # numbers too, is for the encoder)
         if len(value) <= 8:
             for k, v in value.items():
                 if k.__class__ is not str or not k.isascii():

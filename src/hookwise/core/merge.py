@@ -79,8 +79,8 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
 
 def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
     """The top-level fields OR and REPLACE merges treat alike, in one pass (every firing that ran a
-    hook merges): ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them, ``reason``
-    and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
+    hook merges): ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them,
+    ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
     decision: str | None = None
     blocked = stopped = suppress = False
     stop_reasons: list[str] = []
