@@ -92,32 +92,22 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
             decision, blocked = d, True
         elif d == "ask" and not blocked:
             decision = "ask"
-        if _OTHER_FIELDS.isdisjoint(o):  # a decision alone (the usual answer): nothing more to read
-            continue
-        if o.get("continue") is False:
-            stopped = True
-            sr = o.get("stopReason")
-            if isinstance(sr, str) and sr:
-                stop_reasons.append(sr)
-        r = o.get("reason")
-        if isinstance(r, str) and r:
-            reasons.append(r)
-        m = o.get("systemMessage")
-        if isinstance(m, str) and m:
-            messages.append(m)
-        if o.get("suppressOutput"):
-            suppress = True
-    if decision is not None:  # from here on as _decisions writes them
+        if not _OTHER_FIELDS.isdisjoint(o):  # more than a decision (the usual answer)
+            stops, suppresses = _texts(o, stop_reasons, reasons, messages)
+            stopped = stopped or stops
+            suppress = suppress or suppresses
+    # from here on as _decisions writes them (a REPLACE merge's dict may hold the fields already)
+    if decision is not None:
         merged["decision"] = decision
     elif not stopped:
         merged["decision"] = "allow"
-    else:
-        merged.pop("decision", None)
+    elif "decision" in merged:
+        del merged["decision"]
     merged["continue"] = not stopped
     if stop_reasons:
         merged["stopReason"] = "\n".join(stop_reasons)
-    else:
-        merged.pop("stopReason", None)
+    elif "stopReason" in merged:
+        del merged["stopReason"]
     if reasons:
         merged["reason"] = "\n".join(reasons)
     if messages:
@@ -125,9 +115,41 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
     merged["suppressOutput"] = suppress
 
 
+def _texts(
+    o: dict[str, Any], stop_reasons: list[str], reasons: list[str], messages: list[str]
+) -> tuple[bool, bool]:
+    """One answer's ``continue``/``stopReason``, ``reason`` and ``systemMessage`` (its texts
+    appended): whether it stops, whether it sets ``suppressOutput``."""
+    stops = o.get("continue") is False
+    if stops:
+        sr = o.get("stopReason")
+        if isinstance(sr, str) and sr:
+            stop_reasons.append(sr)
+    r = o.get("reason")
+    if isinstance(r, str) and r:
+        reasons.append(r)
+    m = o.get("systemMessage")
+    if isinstance(m, str) and m:
+        messages.append(m)
+    return stops, bool(o.get("suppressOutput"))
+
+
 def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     _common_fields(outputs, merged)
+    for o in outputs:
+        if isinstance(o.get("hookSpecificOutput"), dict):
+            hso = _specific(outputs, base_tool_input)
+            if hso:
+                merged["hookSpecificOutput"] = hso
+            break  # (no hook-specific output, the usual answers: nothing more to merge)
+    return merged
+
+
+def _specific(outputs: Sequence[dict[str, Any]], base_tool_input: Any) -> dict[str, Any]:
+    """The OR merge of the answers' ``hookSpecificOutput``: ``additionalContext`` joined,
+    ``clearContext`` once true, ``tool_input`` objects merged over the original arguments, other
+    fields later wins."""
     hso: dict[str, Any] = {}
     contexts: list[str] = []
     clear = False
@@ -158,9 +180,7 @@ def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> 
         hso["clearContext"] = True
     if tool_input is not None:
         hso["tool_input"] = tool_input
-    if hso:
-        merged["hookSpecificOutput"] = hso
-    return merged
+    return hso
 
 
 def merge_replace(outputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
