@@ -366,9 +366,9 @@ def _firing(result: Any) -> tuple[Any, ...]:
 @pytest.mark.parametrize("answer", _ANSWERS, ids=range(len(_ANSWERS)))
 def test_the_short_firing_path_answers_as_the_whole_one(project: Any, answer: Any) -> None:
     """``fire`` without call monitors and with no ``if``/``once``/``async`` hook goes from the
-    runner to the result directly; with a call monitor (every step: ``_to_run``, ``_run``, ``_finish``) and
-    through ``fire_async`` the same firing gives the same result: answers of every kind, two hooks,
-    one, none."""
+    runner to the result directly; with a call monitor (every step: ``_to_run``, ``_run``,
+    ``_finish``) and through ``fire_async`` the same firing gives the same result: answers of every
+    kind, two hooks, one, none."""
     import asyncio
 
     def hook(inp: dict[str, Any]) -> Any:
