@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import Project
 
 from hookwise import HookSystem, Outcome
-from hookwise.runners import _process, _warm
+from hookwise.runners import _reaper, _warm
 
 pytestmark = pytest.mark.usefixtures("trust_all")
 
@@ -121,8 +121,9 @@ report = {
     "flags": repr(sys.flags),
     "signals": [repr(signal.getsignal(s)) for s in (signal.SIGINT, signal.SIGPIPE, signal.SIGCHLD)],
     "fds": sorted(os.listdir("/proc/self/fd")),
-    "leads_session": os.getsid(0) == os.getpid(),
     "leads_group": os.getpgid(0) == os.getpid(),
+    "leads_session": os.getsid(0) == os.getpid(),
+    "session": "own" if os.getsid(0) == os.getpid() else os.getsid(0),
     "marker_set": bool(os.environ.get("HOOKWISE_HOOK_RUN")),
 }
 with open(sys.argv[1], "a") as f:
@@ -143,7 +144,8 @@ def test_a_warm_hook_sees_what_a_cold_one_sees(project: Project) -> None:
     assert warm == cold
     assert cold["argv"][1:] == [str(out), "two words"]
     assert cold["leads_group"] and cold["marker_set"]
-    assert cold["leads_session"] == _process.new_session()
+    # a new session only when this process has a controlling terminal (runners/_reaper.py: new_session)
+    assert cold["leads_session"] == _reaper.new_session()
     assert cold["stdin"]["tool_input"] == {"a": 1, "text": "h\u00e9llo"}
 
 

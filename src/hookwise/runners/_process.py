@@ -20,7 +20,6 @@ Failures are data (:class:`Completed`), never exceptions.
 from __future__ import annotations
 
 import _thread
-import errno
 import itertools
 import os
 import select
@@ -236,28 +235,8 @@ def _current_dir() -> str | None:
         return None
 
 
-#: Popen can give a child a process group of its own without a new session (``process_group``, Python 3.11)
-_HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
-
-
-def new_session() -> bool:
-    """Whether a hook starts in a new session (as it always did) rather than only leading a process group of its
-    own in this process's session. The two differ for a hook only through a controlling terminal: in a new
-    session it has none, so a read of ``/dev/tty`` fails at once instead of stopping a background process
-    group (SIGTTIN) until the timeout. So a new session is kept whenever this process has a controlling
-    terminal (or it cannot tell). Without one, the process group is enough, and cheaper: on Linux every new
-    session also gets a scheduler autogroup of its own (``/proc/sys/kernel/sched_autogroup_enabled``), which
-    on a busy machine made the median ``bash -c`` hook about twice as slow (docs/performance.md)."""
-    if not _HAS_PROCESS_GROUP:
-        return True
-    try:
-        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
-    except OSError as exc:
-        return (
-            exc.errno != errno.ENXIO
-        )  # ENXIO: no controlling terminal; anything else: keep the session
-    os.close(fd)
-    return True
+#: whether a hook gets a new session or only a process group of its own (see :func:`._reaper.new_session`)
+new_session = _leftovers.new_session
 
 
 def _group(session: bool) -> dict[str, Any]:
@@ -420,7 +399,7 @@ def start_process(
         return popen(req, token)
     from hookwise.runners import _warm
 
-    return _warm.start(req, token, batch, notes, popen, new_session())
+    return _warm.start(req, token, batch, notes, popen)
 
 
 def open_pidfd(pid: int) -> int | None:

@@ -7,10 +7,10 @@ exactly ``<python> <script>.py [args...]`` (no interpreter options) is, from its
 process on, forked from a *zygote*: the same interpreter binary, started once in the hook's directory with
 the hook's environment, that waits on a socketpair (:mod:`._zygote` is its program; it never imports
 hookwise). Each run hands it the argv, environment, directory and the three pipes of the hook; the
-zygote's child leads a new session or process group as a normal start would (hookwise signals the
-process group at a timeout), becomes ``python script.py args`` and reports its pid; the zygote
-reports its exit status. The driver in :mod:`._process` treats the child like any other process
-(pipes, caps, timeouts, process-group kill).
+zygote's child leads a new session or a process group as a normal start would (hookwise signals the
+process group at a timeout), becomes
+``python script.py args`` and reports its pid; the zygote reports its exit status. The driver in
+:mod:`._process` treats the child like any other process (pipes, caps, timeouts, process-group kill).
 
 A key is the interpreter (the word as written and the file it resolves to), the directory and the
 variables that shape an interpreter's start-up (:func:`startup_env`). A key's zygote is started after its
@@ -123,8 +123,8 @@ def _program() -> str:
 
 def _own_group() -> dict[str, Any]:
     """Popen's arguments for a zygote: in this process's session, in a process group of its own (Python
-    3.11+; a new session before), so that its children can lead a new session or only a group of their
-    own in this session, as a hook started the normal way does."""
+    3.11+; a new session before), so that a child that leads only a process group is in this session,
+    as a hook started the normal way is."""
     return {"process_group": 0} if sys.version_info >= (3, 11) else {"start_new_session": True}
 
 
@@ -173,7 +173,14 @@ class Zygote:
             except OSError:  # pragma: no cover - the system's limit applies
                 pass
             proc = subprocess.Popen(
-                [req.argv[0], "-c", _program(), str(theirs.fileno())],
+                # its hooks lead a new session or only a process group, as cold ones (_process.new_session)
+                [
+                    req.argv[0],
+                    "-c",
+                    _program(),
+                    str(theirs.fileno()),
+                    "1" if _reaper.new_session() else "0",
+                ],
                 executable=req.executable,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -301,11 +308,9 @@ class Zygote:
                 self._pump(min(0.05, end - _now()))
         return self.ready and self.gone is None
 
-    def run(
-        self, req: Spawn, env: Mapping[str, str], notes: list[str], session: bool = True
-    ) -> WarmProcess | None:
+    def run(self, req: Spawn, env: Mapping[str, str], notes: list[str]) -> WarmProcess | None:
         """Start ``req`` by a fork of this zygote; None when it cannot (then ``gone`` may say why)."""
-        payload = _payload(req, env, session)
+        payload = _payload(req, env)
         if payload is None:
             return None
         r_in, w_in = os.pipe()
@@ -411,12 +416,11 @@ def _now() -> float:
     return time.monotonic()
 
 
-def _payload(req: Spawn, env: Mapping[str, str], session: bool = True) -> bytes | None:
+def _payload(req: Spawn, env: Mapping[str, str]) -> bytes | None:
     """The run request, or None when something in it is not valid for exec (the normal start reports it)."""
     fields = [
         os.fsencode(req.executable or req.argv[0]),
         os.fsencode(req.cwd),
-        b"S" if session else b"G",
         b"%d" % len(req.argv),
     ]
     fields += [os.fsencode(a) for a in req.argv]
@@ -511,12 +515,8 @@ def start(
     batch: int,
     notes: list[str],
     popen: Callable[[Spawn, str], Started],
-    session: bool = True,
 ) -> Started:
-    """Start ``req``: by a zygote when its key has one ready, else with ``popen`` (counting the firing).
-
-    ``session``: the hook leads a new session, else only a process group of its own in this process's
-    session (the choice :func:`hookwise.runners._process.new_session` makes for every hook)."""
+    """Start ``req``: by a zygote when its key has one ready, else with ``popen`` (counting the firing)."""
     key = key_of(req) if enabled() else None
     if key is None:
         return popen(req, token)
@@ -528,8 +528,7 @@ def start(
     if zygote is not None:
         # not waited for in the firing that started it (its hooks all start now, as they would cold)
         wait = 0.0 if zygote.batch == batch else min(READY_WAIT_S, req.timeout_s / 2)
-        env = _reaper.child_env(req.env, token)
-        proc = _warm_run(slot, zygote, req, env, notes, wait, session)
+        proc = _warm_run(slot, zygote, req, _reaper.child_env(req.env, token), notes, wait)
         if proc is not None:
             slot.used = _now()
             return proc, req, None
@@ -540,13 +539,7 @@ def start(
 
 
 def _warm_run(
-    slot: _Slot,
-    zygote: Zygote,
-    req: Spawn,
-    env: dict[str, str],
-    notes: list[str],
-    wait: float,
-    session: bool,
+    slot: _Slot, zygote: Zygote, req: Spawn, env: dict[str, str], notes: list[str], wait: float
 ) -> WarmProcess | None:
     with zygote.lock:
         if zygote.gone is None and zygote.wait_ready(wait):
@@ -555,7 +548,7 @@ def _warm_run(
                     return None
                 zygote.retire("stale", deliberate=True)
             else:
-                proc = zygote.run(req, env, notes, session)
+                proc = zygote.run(req, env, notes)
                 if proc is not None or zygote.gone is None:
                     return proc
         elif zygote.gone is None:  # still starting: this run starts cold

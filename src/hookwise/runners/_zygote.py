@@ -8,16 +8,14 @@ virtual environment, so nothing here imports hookwise). It is single-threaded, s
 The socket ``fd`` is one end of a ``SOCK_SEQPACKET`` socketpair (no path in the file system): every
 message is one record of fields joined by NUL bytes.
 
-hookwise -> zygote, one run: ``exe, cwd, S|G, argc, argv..., env items ("NAME=value")...`` with three
-descriptors attached (SCM_RIGHTS): the hook's stdin, stdout and stderr. ``S``: the child leads a new
-session; ``G``: only a process group of its own (hookwise's choice for every hook).
+hookwise -> zygote, one run: ``exe, cwd, argc, argv..., env items ("NAME=value")...`` with three
+descriptors attached (SCM_RIGHTS): the hook's stdin, stdout and stderr.
 
 zygote (or its child) -> hookwise:
 
 * ``R pid`` then this interpreter's ``sys.path`` directories: ready;
 * ``U version``: an interpreter this program does not serve (the zygote exits);
-* ``P pid`` (from the child): started; it leads its session or group, its descriptors and directory are
-  in place;
+* ``P pid`` (from the child): started; it leads a new session, its descriptors and directory are in place;
 * ``X pid errno`` (from the child): it could not be set up (say its directory is gone); it exits 127;
 * ``F errno``: fork failed;
 * ``E pid status``: a child was reaped (the raw wait status).
@@ -50,6 +48,10 @@ _SAFE_PATH = bool(getattr(sys.flags, "safe_path", False))
 _PATH0 = not _SAFE_PATH and bool(sys.path) and sys.path[0] == ""
 if _PATH0:  # -c put the current directory first; our own imports must not look there
     del sys.path[0]
+
+
+#: hookwise's choice for its hooks: a new session ("1") or only a process group of their own ("0")
+_NEW_SESSION = len(sys.argv) < 3 or sys.argv[2] != "0"
 
 
 def _send(sock: "Sock", *fields: "bytes | int | str") -> None:
@@ -145,12 +147,15 @@ def _start(fd: int) -> "Run | None":
 
 
 def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
-    """In the forked child: a new session or group, the hook's descriptors and directory; report the pid."""
+    """In the forked child: a new session (or process group), the hook's descriptors and directory; report the
+    pid."""
     import _signal
 
     fields, fds = job
     try:
-        if fields[2] == b"S":
+        if (
+            _NEW_SESSION
+        ):  # as a hook started the normal way (hookwise's runners/_process.py: new_session)
             os.setsid()
         else:
             os.setpgid(0, 0)
@@ -165,14 +170,14 @@ def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
         for fd in set(fds):
             if fd > 2:
                 os.close(fd)
-        argc = int(fields[3])
+        argc = int(fields[2])
         os.chdir(fields[1])
     except (OSError, ValueError, IndexError) as exc:
         _send(sock, b"X", os.getpid(), getattr(exc, "errno", 0) or 0)
         os._exit(127)
     _send(sock, b"P", os.getpid())
     sock.close()
-    return fields[0], fields[4 : 4 + argc], fields[4 + argc :]
+    return fields[0], fields[3 : 3 + argc], fields[3 + argc :]
 
 
 def _exec_python(exe: bytes, argv: "list[bytes]", env: "list[bytes]") -> "NoReturn":
