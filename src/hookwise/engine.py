@@ -285,6 +285,13 @@ class HookSystem(HostServices):
             ev = parse_event(event)
         return bool(self._planner.plan(ev, value))
 
+    def planned(self, event: str | HookEvent, value: str | None = None) -> tuple[HookEntry, ...]:
+        """The hooks a firing of ``event`` would consider (before ``if``/``once``/``async``), in plan order."""
+        ev = _EVENTS.get(event) if isinstance(event, str) else event  # type: ignore[call-overload]
+        if ev is None:
+            ev = parse_event(event)
+        return self._planner.plan(ev, value).entries
+
     # ---- monitoring ------------------------------------------------------------------------
     def add_monitor(
         self,

@@ -13,6 +13,7 @@ anything else :func:`interpret_python`.
 
 from __future__ import annotations
 
+import _thread
 import contextvars
 import os
 import sys
@@ -52,6 +53,9 @@ class PythonRunner(PerHookRunner):
         t0 = time.perf_counter()
         if _inline(entry):
             return _run_inline(firing, entry, func, inp, d, t0)
+        place = IN_PLACE.get()
+        if place is not None and place.entry is entry:
+            return _run_in_place(place, firing, entry, func, inp, d, t0)
         try:  # on a worker, plain functions too: abandoned at the deadline (docs/hook-types.md)
             value = _workers.call(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:  # a hook's bug is its outcome, not ours
@@ -112,6 +116,99 @@ def _run_inline(
     ) as exc:  # SystemExit, KeyboardInterrupt...: the hook's, never the host's end
         return _settle(firing, entry, t0, None, _workers.HookEscaped(exc))
     return _settle(firing, entry, t0, value, None, d, inp)
+
+
+# ----------------------------------------------------------------------------------------- in place
+
+_PENDING, _RUNNING, _DONE, _GIVEN_UP, _EXPIRED = range(5)
+
+
+class Abandoned(BaseException):
+    """Ends the firing of a call run in place that its host gave up on (:meth:`InPlace.give_up`): the host
+    answered with the timeout already; this firing records nothing and its answer is dropped."""
+
+
+class InPlace:
+    """A host's (``hookwise serve``'s) request to run a firing's one python hook on the firing's own thread.
+
+    The host sets :data:`IN_PLACE` around the firing and arms its own deadline: the hook's timeout +
+    :data:`~hookwise.runners._workers.CANCEL_GRACE_S`, the time a caller waits for a worker. Past it the host
+    calls :meth:`give_up`; if the call has not finished, the host fires the event again with :meth:`expired`,
+    where the hook's outcome is the timeout a worker gives (:func:`_run_in_place`), and answers with that. The hung
+    call's firing ends with :class:`Abandoned` when the hook returns (or never starts the hook). The states
+    change under ``lock``: exactly one of the two firings answers.
+    """
+
+    __slots__ = ("entry", "t0", "state", "lock")
+
+    def __init__(self, entry: HookEntry) -> None:
+        self.entry = entry
+        #: when the call started (before it starts: when the host armed its deadline)
+        self.t0 = time.perf_counter()
+        self.state = _PENDING
+        self.lock = _thread.allocate_lock()
+
+    def _move(self, to: int, unless: tuple[int, ...]) -> bool:
+        with self.lock:
+            if self.state in unless:
+                return False
+            self.state = to
+            return True
+
+    def give_up(self) -> bool:
+        """The host's deadline passed: True when the call had not finished (the host answers), else False."""
+        return self._move(_GIVEN_UP, (_DONE, _GIVEN_UP))
+
+    def settle(self) -> bool:
+        """The firing returned: True when it answers (the host did not give up on it), else False."""
+        return self._move(_DONE, (_GIVEN_UP,))
+
+    def expired(self) -> InPlace:
+        """What the host's second firing runs with (after :meth:`give_up`): the call's timeout outcome, timed
+        from the call's start, without calling the hook."""
+        other = InPlace(self.entry)
+        other.t0, other.state = self.t0, _EXPIRED
+        return other
+
+
+#: set by a host around a firing whose one python hook it runs in place (:class:`InPlace`)
+IN_PLACE: contextvars.ContextVar[InPlace | None] = contextvars.ContextVar(
+    "hookwise_in_place", default=None
+)
+
+
+def _run_in_place(
+    place: InPlace,
+    firing: Firing,
+    entry: HookEntry,
+    func: Any,
+    inp: dict[str, Any],
+    d: Any,
+    t0: float,
+) -> HookOutcome:
+    """Call ``func(inp)`` on this thread for a host that keeps the deadline itself (:class:`InPlace`).
+
+    What the hook raises becomes what a worker would hand back (:func:`hookwise.runners._workers._caught`);
+    in the host's second firing after it gave up, the outcome is the timeout a worker gives, timed from the
+    call's start."""
+    if place.state == _EXPIRED:  # the host's firing after its deadline: what a worker's caller gets
+        return _settle(firing, entry, place.t0, None, _workers.HookTimeout(True))
+    if not place._move(_RUNNING, (_GIVEN_UP,)):
+        raise Abandoned  # given up before it started: never start it
+    place.t0 = t0
+    error: Exception | None = None
+    value: Any = None
+    try:
+        value = contextvars.copy_context().run(func, inp)
+        if value is not None and value.__class__ is not dict and _workers.is_awaitable(value):
+            left = entry.timeout_ms / 1000.0 - (time.perf_counter() - t0)
+            value = _workers.call(None, None, left, value)
+    except BaseException as exc:  # a hook's bug is its outcome, as on a worker
+        caught = _workers._caught(exc)
+        error = caught if isinstance(caught, Exception) else _workers.HookEscaped(caught)
+    if not place.settle():
+        raise Abandoned  # the host answered with the timeout meanwhile
+    return _settle(firing, entry, t0, value, error, d, inp)
 
 
 def _isolated(entry: HookEntry) -> bool:

@@ -11,19 +11,27 @@ timeout (their sum for a sequential event) plus :attr:`ServeConfig.margin_s`. Pa
 gets the timeout answer at once, and the firing's own answer is dropped when it comes (each hook
 kind keeps its own timeout; this is the net for a firing that overruns them anyway). Each request
 gets its own input and result: nothing of one project's firing reaches another's answer.
+
+A firing whose only hook is a python hook calls it on the request's thread too, not on a worker
+(:meth:`Service._place`); the watchdog then keeps the worker's deadline and, past it, answers exactly
+as a timed-out worker call would (:meth:`Service._give_up`).
 """
 
 from __future__ import annotations
 
+import contextvars
 import hmac
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hookwise.core.registry import PythonSpec
 from hookwise.decisions import AGENT
 from hookwise.errors import HookwiseError
 from hookwise.jsonc.codec import loads
+from hookwise.runners._workers import CANCEL_GRACE_S
+from hookwise.runners.python import IN_PLACE, Abandoned, InPlace
 from hookwise.serve.common import LOG, Response, json_response, request_metrics
 from hookwise.serve.dialects import AGENTS, Dialect, Request
 from hookwise.serve.projects import MODULE_RECHECK_S, Project, Projects
@@ -55,6 +63,8 @@ class ServeConfig:
     audit: bool = False
     body_cap: int = DEFAULT_BODY_CAP
     margin_s: float = DEFAULT_MARGIN_S
+    #: a firing whose only hook is a python hook runs it on the request's thread (:meth:`Service._place`)
+    in_place: bool = True
     #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
     system_options: dict[str, Any] = field(default_factory=dict)
 
@@ -160,14 +170,111 @@ class Service:
             return dialect.notice(req, why, block=self.config.fail_closed)
         token = AGENT.set(dialect.name)  # the decision records say which agent asked
         t0 = time.perf_counter()
+        place: InPlace | None = None
+        in_place = None
         try:
-            result = self._fire(proj, req, self._on_timeout(dialect, req, directory, early))
+            place = self._place(proj, req) if early is not None else None
+            in_place = IN_PLACE.set(place) if place is not None else None
+            overran = self._on_timeout(dialect, req, directory, early)
+            if place is not None and early is not None:
+                result = self._fire_in_place(proj, req, dialect, place, early, t0, overran)
+            else:
+                result = self._fire(proj, req, overran)
             if isinstance(result, str):
                 LOG.warning("refused %s request for %s: %s", dialect.name, directory, result)
                 return dialect.notice(req, result, block=self.config.fail_closed)
             return dialect.answer(result, req)
+        except Abandoned:  # the timeout answer went out (_give_up); the transport drops this one
+            return {}
         finally:
+            if in_place is not None:
+                IN_PLACE.reset(in_place)
             AGENT.reset(token)
+            if place is None or place.settle():  # else _give_up ended the request
+                request_metrics(proj.system, dialect.name, str(req.event), time.perf_counter() - t0)
+                self.projects.release(proj)
+
+    # ---- a firing's only python hook, on the request's thread ------------------------------
+    def _place(self, proj: Project, req: Request) -> InPlace | None:
+        """An :class:`InPlace` when the firing's only hook is a python hook a worker would run (no ``if``,
+        ``once``, ``async`` or ``isolate``), else None.
+
+        Its call then skips the two thread switches of a worker (and, at many clients, the worker's wait for
+        the GIL among the connection threads); with one hook, no other hook's answer can be lost. The
+        deadline stays the worker's (:meth:`_fire_in_place`)."""
+        if not self.config.in_place:
+            return None
+        try:
+            entries = proj.system.planned(str(req.event), _match(req))
+        except HookwiseError:  # the firing reports it (_fire)
+            return None
+        if len(entries) != 1:
+            return None
+        (e,) = entries
+        spec = e.spec
+        if (
+            not isinstance(spec, PythonSpec)
+            or spec.isolate
+            or spec.inline
+            or e.once
+            or e.run_async
+            or e.condition is not None
+        ):
+            return None
+        return InPlace(e)
+
+    def _fire_in_place(
+        self,
+        proj: Project,
+        req: Request,
+        dialect: Dialect,
+        place: InPlace,
+        early: Early,
+        t0: float,
+        overran: Callable[[float], None] | None,
+    ) -> FireResult | str:
+        """Fire with the hook on this thread; at the worker's deadline (the hook's timeout +
+        :data:`~hookwise.runners._workers.CANCEL_GRACE_S`) the watchdog answers instead (:meth:`_give_up`).
+        The request's own deadline (``overran``: the hook's timeout + the margin) is armed too when it
+        would come first (a margin under the grace)."""
+        ctx = contextvars.copy_context()  # AGENT and IN_PLACE as this request set them
+        delay = place.entry.timeout_ms / 1000.0 + CANCEL_GRACE_S
+        ticket = self.watchdog.arm(
+            delay, lambda: ctx.run(self._give_up, proj, req, dialect, place, early, t0)
+        )
+        if (
+            self.config.margin_s >= CANCEL_GRACE_S
+        ):  # the request's deadline can only come later: not armed
+            overran = None
+        try:
+            return self._fire(proj, req, overran)
+        finally:
+            self.watchdog.cancel(ticket)
+
+    def _give_up(
+        self,
+        proj: Project,
+        req: Request,
+        dialect: Dialect,
+        place: InPlace,
+        early: Early,
+        t0: float,
+    ) -> None:
+        """The hook run in place overran: answer as a worker's caller would, with the firing in which the hook's
+        outcome is that timeout (same merge, ``failClosed``, decision record and telemetry), and end the
+        request here; the hung firing's own answer is dropped (:class:`~hookwise.runners.python.Abandoned`)."""
+        if not place.give_up():
+            return  # it finished in time: its own firing answers
+        try:
+            IN_PLACE.set(place.expired())  # in this request's copied context only
+            result = self._fire(proj, req, None)
+            if isinstance(result, str):
+                LOG.warning("refused %s request for %s: %s", dialect.name, proj.directory, result)
+                answer = dialect.notice(req, result, block=self.config.fail_closed)
+            else:
+                answer = dialect.answer(result, req)
+            early(json_response(200, answer))
+        finally:
             request_metrics(proj.system, dialect.name, str(req.event), time.perf_counter() - t0)
             self.projects.release(proj)
 
@@ -191,11 +298,8 @@ class Service:
         """The firing's result, or why there is none (a bad input)."""
         system = proj.system
         event = str(req.event)
-        match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(event, ""))
         try:
-            if overran is None or not system.has_hooks(
-                event, match if isinstance(match, str) else None
-            ):
+            if overran is None or not system.has_hooks(event, _match(req)):
                 return system.fire(event, req.payload)
             limit = self.limit(proj, event)
             ticket = self.watchdog.arm(limit, lambda: overran(limit))
@@ -224,6 +328,12 @@ class Service:
             if proj.system.telemetry is not None:
                 proj.system.telemetry.flush()
         self.projects.close()
+
+
+def _match(req: Request) -> str | None:
+    """The value the event's matcher is tested on (the tool name, a lifecycle event's source...)."""
+    match = req.payload.get("tool_name") or req.payload.get(_LIFECYCLE.get(str(req.event), ""))
+    return match if isinstance(match, str) else None
 
 
 _LIFECYCLE = {

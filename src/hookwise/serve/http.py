@@ -105,6 +105,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True  # the firing still runs on this connection's thread
                 self._send(resp.status, resp.body, resp.content_type, resp.headers)
                 self.wfile.flush()
+                # answered: a graceful stop need not wait for the firing (a hung hook may never return)
+                self.server.untrack(self.connection)
                 return True
 
         try:
