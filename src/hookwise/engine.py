@@ -354,8 +354,8 @@ class HookSystem(HostServices):
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
         """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        # _plan and _unmatched, written out: a firing that matches nothing costs a few function calls in all
-        # (docs/architecture.md, "The firing path"); fire_async calls them
+        # _plan and _unmatched, written out: a firing that matches nothing costs a few function calls
+        # in all (docs/performance.md, "Fast paths"); fire_async calls them
         try:  # a HookEvent is a str: found by its value too
             ev = _EVENTS[event]  # type: ignore[index]
         except (KeyError, TypeError):
@@ -384,12 +384,15 @@ class HookSystem(HostServices):
             for e in plan.entries:
                 if e.condition is not None or e.once or e.run_async:
                     break
-            else:  # no call monitors, no `if`, `once` or `async` hook (_to_run, _run, _finish: nothing to do)
+            else:
+                # no call monitors, no `if`, `once` or `async` hook: _to_run, _run and _finish have
+                # nothing to do
                 return self._result(ev, inp, run_plan(Firing(ev, self), plan, inp, self.runners))
         return self._planned(ev, inp, plan)
 
     def _planned(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
-        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or call monitors."""
+        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or call
+        monitors."""
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo

@@ -323,7 +323,8 @@ BASE_INPUT_FIELDS = frozenset(
 )
 
 
-#: per event, its required fields and their types: what the usual input holds, nothing else (:func:`check_input`)
+#: per event, its required fields and their types: what the usual input holds, nothing else
+#: (:func:`check_input`)
 USUAL_INPUT: dict[HookEvent, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     e: tuple((k, FIELD_TYPES[k]) for k in req if k not in BASE_INPUT_FIELDS)
     for e, req in REQUIRED.items()
@@ -340,11 +341,14 @@ def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
     # the usual input first: the fields the event requires, nothing else, each of its exact type
     usual = USUAL_INPUT[event]
     if len(data) == len(usual):
-        for k, t in usual:
-            if type(data.get(k)) is not t:
-                break
-        else:
-            return
+        try:
+            for k, t in usual:
+                if type(data[k]) is not t:
+                    break
+            else:
+                return
+        except KeyError:  # one is missing: for the field-by-field check to say which
+            pass
     types = FIELD_TYPES
     for k, v in data.items():
         want = types.get(k)

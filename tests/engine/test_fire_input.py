@@ -88,7 +88,8 @@ def test_an_unmatched_result_is_the_result_it_stands_for(project: Project) -> No
 
 
 def _reference_check(event: object, data: dict[str, object]) -> str | None:
-    """The input check written plainly (every field, then every required one): the message it raises, or None."""
+    """The input check written plainly (every field, then every required one): the message it
+    raises, or None."""
     from hookwise.events import FIELD_TYPES, REQUIRED
 
     for k, v in data.items():
@@ -112,9 +113,9 @@ class _Dict(dict):  # type: ignore[type-arg]
 
 
 def test_the_usual_input_shortcut_decides_as_the_whole_check() -> None:
-    """check_input first tries the usual input (exactly the required fields, each of its exact type): every
-    near miss (a field None, missing, of a subclass, of another type, true for a string, one field more)
-    is decided as the field-by-field check decides it."""
+    """check_input first tries the usual input (exactly the required fields, each of its exact
+    type): every near miss (a field None, missing, of a subclass, of another type, true for a
+    string, one field more) is decided as the field-by-field check decides it."""
     from hookwise.events import EVENT_SPECS, FIELD_TYPES, check_input
 
     samples: dict[object, list[object]] = {

@@ -341,3 +341,56 @@ def test_program_exit_still_runs_exit_handlers_and_flushes(project: Any) -> None
         out.stdout.rstrip().endswith("EXIT HANDLER RAN")
         and out.stdout.count("EXIT HANDLER RAN") == 1
     )
+
+
+_ANSWERS: list[Any] = [
+    None,
+    {"decision": "allow"},
+    {"decision": "deny", "reason": "no"},
+    {"decision": "ask", "systemMessage": "sure?", "suppressOutput": True},
+    {"continue": False, "stopReason": "stop"},
+    {"decision": "allow", "hookSpecificOutput": {"additionalContext": "c", "tool_input": {"a": 1}}},
+    {"decision": []},  # malformed: failed, with a warning
+    {"reason": "caf\u00e9", "n": 1},  # not flat ASCII: through the encoder
+    "not a dict",
+]
+
+
+def _firing(result: Any) -> tuple[Any, ...]:
+    """What a host reads of a result (the input without its timestamp)."""
+    inp = {k: v for k, v in result.input.items() if k != "timestamp"}
+    hooks = [(h.name, h.outcome, h.output, h.error) for h in result.hooks]
+    return result.output, hooks, result.warnings, inp
+
+
+@pytest.mark.parametrize("answer", _ANSWERS, ids=range(len(_ANSWERS)))
+def test_the_short_firing_path_answers_as_the_whole_one(project: Any, answer: Any) -> None:
+    """``fire`` without call monitors and with no ``if``/``once``/``async`` hook goes from the
+    runner to the result directly; with a call monitor (every step: ``_to_run``, ``_run``,
+    ``_finish``) and through ``fire_async`` the same firing gives the same result: answers of every
+    kind, two hooks, one, none."""
+    import asyncio
+
+    def hook(inp: dict[str, Any]) -> Any:
+        return answer
+
+    results = []
+    for way in ("short", "monitored", "async"):
+        hs = HookSystem(project.root, trust_all=True, session_id="s")
+        hs.register("BeforeTool", hook, name="one", matcher="t", inline=True)
+        hs.register("BeforeTool", lambda inp: {"decision": "allow"}, name="two", inline=True)
+        if way == "monitored":
+            hs.add_monitor(before=lambda *a: None, after=lambda *a: None)
+        got = []
+        for tool in ("t", "abc", "xyz"):  # both hooks, "two" alone, none (after "two" is gone)
+            if tool == "xyz":
+                hs.unregister(hs.entries[-1])
+            kw: dict[str, Any] = {"tool_name": tool, "tool_input": {"a": 0}}
+            r = (
+                asyncio.run(hs.fire_async("BeforeTool", **kw))
+                if way == "async"
+                else hs.fire("BeforeTool", **kw)
+            )
+            got.append(_firing(r))
+        results.append(got)
+    assert results[0] == results[1] == results[2]

@@ -158,3 +158,61 @@ def test_engine_merges_in_plan_order_whatever_the_completion_order(
 
 def test_no_settings_leak_into_the_module_project(hs: HookSystem, tmp_path: Path) -> None:
     assert all(e.source == "runtime" for e in hs.entries) or not hs.entries
+
+
+def _reference_common_fields(outputs: list[dict[str, Any]], merged: dict[str, Any]) -> None:
+    """The common fields as merged before they were read in one pass: the decisions, then the
+    texts."""
+    decision, blocked, stopped, stop_reasons = None, False, False, []
+    for o in outputs:
+        d = o.get("decision")
+        if d in ("deny", "block"):
+            decision, blocked = d, True
+        elif d == "ask" and not blocked:
+            decision = "ask"
+        if o.get("continue") is False:
+            stopped = True
+            sr = o.get("stopReason")
+            if isinstance(sr, str) and sr:
+                stop_reasons.append(sr)
+    if decision is not None:
+        merged["decision"] = decision
+    elif not stopped:
+        merged["decision"] = "allow"
+    else:
+        merged.pop("decision", None)
+    merged["continue"] = not stopped
+    if stop_reasons:
+        merged["stopReason"] = "\n".join(stop_reasons)
+    else:
+        merged.pop("stopReason", None)
+    texts = {
+        k: [o[k] for o in outputs if isinstance(o.get(k), str) and o[k]]
+        for k in ("reason", "systemMessage")
+    }
+    for k, parts in texts.items():
+        if parts:
+            merged[k] = "\n".join(parts)
+    merged["suppressOutput"] = any(o.get("suppressOutput") for o in outputs)
+
+
+@pytest.mark.slow
+@P
+@given(outputs=st.lists(hook_outputs(), max_size=6), prefill=st.booleans())
+@counted("property examples")
+def test_common_fields_in_one_pass_are_the_two_passes(
+    outputs: list[dict[str, Any]], prefill: bool
+) -> None:
+    """The one-pass merge of the common fields (with its shortcut for an answer holding no text
+    field) writes what the decisions pass and the texts pass wrote, in the same key order, over a
+    merged dict prefilled as the REPLACE merge prefills it or empty as the OR merge starts."""
+    from hookwise.core.merge import _common_fields
+
+    start: dict[str, Any] = {}
+    if prefill:
+        for o in outputs:
+            start.update({k: v for k, v in o.items() if k != "hookSpecificOutput"})
+    got, want = dict(start), dict(start)
+    _common_fields(outputs, got)
+    _reference_common_fields(outputs, want)
+    assert list(got.items()) == list(want.items())

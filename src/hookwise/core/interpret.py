@@ -171,15 +171,29 @@ def _exit_two(name: str, obj: dict[str, Any] | None, out_s: str, err_s: str) -> 
     )
 
 
+_OK = Outcome.OK
+
+
 def interpret_python(name: str, value: Any) -> Interpretation:
     """A Python hook's return value: a dict, or None for "no opinion"."""
     if value is None:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
-        if _flat_ascii(
-            value
-        ):  # the usual answer: nothing the JSON encoder could refuse or need to replace
-            return Interpretation(Outcome.OK, value, None, False, True)
+        # the usual answer, JSON as is and every string encodable: at most 8 fields, every key an
+        # ASCII str and every value an ASCII str, a bool or None (anything else, nested objects and
+        # numbers too, is for the encoder)
+        if len(value) <= 8:
+            for k, v in value.items():
+                if k.__class__ is not str or not k.isascii():
+                    break
+                kind = v.__class__
+                if kind is str:
+                    if not v.isascii():
+                        break
+                elif v is not None and kind is not bool:
+                    break
+            else:
+                return Interpretation(_OK, value, None, False, True)
         try:
             text = compact_text(value, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
@@ -192,24 +206,6 @@ def interpret_python(name: str, value: Any) -> Interpretation:
     return Interpretation(
         Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None"
     )
-
-
-def _flat_ascii(value: dict[Any, Any]) -> bool:
-    """Every key an ASCII ``str`` and every value an ASCII ``str``, a bool or None (at most 8
-    fields): JSON as is, and every string encodes. Anything else (nested objects, numbers, more
-    fields) is for the encoder."""
-    if len(value) > 8:
-        return False
-    for k, v in value.items():
-        if k.__class__ is not str or not k.isascii():
-            return False
-        kind = v.__class__
-        if kind is str:
-            if not v.isascii():
-                return False
-        elif v is not None and kind is not bool:
-            return False
-    return True
 
 
 def _why(value: dict[str, Any], exc: Exception) -> Exception:

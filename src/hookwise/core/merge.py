@@ -27,6 +27,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_KINDS: dict[HookEvent, MergeKind] = {e: spec.merge for e, spec in EVENT_SPECS.items()}
+_OR = MergeKind.OR
+#: the fields _common_fields reads besides ``decision``
+_OTHER_FIELDS = frozenset({"continue", "stopReason", "reason", "systemMessage", "suppressOutput"})
+_BEFORE_TOOL = HookEvent.BEFORE_TOOL
+
+
 def _str(v: Any) -> str | None:
     return v if isinstance(v, str) and v else None
 
@@ -71,22 +78,36 @@ def _join(outputs: Sequence[dict[str, Any]], key: str) -> str | None:
 
 
 def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> None:
-    """The top-level fields OR and REPLACE merges treat alike:
-    ``decision``/``continue``/``stopReason``, ``reason`` and ``systemMessage`` joined,
-    ``suppressOutput`` if any hook set it."""
-    _decisions(outputs, merged)
+    """The top-level fields OR and REPLACE merges treat alike, in one pass (every firing that ran a
+    hook merges): ``decision``/``continue``/``stopReason`` as :func:`_decisions` sets them,
+    ``reason`` and ``systemMessage`` joined, ``suppressOutput`` if any hook set it."""
+    decision: str | None = None
+    blocked = stopped = suppress = False
+    stop_reasons: list[str] = []
     reasons: list[str] = []
     messages: list[str] = []
-    suppress = False
-    for o in outputs:  # one pass (every firing that ran a hook merges)
-        r = o.get("reason")
-        if isinstance(r, str) and r:
-            reasons.append(r)
-        m = o.get("systemMessage")
-        if isinstance(m, str) and m:
-            messages.append(m)
-        if o.get("suppressOutput"):
-            suppress = True
+    for o in outputs:
+        d = o.get("decision")
+        if d in BLOCKING_DECISIONS:
+            decision, blocked = d, True
+        elif d == "ask" and not blocked:
+            decision = "ask"
+        if not _OTHER_FIELDS.isdisjoint(o):  # more than a decision (the usual answer)
+            stops, suppresses = _texts(o, stop_reasons, reasons, messages)
+            stopped = stopped or stops
+            suppress = suppress or suppresses
+    # from here on as _decisions writes them (a REPLACE merge's dict may hold the fields already)
+    if decision is not None:
+        merged["decision"] = decision
+    elif not stopped:
+        merged["decision"] = "allow"
+    elif "decision" in merged:
+        del merged["decision"]
+    merged["continue"] = not stopped
+    if stop_reasons:
+        merged["stopReason"] = "\n".join(stop_reasons)
+    elif "stopReason" in merged:
+        del merged["stopReason"]
     if reasons:
         merged["reason"] = "\n".join(reasons)
     if messages:
@@ -94,9 +115,41 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
     merged["suppressOutput"] = suppress
 
 
+def _texts(
+    o: dict[str, Any], stop_reasons: list[str], reasons: list[str], messages: list[str]
+) -> tuple[bool, bool]:
+    """One answer's ``continue``/``stopReason``, ``reason`` and ``systemMessage`` (its texts
+    appended): whether it stops, whether it sets ``suppressOutput``."""
+    stops = o.get("continue") is False
+    if stops:
+        sr = o.get("stopReason")
+        if isinstance(sr, str) and sr:
+            stop_reasons.append(sr)
+    r = o.get("reason")
+    if isinstance(r, str) and r:
+        reasons.append(r)
+    m = o.get("systemMessage")
+    if isinstance(m, str) and m:
+        messages.append(m)
+    return stops, bool(o.get("suppressOutput"))
+
+
 def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     _common_fields(outputs, merged)
+    for o in outputs:
+        if isinstance(o.get("hookSpecificOutput"), dict):
+            hso = _specific(outputs, base_tool_input)
+            if hso:
+                merged["hookSpecificOutput"] = hso
+            break  # (no hook-specific output, the usual answers: nothing more to merge)
+    return merged
+
+
+def _specific(outputs: Sequence[dict[str, Any]], base_tool_input: Any) -> dict[str, Any]:
+    """The OR merge of the answers' ``hookSpecificOutput``: ``additionalContext`` joined,
+    ``clearContext`` once true, ``tool_input`` objects merged over the original arguments, other
+    fields later wins."""
     hso: dict[str, Any] = {}
     contexts: list[str] = []
     clear = False
@@ -127,9 +180,7 @@ def merge_or(outputs: Sequence[dict[str, Any]], base_tool_input: Any = None) -> 
         hso["clearContext"] = True
     if tool_input is not None:
         hso["tool_input"] = tool_input
-    if hso:
-        merged["hookSpecificOutput"] = hso
-    return merged
+    return hso
 
 
 def merge_replace(outputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -196,14 +247,11 @@ def merge(
     """The merged output of one firing (``{}`` when no hook answered)."""
     if not outputs:
         return {}
-    kind = EVENT_SPECS[event].merge
-    if kind is MergeKind.OR:
-        base = (
-            input_.get("tool_input")
-            if (input_ is not None and event is HookEvent.BEFORE_TOOL)
-            else None
-        )
-        return merge_or(outputs, base)
+    kind = _KINDS[event]
+    if kind is _OR:
+        if input_ is not None and event is _BEFORE_TOOL:
+            return merge_or(outputs, input_.get("tool_input"))
+        return merge_or(outputs)
     if kind is MergeKind.REPLACE:
         return merge_replace(outputs)
     if kind is MergeKind.TOOL_SELECTION:

@@ -31,12 +31,14 @@ def finish(
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
         output = fail_closed_output(entry.display_name, it.outcome, it.error, output)
     # positional, in field order: passing thirteen keywords to a record's __init__ costs as much as
-    # building it
+    # building it; the entry's display_name and target and the event's value written out (each a
+    # property call)
+    target = entry.spec.target
     return HookOutcome(
-        entry.display_name,  # name
-        entry.target,  # command
+        entry.name or target or f"unknown-{entry.type}-hook",  # name (HookEntry.display_name)
+        target,  # command
         entry.source,  # source
-        event.value,  # event
+        event._value_,  # event
         it.outcome,  # outcome
         entry.type,  # hook_type
         exit_code,

@@ -166,8 +166,9 @@ class Planner:
     def __init__(self, by_event: Callable[[HookEvent], list[HookEntry]]) -> None:
         self._by_event = by_event
         self._compiled: dict[HookEvent, tuple[list[HookEntry], list[Predicate]]] = {}
-        #: the plans made so far, by ``(event, value)``: read it (``HookSystem.fire`` looks a plan up here before
-        #: calling :meth:`plan`), never write it. It is one dict for the planner's life, emptied in place.
+        #: the plans made so far, by ``(event, value)``: read it (``HookSystem.fire`` looks a plan up
+        #: here before calling :meth:`plan`), never write it. One dict for the planner's life, emptied
+        #: in place.
         self.cache: dict[tuple[HookEvent, str | None], Plan] = {}
 
     def invalidate(self) -> None:
