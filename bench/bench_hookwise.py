@@ -6,7 +6,8 @@ scenario ids a-f, plus scenarios the reference lacks, and measures the floors
 (raw spawn of the same command) in the same process. Writes the JSON that the
 anchor's ``run.sh`` / ``summarize.py`` expect to ``$BENCH_JSON``:
 
-    IMPL_BENCH="python3 bench/bench_hookwise.py" bash ../shared/bench/anchor/run.sh 3   # from the project root
+    # from the project root
+    IMPL_BENCH="python3 bench/bench_hookwise.py" bash ../shared/bench/anchor/run.sh 3
 
 When run by ``run.sh``, the reference's results of the same run (``node-<r>.json``
 next to ``$BENCH_JSON``) are read and every target is printed with its ratio.
@@ -66,7 +67,8 @@ CMD_B = 'cat > /dev/null; echo \'{"decision":"allow"}\''
 PY_HOOK = os.path.join(WORK, "hook.py")
 with open(PY_HOOK, "w") as f:
     f.write(
-        'import json, sys\njson.load(sys.stdin)\nsys.stdout.write(json.dumps({"decision": "allow"}) + "\\n")\n'
+        'import json, sys\njson.load(sys.stdin)\nsys.stdout.write(json.dumps({"decision": '
+        '"allow"}) + "\\n")\n'
     )
 CMD_C = f"{PY} {PY_HOOK}"
 PERSIST_PY = os.path.join(WORK, "persist.py")
@@ -84,7 +86,7 @@ RESULTS: list[dict[str, Any]] = []
 TARGETS: list[tuple[str, str, float | None, float | None, float, str, float]] = []
 
 
-# ------------------------------------------------------------------------------------------- helpers
+# ------------------------------------------------------------------------------------------ helpers
 def wanted(id_: str) -> bool:
     return not ONLY or any(id_ == o or id_.startswith(o) for o in ONLY)
 
@@ -116,8 +118,8 @@ def report(id_: str, label: str, st: dict[str, Any], unit: str = "ms") -> dict[s
         )
     else:
         print(
-            f"{id_:<14} {label:<60} n={st['n']:>5}  median {st['median']:8.2f} ms   p95 {st['p95']:8.2f} ms   "
-            f"min {st['min']:7.2f} ms",
+            f"{id_:<14} {label:<60} n={st['n']:>5}  median {st['median']:8.2f} ms   p95 "
+            f"{st['p95']:8.2f} ms   min {st['min']:7.2f} ms",
             flush=True,
         )
     return st
@@ -154,7 +156,8 @@ def measure_batched(
 def paired(
     fa: Callable[[], Any], fb: Callable[[], Any], n: int, k: int, batch: int = 1
 ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    """``fa`` and ``fb`` interleaved sample by sample (alternating which goes first): stats of a, b and a/b."""
+    """``fa`` and ``fb`` interleaved sample by sample (alternating which goes first): stats of a, b
+    and a/b."""
 
     def one(fn: Callable[[], Any]) -> float:
         t0 = time.perf_counter()
@@ -283,7 +286,8 @@ def raw_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], Awaitable
 
 
 def sync_bash(command: str, tool_input: dict[str, Any]) -> Callable[[], None]:
-    """The plainest floor: ``subprocess.run`` of ``bash -c command``, the event on stdin, output collected."""
+    """The plainest floor: ``subprocess.run`` of ``bash -c command``, the event on stdin, output
+    collected."""
 
     def go() -> None:
         p = subprocess.run(
@@ -315,11 +319,12 @@ def target(
     unit: str,
     offset: float = 0.0,
 ) -> None:
-    """Record ``value <= factor * base + offset`` (the base may come from the reference or a floor)."""
+    """Record ``value <= factor * base + offset`` (the base may come from the reference or a
+    floor)."""
     TARGETS.append((name, what, value, base, factor, unit, offset))
 
 
-# ------------------------------------------------------------------------------------------- scenarios
+# ---------------------------------------------------------------------------------------- scenarios
 def by_id(id_: str) -> dict[str, Any] | None:
     return next((r for r in RESULTS if r["id"] == id_), None)
 
@@ -343,7 +348,8 @@ def cold_python(fn: Callable[[], None]) -> Callable[[], None]:
 
 
 def c_cold_and_paired() -> None:
-    """(c) with the warm interpreter switched off, and the two interleaved (per-pair ratio, same drift)."""
+    """(c) with the warm interpreter switched off, and the two interleaved (per-pair ratio, same
+    drift)."""
     hs_cc = hook_system(definition([cmd(CMD_C)]))
     cold = cold_python(scenario(hs_cc, SMALL_INPUT, True))
     report(
@@ -463,7 +469,8 @@ def anchor_scenarios() -> None:
             stats([h / r for h, r in zip(h_s, r_s, strict=True)]),
         )
 
-    # the same command with bash forced (shows what direct exec saves); a direct-exec `/bin/true` hook
+    # the same command with bash forced (shows what direct exec saves); a direct-exec `/bin/true`
+    # hook
     if wanted("c-bash"):
         hs_cb = hook_system(definition([cmd(CMD_C)]))
         hs_cb.direct_spawn = False
@@ -493,11 +500,13 @@ def anchor_scenarios() -> None:
 
 
 def sync_floor_scenarios() -> None:
-    """The cheapest honest floor, ``subprocess.run`` of the same ``bash -c`` command, alone and paired."""
+    """The cheapest honest floor, ``subprocess.run`` of the same ``bash -c`` command, alone and
+    paired."""
     if not (wanted("floor-b-sync") or wanted("xs")):
         return
     hs = hook_system(definition([cmd(CMD_B)]))
-    # the cheapest honest floor: subprocess.run of the same bash -c command, the event on stdin, output read
+    # the cheapest honest floor: subprocess.run of the same bash -c command, the event on stdin,
+    # output read
     if wanted("floor-b-sync"):
         report(
             "floor-b-sync",
@@ -758,8 +767,8 @@ def memory_scenario() -> None:
         }
     )
     print(
-        f"{'mem':<14} RSS {before:.1f} -> {after_nogc:.1f} MiB over {MEM_N} firings with distinct 100 KB inputs "
-        f"(growth {growth:+.2f} MiB; after gc.collect {after:.1f} MiB; {secs:.1f} s)",
+        f"{'mem':<14} RSS {before:.1f} -> {after_nogc:.1f} MiB over {MEM_N} firings with distinct "
+        f"100 KB inputs (growth {growth:+.2f} MiB; after gc.collect {after:.1f} MiB; {secs:.1f} s)",
         flush=True,
     )
 
@@ -769,8 +778,9 @@ def startup_scenarios() -> None:
         return
     proj = project({"BeforeTool": [{"hooks": [cmd("true")]}]})
     env = {**os.environ, "HOOKWISE_TRUST_ALL": "1"}
-    # as installed by pip: byte-compiled modules. This environment sets PYTHONDONTWRITEBYTECODE, which would make
-    # every start compile hookwise from source; a private cache dir keeps the source tree clean.
+    # as installed by pip: byte-compiled modules. This environment sets PYTHONDONTWRITEBYTECODE,
+    # which would make every start compile hookwise from source; a private cache dir keeps the
+    # source tree clean.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = os.path.join(WORK, "pycache")
     script = os.path.join(os.path.dirname(PY), "hookwise")
@@ -832,7 +842,7 @@ def startup_scenarios() -> None:
     )
 
 
-# ------------------------------------------------------------------------------------------- targets
+# ------------------------------------------------------------------------------------------ targets
 def load_reference() -> dict[str, dict[str, Any]]:
     out = os.environ.get("BENCH_JSON")
     if not out:
@@ -881,13 +891,14 @@ def targets(ref: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         "ms",
     )
     target("no matching hook", "<= 2 us per firing", med("nomatch"), 0.002, 1.0, "ms")
-    # issue 22 item 8 asks <= 15 us for one Python hook. A hook on a worker (the default, so that its timeout
-    # can abandon it: issue 20 item 10) pays two thread switches per call (a bare two-lock ping-pong between
-    # two threads: 10-13 us on this 2-core VM) before any hookwise code runs, so the 15 us target is the inline
-    # row's (the host's own trusted function on the firing's thread); the worker row keeps the anchor's own
-    # limit. Since the hand-off lost its guard lock and per-call job (runners/_workers.py): py1 23-24 us against
-    # py1-inline 11-14 us (was 39-49; callgrind: 105 K instructions per firing against 97 K inline, was 119 K);
-    # with the leaner firing path merged beside it, 18 us against 8 us: the rest is the two thread switches.
+    # issue 22 item 8 asks <= 15 us for one Python hook. A hook on a worker (the default, so that
+    # its timeout can abandon it: issue 20 item 10) pays two thread switches per call (a bare
+    # two-lock ping-pong between two threads: 10-13 us on this 2-core VM) before any hookwise code
+    # runs, so the 15 us target is the inline row's (the host's own trusted function on the firing's
+    # thread); the worker row keeps the anchor's own limit. Since the hand-off lost its guard lock
+    # and per-call job (runners/_workers.py): py1 23-24 us against py1-inline 11-14 us (was 39-49;
+    # callgrind: 105 K instructions per firing against 97 K inline, was 119 K); with the leaner
+    # firing path merged beside it, 18 us against 8 us: the rest is the two thread switches.
     target("one Python hook, inline", "<= 15 us per firing", med("py1-inline"), 0.015, 1.0, "ms")
     target("one Python hook, worker", "<= 30 us per firing", med("py1"), 0.030, 1.0, "ms")
     kr, kc = med("xk-py-ratio"), med("xk-ratio")
@@ -962,9 +973,9 @@ def targets(ref: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main() -> None:
     print(
-        f"# hookwise dispatch benchmark: python {sys.version.split()[0]} ({PY}), {os.cpu_count()} cpus, "
-        f"N={N} K={K} (python hook N={N_PY} K={K_PY}); in-process import of hookwise: {IMPORT_MS:.1f} ms; "
-        f"RSS {rss_mib():.0f} MiB"
+        f"# hookwise dispatch benchmark: python {sys.version.split()[0]} ({PY}), {os.cpu_count()} "
+        f"cpus, N={N} K={K} (python hook N={N_PY} K={K_PY}); in-process import of hookwise: "
+        f"{IMPORT_MS:.1f} ms; RSS {rss_mib():.0f} MiB"
     )
     anchor_scenarios()
     sync_floor_scenarios()

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""``hookwise serve`` under load: requests per second and p50/p99 latency, beside echo floors, in one run.
+"""``hookwise serve`` under load: requests per second and p50/p99 latency, beside echo floors, in
+one run.
 
 Servers, each a process of its own, measured interleaved by the same client code (kept-alive
 ``http.client`` connections, one thread per client) with the same Claude ``PreToolUse`` body:
 
-- ``echo/threads``: a bare ``http.server.ThreadingHTTPServer`` (HTTP/1.1) echoing the body — the floor;
-- ``echo/asyncio``: a bare ``asyncio`` HTTP/1.1 server echoing the body — the other concurrency model;
+- ``echo/threads``: a bare ``http.server.ThreadingHTTPServer`` (HTTP/1.1) echoing the body — the
+  floor;
+- ``echo/asyncio``: a bare ``asyncio`` HTTP/1.1 server echoing the body — the other concurrency
+  model;
 - ``serve/no-match``: ``hookwise serve``, the project's only hook is on another tool;
-- ``serve/command``, ``serve/python``, ``serve/persistent``: one BeforeTool hook of that kind answering
-  ``{"decision": "allow"}``.
+- ``serve/command``, ``serve/python``, ``serve/persistent``: one BeforeTool hook of that kind
+  answering ``{"decision": "allow"}``.
 
 at 1, 8 and 64 concurrent clients. Targets: no-match p50 ≤ 1.5× the echo floor, python ≤ 2×.
 
-    python bench/serve.py            # BENCH_N=400 requests per (server, concurrency); BENCH_N_CMD=80 for command
-    BENCH_ONLY=python,no-match python bench/serve.py   # only these hookwise servers (and the echo floors)
+    # BENCH_N=400 requests per (server, concurrency); BENCH_N_CMD=80 for command
+    python bench/serve.py
+    # only these hookwise servers (and the echo floors)
+    BENCH_ONLY=python,no-match python bench/serve.py
 Keep it short on a shared machine: the ratios (same run, same client) are what counts.
 """
 
@@ -32,7 +37,8 @@ from typing import Any
 N = int(os.environ.get("BENCH_N", "400"))
 N_CMD = int(os.environ.get("BENCH_N_CMD", "80"))
 CLIENTS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "1,8,64").split(",")]
-#: comma-separated hookwise servers to measure (``python,no-match``; the echo floors always run); empty: all
+#: comma-separated hookwise servers to measure (``python,no-match``; the echo floors always run);
+#: empty: all
 ONLY = [s for s in os.environ.get("BENCH_ONLY", "").split(",") if s]
 ROUNDS = int(
     os.environ.get("BENCH_ROUNDS", "3")
@@ -43,7 +49,8 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    wbufsize = 1 << 16  # one write per response, as hookwise serve does (else ~40 ms delayed-ACK stalls)
+    # one write per response, as hookwise serve does (else ~40 ms delayed-ACK stalls)
+    wbufsize = 1 << 16
     disable_nagle_algorithm = True
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -72,7 +79,8 @@ async def handle(reader, writer):
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":", 1)[1])
             body = await reader.readexactly(length)
-            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+            head = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n\r\n")
             writer.write(head % len(body) + body)
             await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError):
@@ -128,7 +136,8 @@ def _body(cwd: str) -> bytes:
 
 
 def _load(port: int, body: bytes, clients: int, total: int) -> tuple[float, list[float]]:
-    """``total`` requests from ``clients`` threads (kept-alive connections): elapsed seconds, latencies (ms)."""
+    """``total`` requests from ``clients`` threads (kept-alive connections): elapsed seconds,
+    latencies (ms)."""
     per = max(1, total // clients)
     lat: list[float] = []
     lock = threading.Lock()

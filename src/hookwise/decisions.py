@@ -4,11 +4,11 @@
   --audit``): hooks run and their decisions are recorded, but nothing blocks, rewrites or stops.
   :func:`audited` turns a firing's result into the one a host applies: the merged answer moves to
   :attr:`~hookwise.result.FireResult.audit` and a warning says what would have happened.
-- **Decision record**: one OpenTelemetry log record (``hookwise.decision``) per firing that ran hooks,
-  beside the ``gemini_cli.hook_call`` records: event, agent, project, session, each hook's name,
-  source, outcome and decision, the merged decision and reason, the policy version (a hash of the
-  settings files that produced the plan), duration, audit or not; the trace id is the log record's
-  own (its context is the firing's span). :func:`decision_record` builds it (pure).
+- **Decision record**: one OpenTelemetry log record (``hookwise.decision``) per firing that ran
+  hooks, beside the ``gemini_cli.hook_call`` records: event, agent, project, session, each hook's
+  name, source, outcome and decision, the merged decision and reason, the policy version (a hash of
+  the settings files that produced the plan), duration, audit or not; the trace id is the log
+  record's own (its context is the firing's span). :func:`decision_record` builds it (pure).
 
 The agent a firing is for is a context variable (:data:`AGENT`) that ``hookwise serve``, the MCP
 gateway and the bridge set around a firing.
@@ -40,7 +40,8 @@ _WOULD = {
 
 
 def policy_version(layers: Iterable[SettingsLayer]) -> str:
-    """A short hash of the settings files that produced a plan (path and content of each one present)."""
+    """A short hash of the settings files that produced a plan (path and content of each one
+    present)."""
     import hashlib
 
     h = hashlib.sha256()
@@ -81,7 +82,8 @@ def _effects(result: FireResult) -> list[str]:
 
 
 def audited(result: FireResult) -> FireResult:
-    """The result a host applies in audit mode: nothing enforced, ``audit`` = what the hooks decided.
+    """The result a host applies in audit mode: nothing enforced, ``audit`` = what the hooks
+    decided.
 
     Only the hooks' ``systemMessage`` stays (it informs, it enforces nothing); every other field of
     the merged answer is withheld and named in one warning."""
@@ -100,8 +102,8 @@ def audited(result: FireResult) -> FireResult:
 
 
 def decision_of(outcome: str, output: Any) -> str:
-    """A hook's decision from its call's outcome and answer: ``deny``, ``block``, ``ask``, ``allow``,
-    ``stop`` or ``none`` (telemetry's ``hook_decision`` attribute)."""
+    """A hook's decision from its call's outcome and answer: ``deny``, ``block``, ``ask``,
+    ``allow``, ``stop`` or ``none`` (telemetry's ``hook_decision`` attribute)."""
     if outcome == "blocked":
         return "block"
     if not isinstance(output, dict):

@@ -91,7 +91,8 @@ class HookSystem(HostServices):
     :param plugin_dirs: Claude Code plugin directories whose hooks to load (docs/sources.md).
     :param profile: a product profile (``gemini``, ``tabnine``, ``terminai``); ``None`` detects it.
     :param adjust_entries: given the loaded settings, returns the hook entries to use instead of
-        ``settings.entries`` (the agent bridge leaves out the hooks the agent runs itself; docs/agents.md).
+        ``settings.entries`` (the agent bridge leaves out the hooks the agent runs itself;
+        docs/agents.md).
     """
 
     def __init__(
@@ -137,7 +138,8 @@ class HookSystem(HostServices):
 
             self._watch.trace = TraceWriter(os.fspath(trace))
         self._telemetry = TelemetrySwitch(self._watch)
-        #: hook ``type`` -> runner (:data:`hookwise.runners.KINDS`); replace entries to run hooks differently
+        #: hook ``type`` -> runner (:data:`hookwise.runners.KINDS`); replace entries to run hooks
+        #: differently
         self.runners: dict[str, Runner] = dict(RUNNERS)
         self._user_dir = user_dir(self.env)
         self._trust_store: TrustStore | None = None  # created when a hook first needs trust
@@ -147,7 +149,8 @@ class HookSystem(HostServices):
 
     # ---- configuration ---------------------------------------------------------------------
     def reload(self) -> None:
-        """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next fired)."""
+        """Re-read every settings layer (runtime hooks are kept; persistent hooks restart when next
+        fired)."""
         self.close()
         loaded = load_settings(
             self.project_dir, self.env, self._claude_settings, self._plugin_dirs, self._profile
@@ -189,7 +192,8 @@ class HookSystem(HostServices):
         sequential: bool = False,
         inline: bool = False,
     ) -> HookEntry:
-        """Register an in-process Python hook (source ``runtime``). Returns its entry (for :meth:`unregister`).
+        """Register an in-process Python hook (source ``runtime``). Returns its entry (for
+        :meth:`unregister`).
 
         ``func(input)`` gets the same input dict a command hook reads on stdin and
         returns the same answer as a dict, or None for no opinion; it may be a
@@ -198,10 +202,11 @@ class HookSystem(HostServices):
         runs on a worker thread with its own loop: at the timeout the firing goes on
         with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
 
-        ``inline=True`` (a plain function of the host's own, trusted code; no settings file can ask for it)
-        calls ``func`` on the firing's thread instead, without the worker's hand-off: a few microseconds
-        instead of tens, but a call that overruns its timeout cannot be abandoned. The firing waits for it,
-        then discards its answer (outcome ``timeout``, with a warning). docs/hook-types.md "inline".
+        ``inline=True`` (a plain function of the host's own, trusted code; no settings file can ask
+        for it) calls ``func`` on the firing's thread instead, without the worker's hand-off: a few
+        microseconds instead of tens, but a call that overruns its timeout cannot be abandoned. The
+        firing waits for it, then discards its answer (outcome ``timeout``, with a warning).
+        docs/hook-types.md "inline".
         """
         from hookwise.registration import python_hook
 
@@ -270,7 +275,8 @@ class HookSystem(HostServices):
 
     def untrusted(self) -> list[HookEntry]:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
-        # relayed: the Claude events the agent bridge passes on under their own name (docs/agents.md)
+        # relayed: the Claude events the agent bridge passes on under their own name
+        # (docs/agents.md)
         return self.trust_store.untrusted([*self._registry.all, *self.settings.relayed])
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
@@ -278,15 +284,16 @@ class HookSystem(HostServices):
         return self.trust_store.trust(entries)
 
     def has_hooks(self, event: str | HookEvent, value: str | None = None) -> bool:
-        """Would firing ``event`` (with ``value`` for its matcher field) run any hook? Cheap (plan cache);
-        hosts use it to skip building an expensive input when nothing listens."""
+        """Would firing ``event`` (with ``value`` for its matcher field) run any hook? Cheap (plan
+        cache); hosts use it to skip building an expensive input when nothing listens."""
         ev = _EVENTS.get(event) if isinstance(event, str) else event  # type: ignore[call-overload]
         if ev is None:
             ev = parse_event(event)
         return bool(self._planner.plan(ev, value))
 
     def planned(self, event: str | HookEvent, value: str | None = None) -> tuple[HookEntry, ...]:
-        """The hooks a firing of ``event`` would consider (before ``if``/``once``/``async``), in plan order."""
+        """The hooks a firing of ``event`` would consider (before ``if``/``once``/``async``), in
+        plan order."""
         ev = _EVENTS.get(event) if isinstance(event, str) else event  # type: ignore[call-overload]
         if ev is None:
             ev = parse_event(event)
@@ -306,20 +313,22 @@ class HookSystem(HostServices):
         and whatever the host records). ``before(event, entries, input)`` is called
         when a firing that matched hooks starts running them, ``after(event,
         entries, input, outcomes)`` when they are done (``outcomes[i]`` is
-        ``entries[i]``'s; empty when running them raised). A monitor that raises becomes a warning of the firing;
-        it never changes the verdict.
+        ``entries[i]``'s; empty when running them raised). A monitor that raises becomes a warning
+        of the firing; it never changes the verdict.
         """
         return self._watch.add(callback, before, after)
 
     def trace_record(self, record: dict[str, Any]) -> None:
-        """Append a record (``hook_call``, ``tool_call``, ``model_call``…) to the trace and the monitors."""
+        """Append a record (``hook_call``, ``tool_call``, ``model_call``…) to the trace and the
+        monitors."""
         self._watch.record(record)
 
     # ---- firing ----------------------------------------------------------------------------
     def _plan(
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
-        """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
+        """The event, the given fields (as a dict of this firing's own) and the plan; nothing
+        checked yet."""
         try:  # a HookEvent is a str: found by its value too
             ev = _EVENTS[event]  # type: ignore[index]
         except (KeyError, TypeError):
@@ -332,8 +341,8 @@ class HookSystem(HostServices):
         return ev, data, self._planner.plan(ev, value)
 
     def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
-        """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
-        the host reads it; reports of finished background hooks included."""
+        """The result of a firing no hook matched: the input checked (docs/contract.md §5),
+        assembled only when the host reads it; reports of finished background hooks included."""
         check_input(ev, data)
         bg = self._background
         late = bg.collect() if bg is not None and bg.pending else None
@@ -341,7 +350,8 @@ class HookSystem(HostServices):
         return unanswered(ev, parts, late or None)
 
     def build_input(self, event: HookEvent, data: Mapping[str, Any]) -> dict[str, Any]:
-        """The full input of a firing: base fields filled in, ``None`` values dropped, types checked."""
+        """The full input of a firing: base fields filled in, ``None`` values dropped, types
+        checked."""
         return build_input(
             event,
             data,
@@ -353,9 +363,10 @@ class HookSystem(HostServices):
     def fire(
         self, event: str | HookEvent, payload: Mapping[str, Any] | None = None, /, **fields: Any
     ) -> FireResult:
-        """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has answered."""
-        # _plan and _unmatched, written out: a firing that matches nothing costs a few function calls
-        # in all (docs/performance.md, "Fast paths"); fire_async calls them
+        """Fire ``event`` with ``payload``/``fields`` as its input; block until every hook has
+        answered."""
+        # _plan and _unmatched, written out: a firing that matches nothing costs a few function
+        # calls in all (docs/performance.md, "Fast paths"); fire_async calls them
         try:  # a HookEvent is a str: found by its value too
             ev = _EVENTS[event]  # type: ignore[index]
         except (KeyError, TypeError):
@@ -391,8 +402,8 @@ class HookSystem(HostServices):
         return self._planned(ev, inp, plan)
 
     def _planned(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
-        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or call
-        monitors."""
+        """The result of a firing that matched ``plan``, with ``if``/``once``/``async`` hooks or
+        call monitors."""
         todo = self._to_run(ev, inp, plan)
         if isinstance(todo, FireResult):
             return todo
@@ -403,8 +414,9 @@ class HookSystem(HostServices):
     def _run(
         self, ev: HookEvent, plan: Plan, inp: dict[str, Any]
     ) -> tuple[list[HookOutcome], list[str] | None]:
-        """Run ``plan``; with call monitors, their ``before`` first (its notes come back, for ``after``) and, when
-        running raises, their ``after`` without outcomes. ``None`` for the notes: there are no call monitors."""
+        """Run ``plan``; with call monitors, their ``before`` first (its notes come back, for
+        ``after``) and, when running raises, their ``after`` without outcomes. ``None`` for the
+        notes: there are no call monitors."""
         if not self._watch.calls:
             return run_plan(Firing(ev, self), plan, inp, self.runners), None
         notes = self._watch.before(ev, plan, inp)
@@ -441,8 +453,8 @@ class HookSystem(HostServices):
     def _to_run(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]] | FireResult:
-        """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or the
-        firing's result when none is left to run."""
+        """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or
+        the firing's result when none is left to run."""
         for e in plan.entries:
             if e.condition is not None or e.once or e.run_async:
                 break
@@ -462,16 +474,17 @@ class HookSystem(HostServices):
         extra: list[HookOutcome],
         notes: list[str] | None = None,
     ) -> FireResult:
-        """A firing's result once its plan ran: ``once`` hooks noted, the call monitors' ``after`` run (when
-        ``notes`` holds what their ``before`` said), the outcomes merged."""
+        """A firing's result once its plan ran: ``once`` hooks noted, the call monitors' ``after``
+        run (when ``notes`` holds what their ``before`` said), the outcomes merged."""
         self._ran(plan, outcomes)
         if notes is not None:
             notes = self._watch.after(ev, plan, inp, outcomes, notes)
         return self._result(ev, inp, outcomes + extra, notes or ())
 
-    # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") -----------
+    # ---- if / once / async (docs/claude.md "The `if` filter", "async, once, shell, onFailure") ---
     def _quiet(self, ev: HookEvent, inp: dict[str, Any]) -> FireResult:
-        """The result of a firing that ran no hook (reports of finished background hooks included)."""
+        """The result of a firing that ran no hook (reports of finished background hooks
+        included)."""
         bg = self._background
         late = bg.collect() if bg is not None and bg.pending else []
         return FireResult(ev, inp, warnings=late) if late else FireResult(ev, inp)
@@ -479,7 +492,8 @@ class HookSystem(HostServices):
     def _narrow(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]]:
-        """The hooks of ``plan`` to run now and the ones skipped visibly (:func:`hookwise.narrowing.narrow`)."""
+        """The hooks of ``plan`` to run now and the ones skipped visibly
+        (:func:`hookwise.narrowing.narrow`)."""
         from hookwise.narrowing import narrow
 
         return narrow(
@@ -493,7 +507,8 @@ class HookSystem(HostServices):
         )
 
     def _background_hooks(self) -> Background:
-        """This system's ``async`` hooks (:class:`hookwise.runners.background.Background`, made on first use)."""
+        """This system's ``async`` hooks (:class:`hookwise.runners.background.Background`, made on
+        first use)."""
         if self._background is None:
             from hookwise.runners.background import Background
 
@@ -502,7 +517,8 @@ class HookSystem(HostServices):
 
     def _ran(self, plan: Plan, outcomes: list[HookOutcome]) -> list[HookOutcome]:
         """Note the ``once`` hooks that succeeded (they do not run again in this session)."""
-        # one outcome per entry (run_plan checks it); zip(strict=True) would cost more than the whole loop
+        # one outcome per entry (run_plan checks it); zip(strict=True) would cost more than the
+        # whole loop
         for e, o in zip(plan.entries, outcomes):  # noqa: B905
             if e.once and o.outcome is Outcome.OK:
                 self._spent.add(once_key(e))
@@ -514,7 +530,8 @@ class HookSystem(HostServices):
         return self._background.running if self._background is not None else 0
 
     def wait_background(self, timeout: float | None = None) -> list[str]:
-        """Wait for the ``async`` hooks still running; the reports of every finished one not reported yet."""
+        """Wait for the ``async`` hooks still running; the reports of every finished one not
+        reported yet."""
         return self._background.wait(timeout) if self._background is not None else []
 
     def run_entry(
@@ -531,8 +548,9 @@ class HookSystem(HostServices):
         return outcome
 
     def close(self) -> None:
-        """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http hooks' kept-alive
-        connections (idempotent; the hook system stays usable and starts what it needs again).
+        """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http
+        hooks' kept-alive connections (idempotent; the hook system stays usable and starts what it
+        needs again).
 
         Reports of background hooks that nobody collected are added to :attr:`warnings`.
         """
@@ -549,7 +567,8 @@ class HookSystem(HostServices):
 
     @property
     def after_model_per_response(self) -> bool:
-        """``hooksConfig.afterModel: "response"``: hosts fire AfterModel once per complete response."""
+        """``hooksConfig.afterModel: "response"``: hosts fire AfterModel once per complete
+        response."""
         return self.settings.hooks_config.get("afterModel") == "response"
 
     # ---- audit mode and decision records (hookwise.decisions, docs/fleet.md) ---------------------
@@ -559,13 +578,14 @@ class HookSystem(HostServices):
 
     @property
     def audit(self) -> bool:
-        """Hooks run and are recorded, nothing is enforced: ``hooksConfig.mode: "audit"`` (user and system
-        settings only) or :attr:`audit_forced`."""
+        """Hooks run and are recorded, nothing is enforced: ``hooksConfig.mode: "audit"`` (user and
+        system settings only) or :attr:`audit_forced`."""
         return self.audit_forced or self.settings.hooks_config.get("mode") == "audit"
 
     @property
     def policy_version(self) -> str:
-        """A short hash of the settings files the hooks were loaded from (decision records carry it)."""
+        """A short hash of the settings files the hooks were loaded from (decision records carry
+        it)."""
         loaded = self.settings
         cached = self._policy
         if cached is None or cached[0] is not loaded:

@@ -54,7 +54,8 @@ class MergeKind(str, Enum):
 
 
 class ChainKind(str, Enum):
-    """What a successful hook in a sequential chain rewrites in the next hook's input (docs/contract.md §4)."""
+    """What a successful hook in a sequential chain rewrites in the next hook's input
+    (docs/contract.md §4)."""
 
     NONE = "none"
     PROMPT_CONTEXT = "prompt_context"  # BeforeAgent: additionalContext appended to prompt
@@ -282,7 +283,8 @@ FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "details": dict,
 }
 
-#: per event, the input fields a firing must carry (``EventSpec.required``), checked with ``in`` only
+#: per event, the input fields a firing must carry (``EventSpec.required``), checked with ``in``
+#: only
 REQUIRED: dict[HookEvent, tuple[str, ...]] = {e: spec.required for e, spec in EVENT_SPECS.items()}
 
 _TYPE_NAMES: dict[object, str] = {str: "a string", dict: "an object", bool: "true or false"}
@@ -296,8 +298,8 @@ _milli: tuple[int, str] = (
 
 
 def iso_ms(ns: int) -> str:
-    """``ns`` (nanoseconds since the epoch) as UTC ``2025-01-31T12:34:56.789Z`` (no datetime import: CLI start-up
-    stays fast)."""
+    """``ns`` (nanoseconds since the epoch) as UTC ``2025-01-31T12:34:56.789Z`` (no datetime import:
+    CLI start-up stays fast)."""
     global _second, _milli
     ms = ns // 1_000_000
     cached = _milli
@@ -332,8 +334,8 @@ USUAL_INPUT: dict[HookEvent, tuple[tuple[str, type | tuple[type, ...]], ...]] = 
 
 
 def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
-    """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong type,
-    then the first field ``event`` requires that is missing.
+    """Raise :class:`~hookwise.errors.PayloadError` naming the first field of ``data`` of the wrong
+    type, then the first field ``event`` requires that is missing.
 
     Every firing checks its input, whether or not a hook matches (a host's bug must surface);
     ``None`` values are left out of an input, so they are not checked, and count as missing.

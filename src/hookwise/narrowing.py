@@ -35,9 +35,9 @@ def narrow(
     spent: Collection[tuple[str, str, str | None, str, str]],
     background: Callable[[], Background],
 ) -> tuple[Plan, list[HookOutcome]]:
-    """The plan of the hooks to run now, and the outcomes of the hooks skipped visibly (an ``if`` rule that
-    does not parse). ``spent``: the ``once`` hooks that already ran; ``background()``: the system's
-    background hooks, made with the first ``async`` hook."""
+    """The plan of the hooks to run now, and the outcomes of the hooks skipped visibly (an ``if``
+    rule that does not parse). ``spent``: the ``once`` hooks that already ran; ``background()``: the
+    system's background hooks, made with the first ``async`` hook."""
     home = env.get("HOME") or os.path.expanduser("~")
     plan, bad = select(
         plan, ev, inp, project_dir=project_dir, home=home, spent=spent, matches=_call_matches
@@ -49,7 +49,8 @@ def narrow(
 
 
 def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, home: str) -> bool:
-    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first rule)."""
+    """An ``if`` rule on a tool input, in Claude's tool names (the Claude wing loads with the first
+    rule)."""
     from hookwise.claude.conditions import call_matches
 
     return call_matches(rule, payload, project_dir=project_dir, home=home)

@@ -1,4 +1,5 @@
-"""Hooks registered from code (:meth:`hookwise.HookSystem.register` and its decorator form, ``hook``).
+"""Hooks registered from code (:meth:`hookwise.HookSystem.register` and its decorator form,
+``hook``).
 
 A Python function becomes a hook entry of kind ``python`` and source ``runtime``, checked as a hook
 read from settings is: the event name, a name to show, and a matcher that cannot hang a firing
@@ -33,7 +34,8 @@ def python_hook(
     sequential: bool,
     inline: bool,
 ) -> HookEntry:
-    """The entry of ``func`` as a ``runtime`` Python hook; ``TypeError`` / ``ValueError`` name what is wrong."""
+    """The entry of ``func`` as a ``runtime`` Python hook; ``TypeError`` / ``ValueError`` name what
+    is wrong."""
     ev = parse_event(event)
     if not callable(func):
         raise TypeError(f"hook {name!r}: func must be callable")
@@ -76,7 +78,8 @@ def decorator(
     sequential: bool,
     inline: bool,
 ) -> Callable[[PythonHook], PythonHook]:
-    """``@hs.hook(event)``: registers the function (named after it unless ``name`` is given), returns it as is."""
+    """``@hs.hook(event)``: registers the function (named after it unless ``name`` is given),
+    returns it as is."""
 
     def deco(func: PythonHook) -> PythonHook:
         register(

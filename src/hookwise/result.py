@@ -59,7 +59,8 @@ class HookOutcome:
     error: str | None = None
     truncated: bool = False
     signal: int | None = None
-    #: warnings about this call that do not change its outcome (e.g. a persistent hook was restarted)
+    #: warnings about this call that do not change its outcome (e.g. a persistent hook was
+    #: restarted)
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -80,7 +81,8 @@ class HookOutcome:
 
 
 def outcome_warning(o: HookOutcome) -> str | None:
-    """The one warning an outcome other than ``ok``/``blocked`` produces (docs/contract.md §6 "never silent")."""
+    """The one warning an outcome other than ``ok``/``blocked`` produces (docs/contract.md §6 "never
+    silent")."""
     if o.outcome is Outcome.FAILED:
         return f"hook {o.name} ({o.event}) failed: {o.error}"
     if o.outcome is Outcome.NOT_RUN:
@@ -95,8 +97,8 @@ def outcome_warning(o: HookOutcome) -> str | None:
 def outcome_warnings(
     event: HookEvent, outcomes: Sequence[HookOutcome], output_cap: int
 ) -> list[str]:
-    """The warnings a firing's outcomes produce, in plan order: each outcome's own (:func:`outcome_warning`),
-    its notes, and a cut-off output."""
+    """The warnings a firing's outcomes produce, in plan order: each outcome's own
+    (:func:`outcome_warning`), its notes, and a cut-off output."""
     warnings = []
     for o in outcomes:
         if o.outcome is not Outcome.OK:
@@ -116,13 +118,15 @@ def outcome_warnings(
 
 
 def asks_to_block(output: Mapping[str, Any] | None) -> bool:
-    """The answer makes a blocking decision (``deny`` or ``block``, :data:`hookwise.events.BLOCKING_DECISIONS`)."""
+    """The answer makes a blocking decision (``deny`` or ``block``,
+    :data:`hookwise.events.BLOCKING_DECISIONS`)."""
     d = None if output is None else output.get("decision")
     return isinstance(d, str) and d in BLOCKING_DECISIONS  # read before the answer check: any type
 
 
 def escape_context(text: str) -> str:
-    """Escape additional context so it cannot open or close a tag: ``<`` → ``&lt;``, ``>`` → ``&gt;``."""
+    """Escape additional context so it cannot open or close a tag: ``<`` → ``&lt;``, ``>`` →
+    ``&gt;``."""
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
@@ -146,7 +150,8 @@ class FireResult:
     output: dict[str, Any] = field(default_factory=dict)
     hooks: list[HookOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    #: audit mode (:mod:`hookwise.decisions`): the merged answer the hooks gave, not applied; else None
+    #: audit mode (:mod:`hookwise.decisions`): the merged answer the hooks gave, not applied; else
+    #: None
     audit: dict[str, Any] | None = None
 
     # ---- decisions -------------------------------------------------------------------------
@@ -234,7 +239,8 @@ class FireResult:
     # ---- event-specific --------------------------------------------------------------------
     @property
     def tool_input(self) -> dict[str, Any] | None:
-        """BeforeTool: the merged ``hookSpecificOutput.tool_input`` (over the original arguments), or None."""
+        """BeforeTool: the merged ``hookSpecificOutput.tool_input`` (over the original arguments),
+        or None."""
         t = self.hook_specific.get("tool_input")
         return t if isinstance(t, dict) else None
 
@@ -245,7 +251,8 @@ class FireResult:
         return t is not None and t != self.input.get("tool_input")
 
     def tool_input_for(self, original: dict[str, Any]) -> dict[str, Any]:
-        """BeforeTool: the arguments the tool should run with (hook changes merged over ``original``)."""
+        """BeforeTool: the arguments the tool should run with (hook changes merged over
+        ``original``)."""
         t = self.tool_input
         if t is None:
             return dict(original)
@@ -254,7 +261,8 @@ class FireResult:
     def tool_output_for(self, original: dict[str, Any]) -> dict[str, Any] | None:
         """AfterTool: the tool result the model should get instead of ``original`` (a hook's
         ``hookSpecificOutput.updatedToolOutput``, the later hook in plan order winning, merged over
-        ``original``), or None to keep it. Values of the wrong shape were dropped, with a warning, before."""
+        ``original``), or None to keep it. Values of the wrong shape were dropped, with a warning,
+        before."""
         t = self.hook_specific.get("updatedToolOutput")
         if not isinstance(t, dict) or not t:
             return None
@@ -269,13 +277,15 @@ class FireResult:
 
     @property
     def llm_response(self) -> dict[str, Any] | None:
-        """BeforeModel (synthetic answer) / AfterModel (replacement chunk): ``llm_response``, or None."""
+        """BeforeModel (synthetic answer) / AfterModel (replacement chunk): ``llm_response``, or
+        None."""
         r = self.hook_specific.get("llm_response")
         return r if isinstance(r, dict) else None
 
     @property
     def tool_config(self) -> dict[str, Any] | None:
-        """BeforeToolSelection: the merged ``{mode, allowedFunctionNames}``, or None for "no change"."""
+        """BeforeToolSelection: the merged ``{mode, allowedFunctionNames}``, or None for "no
+        change"."""
         c = self.hook_specific.get("toolConfig")
         return c if isinstance(c, dict) else None
 

@@ -1,5 +1,6 @@
-"""Where a hook process sits: it always leads its own process group; it gets a new session only when hookwise
-has a controlling terminal (runners/_process.py: new_session), where the two differ for a hook."""
+"""Where a hook process sits: it always leads its own process group; it gets a new session only when
+hookwise has a controlling terminal (runners/_process.py: new_session), where the two differ for a
+hook."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ hook = (
     "    os.close(os.open('/dev/tty', os.O_RDONLY | os.O_NOCTTY)); tty = True\\n"
     "except OSError:\\n"
     "    tty = False\\n"
-    "print(json.dumps({'pid': os.getpid(), 'pgid': os.getpgid(0), 'sid': os.getsid(0), 'tty': tty}))\\n"
+    "ids = {'pid': os.getpid(), 'pgid': os.getpgid(0), 'sid': os.getsid(0), 'tty': tty}\\n"
+    "print(json.dumps(ids))\\n"
 )
 done = run_one(Spawn([sys.executable, "-c", hook], sys.argv[1], {"PATH": os.defpath}, b"", 30))
 seen = json.loads(done.stdout)
@@ -63,7 +65,8 @@ def test_without_a_terminal_a_hook_leads_a_process_group_in_hookwise_session(
     tmp_path: pathlib.Path,
 ) -> None:
     out = tmp_path / "seen.json"
-    subprocess.run(  # a new session of its own: certainly no controlling terminal, whoever runs the tests
+    # a new session of its own: certainly no controlling terminal, whoever runs the tests
+    subprocess.run(
         [sys.executable, "-c", DRIVER, str(tmp_path), str(out)],
         env=_clean_env(),
         start_new_session=True,

@@ -36,11 +36,12 @@ NOT_HOOKS = {
     # the MCP server the user named after `hookwise mcp --`: one long-lived child that lives and
     # ends with the relay (no timeout, no hook environment, no reaping of a run's leftovers)
     "gateway/relay.py",
-    # the warm interpreter of repeated Python hooks (docs/performance.md): not a hook itself; the hooks it forks
-    # are driven by the driver like any other process (runners/_warm.py's WarmProcess)
+    # the warm interpreter of repeated Python hooks (docs/performance.md): not a hook itself; the
+    # hooks it forks are driven by the driver like any other process (runners/_warm.py's
+    # WarmProcess)
     "runners/_warm.py",
-    # that interpreter's program: runs in the hook's python, never in hookwise (it exec's python in a hook's
-    # place for what it does not reproduce)
+    # that interpreter's program: runs in the hook's python, never in hookwise (it exec's python in
+    # a hook's place for what it does not reproduce)
     "runners/_zygote.py",
 }
 

@@ -1,5 +1,6 @@
-"""``runners.python.InPlace``: a host (``hookwise serve``) runs a firing's one python hook on the firing's thread
-and keeps the deadline itself. The three cases the runner owns, on a real HookSystem."""
+"""``runners.python.InPlace``: a host (``hookwise serve``) runs a firing's one python hook on the
+firing's thread and keeps the deadline itself. The three cases the runner owns, on a real
+HookSystem."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""A long-lived host looks at a python hook's module files at most every ``module_recheck_s`` seconds.
+"""A long-lived host looks at a python hook's module files at most every ``module_recheck_s``
+seconds.
 
-``hookwise serve`` sets the window (docs/fleet.md); within it an edited module is not imported again,
-but trust is still checked on every firing: an edit that is not trusted stops the hook at once, and the
-code that runs is always code that was trusted when it was imported.
+``hookwise serve`` sets the window (docs/fleet.md); within it an edited module is not imported
+again, but trust is still checked on every firing: an edit that is not trusted stops the hook at
+once, and the code that runs is always code that was trusted when it was imported.
 """
 
 from __future__ import annotations

@@ -107,7 +107,8 @@ def test_what_the_child_inherits_is_the_same(project: Any, monkeypatch: pytest.M
         os.close(r)
         os.close(w)
     assert a == b
-    # its own process group always; a new session when this process has a controlling terminal (new_session)
+    # its own process group always; a new session when this process has a controlling terminal
+    # (new_session)
     session = str(_process.new_session())
     assert a["stdout"].split()[1:] == ["True", session, "False"], a["stdout"]
     assert Path(a["stdout"].split()[0]).resolve() == project.root.resolve()

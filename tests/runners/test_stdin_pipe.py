@@ -1,8 +1,9 @@
-"""A hook's input on stdin: written at once when the pipe holds it, in rounds as the hook reads otherwise.
+"""A hook's input on stdin: written at once when the pipe holds it, in rounds as the hook reads
+otherwise.
 
-An input longer than a pipe holds by default gets a larger stdin pipe (``F_SETPIPE_SZ``, Linux); when
-that is refused or not needed the input is written as the hook reads. Either way the hook reads every
-byte, in order, and a hook that never reads its input is not waited for.
+An input longer than a pipe holds by default gets a larger stdin pipe (``F_SETPIPE_SZ``, Linux);
+when that is refused or not needed the input is written as the hook reads. Either way the hook reads
+every byte, in order, and a hook that never reads its input is not waited for.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ def test_grow_pipe_sizes_a_pipe_to_its_input() -> None:
 
 @linux_only
 def test_a_refused_pipe_size_is_not_an_error(tmp_path: pathlib.Path) -> None:
-    """F_SETPIPE_SZ refused (here: not a pipe, EBADF/EINVAL; for a user over the pipe page limit, EPERM)."""
+    """F_SETPIPE_SZ refused (here: not a pipe, EBADF/EINVAL; for a user over the pipe page limit,
+    EPERM)."""
     path = tmp_path / "f"
     fd = os.open(path, os.O_CREAT | os.O_WRONLY)
     try:

@@ -1,7 +1,7 @@
-"""Warm Python command hooks (runners/_warm.py, runners/_zygote.py): a ``python script.py`` hook fired again
-and again in one process is forked from a waiting interpreter from its third firing on, and the hook cannot
-tell: every test fires the same hook cold (firing 1) and warm (firing 3) through a real HookSystem and
-compares what it saw and what it meant. Real processes throughout."""
+"""Warm Python command hooks (runners/_warm.py, runners/_zygote.py): a ``python script.py`` hook
+fired again and again in one process is forked from a waiting interpreter from its third firing on,
+and the hook cannot tell: every test fires the same hook cold (firing 1) and warm (firing 3) through
+a real HookSystem and compares what it saw and what it meant. Real processes throughout."""
 
 from __future__ import annotations
 
@@ -57,7 +57,8 @@ def wait_dead(pids: list[int], seconds: float = 5.0) -> list[int]:
 
 
 def live_group(pgid: int) -> list[int]:
-    """The processes of group ``pgid`` that are not zombies (a reparented zombie still counts for killpg)."""
+    """The processes of group ``pgid`` that are not zombies (a reparented zombie still counts for
+    killpg)."""
     out = []
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -72,7 +73,8 @@ def live_group(pgid: int) -> list[int]:
 
 
 def script(project: Project, name: str, body: str) -> str:
-    """A hook script in the project, run as ``<this python> .gemini/hooks/<name> ...`` (direct exec)."""
+    """A hook script in the project, run as ``<this python> .gemini/hooks/<name> ...`` (direct
+    exec)."""
     path = project.root / ".gemini" / "hooks" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(body))
@@ -144,7 +146,8 @@ def test_a_warm_hook_sees_what_a_cold_one_sees(project: Project) -> None:
     assert warm == cold
     assert cold["argv"][1:] == [str(out), "two words"]
     assert cold["leads_group"] and cold["marker_set"]
-    # a new session only when this process has a controlling terminal (runners/_reaper.py: new_session)
+    # a new session only when this process has a controlling terminal (runners/_reaper.py:
+    # new_session)
     assert cold["leads_session"] == _reaper.new_session()
     assert cold["stdin"]["tool_input"] == {"a": 1, "text": "h\u00e9llo"}
 
@@ -157,21 +160,25 @@ CASES = {
     "uncaught": "def f():\n    raise ValueError('broken hook')\nf()",
     "atexit": (
         "import atexit\n"
-        "atexit.register(lambda: print(json.dumps({'decision': 'deny', 'reason': str(globals().get('__file__'))})))"
+        "atexit.register(lambda: print(json.dumps({'decision': 'deny', 'reason': "
+        "str(globals().get('__file__'))})))"
     ),
     "atexit-after-exit": (
-        "import atexit\natexit.register(lambda: print('bye', __name__, file=sys.stderr))\nsys.exit(2)"
+        "import atexit\natexit.register(lambda: print('bye', __name__, "
+        "file=sys.stderr))\nsys.exit(2)"
     ),
     "syntax-error": "def (:\n",
     "interrupted": "raise KeyboardInterrupt",
     "thread": (
         "import threading, time\n"
-        "threading.Thread(target=lambda: (time.sleep(0.2), print(json.dumps({'decision': 'allow'})))).start()"
+        "threading.Thread(target=lambda: (time.sleep(0.2), print(json.dumps({'decision': "
+        "'allow'})))).start()"
     ),
     "modules-the-zygote-used": (
         "import socket, select, gc\n"
         "a, b = socket.socketpair()\na.send(b'ok')\nselect.select([b], [], [], 5)\n"
-        "print(json.dumps({'decision': 'allow', 'reason': b.recv(2).decode() + str(gc.isenabled())}))"
+        "print(json.dumps({'decision': 'allow', 'reason': b.recv(2).decode() + "
+        "str(gc.isenabled())}))"
     ),
     "unclosed-file": (
         "f = open(sys.argv[1], 'w')\nf.write('written at exit')\n"
@@ -377,7 +384,8 @@ for k in kids:
     except OSError:
         pass
 with open(sys.argv[1], "a") as f:
-    f.write(json.dumps({"ppid": ppid, "warm": [c for c in cmdlines if "hookwise warm" in c]}) + "\\n")
+    warm = [c for c in cmdlines if "hookwise warm" in c]
+    f.write(json.dumps({"ppid": ppid, "warm": warm}) + "\\n")
 """
 
 

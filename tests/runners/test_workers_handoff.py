@@ -1,8 +1,9 @@
 """The hand-off of a Python hook to its worker thread (``hookwise.runners._workers``).
 
-The hand-off has no lock besides the worker's two (``go``, ``done``): giving up at the deadline is a flag
-the worker reads. These tests drive the races that design has to get right with real threads: answers
-that arrive right at the deadline, workers that must end rather than wait forever, and a fork.
+The hand-off has no lock besides the worker's two (``go``, ``done``): giving up at the deadline is a
+flag the worker reads. These tests drive the races that design has to get right with real threads:
+answers that arrive right at the deadline, workers that must end rather than wait forever, and a
+fork.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def _hook_threads() -> int:
 
 
 def _spin(arg: tuple[int, float]) -> int:
-    """Busy for ``seconds`` holding the GIL (odd ``n``) or sleeping without it (even ``n``); returns ``n``."""
+    """Busy for ``seconds`` holding the GIL (odd ``n``) or sleeping without it (even ``n``); returns
+    ``n``."""
     n, seconds = arg
     if n % 2 == 0:
         time.sleep(seconds)
@@ -35,8 +37,9 @@ def _spin(arg: tuple[int, float]) -> int:
 
 
 def test_answers_at_the_deadline_are_never_crossed_or_lost(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hooks that finish right around their deadline: each call gets its own answer or a timeout, never
-    another call's answer; workers given up on end instead of waiting forever; the next call still works."""
+    """Hooks that finish right around their deadline: each call gets its own answer or a timeout,
+    never another call's answer; workers given up on end instead of waiting forever; the next call
+    still works."""
     monkeypatch.setattr(_workers, "CANCEL_GRACE_S", 0.0)  # the deadline is the timeout itself
     answered = timed_out = 0
     for n in range(600):
@@ -82,9 +85,9 @@ def test_concurrent_callers_each_get_their_own_answer() -> None:
 def test_a_call_given_up_before_it_started_never_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A deadline that passes before the worker took the call: the call is never started.
 
-    With a timeout of 0 the caller gives up without letting go of the GIL, so the woken worker finds the
-    flag set before it can start the call (unless the OS stops the caller for a whole switch interval
-    right there, hence the small allowance)."""
+    With a timeout of 0 the caller gives up without letting go of the GIL, so the woken worker finds
+    the flag set before it can start the call (unless the OS stops the caller for a whole switch
+    interval right there, hence the small allowance)."""
     monkeypatch.setattr(_workers, "CANCEL_GRACE_S", 0.0)
     ran: list[int] = []
     answered = 0
@@ -136,8 +139,8 @@ def test_a_forked_child_starts_its_own_workers() -> None:
 def test_a_burst_keeps_its_workers_for_reuse_and_the_surplus_ends_when_idle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Concurrent firings reuse idle workers instead of starting one per call; once the burst is over,
-    the workers above KEEP_IDLE end after IDLE_EXIT_S without work."""
+    """Concurrent firings reuse idle workers instead of starting one per call; once the burst is
+    over, the workers above KEEP_IDLE end after IDLE_EXIT_S without work."""
     while (
         _workers._idle
     ):  # start from no idle worker (earlier tests' wait with the default timeout)

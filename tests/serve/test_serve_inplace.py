@@ -1,8 +1,8 @@
 """``hookwise serve`` runs a firing's only python hook on the request's thread (``Service._place``).
 
 A hook that hangs still gets exactly the answer a timed-out hook gets on a worker, within the hook's
-timeout + the worker's grace; a firing with any other hook keeps the worker, so no hook's answer is lost.
-Real servers on real sockets, real hook modules.
+timeout + the worker's grace; a firing with any other hook keeps the worker, so no hook's answer is
+lost. Real servers on real sockets, real hook modules.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def test_a_hanging_hook_in_place_answers_as_a_timed_out_worker_call(roots: Path)
 
 
 def test_the_timeout_is_the_one_outcome_recorded(roots: Path) -> None:
-    """The firing that answers records the hook's outcome ``timeout`` (the decision record and telemetry come
-    from these outcomes); the hung firing, when its hook returns, records no outcome and its answer is dropped."""
+    """The firing that answers records the hook's outcome ``timeout`` (the decision record and
+    telemetry come from these outcomes); the hung firing, when its hook returns, records no outcome
+    and its answer is dropped."""
     p = _project(roots, "recorded")
     seen: list[list[Outcome]] = []
     returned = threading.Event()
@@ -83,8 +84,8 @@ def test_the_timeout_is_the_one_outcome_recorded(roots: Path) -> None:
 
 
 def test_a_deny_from_another_hook_is_never_lost(roots: Path) -> None:
-    """With a second hook the python hook stays on its worker: the other hook's deny stands even while the
-    python hook hangs past its timeout."""
+    """With a second hook the python hook stays on its worker: the other hook's deny stands even
+    while the python hook hangs past its timeout."""
     deny = {
         "type": "command",
         "name": "deny",

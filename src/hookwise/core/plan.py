@@ -1,4 +1,5 @@
-"""Matching and planning (docs/contract.md §3-§4): which hooks run for a firing, in what order, and how.
+"""Matching and planning (docs/contract.md §3-§4): which hooks run for a firing, in what order, and
+how.
 
 Pure functions over entries and the firing's match value; no clock, no I/O.
 Matchers are compiled once per entry and plans are cached per (event, match
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
     Predicate = Callable[[str | None], bool]
 
 
-#: the characters that make a tool matcher more than a literal name (a literal's regex search is a substring test)
+#: the characters that make a tool matcher more than a literal name (a literal's regex search is a
+#: substring test)
 REGEX_SYNTAX = frozenset(".^$*+?{}[]\\|()")
 
 
@@ -39,7 +41,8 @@ def _never(value: str | None) -> bool:
 
 
 def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
-    """A predicate over the firing's match value (tool name, source, reason, trigger, notification type).
+    """A predicate over the firing's match value (tool name, source, reason, trigger, notification
+    type).
 
     ``None``, ``""`` and ``"*"`` match everything, and so does a firing without a
     match value. Tool matchers are a regex *search*, run by the linear-time
@@ -74,12 +77,14 @@ def compile_matcher(matcher: str | None, kind: MatcherKind) -> Predicate:
 
 
 def is_literal(matcher: str) -> bool:
-    """``matcher`` has no regular-expression syntax: as a regex it matches exactly where it occurs."""
+    """``matcher`` has no regular-expression syntax: as a regex it matches exactly where it
+    occurs."""
     return REGEX_SYNTAX.isdisjoint(matcher)
 
 
 def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
-    """Why a tool matcher cannot be matched in bounded time (its definition is skipped), else None."""
+    """Why a tool matcher cannot be matched in bounded time (its definition is skipped), else
+    None."""
     if (
         matcher is None
         or kind is not MatcherKind.TOOL
@@ -99,7 +104,8 @@ def matcher_warning(matcher: str | None, kind: MatcherKind) -> str | None:
 
 
 def matcher_regex(pattern: str) -> re.Pattern[str]:
-    """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise (for validity checks only)."""
+    """``re.compile`` without the FutureWarning some odd patterns (``[[a]``) raise (for validity
+    checks only)."""
     import re
     import warnings
 
@@ -120,7 +126,8 @@ def matcher_is_valid_regex(matcher: str) -> bool:
 
 @dataclass(frozen=True)
 class Plan:
-    """The hooks of one firing, de-duplicated, in plan order; ``sequential`` for the whole firing."""
+    """The hooks of one firing, de-duplicated, in plan order; ``sequential`` for the whole
+    firing."""
 
     entries: tuple[HookEntry, ...]
     sequential: bool
@@ -166,9 +173,9 @@ class Planner:
     def __init__(self, by_event: Callable[[HookEvent], list[HookEntry]]) -> None:
         self._by_event = by_event
         self._compiled: dict[HookEvent, tuple[list[HookEntry], list[Predicate]]] = {}
-        #: the plans made so far, by ``(event, value)``: read it (``HookSystem.fire`` looks a plan up
-        #: here before calling :meth:`plan`), never write it. One dict for the planner's life, emptied
-        #: in place.
+        #: the plans made so far, by ``(event, value)``: read it (``HookSystem.fire`` looks a plan
+        #: up here before calling :meth:`plan`), never write it. One dict for the planner's life,
+        #: emptied in place.
         self.cache: dict[tuple[HookEvent, str | None], Plan] = {}
 
     def invalidate(self) -> None:
@@ -212,7 +219,8 @@ def condition_error(entry: HookEntry) -> str | None:
 
 
 def once_key(entry: HookEntry) -> tuple[str, str, str | None, str, str]:
-    """What identifies a ``once`` hook across reloads of the same settings (event, source, file, pointer, identity)."""
+    """What identifies a ``once`` hook across reloads of the same settings (event, source, file,
+    pointer, identity)."""
     return (entry.event.value, entry.source, entry.file, entry.pointer, entry.identity)
 
 
@@ -226,7 +234,8 @@ def select(
     spent: Collection[tuple[str, str, str | None, str, str]] = (),
     matches: CallMatches | None = None,
 ) -> tuple[Plan, list[tuple[HookEntry, str]]]:
-    """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks removed.
+    """The hooks of ``plan`` that run for this input: ``if`` rules evaluated, spent ``once`` hooks
+    removed.
 
     ``matches`` evaluates a parsed ``if`` rule on the input (the host's translation of
     tool names: the engine passes :func:`hookwise.claude.conditions.call_matches`); without

@@ -168,9 +168,10 @@ _LONG_STRING = 1024
 
 
 def _plain(text: str) -> bool:
-    """``text`` is ASCII without a character JSON escapes: its JSON text is itself in quotes. A byte table
-    pass (``bytes.translate``) is about a third of the encoder's per-character work; text with a line break,
-    quote or backslash (most file contents) is turned away first by a ``memchr`` search."""
+    """``text`` is ASCII without a character JSON escapes: its JSON text is itself in quotes. A byte
+    table pass (``bytes.translate``) is about a third of the encoder's per-character work; text with
+    a line break, quote or backslash (most file contents) is turned away first by a ``memchr``
+    search."""
     return (
         text.isascii()
         and "\n" not in text
@@ -181,7 +182,8 @@ def _plain(text: str) -> bool:
 
 
 def _encode_string(text: str) -> str:
-    """:func:`json.encoder.py_encode_basestring`'s C twin, with a long plain string (:func:`_plain`) copied."""
+    """:func:`json.encoder.py_encode_basestring`'s C twin, with a long plain string (:func:`_plain`)
+    copied."""
     if len(text) >= _LONG_STRING and _plain(text):
         return '"' + text + '"'
     escaped: str = _c.encode_basestring(text)
@@ -189,9 +191,9 @@ def _encode_string(text: str) -> str:
 
 
 def dumps_input(value: Any) -> str:
-    """``dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``: what a hook reads on
-    stdin, the same text and the same exceptions, with long strings that need no escaping (a 100 KB
-    base64 blob, a one-line file) copied instead of escaped character by character."""
+    """``dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)``: what a hook
+    reads on stdin, the same text and the same exceptions, with long strings that need no escaping
+    (a 100 KB base64 blob, a one-line file) copied instead of escaped character by character."""
     if _c is None:  # pragma: no cover - CPython always has _json
         return dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     if type(value) is str:

@@ -45,18 +45,18 @@ SHELL_SYNTAX = frozenset("$;&|<>(){}*?[]~\\`#!%\n\r")
 
 #: bash builtins and reserved words (``compgen -b``, ``compgen -k``): bash runs these itself
 _BASH_WORDS = (
-    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown "
-    "echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile "
-    "popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true "
-    "type typeset ulimit umask unalias unset wait "
-    "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc"
+    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare "
+    "dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill "
+    "let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt "
+    "source suspend test times trap true type typeset ulimit umask unalias unset wait if then else "
+    "elif fi case esac for select while until do done in function time { } ! [[ ]] coproc"
 )
 BASH_WORDS = frozenset(_BASH_WORDS.split())
 
 #: environment variables bash reads at start-up or rewrites before exec'ing (any ``BASH*`` name too)
 _BASH_ENV_NAMES = (
-    "SHELLOPTS IFS OPTIND OPTARG OPTERR PPID RANDOM SRANDOM SECONDS LINENO HISTCMD "
-    "EPOCHSECONDS EPOCHREALTIME COMP_WORDBREAKS FUNCNAME GROUPS DIRSTACK PIPESTATUS POSIXLY_CORRECT ENV "
+    "SHELLOPTS IFS OPTIND OPTARG OPTERR PPID RANDOM SRANDOM SECONDS LINENO HISTCMD EPOCHSECONDS "
+    "EPOCHREALTIME COMP_WORDBREAKS FUNCNAME GROUPS DIRSTACK PIPESTATUS POSIXLY_CORRECT ENV "
     "EXECIGNORE"
 )
 BASH_ENV_NAMES = frozenset(_BASH_ENV_NAMES.split())
@@ -99,14 +99,16 @@ def _split_simple(command: str) -> tuple[str, ...] | None:
     first = words[0]
     if not first or first in BASH_WORDS or "=" in first:
         return None
-    # shlex treats \r, \v and \f as blanks; bash does not (all rejected above); tabs and spaces agree
+    # shlex treats \r, \v and \f as blanks; bash does not (all rejected above); tabs and spaces
+    # agree
     return tuple(words)
 
 
 def _quoted_words(command: str) -> list[str] | None:
-    """The words of a command made only of plain characters, blanks and quotes (no ``$``, backslash or
-    control characters: :func:`_split_simple` checked), as bash (and ``shlex.split``) reads them; None for an
-    unterminated quote. Written here so that a quoted command does not import :mod:`shlex` and :mod:`re`."""
+    """The words of a command made only of plain characters, blanks and quotes (no ``$``, backslash
+    or control characters: :func:`_split_simple` checked), as bash (and ``shlex.split``) reads them;
+    None for an unterminated quote. Written here so that a quoted command does not import
+    :mod:`shlex` and :mod:`re`."""
     words: list[str] = []
     word: list[str] = []
     started, quote = False, ""
@@ -182,7 +184,8 @@ def _prompts_as_bash(env: dict[str, str]) -> None:
         env.pop(name, None)
     if "PS4" in env and os.geteuid() == 0:
         env["PS4"] = (
-            "+ "  # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+            # bash run by root does not take PS4 from the environment (a non-root bash keeps it)
+            "+ "
         )
 
 

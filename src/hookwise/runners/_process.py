@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from hookwise.runners._warm import WarmProcess
 
-    #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver uses), or
-    #: a hook forked by a warm interpreter (:class:`hookwise.runners._warm.WarmProcess`)
+    #: a started process: :class:`subprocess.Popen` or :class:`Spawned` (the part of it the driver
+    #: uses), or a hook forked by a warm interpreter (:class:`hookwise.runners._warm.WarmProcess`)
     Process = Union["subprocess.Popen[bytes]", "Spawned", "WarmProcess"]
 
 DEFAULT_CAP = 1 << 20  # bytes kept per stream
@@ -45,14 +45,16 @@ KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL of a timed-out hook's process 
 READ_CHUNK = 1 << 16
 #: a pipe's capacity as Linux creates it; a hook input longer than this gets a larger stdin pipe
 PIPE_DEFAULT_SIZE = 1 << 16
-#: the largest stdin pipe asked for (Linux's default ``/proc/sys/fs/pipe-max-size`` for unprivileged users)
+#: the largest stdin pipe asked for (Linux's default ``/proc/sys/fs/pipe-max-size`` for unprivileged
+#: users)
 PIPE_MAX_SIZE = 1 << 20
 
 _HAS_PIDFD = hasattr(os, "pidfd_open")
 _HAS_POSIX_SPAWN = hasattr(os, "posix_spawn") and sys.platform.startswith("linux")
-#: start hooks whose directory is the current one with posix_spawn (see :func:`_spawn_here`). Off by default:
-#: a host that embeds hookwise may change directory on another thread while a hook starts. The hookwise
-#: program switches it on (:func:`hookwise.cli.main.console`): its own threads never change directory.
+#: start hooks whose directory is the current one with posix_spawn (see :func:`_spawn_here`). Off by
+#: default: a host that embeds hookwise may change directory on another thread while a hook starts.
+#: The hookwise program switches it on (:func:`hookwise.cli.main.console`): its own threads never
+#: change directory.
 SPAWN_HERE = False
 
 
@@ -82,7 +84,8 @@ class Spawn:
 
 @dataclass
 class Completed:
-    """What happened. ``returncode`` is None when the process never ran, timed out or died by a signal."""
+    """What happened. ``returncode`` is None when the process never ran, timed out or died by a
+    signal."""
 
     returncode: int | None = None
     signal: int | None = None
@@ -99,7 +102,8 @@ class Completed:
 
 @dataclass
 class Stream:
-    """One output pipe read up to ``cap`` bytes (the rest is read and dropped, ``truncated`` set)."""
+    """One output pipe read up to ``cap`` bytes (the rest is read and dropped, ``truncated``
+    set)."""
 
     fd: int
     cap: int
@@ -161,7 +165,8 @@ def _spawn_error_text(exc: OSError, req: Spawn) -> str:
 
 
 class Spawned:
-    """A child started by :func:`os.posix_spawn`: the part of :class:`subprocess.Popen` the driver uses.
+    """A child started by :func:`os.posix_spawn`: the part of :class:`subprocess.Popen` the driver
+    uses.
 
     ``stdin``/``stdout``/``stderr`` are unbuffered pipe files; ``poll``/``wait`` set
     ``returncode`` as Popen does (``-N`` for signal N) and ``wait`` raises
@@ -215,27 +220,30 @@ class Spawned:
             delay = min(delay * 2, 0.05)
 
 
-#: what :class:`subprocess.Popen` resets in the child (``restore_signals``): Python ignores SIGPIPE, hooks must not
+#: what :class:`subprocess.Popen` resets in the child (``restore_signals``): Python ignores SIGPIPE,
+#: hooks must not
 _DEFAULT_SIGNALS = _leftovers.signal_numbers("SIGPIPE", "SIGXFSZ", "SIGXFZ")
 
 
 def _exec_path(env: dict[str, str]) -> list[str]:
-    """The directories ``PATH`` names in ``env``, as :func:`os.get_exec_path` reads them (which imports
-    :mod:`warnings` on every call, about half a millisecond of a start-up)."""
+    """The directories ``PATH`` names in ``env``, as :func:`os.get_exec_path` reads them (which
+    imports :mod:`warnings` on every call, about half a millisecond of a start-up)."""
     path = env.get("PATH")
     return (os.defpath if path is None else path).split(os.pathsep)
 
 
 def _current_dir() -> str | None:
-    """This process's working directory, or None when it was deleted (a hook then keeps ``Popen``, which
-    changes to the hook's own directory: a deleted directory never matters when the project exists)."""
+    """This process's working directory, or None when it was deleted (a hook then keeps ``Popen``,
+    which changes to the hook's own directory: a deleted directory never matters when the project
+    exists)."""
     try:
         return os.getcwd()
     except OSError:
         return None
 
 
-#: whether a hook gets a new session or only a process group of its own (see :func:`._reaper.new_session`)
+#: whether a hook gets a new session or only a process group of its own (see
+#: :func:`._reaper.new_session`)
 new_session = _leftovers.new_session
 
 
@@ -245,17 +253,19 @@ def _group(session: bool) -> dict[str, Any]:
 
 
 def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
-    """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else None.
+    """Start ``req`` with :func:`os.posix_spawn` when that is exactly what ``Popen`` would do, else
+    None.
 
-    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session (or only a
-    process group, see :func:`new_session`), every
-    inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in the
-    child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change directory,
-    so a hook whose directory is not the current one (and any platform without it) keeps ``Popen``, which
-    is imported only then: most ``hookwise fire`` runs never load :mod:`subprocess`. One difference remains,
-    not visible to a hook: glibc leaves its own internal signals (32, 33) ignored in the child. Only the
-    hookwise program uses this path (:data:`SPAWN_HERE`): in a host that calls :func:`os.chdir` on another
-    thread, the directory check could race with the spawn.
+    ``Popen(start_new_session=True, close_fds=True, restore_signals=True)`` = a new session (or only
+    a process group, see :func:`new_session`), every
+    inheritable descriptor above 2 closed, SIGPIPE/SIGXFSZ back to default, the program looked up in
+    the child's PATH like Popen (first error other than not-found wins). posix_spawn cannot change
+    directory, so a hook whose directory is not the current one (and any platform without it) keeps
+    ``Popen``, which is imported only then: most ``hookwise fire`` runs never load
+    :mod:`subprocess`. One difference remains, not visible to a hook: glibc leaves its own internal
+    signals (32, 33) ignored in the child. Only the hookwise program uses this path
+    (:data:`SPAWN_HERE`): in a host that calls :func:`os.chdir` on another thread, the directory
+    check could race with the spawn.
     """
     if not (SPAWN_HERE and _HAS_POSIX_SPAWN) or req.cwd != _current_dir():
         return None
@@ -334,7 +344,8 @@ def _spawn_here(req: Spawn, env: dict[str, str]) -> Spawned | None:
 
 
 def _inheritable_fds() -> list[int]:
-    """Descriptors above 2 a child would inherit (Popen's close_fds closes them; hookwise's own never are)."""
+    """Descriptors above 2 a child would inherit (Popen's close_fds closes them; hookwise's own
+    never are)."""
     try:
         names = os.listdir("/proc/self/fd")
     except OSError:
@@ -391,10 +402,10 @@ def popen(req: Spawn, token: str) -> tuple[Process | None, Spawn, str | None]:
 def start_process(
     req: Spawn, token: str, batch: int, notes: list[str]
 ) -> tuple[Process | None, Spawn, str | None]:
-    """:func:`popen`; or, for a hook that is exactly ``python script.py`` fired again and again by this
-    process, a fork of a warm interpreter of the same python (:mod:`hookwise.runners._warm`). ``batch``
-    numbers the :func:`run_many` call (a key counts once per firing); ``notes`` gets a warning when a warm
-    start had to fall back to this one."""
+    """:func:`popen`; or, for a hook that is exactly ``python script.py`` fired again and again by
+    this process, a fork of a warm interpreter of the same python (:mod:`hookwise.runners._warm`).
+    ``batch`` numbers the :func:`run_many` call (a key counts once per firing); ``notes`` gets a
+    warning when a warm start had to fall back to this one."""
     if req.executable is None or len(req.argv) < 2 or "python" not in req.argv[0]:
         return popen(req, token)
     from hookwise.runners import _warm
@@ -413,7 +424,8 @@ def open_pidfd(pid: int) -> int | None:
 
 
 def signal_group(pgid: int, token: str, sig: int) -> None:
-    """Send ``sig`` to a hook's process group and to the processes of its run that left the group."""
+    """Send ``sig`` to a hook's process group and to the processes of its run that left the
+    group."""
     try:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
@@ -435,12 +447,13 @@ READ, WRITE = select.POLLIN, select.POLLOUT
 
 
 class Poller:
-    """The descriptors the wait loop watches, each with the data :func:`drive` hands to ``dispatch``.
+    """The descriptors the wait loop watches, each with the data :func:`drive` hands to
+    ``dispatch``.
 
-    :func:`select.poll` with a payload per descriptor. (:mod:`selectors` would serve, but importing it costs
-    about a millisecond of every ``hookwise fire``: a namedtuple and abstract base classes the loop never
-    needs.) A descriptor that hung up or failed is reported like a ready one: its reader then sees the end
-    of file or the error.
+    :func:`select.poll` with a payload per descriptor. (:mod:`selectors` would serve, but importing
+    it costs about a millisecond of every ``hookwise fire``: a namedtuple and abstract base classes
+    the loop never needs.) A descriptor that hung up or failed is reported like a ready one: its
+    reader then sees the end of file or the error.
     """
 
     __slots__ = ("_poll", "_data")
@@ -461,7 +474,8 @@ class Poller:
         self._poll.unregister(fd)
 
     def select(self, timeout: float | None) -> list[object]:
-        """The data of every ready descriptor, waiting at most ``timeout`` seconds (None: no limit)."""
+        """The data of every ready descriptor, waiting at most ``timeout`` seconds (None: no
+        limit)."""
         ms = (
             None if timeout is None else int(-(-timeout * 1000.0 // 1))
         )  # rounded up: never wake early
@@ -561,11 +575,12 @@ def _close_stdin(child: _Child, sel: Poller) -> None:
 
 
 def grow_pipe(fd: int, size: int) -> int | None:
-    """Make the pipe ``fd`` hold ``size`` bytes (at most :data:`PIPE_MAX_SIZE`) when that is more than a pipe
-    holds by default: a 100 KB input then goes in with one write instead of a write per round of the wait loop,
-    each waiting for the hook to read. Returns the pipe's new capacity, or None when it was left as it was
-    (not needed, not Linux, or refused: a user over ``/proc/sys/fs/pipe-user-pages-soft`` gets EPERM; the input
-    is then written as the hook reads, as with any pipe)."""
+    """Make the pipe ``fd`` hold ``size`` bytes (at most :data:`PIPE_MAX_SIZE`) when that is more
+    than a pipe holds by default: a 100 KB input then goes in with one write instead of a write per
+    round of the wait loop, each waiting for the hook to read. Returns the pipe's new capacity, or
+    None when it was left as it was (not needed, not Linux, or refused: a user over
+    ``/proc/sys/fs/pipe-user-pages-soft`` gets EPERM; the input is then written as the hook reads,
+    as with any pipe)."""
     if size <= PIPE_DEFAULT_SIZE or not sys.platform.startswith("linux"):
         return None
     import fcntl  # only for inputs this large: a plain ``hookwise fire`` never loads it
@@ -577,7 +592,8 @@ def grow_pipe(fd: int, size: int) -> int | None:
 
 
 def _write_stdin(child: _Child, sel: Poller) -> None:
-    """Write what the pipe takes of the rest of the input (never blocks); close stdin once all is written."""
+    """Write what the pipe takes of the rest of the input (never blocks); close stdin once all is
+    written."""
     assert child.stdin_fd is not None
     try:
         n = os.write(child.stdin_fd, child.stdin_view)

@@ -83,18 +83,20 @@ def child_env(env: dict[str, str], token: str) -> dict[str, str]:
     return {**env, MARKER: f"{outer}:{token}" if outer else token}
 
 
-#: Popen can give a child a process group of its own without a new session (``process_group``, Python 3.11)
+#: Popen can give a child a process group of its own without a new session (``process_group``,
+#: Python 3.11)
 _HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
 
 
 def new_session() -> bool:
-    """Whether a hook starts in a new session (as it always did) rather than only leading a process group of its
-    own in this process's session. The two differ for a hook only through a controlling terminal: in a new
-    session it has none, so a read of ``/dev/tty`` fails at once instead of stopping a background process
-    group (SIGTTIN) until the timeout. So a new session is kept whenever this process has a controlling
-    terminal (or it cannot tell). Without one, the process group is enough, and cheaper: on Linux every new
-    session also gets a scheduler autogroup of its own (``/proc/sys/kernel/sched_autogroup_enabled``), which
-    on a busy machine made the median ``bash -c`` hook about twice as slow (docs/performance.md)."""
+    """Whether a hook starts in a new session (as it always did) rather than only leading a process
+    group of its own in this process's session. The two differ for a hook only through a controlling
+    terminal: in a new session it has none, so a read of ``/dev/tty`` fails at once instead of
+    stopping a background process group (SIGTTIN) until the timeout. So a new session is kept
+    whenever this process has a controlling terminal (or it cannot tell). Without one, the process
+    group is enough, and cheaper: on Linux every new session also gets a scheduler autogroup of its
+    own (``/proc/sys/kernel/sched_autogroup_enabled``), which on a busy machine made the median
+    ``bash -c`` hook about twice as slow (docs/performance.md)."""
     if not _HAS_PROCESS_GROUP:
         return True
     try:

@@ -1,24 +1,27 @@
-"""Warm Python command hooks: a repeated ``python script.py`` hook forked from a waiting interpreter.
+"""Warm Python command hooks: a repeated ``python script.py`` hook forked from a waiting
+interpreter.
 
 In a process that fires the same Python command hook again and again (an agent host, an adapter,
-``hookwise serve``, any program calling :meth:`HookSystem.fire`), almost all of a hook's time is its own
-interpreter's start-up. A command that hookwise already runs without bash (:mod:`._direct`) and that is
-exactly ``<python> <script>.py [args...]`` (no interpreter options) is, from its third firing in this
-process on, forked from a *zygote*: the same interpreter binary, started once in the hook's directory with
-the hook's environment, that waits on a socketpair (:mod:`._zygote` is its program; it never imports
-hookwise). Each run hands it the argv, environment, directory and the three pipes of the hook; the
-zygote's child leads a new session or a process group as a normal start would (hookwise signals the
-process group at a timeout), becomes
+``hookwise serve``, any program calling :meth:`HookSystem.fire`), almost all of a hook's time is its
+own interpreter's start-up. A command that hookwise already runs without bash (:mod:`._direct`) and
+that is exactly ``<python> <script>.py [args...]`` (no interpreter options) is, from its third
+firing in this process on, forked from a *zygote*: the same interpreter binary, started once in the
+hook's directory with the hook's environment, that waits on a socketpair (:mod:`._zygote` is its
+program; it never imports hookwise). Each run hands it the argv, environment, directory and the
+three pipes of the hook; the zygote's child leads a new session or a process group as a normal start
+would (hookwise signals the process group at a timeout), becomes
 ``python script.py args`` and reports its pid; the zygote reports its exit status. The driver in
-:mod:`._process` treats the child like any other process (pipes, caps, timeouts, process-group kill).
+:mod:`._process` treats the child like any other process (pipes, caps, timeouts, process-group
+kill).
 
 A key is the interpreter (the word as written and the file it resolves to), the directory and the
-variables that shape an interpreter's start-up (:func:`startup_env`). A key's zygote is started after its
-second firing (a process that fires once, ``hookwise fire``, never starts one), and replaced when the
-interpreter or a directory of its ``sys.path`` changed (a package installed since). Whenever the zygote
-cannot serve a run (it ended, did not start, broke the protocol), the hook is started the normal way and
-the firing carries a warning saying so; after :data:`MAX_FAILURES` a key stays cold. ``HOOKWISE_WARM_PYTHON=0``
-turns all of this off. What a warm hook can still tell apart is listed in docs/performance.md.
+variables that shape an interpreter's start-up (:func:`startup_env`). A key's zygote is started
+after its second firing (a process that fires once, ``hookwise fire``, never starts one), and
+replaced when the interpreter or a directory of its ``sys.path`` changed (a package installed
+since). Whenever the zygote cannot serve a run (it ended, did not start, broke the protocol), the
+hook is started the normal way and the firing carries a warning saying so; after
+:data:`MAX_FAILURES` a key stays cold. ``HOOKWISE_WARM_PYTHON=0`` turns all of this off. What a warm
+hook can still tell apart is listed in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -45,19 +48,21 @@ SWITCH = "HOOKWISE_WARM_PYTHON"
 _OFF = frozenset({"0", "false", "no", "off"})
 #: firings of a key that start its interpreter the normal way before its zygote is started
 COLD_FIRINGS = 2
-#: longest wait for a starting zygote (also at most half the hook's timeout); then the hook starts cold
+#: longest wait for a starting zygote (also at most half the hook's timeout); then the hook starts
+#: cold
 READY_WAIT_S = 2.0
 #: longest wait for the zygote's answer to a run; then it counts as broken
 REPLY_WAIT_S = 5.0
 #: zygotes of one key that may fail before the key stays cold for the life of the process
 MAX_FAILURES = 3
-#: live zygotes per process at most (an idle one is about 10-20 MB); a new key ends the one used longest ago
+#: live zygotes per process at most (an idle one is about 10-20 MB); a new key ends the one used
+#: longest ago
 MAX_ZYGOTES = 4
 
 #: the variables (besides PYTHON*, _PYTHON*, LC_* and PYENV_*) that change what an interpreter's
 #: start-up does:
-#: the home and search path, the locale (stdio encodings), the time zone, and the ones the ``.pth`` files
-#: of common tools read (setuptools' distutils hack, coverage's start-up hook)
+#: the home and search path, the locale (stdio encodings), the time zone, and the ones the ``.pth``
+#: files of common tools read (setuptools' distutils hack, coverage's start-up hook)
 STARTUP_NAMES = frozenset(
     {
         "HOME",
@@ -74,7 +79,8 @@ STARTUP_NAMES = frozenset(
 STARTUP_PREFIXES = ("PYTHON", "_PYTHON", "LC_", "PYENV_")
 
 
-#: fork, SCM_RIGHTS over a SOCK_SEQPACKET socketpair and pidfds: Linux (elsewhere hooks start normally)
+#: fork, SCM_RIGHTS over a SOCK_SEQPACKET socketpair and pidfds: Linux (elsewhere hooks start
+#: normally)
 SUPPORTED = sys.platform.startswith("linux")
 
 
@@ -110,7 +116,7 @@ def key_of(req: Spawn) -> tuple[object, ...] | None:
     return (argv[0], req.executable, req.cwd, startup_env(req.env))
 
 
-# ------------------------------------------------------------------------------------------ the zygote
+# --------------------------------------------------------------------------------------- the zygote
 _PROGRAM: list[str] = []
 
 
@@ -122,9 +128,9 @@ def _program() -> str:
 
 
 def _own_group() -> dict[str, Any]:
-    """Popen's arguments for a zygote: in this process's session, in a process group of its own (Python
-    3.11+; a new session before), so that a child that leads only a process group is in this session,
-    as a hook started the normal way is."""
+    """Popen's arguments for a zygote: in this process's session, in a process group of its own
+    (Python 3.11+; a new session before), so that a child that leads only a process group is in this
+    session, as a hook started the normal way is."""
     return {"process_group": 0} if sys.version_info >= (3, 11) else {"start_new_session": True}
 
 
@@ -173,7 +179,8 @@ class Zygote:
             except OSError:  # pragma: no cover - the system's limit applies
                 pass
             proc = subprocess.Popen(
-                # its hooks lead a new session or only a process group, as cold ones (_process.new_session)
+                # its hooks lead a new session or only a process group, as cold ones
+                # (_process.new_session)
                 [
                     req.argv[0],
                     "-c",
@@ -208,7 +215,8 @@ class Zygote:
 
     # -- reading what it sends
     def _pump(self, timeout: float) -> None:
-        """Read the zygote's messages that arrive within ``timeout`` seconds (at least what is there)."""
+        """Read the zygote's messages that arrive within ``timeout`` seconds (at least what is
+        there)."""
         import select
 
         if self.gone is not None:
@@ -296,7 +304,8 @@ class Zygote:
         return [_stat(p) for p in (self.exe or "", *self.paths)]
 
     def fresh(self) -> bool:
-        """The interpreter file and its ``sys.path`` directories are as they were when it started."""
+        """The interpreter file and its ``sys.path`` directories are as they were when it
+        started."""
         return self._stamp() == self.stamp
 
     # -- runs
@@ -309,7 +318,8 @@ class Zygote:
         return self.ready and self.gone is None
 
     def run(self, req: Spawn, env: Mapping[str, str], notes: list[str]) -> WarmProcess | None:
-        """Start ``req`` by a fork of this zygote; None when it cannot (then ``gone`` may say why)."""
+        """Start ``req`` by a fork of this zygote; None when it cannot (then ``gone`` may say
+        why)."""
         payload = _payload(req, env)
         if payload is None:
             return None
@@ -372,7 +382,8 @@ class Zygote:
         return None
 
     def status(self, pid: int, timeout: float | None) -> int | None:
-        """``pid``'s exit status as :class:`subprocess.Popen` gives it, or None when not known in ``timeout``."""
+        """``pid``'s exit status as :class:`subprocess.Popen` gives it, or None when not known in
+        ``timeout``."""
         end = None if timeout is None else _now() + timeout
         while True:
             with self.lock:
@@ -417,7 +428,8 @@ def _now() -> float:
 
 
 def _payload(req: Spawn, env: Mapping[str, str]) -> bytes | None:
-    """The run request, or None when something in it is not valid for exec (the normal start reports it)."""
+    """The run request, or None when something in it is not valid for exec (the normal start reports
+    it)."""
     fields = [
         os.fsencode(req.executable or req.argv[0]),
         os.fsencode(req.cwd),
@@ -436,9 +448,9 @@ def _payload(req: Spawn, env: Mapping[str, str]) -> bytes | None:
 class WarmProcess:
     """A hook forked by a zygote: what :mod:`._process`'s driver uses of :class:`subprocess.Popen`.
 
-    The zygote is its parent, so its exit status comes from the zygote (:meth:`Zygote.status`). If the
-    zygote ends while the hook runs, the status is lost: the hook's process group is killed and the
-    firing says so.
+    The zygote is its parent, so its exit status comes from the zygote (:meth:`Zygote.status`). If
+    the zygote ends while the hook runs, the status is lost: the hook's process group is killed and
+    the firing says so.
     """
 
     def __init__(
@@ -489,7 +501,7 @@ class WarmProcess:
             )
 
 
-# ------------------------------------------------------------------------------------------ the keys
+# ----------------------------------------------------------------------------------------- the keys
 class _Slot:
     """One key: how many firings started it cold, then its zygote."""
 
@@ -516,7 +528,8 @@ def start(
     notes: list[str],
     popen: Callable[[Spawn, str], Started],
 ) -> Started:
-    """Start ``req``: by a zygote when its key has one ready, else with ``popen`` (counting the firing)."""
+    """Start ``req``: by a zygote when its key has one ready, else with ``popen`` (counting the
+    firing)."""
     key = key_of(req) if enabled() else None
     if key is None:
         return popen(req, token)
@@ -576,7 +589,8 @@ def _retire(slot: _Slot, zygote: Zygote, failed: bool) -> None:
 
 
 def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
-    """One more cold firing of ``slot``'s key; after :data:`COLD_FIRINGS` of them, start its zygote."""
+    """One more cold firing of ``slot``'s key; after :data:`COLD_FIRINGS` of them, start its
+    zygote."""
     with _LOCK:
         if batch != slot.last_batch:
             slot.last_batch = batch
@@ -591,8 +605,8 @@ def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
         except (OSError, ValueError) as exc:
             slot.failures += 1
             notes.append(
-                f"warm Python: the warm interpreter for {req.argv[0]} could not be started ({exc}); "
-                "hooks it runs start the normal way"
+                f"warm Python: the warm interpreter for {req.argv[0]} could not be started "
+                f"({exc}); hooks it runs start the normal way"
             )
             return
         next(_ZYGOTES_STARTED)
@@ -605,7 +619,8 @@ def _count(slot: _Slot, req: Spawn, batch: int, notes: list[str]) -> None:
 
 
 def _make_room() -> None:
-    """Below :data:`MAX_ZYGOTES` live zygotes: end the idle one used longest ago (its key starts cold again)."""
+    """Below :data:`MAX_ZYGOTES` live zygotes: end the idle one used longest ago (its key starts
+    cold again)."""
     live = [s for s in _SLOTS.values() if s.zygote is not None]
     idle = [s for s in live if s.zygote is not None and not s.zygote.running]
     if len(live) < MAX_ZYGOTES or not idle:
@@ -629,7 +644,8 @@ def close_all() -> None:
 
 
 def _forget() -> None:
-    """In a fork of this process: the zygotes belong to the parent; close our copies of their sockets."""
+    """In a fork of this process: the zygotes belong to the parent; close our copies of their
+    sockets."""
     global _LOCK
     _LOCK = _thread.allocate_lock()  # another thread of the parent may have held it
     for s in _SLOTS.values():

@@ -37,23 +37,26 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any
 
-# asyncio and inspect are imported where they are used: a ``hookwise fire`` whose Python hooks are plain
-# functions needs neither (asyncio alone, with the ssl it loads, costs several times the whole firing;
-# inspect ~60 M instructions); threading is imported with the first worker
+# asyncio and inspect are imported where they are used: a ``hookwise fire`` whose Python hooks are
+# plain functions needs neither (asyncio alone, with the ssl it loads, costs several times the whole
+# firing; inspect ~60 M instructions); threading is imported with the first worker
 
 _copy_context = contextvars.copy_context
 
 #: the types of a plain function and of a bound method (without importing :mod:`types`)
 _FUNCTION = type(lambda: None)
 _METHOD = type((lambda: None).__get__(0))
-#: ``co_flags`` bits of a coroutine function and of a generator-based coroutine (``@types.coroutine``)
+#: ``co_flags`` bits of a coroutine function and of a generator-based coroutine
+#: (``@types.coroutine``)
 _CO_COROUTINE = 0x80
 _CO_ITERABLE_COROUTINE = 0x100
 
-#: idle workers kept for reuse at most (a burst of concurrent firings, e.g. ``hookwise serve`` at 64 clients:
-#: a worker started per call costs more than the call); more are started on demand and end after their call
+#: idle workers kept for reuse at most (a burst of concurrent firings, e.g. ``hookwise serve`` at 64
+#: clients: a worker started per call costs more than the call); more are started on demand and end
+#: after their call
 MAX_IDLE = 64
-#: idle workers kept however long they wait; the ones above this end after :data:`IDLE_EXIT_S` without work
+#: idle workers kept however long they wait; the ones above this end after :data:`IDLE_EXIT_S`
+#: without work
 KEEP_IDLE = 8
 IDLE_EXIT_S = 5.0
 #: how long past the deadline the caller waits for a coroutine to be cancelled on its own loop
@@ -70,10 +73,12 @@ class HookTimeout(Exception):
 
 
 class HookEscaped(Exception):
-    """The hook raised a ``BaseException`` that is not an ``Exception`` (``sys.exit(0)``, ``KeyboardInterrupt``).
+    """The hook raised a ``BaseException`` that is not an ``Exception`` (``sys.exit(0)``,
+    ``KeyboardInterrupt``).
 
-    Raised in the hook's worker, it would end the host (``fire`` exiting 0 = proceed even when another hook
-    denied); it reaches the caller wrapped in this, and the hook's outcome is ``failed``.
+    Raised in the hook's worker, it would end the host (``fire`` exiting 0 = proceed even when
+    another hook denied); it reaches the caller wrapped in this, and the hook's outcome is
+    ``failed``.
     """
 
     def __init__(self, exc: BaseException) -> None:
@@ -82,7 +87,8 @@ class HookEscaped(Exception):
 
 
 class _Job:
-    """One :func:`call_async` call: ``func(arg)`` (awaited if it returns an awaitable), answered on ``future``."""
+    """One :func:`call_async` call: ``func(arg)`` (awaited if it returns an awaitable), answered on
+    ``future``."""
 
     __slots__ = ("func", "arg", "timeout", "future", "abandoned", "context")
 
@@ -102,23 +108,26 @@ async def _await(aw: Awaitable[Any]) -> Any:
 
 
 class _Worker:
-    """A daemon thread given one call at a time (with an event loop of its own once a hook returns an awaitable).
+    """A daemon thread given one call at a time (with an event loop of its own once a hook returns
+    an awaitable).
 
-    The hand-off of :func:`call` is two raw locks of the worker's own, made once, and no other lock: the
-    caller stores the call on the worker and releases ``go`` as the last thing before it waits on ``done``;
-    the worker stores the answer and releases ``done`` as the last thing before it waits on ``go`` again.
-    Every other step of the hand-off (the worker's fields, the idle list) is one operation under the GIL, so
-    each call costs the two thread switches and nothing else that blocks: no per-call object but the copy
-    of the caller's context, no third lock (a queue plus a ``concurrent.futures.Future`` per call cost
-    several locks, a Condition and their allocations; a guard lock around a state field, two ``with``
-    blocks per call). The caller, not the worker, puts the worker back among the idle ones once it has read
-    the answer, so the worker is waiting again (the GIL given up) as soon as it has answered.
+    The hand-off of :func:`call` is two raw locks of the worker's own, made once, and no other lock:
+    the caller stores the call on the worker and releases ``go`` as the last thing before it waits
+    on ``done``; the worker stores the answer and releases ``done`` as the last thing before it
+    waits on ``go`` again. Every other step of the hand-off (the worker's fields, the idle list) is
+    one operation under the GIL, so each call costs the two thread switches and nothing else that
+    blocks: no per-call object but the copy of the caller's context, no third lock (a queue plus a
+    ``concurrent.futures.Future`` per call cost several locks, a Condition and their allocations; a
+    guard lock around a state field, two ``with`` blocks per call). The caller, not the worker, puts
+    the worker back among the idle ones once it has read the answer, so the worker is waiting again
+    (the GIL given up) as soon as it has answered.
 
-    Giving up (the caller's deadline passed) is the flag ``quit``, read by the worker right after it takes
-    ``go`` (a call whose deadline passed before it started never starts) and right after it releases
-    ``done`` (a worker whose answer came too late ends instead of waiting for work that never comes). The
-    caller sets ``quit`` *before* its last look at ``done`` (:func:`_give_up`), so either the worker sees
-    it, or the caller sees the answer and wakes the worker to end; a given-up worker is never reused.
+    Giving up (the caller's deadline passed) is the flag ``quit``, read by the worker right after it
+    takes ``go`` (a call whose deadline passed before it started never starts) and right after it
+    releases ``done`` (a worker whose answer came too late ends instead of waiting for work that
+    never comes). The caller sets ``quit`` *before* its last look at ``done`` (:func:`_give_up`), so
+    either the worker sees it, or the caller sees the answer and wakes the worker to end; a given-up
+    worker is never reused.
     """
 
     __slots__ = (
@@ -153,7 +162,8 @@ class _Worker:
         self.quit = False
         self.value: Any = None
         self.error: BaseException | None = None
-        #: the worker's event loop, made for the first awaitable a hook returns (plain functions need none)
+        #: the worker's event loop, made for the first awaitable a hook returns (plain functions
+        #: need none)
         self.loop: Any = None
         _start_thread(self._main, "hookwise-python-hook")
 
@@ -202,9 +212,9 @@ class _Worker:
                 return
 
     def _stay(self) -> bool:
-        """Idle for :data:`IDLE_EXIT_S`: True once ``go`` is taken (work came), False to end (more than
-        :data:`KEEP_IDLE` workers were idle, and this one was taken out of the idle list before a caller
-        took it; ``list.remove`` is atomic under the GIL, like the callers' ``pop``)."""
+        """Idle for :data:`IDLE_EXIT_S`: True once ``go`` is taken (work came), False to end (more
+        than :data:`KEEP_IDLE` workers were idle, and this one was taken out of the idle list before
+        a caller took it; ``list.remove`` is atomic under the GIL, like the callers' ``pop``)."""
         go = self.go
         while True:
             if len(_idle) > KEEP_IDLE:
@@ -245,9 +255,10 @@ class _Worker:
 
 
 def _caught(exc: BaseException) -> BaseException:
-    """What the caller of a hook that raised ``exc`` gets: an ``Exception`` as is; ``CancelledError`` (the
-    hook's own, never the caller's cancellation) as a ``RuntimeError``; ``SystemExit``, ``KeyboardInterrupt``
-    and the like wrapped in :class:`HookEscaped`, never the host's end."""
+    """What the caller of a hook that raised ``exc`` gets: an ``Exception`` as is;
+    ``CancelledError`` (the hook's own, never the caller's cancellation) as a ``RuntimeError``;
+    ``SystemExit``, ``KeyboardInterrupt`` and the like wrapped in :class:`HookEscaped`, never the
+    host's end."""
     asyncio = sys.modules.get("asyncio")  # without asyncio loaded no CancelledError exists
     if asyncio is not None and isinstance(exc, asyncio.CancelledError):
         return RuntimeError("the hook raised CancelledError")
@@ -256,17 +267,18 @@ def _caught(exc: BaseException) -> BaseException:
     return HookEscaped(exc)
 
 
-#: idle workers; ``list.pop`` and ``list.append`` are atomic under the GIL, so taking and returning one
-#: needs no lock (two racing returns may leave MAX_IDLE + 1 idle for a while, which is harmless)
+#: idle workers; ``list.pop`` and ``list.append`` are atomic under the GIL, so taking and returning
+#: one needs no lock (two racing returns may leave MAX_IDLE + 1 idle for a while, which is harmless)
 _idle: list[_Worker] = []
 
 
 def _start_thread(target: Callable[[], None], name: str) -> None:
     """Run ``target`` on a new daemon :class:`threading.Thread` named ``name``.
 
-    Always a :mod:`threading` thread, started from the caller's thread: if :mod:`threading` were first
-    imported on a raw worker (a hook importing ``logging``, or asyncio for an awaitable), threading would
-    take that worker for the main thread and the interpreter's exit would wait for it forever."""
+    Always a :mod:`threading` thread, started from the caller's thread: if :mod:`threading` were
+    first imported on a raw worker (a hook importing ``logging``, or asyncio for an awaitable),
+    threading would take that worker for the main thread and the interpreter's exit would wait for
+    it forever."""
     import threading
 
     threading.Thread(target=target, name=name, daemon=True).start()
@@ -302,11 +314,12 @@ def _abandon(job: _Job) -> None:
 
 
 def _give_up(worker: _Worker) -> bool:
-    """The caller's deadline passed: True when the call is abandoned, False when it answered just now.
+    """The caller's deadline passed: True when the call is abandoned, False when it answered just
+    now.
 
-    ``quit`` is set before the last look at ``done``: a worker that answers after that look sees it and
-    ends; one that answered before it is woken here to end (its ``go`` is held: it took it for this call).
-    Either way the worker is not reused."""
+    ``quit`` is set before the last look at ``done``: a worker that answers after that look sees it
+    and ends; one that answered before it is woken here to end (its ``go`` is held: it took it for
+    this call). Either way the worker is not reused."""
     worker.quit = True
     if not worker.done.acquire(False):
         return True
@@ -315,8 +328,8 @@ def _give_up(worker: _Worker) -> bool:
 
 
 def is_awaitable(value: object) -> bool:
-    """:func:`inspect.isawaitable` without importing :mod:`inspect`: a coroutine, a generator-based coroutine,
-    or anything with ``__await__``."""
+    """:func:`inspect.isawaitable` without importing :mod:`inspect`: a coroutine, a generator-based
+    coroutine, or anything with ``__await__``."""
     if isinstance(value, _Awaitable):  # coroutines, futures, tasks, any __await__
         return True
     code = getattr(value, "gi_code", None)  # a generator decorated with @types.coroutine
@@ -350,8 +363,8 @@ def call(
 ) -> Any:
     """Run ``func(arg)`` (awaiting its result if awaitable), or just ``awaitable``, on a worker.
 
-    Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
-    after that, and whatever the hook raised otherwise.
+    Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises
+    :class:`HookTimeout` after that, and whatever the hook raised otherwise.
     """
     if timeout < 0.0:
         timeout = 0.0
@@ -362,7 +375,8 @@ def call(
     worker.func, worker.arg, worker.awaitable, worker.timeout = func, arg, awaitable, timeout
     worker.context = _copy_context()
     done, wait = worker.done, timeout + CANCEL_GRACE_S
-    worker.go.release()  # the last step before waiting: the worker wakes to a caller about to let go of the GIL
+    # the last step before waiting: the worker wakes to a caller about to let go of the GIL
+    worker.go.release()
     try:
         answered = done.acquire(True, wait)
     except BaseException:  # KeyboardInterrupt while waiting: the worker is not reused, and ends

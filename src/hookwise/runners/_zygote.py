@@ -1,9 +1,11 @@
-# hookwise warm interpreter: forks repeated `python script.py` hooks (docs/performance.md, "Warm Python hooks")
+# hookwise warm interpreter: forks repeated `python script.py` hooks (docs/performance.md, "Warm
+# Python hooks")
 """The warm interpreter ("zygote") that starts repeated Python command hooks by forking.
 
-Never imported by hookwise: :mod:`hookwise.runners._warm` reads this file as text and runs it with the
-hook's own interpreter as ``<python> -c <this text> <fd>`` (the interpreter may belong to another
-virtual environment, so nothing here imports hookwise). It is single-threaded, so forking is safe.
+Never imported by hookwise: :mod:`hookwise.runners._warm` reads this file as text and runs it with
+the hook's own interpreter as ``<python> -c <this text> <fd>`` (the interpreter may belong to
+another virtual environment, so nothing here imports hookwise). It is single-threaded, so forking is
+safe.
 
 The socket ``fd`` is one end of a ``SOCK_SEQPACKET`` socketpair (no path in the file system): every
 message is one record of fields joined by NUL bytes.
@@ -15,8 +17,10 @@ zygote (or its child) -> hookwise:
 
 * ``R pid`` then this interpreter's ``sys.path`` directories: ready;
 * ``U version``: an interpreter this program does not serve (the zygote exits);
-* ``P pid`` (from the child): started; it leads a new session, its descriptors and directory are in place;
-* ``X pid errno`` (from the child): it could not be set up (say its directory is gone); it exits 127;
+* ``P pid`` (from the child): started; it leads a new session, its descriptors and directory are in
+  place;
+* ``X pid errno`` (from the child): it could not be set up (say its directory is gone); it exits
+  127;
 * ``F errno``: fork failed;
 * ``E pid status``: a child was reaped (the raw wait status).
 
@@ -24,9 +28,9 @@ The child then becomes ``python script.py args...``: the environment, directory,
 ``sys.orig_argv``, ``sys.path[0]``, a fresh ``__main__`` module and ``sys.path_importer_cache`` as
 CPython's own start-up sets them; the modules this program imported are removed again. Whatever it
 cannot reproduce (a script that is not a ``.py`` source file, a zip, a directory, a missing file) it
-exec's the real interpreter for, so the hook still sees exactly what ``python`` does. It leaves by the
-interpreter's own finalisation: threads joined, atexit handlers, streams flushed (120 when that fails),
-``SystemExit`` codes and messages, a traceback and exit 1 for an uncaught exception.
+exec's the real interpreter for, so the hook still sees exactly what ``python`` does. It leaves by
+the interpreter's own finalisation: threads joined, atexit handlers, streams flushed (120 when that
+fails), ``SystemExit`` codes and messages, a traceback and exit 1 for an uncaught exception.
 """
 
 # ruff: noqa: UP037 - quoted annotations: no `from __future__ import annotations`, which would import a module
@@ -59,7 +63,8 @@ def _send(sock: "Sock", *fields: "bytes | int | str") -> None:
 
 
 def _receive(sock: "Sock") -> "Job | None":
-    """One run request ``(fields, fds)``, or None at end of file (hookwise closed its end or exited)."""
+    """One run request ``(fields, fds)``, or None at end of file (hookwise closed its end or
+    exited)."""
     import _socket
 
     data, ancillary, _flags, _addr = sock.recvmsg(1 << 20, _socket.CMSG_SPACE(3 * 4))
@@ -138,7 +143,8 @@ def _start(fd: int) -> "Run | None":
     paths = [os.fsencode(p) for p in sys.path if p]
     import gc
 
-    gc.freeze()  # start-up's objects: never traversed by a child's collections (copy-on-write stays cheap)
+    # start-up's objects: never traversed by a child's collections (copy-on-write stays cheap)
+    gc.freeze()
     _send(sock, b"R", os.getpid(), *paths)
     job = _serve(sock, wake_r)
     if job is None:
@@ -147,8 +153,8 @@ def _start(fd: int) -> "Run | None":
 
 
 def _child(sock: "Sock", wake: "tuple[int, int]", job: "Job") -> "Run":
-    """In the forked child: a new session (or process group), the hook's descriptors and directory; report the
-    pid."""
+    """In the forked child: a new session (or process group), the hook's descriptors and directory;
+    report the pid."""
     import _signal
 
     fields, fds = job
@@ -197,7 +203,8 @@ def _exec_python(exe: bytes, argv: "list[bytes]", env: "list[bytes]") -> "NoRetu
 
 
 def _source(filename: str) -> "bytes | None":
-    """The script's bytes when CPython would run it as a plain source file (see also :func:`_importer`)."""
+    """The script's bytes when CPython would run it as a plain source file (see also
+    :func:`_importer`)."""
     if not filename.endswith(".py"):
         return None
     try:
@@ -210,7 +217,8 @@ def _source(filename: str) -> "bytes | None":
 
 
 def _importer(filename: str) -> object:
-    """What CPython's start-up asks of the script path (and caches): a path hook that takes it runs it."""
+    """What CPython's start-up asks of the script path (and caches): a path hook that takes it runs
+    it."""
     cache = sys.path_importer_cache
     cache[filename] = None
     for hook in sys.path_hooks:
@@ -226,7 +234,8 @@ def _importer(filename: str) -> object:
 def _become(
     exe: bytes, argv: "list[bytes]", env: "list[bytes]"
 ) -> "tuple[bytes, str, dict[str, Any]]":
-    """Set up ``python script.py args``; returns ``(code, globals)`` to run, or exec's the real python."""
+    """Set up ``python script.py args``; returns ``(code, globals)`` to run, or exec's the real
+    python."""
     environ = os.environb
     environ.clear()
     for item in env:
@@ -260,7 +269,8 @@ def _become(
 
 
 def _uncaught(exc: BaseException, g: "dict[str, Any]") -> BaseException:
-    """What CPython does with an exception out of ``__main__``: sys.last_*, sys.excepthook, exit status."""
+    """What CPython does with an exception out of ``__main__``: sys.last_*, sys.excepthook, exit
+    status."""
     tb = exc.__traceback__
     tb = tb.tb_next if tb is not None else None  # the frame that ran the script is not the hook's
     exc.__traceback__ = tb
@@ -281,9 +291,9 @@ if __name__ == "__main__":
     if _job is not None:
         _code, _filename, _g = _become(*_job)
         del _job
-        # run at this level (one frame above the script's, as few as can be); no name of this frame may keep
-        # the script's globals alive, or the interpreter's finalisation would not clear them (open files
-        # flushed, __del__ methods) as it does for a script it ran itself
+        # run at this level (one frame above the script's, as few as can be); no name of this frame
+        # may keep the script's globals alive, or the interpreter's finalisation would not clear
+        # them (open files flushed, __del__ methods) as it does for a script it ran itself
         try:
             exec(compile(_code, _filename, "exec", dont_inherit=True), _g)
         except SystemExit:

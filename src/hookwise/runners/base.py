@@ -35,7 +35,8 @@ class Host(Protocol):
     session_id: str
     output_cap: int
     direct_spawn: bool
-    #: seconds between two looks at a python hook's module files (0: every call; runners/callable.py)
+    #: seconds between two looks at a python hook's module files (0: every call;
+    #: runners/callable.py)
     module_recheck_s: float
 
     def env_for(self, entry: HookEntry) -> Mapping[str, str]:
@@ -78,8 +79,9 @@ class HostServices:
     #: run a command without ``bash -c`` when bash would only exec it (see
     #: :mod:`hookwise.runners._direct`)
     direct_spawn: bool = True
-    #: look at a settings python hook's module files (to import an edited one again) at most this often;
-    #: 0: on every call. ``hookwise serve`` sets it (docs/fleet.md); see :func:`hookwise.runners.callable.load`
+    #: look at a settings python hook's module files (to import an edited one again) at most this
+    #: often; 0: on every call. ``hookwise serve`` sets it (docs/fleet.md); see
+    #: :func:`hookwise.runners.callable.load`
     module_recheck_s: float = 0.0
 
     def env_for(self, entry: HookEntry) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""``"type": "python"`` hooks from settings: import ``package.module:function`` and call it in process.
+"""``"type": "python"`` hooks from settings: import ``package.module:function`` and call it in
+process.
 
 A project's (or extension's) own module is looked up in the project (extension)
 directory first, and only once the hook is trusted: the engine checks trust
@@ -35,13 +36,14 @@ if TYPE_CHECKING:
 _LOCK = _thread.RLock()  # threading's own (threading itself is not imported for it: start-up)
 #: module name -> (root it was imported from, signature of its files then)
 _IMPORTED: dict[str, tuple[str, str]] = {}
-#: (reference, root) -> (signature of the module's files, the function, when the signature was last found
-#: current (``time.monotonic``)): the fast path of a firing
+#: (reference, root) -> (signature of the module's files, the function, when the signature was last
+#: found current (``time.monotonic``)): the fast path of a firing
 _FOUND: dict[tuple[str, str | None], tuple[str, Callable[..., Any], float]] = {}
 
 
 def module_files(spec: str, root: str) -> list[str]:
-    """The files under ``root`` that the module of ``spec`` is made of (its package ``__init__`` files too).
+    """The files under ``root`` that the module of ``spec`` is made of (its package ``__init__``
+    files too).
 
     Empty when the module does not come from ``root`` (an installed package).
     """
@@ -66,7 +68,8 @@ def module_files(spec: str, root: str) -> list[str]:
 
 
 def _signature(files: list[str]) -> str:
-    """The files' identity as of now (path, inode, size, modification time): changes when one is edited."""
+    """The files' identity as of now (path, inode, size, modification time): changes when one is
+    edited."""
     parts = []
     for f in files:
         try:
@@ -94,8 +97,9 @@ def _inside(path: str | None, root: str) -> bool:
 def _known(
     key: tuple[str, str | None], recheck_s: float
 ) -> tuple[Callable[..., Any] | None, list[str], str]:
-    """The function found before for ``key`` = (reference, root) if its module's files are unchanged (or were
-    looked at less than ``recheck_s`` seconds ago), else None; and the files with their signature now."""
+    """The function found before for ``key`` = (reference, root) if its module's files are unchanged
+    (or were looked at less than ``recheck_s`` seconds ago), else None; and the files with their
+    signature now."""
     hit = _FOUND.get(key)
     if hit is not None and recheck_s > 0.0 and time.monotonic() - hit[2] < recheck_s:
         return hit[1], [], hit[0]
@@ -112,13 +116,15 @@ def _known(
 def load(
     spec: str, root: str | None = None, recheck_s: float = 0.0
 ) -> tuple[Callable[..., Any] | None, str | None]:
-    """``(function, None)``, or ``(None, why)`` when the module cannot be imported or the name is not callable.
+    """``(function, None)``, or ``(None, why)`` when the module cannot be imported or the name is
+    not callable.
 
-    ``root``: a directory searched first (a trusted project's or extension's dir). The module's files are
-    looked at (``stat``) on every call, so an edited module is imported again; with ``recheck_s`` > 0 (a
-    long-lived host: ``hookwise serve``) at most once per ``recheck_s`` seconds: for that long after a look
-    found them unchanged, the function found then is returned without looking. It is the function of a
-    module that was trusted when it was imported; trust itself is checked before this, on every firing.
+    ``root``: a directory searched first (a trusted project's or extension's dir). The module's
+    files are looked at (``stat``) on every call, so an edited module is imported again; with
+    ``recheck_s`` > 0 (a long-lived host: ``hookwise serve``) at most once per ``recheck_s``
+    seconds: for that long after a look found them unchanged, the function found then is returned
+    without looking. It is the function of a module that was trusted when it was imported; trust
+    itself is checked before this, on every firing.
     """
     key = (spec, root)
     found, files, sig = _known(key, recheck_s)
@@ -203,7 +209,8 @@ class _SourceOnlyLoader:
 
 
 def _spec_in(name: str, directory: str) -> Any:
-    """The source-only spec of module ``name`` in ``directory`` (package, module or namespace), or None."""
+    """The source-only spec of module ``name`` in ``directory`` (package, module or namespace), or
+    None."""
     from importlib.machinery import ModuleSpec
     from importlib.util import spec_from_file_location
 
@@ -272,7 +279,8 @@ _FINDERS: list[_ProjectFinder] = []
 
 
 def import_from_source(module_name: str, root: str) -> Any:
-    """Import ``module_name`` (each package level) from ``root``'s source files, ``root`` never on ``sys.path``."""
+    """Import ``module_name`` (each package level) from ``root``'s source files, ``root`` never on
+    ``sys.path``."""
     import importlib.util
 
     if not _FINDERS:

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 
 def encode(obj: Any) -> bytes:
-    """``obj`` as compact UTF-8 JSON (what a hook reads on stdin); not JSON is a :class:`PayloadError`."""
+    """``obj`` as compact UTF-8 JSON (what a hook reads on stdin); not JSON is a
+    :class:`PayloadError`."""
     try:
         text = dumps_input(obj)
     except ValueError as exc:
@@ -45,7 +46,8 @@ def encode(obj: Any) -> bytes:
 
 
 def hook_vars(host: Host, inp: Mapping[str, Any]) -> dict[str, str]:
-    """The variables a hook sees both in its command text and in its environment (docs/contract.md §5)."""
+    """The variables a hook sees both in its command text and in its environment (docs/contract.md
+    §5)."""
     session_id = str(inp.get("session_id", host.session_id))
     return {
         "GEMINI_PROJECT_DIR": host.project_dir,
@@ -59,7 +61,8 @@ def hook_vars(host: Host, inp: Mapping[str, Any]) -> dict[str, str]:
 
 
 def child_env(host: Host, entry: HookEntry, variables: Mapping[str, str]) -> dict[str, str]:
-    """The hook's environment: the host's (sanitised for project/extension hooks), the variables, its ``env``."""
+    """The hook's environment: the host's (sanitised for project/extension hooks), the variables,
+    its ``env``."""
     env = {**host.env_for(entry), **variables, **entry.env}
     telemetry = getattr(host, "telemetry", None)
     if telemetry is not None:  # W3C TRACEPARENT naming this hook call's span (docs/telemetry.md)
@@ -68,7 +71,8 @@ def child_env(host: Host, entry: HookEntry, variables: Mapping[str, str]) -> dic
 
 
 def argv(entry: HookEntry, variables: Mapping[str, str]) -> list[str]:
-    """``bash -c <command>``, or ``pwsh -NoProfile -Command <command>`` for ``"shell": "powershell"``."""
+    """``bash -c <command>``, or ``pwsh -NoProfile -Command <command>`` for
+    ``"shell": "powershell"``."""
     spec = _spec(entry)
     if spec.shell == "powershell":
         return ["pwsh", "-NoProfile", "-Command", expand_command(spec.command, dict(variables))]
@@ -189,7 +193,8 @@ class CommandRunner:
         inp: dict[str, Any],
         during: Callable[[], None] | None = None,
     ) -> list[HookOutcome]:
-        """Run ``entries`` concurrently with the same input; ``during()`` runs once they have started."""
+        """Run ``entries`` concurrently with the same input; ``during()`` runs once they have
+        started."""
         host, ev = firing.host, firing.event
         encoded: dict[tuple[str | None, object], bytes] = {}
         oneshot: list[tuple[int, _process.Spawn]] = []
@@ -242,7 +247,8 @@ def _every(entries: Sequence[HookEntry], results: list[HookOutcome | None]) -> l
 def _drive(
     host: Host, spawns: list[_process.Spawn], jobs: list[Any], during: Callable[[], None] | None
 ) -> tuple[list[_process.Completed], list[Any]]:
-    """Run the one-shot processes and the persistent exchanges side by side; ``during`` once all started."""
+    """Run the one-shot processes and the persistent exchanges side by side; ``during`` once all
+    started."""
     if not jobs:
         if not spawns:
             if during is not None:
@@ -290,7 +296,8 @@ def _persistent_job(
 
 
 def _exchange(host: Host, jobs: list[Any]) -> list[Any]:
-    """One answer per job from the host's pool; a bug in the pool is a visible not-run, never a lost outcome."""
+    """One answer per job from the host's pool; a bug in the pool is a visible not-run, never a lost
+    outcome."""
     from hookwise.runners.persistent import Answer
 
     try:
@@ -308,7 +315,8 @@ _WORDS: dict[tuple[object, ...], list[str]] = {}
 
 
 class CommandKind(CommandRunner, HookKind):
-    """``"type": "command"``: a shell command (docs/contract.md §5); one row of :data:`hookwise.runners.KINDS`."""
+    """``"type": "command"``: a shell command (docs/contract.md §5); one row of
+    :data:`hookwise.runners.KINDS`."""
 
     name = "command"
     doc = "A shell command, run with bash -c in the project directory."
@@ -348,8 +356,9 @@ class CommandKind(CommandRunner, HookKind):
         return CommandSpec(**values)
 
     def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
-        """The command (in the identity), its shell, its ``env``, and every project file the command or an
-        ``env`` value names, also glued to operators and redirections (``x.sh;``, ``bash<x.sh``)."""
+        """The command (in the identity), its shell, its ``env``, and every project file the command
+        or an ``env`` value names, also glued to operators and redirections (``x.sh;``,
+        ``bash<x.sh``)."""
         from hookwise.runners.kind import command_words, env_words, named_files, search_dirs
 
         spec = _spec(entry)

@@ -98,10 +98,11 @@ SECRET_VALUE_PATTERN = (
 
 
 _COMPILED: list[re.Pattern[str]] = []
-#: text one of which every secret-looking value contains (None: always search); a value without any of it
-#: is not searched, so a firing whose environment holds no secret never imports :mod:`re`. Written out rather
-#: than computed at import (a sixth of this module's import); ``tests/core/test_required_text.py`` checks
-#: it is what :func:`hookwise.core.required_text.required_texts` reads from the pattern.
+#: text one of which every secret-looking value contains (None: always search); a value without any
+#: of it is not searched, so a firing whose environment holds no secret never imports :mod:`re`.
+#: Written out rather than computed at import (a sixth of this module's import);
+#: ``tests/core/test_required_text.py`` checks it is what
+#: :func:`hookwise.core.required_text.required_texts` reads from the pattern.
 _MARKERS: tuple[str, ...] | None = (
     "-----BEGIN ",
     "://",
@@ -130,7 +131,8 @@ def _secret_value() -> re.Pattern[str]:
 
 
 def looks_secret(value: str) -> bool:
-    """Whether ``value`` matches :data:`SECRET_VALUE_PATTERN` (tested for its required text first)."""
+    """Whether ``value`` matches :data:`SECRET_VALUE_PATTERN` (tested for its required text
+    first)."""
     if _MARKERS is not None and not any(m in value for m in _MARKERS):
         return False
     return _secret_value().search(value) is not None

@@ -1,4 +1,5 @@
-"""The runner of in-process Python hooks (``type: "python"``: registered from code, or ``callable`` in settings).
+"""The runner of in-process Python hooks (``type: "python"``: registered from code, or ``callable``
+in settings).
 
 One body for both entry points: :meth:`PythonRunner.run` (``fire``) and
 :meth:`PythonRunner.run_async` (``fire_async``) hand every call to a worker
@@ -88,10 +89,11 @@ class PythonRunner(PerHookRunner):
 
 
 def _inline(entry: HookEntry) -> bool:
-    """``register(..., inline=True)``: a function of the host's own code, called on the firing's thread.
+    """``register(..., inline=True)``: a function of the host's own code, called on the firing's
+    thread.
 
-    Only a function registered from code qualifies (``spec.func``): no settings key sets ``inline``, and a
-    ``callable`` from a settings file always runs on a worker (docs/security.md).
+    Only a function registered from code qualifies (``spec.func``): no settings key sets ``inline``,
+    and a ``callable`` from a settings file always runs on a worker (docs/security.md).
     """
     spec = entry.spec
     return spec.__class__ is PythonSpec and spec.inline and spec.func is not None  # type: ignore[attr-defined]
@@ -100,10 +102,11 @@ def _inline(entry: HookEntry) -> bool:
 def _run_inline(
     firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any], d: Any, t0: float
 ) -> HookOutcome:
-    """Call ``func(inp)`` here, in a copy of the caller's context (as on a worker: the hook sees the caller's
-    context variables and cannot change them). What it raises is its outcome, ``SystemExit`` and
-    ``KeyboardInterrupt`` too; a call past its timeout cannot be abandoned, so its answer is discarded
-    afterwards (:func:`_settle`: outcome ``timeout``). An awaitable it returns is awaited on a worker."""
+    """Call ``func(inp)`` here, in a copy of the caller's context (as on a worker: the hook sees the
+    caller's context variables and cannot change them). What it raises is its outcome,
+    ``SystemExit`` and ``KeyboardInterrupt`` too; a call past its timeout cannot be abandoned, so
+    its answer is discarded afterwards (:func:`_settle`: outcome ``timeout``). An awaitable it
+    returns is awaited on a worker."""
     try:
         value = contextvars.copy_context().run(func, inp)
         if value is not None and value.__class__ is not dict and _workers.is_awaitable(value):
@@ -124,19 +127,22 @@ _PENDING, _RUNNING, _DONE, _GIVEN_UP, _EXPIRED = range(5)
 
 
 class Abandoned(BaseException):
-    """Ends the firing of a call run in place that its host gave up on (:meth:`InPlace.give_up`): the host
-    answered with the timeout already; this firing records nothing and its answer is dropped."""
+    """Ends the firing of a call run in place that its host gave up on (:meth:`InPlace.give_up`):
+    the host answered with the timeout already; this firing records nothing and its answer is
+    dropped."""
 
 
 class InPlace:
-    """A host's (``hookwise serve``'s) request to run a firing's one python hook on the firing's own thread.
+    """A host's (``hookwise serve``'s) request to run a firing's one python hook on the firing's own
+    thread.
 
     The host sets :data:`IN_PLACE` around the firing and arms its own deadline: the hook's timeout +
-    :data:`~hookwise.runners._workers.CANCEL_GRACE_S`, the time a caller waits for a worker. Past it the host
-    calls :meth:`give_up`; if the call has not finished, the host fires the event again with :meth:`expired`,
-    where the hook's outcome is the timeout a worker gives (:func:`_run_in_place`), and answers with that. The hung
-    call's firing ends with :class:`Abandoned` when the hook returns (or never starts the hook). The states
-    change under ``lock``: exactly one of the two firings answers.
+    :data:`~hookwise.runners._workers.CANCEL_GRACE_S`, the time a caller waits for a worker. Past it
+    the host calls :meth:`give_up`; if the call has not finished, the host fires the event again
+    with :meth:`expired`, where the hook's outcome is the timeout a worker gives
+    (:func:`_run_in_place`), and answers with that. The hung call's firing ends with
+    :class:`Abandoned` when the hook returns (or never starts the hook). The states change under
+    ``lock``: exactly one of the two firings answers.
     """
 
     __slots__ = ("entry", "t0", "state", "lock")
@@ -156,16 +162,18 @@ class InPlace:
             return True
 
     def give_up(self) -> bool:
-        """The host's deadline passed: True when the call had not finished (the host answers), else False."""
+        """The host's deadline passed: True when the call had not finished (the host answers), else
+        False."""
         return self._move(_GIVEN_UP, (_DONE, _GIVEN_UP))
 
     def settle(self) -> bool:
-        """The firing returned: True when it answers (the host did not give up on it), else False."""
+        """The firing returned: True when it answers (the host did not give up on it), else
+        False."""
         return self._move(_DONE, (_GIVEN_UP,))
 
     def expired(self) -> InPlace:
-        """What the host's second firing runs with (after :meth:`give_up`): the call's timeout outcome, timed
-        from the call's start, without calling the hook."""
+        """What the host's second firing runs with (after :meth:`give_up`): the call's timeout
+        outcome, timed from the call's start, without calling the hook."""
         other = InPlace(self.entry)
         other.t0, other.state = self.t0, _EXPIRED
         return other
@@ -186,11 +194,12 @@ def _run_in_place(
     d: Any,
     t0: float,
 ) -> HookOutcome:
-    """Call ``func(inp)`` on this thread for a host that keeps the deadline itself (:class:`InPlace`).
+    """Call ``func(inp)`` on this thread for a host that keeps the deadline itself
+    (:class:`InPlace`).
 
-    What the hook raises becomes what a worker would hand back (:func:`hookwise.runners._workers._caught`);
-    in the host's second firing after it gave up, the outcome is the timeout a worker gives, timed from the
-    call's start."""
+    What the hook raises becomes what a worker would hand back
+    (:func:`hookwise.runners._workers._caught`); in the host's second firing after it gave up, the
+    outcome is the timeout a worker gives, timed from the call's start."""
     if place.state == _EXPIRED:  # the host's firing after its deadline: what a worker's caller gets
         return _settle(firing, entry, place.t0, None, _workers.HookTimeout(True))
     if not place._move(_RUNNING, (_GIVEN_UP,)):
@@ -217,7 +226,8 @@ def _isolated(entry: HookEntry) -> bool:
 
 
 def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] | HookOutcome:
-    """The hook's function: registered from code, or imported from its settings ``callable`` (docs/hook-types.md).
+    """The hook's function: registered from code, or imported from its settings ``callable``
+    (docs/hook-types.md).
 
     A ``callable`` that cannot be imported, or is not callable, is a ``not-run``
     outcome naming the cause. A project's (extension's) module is looked up in
@@ -238,15 +248,17 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
 
 
 def import_root(firing: Firing, entry: HookEntry) -> str | None:
-    """The directory a settings hook's own module is looked up in (project or extension), else None."""
+    """The directory a settings hook's own module is looked up in (project or extension), else
+    None."""
     return entry.module_dir(firing.host.project_dir)
 
 
 def _shape(
     firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any]
 ) -> tuple[dict[str, Any], Any]:
-    """The input in the hook's dialect (its own, or the one ``@hookwise.hook(dialect=...)`` gave the function),
-    and that dialect's strategy when answers need normalising (settings hooks and dialect hooks), else None."""
+    """The input in the hook's dialect (its own, or the one ``@hookwise.hook(dialect=...)`` gave the
+    function), and that dialect's strategy when answers need normalising (settings hooks and dialect
+    hooks), else None."""
     name = entry.dialect
     if name is None:
         authoring = sys.modules.get("hookwise.authoring")
@@ -262,7 +274,8 @@ def _shape(
 
 
 def _raised(entry: HookEntry, exc: Exception) -> Interpretation:
-    """:class:`hookwise.authoring.Block` blocks like exit code 2; any other exception is ``failed``."""
+    """:class:`hookwise.authoring.Block` blocks like exit code 2; any other exception is
+    ``failed``."""
     authoring = sys.modules.get("hookwise.authoring")
     if authoring is not None and isinstance(exc, authoring.Block):
         return Interpretation(
@@ -339,8 +352,8 @@ class PythonKind(PythonRunner, HookKind):
         Key(
             "isolate",
             FLAG,
-            "python hooks: run the function in a subprocess of its own (it can then be killed at its "
-            "timeout, and os._exit or a crash in C code cannot take the host down).",
+            "python hooks: run the function in a subprocess of its own (it can then be killed at "
+            "its timeout, and os._exit or a crash in C code cannot take the host down).",
             types=("python",),
             attr="isolate",
             default=False,
@@ -351,9 +364,10 @@ class PythonKind(PythonRunner, HookKind):
         return PythonSpec(str(values.get("callable", "")), isolate=values.get("isolate") is True)
 
     def trust_material(self, entry: HookEntry, root: str, values: Mapping[str, str]) -> Material:
-        """The reference (in the identity), ``env``, and every file under ``root`` Python could load for the
-        module: its source, its packages' ``__init__``, a sourceless ``.pyc`` or an extension module beside
-        them, and project modules named like standard-library ones (docs/hook-types.md)."""
+        """The reference (in the identity), ``env``, and every file under ``root`` Python could load
+        for the module: its source, its packages' ``__init__``, a sourceless ``.pyc`` or an
+        extension module beside them, and project modules named like standard-library ones
+        (docs/hook-types.md)."""
         ref = entry.spec.target
         files = [(ref, os.path.realpath(f)) for f in module_candidates(ref, root)]
         return Material(env_lines(entry), files)
@@ -370,17 +384,20 @@ class PythonKind(PythonRunner, HookKind):
         )
 
 
-#: suffixes of the files Python loads a module from instead of its source (sourceless bytecode, extensions)
+#: suffixes of the files Python loads a module from instead of its source (sourceless bytecode,
+#: extensions)
 _LOADED_INSTEAD = (".pyc", ".so", ".pyd")
 
 
 def module_candidates(ref: str, root: str) -> list[str]:
-    """The files under ``root`` that importing the module of ``ref`` may execute, sorted within each level.
+    """The files under ``root`` that importing the module of ``ref`` may execute, sorted within each
+    level.
 
-    The sources (package ``__init__`` files and the module, as :func:`~hookwise.runners.callable.module_files`
-    finds them), any ``name.pyc`` / ``name.*.so`` / ``name.pyd`` beside a level's name, and, at the top, every
-    project module or package named like a standard-library module (it would shadow it for the hook).
-    ``__pycache__`` is left out: the runner loads project modules from source (runners/callable.py).
+    The sources (package ``__init__`` files and the module, as
+    :func:`~hookwise.runners.callable.module_files` finds them), any ``name.pyc`` / ``name.*.so`` /
+    ``name.pyd`` beside a level's name, and, at the top, every project module or package named like
+    a standard-library module (it would shadow it for the hook). ``__pycache__`` is left out: the
+    runner loads project modules from source (runners/callable.py).
     """
     from hookwise.runners.callable import module_files
 

@@ -1,4 +1,5 @@
-"""The request handler of ``hookwise serve``, free of any transport: ``handle(method, path, headers, body)``.
+"""The request handler of ``hookwise serve``, free of any transport:
+``handle(method, path, headers, body)``.
 
 Routes: ``GET /healthz`` (the process answers), ``GET /readyz`` (it takes requests: not shutting
 down), ``POST /hooks/<agent>`` (a row of :data:`hookwise.serve.dialects.AGENTS`, or an agent of the
@@ -13,8 +14,8 @@ kind keeps its own timeout; this is the net for a firing that overruns them anyw
 gets its own input and result: nothing of one project's firing reaches another's answer.
 
 A firing whose only hook is a python hook calls it on the request's thread too, not on a worker
-(:meth:`Service._place`); the watchdog then keeps the worker's deadline and, past it, answers exactly
-as a timed-out worker call would (:meth:`Service._give_up`).
+(:meth:`Service._place`); the watchdog then keeps the worker's deadline and, past it, answers
+exactly as a timed-out worker call would (:meth:`Service._give_up`).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ class ServeConfig:
     audit: bool = False
     body_cap: int = DEFAULT_BODY_CAP
     margin_s: float = DEFAULT_MARGIN_S
-    #: a firing whose only hook is a python hook runs it on the request's thread (:meth:`Service._place`)
+    #: a firing whose only hook is a python hook runs it on the request's thread
+    #: (:meth:`Service._place`)
     in_place: bool = True
     #: extra keyword arguments of each project's :class:`~hookwise.engine.HookSystem`
     system_options: dict[str, Any] = field(default_factory=dict)
@@ -134,7 +136,8 @@ class Service:
             return True
         given = headers.get("Authorization") or headers.get("authorization") or ""
         scheme, _, value = given.partition(" ")
-        # compare in constant time whatever the header holds (its length still shows, not the token's)
+        # compare in constant time whatever the header holds (its length still shows, not the
+        # token's)
         ok = hmac.compare_digest(value.strip().encode("utf-8", "replace"), token)
         return ok and scheme.lower() == "bearer"
 
@@ -196,12 +199,12 @@ class Service:
 
     # ---- a firing's only python hook, on the request's thread ------------------------------
     def _place(self, proj: Project, req: Request) -> InPlace | None:
-        """An :class:`InPlace` when the firing's only hook is a python hook a worker would run (no ``if``,
-        ``once``, ``async`` or ``isolate``), else None.
+        """An :class:`InPlace` when the firing's only hook is a python hook a worker would run (no
+        ``if``, ``once``, ``async`` or ``isolate``), else None.
 
-        Its call then skips the two thread switches of a worker (and, at many clients, the worker's wait for
-        the GIL among the connection threads); with one hook, no other hook's answer can be lost. The
-        deadline stays the worker's (:meth:`_fire_in_place`)."""
+        Its call then skips the two thread switches of a worker (and, at many clients, the worker's
+        wait for the GIL among the connection threads); with one hook, no other hook's answer can be
+        lost. The deadline stays the worker's (:meth:`_fire_in_place`)."""
         if not self.config.in_place:
             return None
         try:
@@ -234,9 +237,9 @@ class Service:
         overran: Callable[[float], None] | None,
     ) -> FireResult | str:
         """Fire with the hook on this thread; at the worker's deadline (the hook's timeout +
-        :data:`~hookwise.runners._workers.CANCEL_GRACE_S`) the watchdog answers instead (:meth:`_give_up`).
-        The request's own deadline (``overran``: the hook's timeout + the margin) is armed too when it
-        would come first (a margin under the grace)."""
+        :data:`~hookwise.runners._workers.CANCEL_GRACE_S`) the watchdog answers instead
+        (:meth:`_give_up`). The request's own deadline (``overran``: the hook's timeout + the
+        margin) is armed too when it would come first (a margin under the grace)."""
         ctx = contextvars.copy_context()  # AGENT and IN_PLACE as this request set them
         delay = place.entry.timeout_ms / 1000.0 + CANCEL_GRACE_S
         ticket = self.watchdog.arm(
@@ -260,9 +263,10 @@ class Service:
         early: Early,
         t0: float,
     ) -> None:
-        """The hook run in place overran: answer as a worker's caller would, with the firing in which the hook's
-        outcome is that timeout (same merge, ``failClosed``, decision record and telemetry), and end the
-        request here; the hung firing's own answer is dropped (:class:`~hookwise.runners.python.Abandoned`)."""
+        """The hook run in place overran: answer as a worker's caller would, with the firing in
+        which the hook's outcome is that timeout (same merge, ``failClosed``, decision record and
+        telemetry), and end the request here; the hung firing's own answer is dropped
+        (:class:`~hookwise.runners.python.Abandoned`)."""
         if not place.give_up():
             return  # it finished in time: its own firing answers
         try:
@@ -311,7 +315,8 @@ class Service:
             return f"hookwise serve: cannot fire {event}: {exc}"
 
     def limit(self, proj: Project, event: str) -> float:
-        """Seconds a request of ``event`` may wait: the slowest hook's timeout (sum if sequential) + margin."""
+        """Seconds a request of ``event`` may wait: the slowest hook's timeout (sum if sequential) +
+        margin."""
         limit = proj.limits.get(event)
         if limit is None:
             entries = [e for e in proj.system.entries if e.event.value == event]

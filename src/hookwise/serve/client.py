@@ -45,7 +45,8 @@ def post(
     body: bytes,
     token: str | None = None,
 ) -> tuple[int, Any]:
-    """POST ``body`` (JSON) to ``path``; the status and the parsed answer (None when it is not JSON)."""
+    """POST ``body`` (JSON) to ``path``; the status and the parsed answer (None when it is not
+    JSON)."""
     headers = {"Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"

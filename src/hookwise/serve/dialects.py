@@ -1,4 +1,5 @@
-"""What each agent sends ``hookwise serve`` and what it wants back: one row per agent (:data:`AGENTS`).
+"""What each agent sends ``hookwise serve`` and what it wants back: one row per agent
+(:data:`AGENTS`).
 
 A dialect turns the request body (the JSON the agent's hook would get on stdin) into a
 :class:`Request` (the contract's event and fields, and the ``cwd`` that names the project), and
@@ -59,8 +60,8 @@ class Dialect(Protocol):
     def answer(self, result: FireResult, req: Request) -> dict[str, Any]: ...
 
     def notice(self, req: Request, message: str, *, block: bool) -> dict[str, Any]:
-        """The answer when no hook ran (unknown project, no equivalent event, timeout): ``message`` shown,
-        and the action blocked when ``block``."""
+        """The answer when no hook ran (unknown project, no equivalent event, timeout): ``message``
+        shown, and the action blocked when ``block``."""
         ...
 
 
@@ -73,7 +74,8 @@ def _messages(result: FireResult) -> str | None:
 
 
 class GeminiDialect:
-    """The contract's own stdin and answer (docs/contract.md): the merged output, warnings visible."""
+    """The contract's own stdin and answer (docs/contract.md): the merged output, warnings
+    visible."""
 
     name = "gemini"
 
@@ -222,5 +224,6 @@ class ClaudeDialect:
         return out
 
 
-#: agent -> its dialect; the agents the bridge adds are served by :mod:`hookwise.serve.app` beside these
+#: agent -> its dialect; the agents the bridge adds are served by :mod:`hookwise.serve.app` beside
+#: these
 AGENTS: dict[str, Dialect] = {"claude": ClaudeDialect(), "gemini": GeminiDialect()}

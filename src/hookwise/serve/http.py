@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    # one write per response (headers and body together) and no Nagle delay: without these a kept-alive
-    # connection waits ~40 ms per request on the peer's delayed ACK
+    # one write per response (headers and body together) and no Nagle delay: without these a
+    # kept-alive connection waits ~40 ms per request on the peer's delayed ACK
     wbufsize = 1 << 16
     server_version = "hookwise"
     sys_version = ""
@@ -105,7 +105,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True  # the firing still runs on this connection's thread
                 self._send(resp.status, resp.body, resp.content_type, resp.headers)
                 self.wfile.flush()
-                # answered: a graceful stop need not wait for the firing (a hung hook may never return)
+                # answered: a graceful stop need not wait for the firing (a hung hook may never
+                # return)
                 self.server.untrack(self.connection)
                 return True
 
@@ -272,9 +273,11 @@ class Server:
         return self
 
     def drain(self, on_stopped: Callable[[], None] | None = None) -> None:
-        """Graceful stop: no new connections, idle ones cut, requests in flight finished, hooks stopped.
+        """Graceful stop: no new connections, idle ones cut, requests in flight finished, hooks
+        stopped.
 
-        Must not run on the thread inside :meth:`serve_forever` (a signal handler starts a thread)."""
+        Must not run on the thread inside :meth:`serve_forever` (a signal handler starts a
+        thread)."""
         self.service.draining.set()
         self._server.shutdown()
         deadline = time.monotonic() + self.drain_timeout_s

@@ -31,9 +31,9 @@ PROJECT_MARKERS = (".gemini", ".claude", ".git")
 MAX_PROJECTS = 256
 #: seconds between two checks of a project's settings files (a ``stat`` each)
 CHECK_INTERVAL_S = 0.2
-#: a python hook's module files are looked at (``stat``, to import an edited module again) at most this
-#: often, like the settings files (docs/fleet.md: an edit takes effect within this window; trust is still
-#: checked on every firing, so only code that was trusted when it was imported runs)
+#: a python hook's module files are looked at (``stat``, to import an edited module again) at most
+#: this often, like the settings files (docs/fleet.md: an edit takes effect within this window;
+#: trust is still checked on every firing, so only code that was trusted when it was imported runs)
 MODULE_RECHECK_S = CHECK_INTERVAL_S
 
 Fingerprint = tuple[tuple[str, int, int], ...]
@@ -52,7 +52,8 @@ def _fingerprint(paths: Sequence[str]) -> Fingerprint:
 
 
 def settings_files(system: HookSystem) -> list[str]:
-    """The settings files a hook system was loaded from (missing ones too: creating one changes the plan)."""
+    """The settings files a hook system was loaded from (missing ones too: creating one changes the
+    plan)."""
     return [layer.path for layer in system.settings.layers]
 
 
@@ -84,7 +85,8 @@ class Projects:
 
     def resolve(self, cwd: str | None) -> str | None:
         """The project directory of a request's ``cwd``, or None when it is outside every root
-        (remembered for :data:`CHECK_INTERVAL_S` per ``cwd``: the walk costs a third of a request)."""
+        (remembered for :data:`CHECK_INTERVAL_S` per ``cwd``: the walk costs a third of a
+        request)."""
         if not cwd:
             return None
         now = time.monotonic()

@@ -68,7 +68,8 @@ class Watchdog:
             return True
 
     def _due(self) -> tuple[list[Ticket], float | None]:
-        """Pop the tickets whose deadline passed; how long to sleep until the next (None: none armed)."""
+        """Pop the tickets whose deadline passed; how long to sleep until the next (None: none
+        armed)."""
         now = time.monotonic()
         due: list[Ticket] = []
         wake: float | None = None
