@@ -161,7 +161,9 @@ def _fire(
     if req.event is None:
         return _relay(agent, req, hs)
     result: FireResult = hs.fire(req.event, req.input)
-    if hs.settings.relayed:  # hooks moved out of Cursor's, agy's, Windsurf's files (bridge.moved)
+    if (
+        hs.settings.relayed
+    ):  # hooks moved out of Cursor, agy, Windsurf, Copilot files (bridge.moved)
         from hookwise.bridge import moved
 
         mine = moved.moved_for(hs, req.agent_event)
