@@ -460,8 +460,19 @@ def in_process_scenarios() -> None:
         validate(hs, SMALL_INPUT, 1, "py1")
         report(
             "py1",
-            "one in-process Python hook",
+            "one in-process Python hook (on a worker, the default)",
             measure_batched(scenario(hs, SMALL_INPUT, True), batch=200),
+            "us",
+        )
+        hs_in = HookSystem(project({}), trust_all=True)
+        hs_in.register(
+            "BeforeTool", lambda inp: {"decision": "allow"}, name="allow", matcher=TOOL, inline=True
+        )
+        validate(hs_in, SMALL_INPUT, 1, "py1-inline")
+        report(
+            "py1-inline",
+            "one in-process Python hook, register(..., inline=True)",
+            measure_batched(scenario(hs_in, SMALL_INPUT, True), batch=200),
             "us",
         )
     if wanted("k1000"):
@@ -760,10 +771,10 @@ def targets(ref: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     for i in "abcdef":
         target(
             f"{i} vs reference",
-            f"scenario {i}: hookwise median <= 0.67 x reference median",
+            f"scenario {i}: hookwise median <= 0.6 x reference median",
             med(i),
             refm(i),
-            0.67,
+            0.6,
             "ms",
         )
     pr = med("x-ratio")
@@ -784,8 +795,13 @@ def targets(ref: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         1.15,
         "ms",
     )
-    target("no matching hook", "<= 5 us per firing", med("nomatch"), 0.005, 1.0, "ms")
-    target("one Python hook", "<= 30 us per firing", med("py1"), 0.030, 1.0, "ms")
+    target("no matching hook", "<= 2 us per firing", med("nomatch"), 0.002, 1.0, "ms")
+    # issue 22 item 8 asks <= 15 us for one Python hook. A hook on a worker (the default, so that its timeout
+    # can abandon it: issue 20 item 10) pays two thread switches per call, 18-20 us on a 2-core VM before any
+    # hookwise code runs, so the 15 us target is the inline row's (the host's own trusted function on the
+    # firing's thread); the worker row keeps the anchor's own limit.
+    target("one Python hook, inline", "<= 15 us per firing", med("py1-inline"), 0.015, 1.0, "ms")
+    target("one Python hook, worker", "<= 30 us per firing", med("py1"), 0.030, 1.0, "ms")
     kr, kc = med("xk-py-ratio"), med("xk-ratio")
     target(
         "1000 hooks, one match (Python)",

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
+from functools import partial
+
+from _spawn_timing import interleaved, spawn  # bench/_spawn_timing.py (the scripts' own directory)
 
 GUARD = """
 def check(inp):
@@ -55,33 +56,6 @@ PAYLOAD = {
     "tool_input": {"command": "ls -la", "description": "list"},
     "tool_use_id": "toolu_bench",
 }
-
-
-def _run(argv: list[str], env: dict[str, str], cwd: str, stdin: str) -> tuple[float, float]:
-    """(wall ms, child CPU ms) of one process, ``stdin`` as its standard input."""
-    fd_in = os.open(stdin, os.O_RDONLY)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    try:
-        fa = [
-            (os.POSIX_SPAWN_DUP2, fd_in, 0),
-            (os.POSIX_SPAWN_DUP2, devnull, 1),
-            (os.POSIX_SPAWN_DUP2, devnull, 2),
-        ]
-        old = os.getcwd()
-        os.chdir(cwd)
-        try:
-            t0 = time.perf_counter()
-            pid = os.posix_spawn(argv[0], argv, env, file_actions=fa)
-            _, status, ru = os.wait4(pid, 0)
-            wall = (time.perf_counter() - t0) * 1000
-        finally:
-            os.chdir(old)
-    finally:
-        os.close(fd_in)
-        os.close(devnull)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{argv} exited with {os.waitstatus_to_exitcode(status)}")
-    return wall, (ru.ru_utime + ru.ru_stime) * 1000
 
 
 def _setup(root: str) -> tuple[dict[str, str], str]:
@@ -136,21 +110,18 @@ def main() -> None:
         cwd = env["PYTHONPATH"]
         if not os.path.exists(HOOKWISE):
             raise SystemExit("hookwise is not installed in this environment's scripts directory")
-        times: dict[str, list[tuple[float, float]]] = {k: [] for k in VARIANTS}
         service = _serve(root, env)
         try:
-            for argv, extra in VARIANTS.values():  # warm the file cache (and the service)
-                _run(argv, {**env, **extra}, cwd, stdin)
-            for _ in range(n):
-                for name, (argv, extra) in VARIANTS.items():
-                    times[name].append(_run(argv, {**env, **extra}, cwd, stdin))
+            med = interleaved(
+                {
+                    name: partial(spawn, argv, {**env, **extra}, cwd, stdin)
+                    for name, (argv, extra) in VARIANTS.items()
+                },
+                n,
+            )
         finally:
             service.terminate()
             service.wait(10)
-    med = {
-        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
-        for k, v in times.items()
-    }
     print(f"one Claude Code PreToolUse call, median of {n} (wall ms / CPU ms)")
     for name, (wall, cpu) in med.items():
         print(f"  {name:<36} {wall:7.1f} {cpu:7.1f}")

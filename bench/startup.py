@@ -32,34 +32,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import sys
 import tempfile
-import time
+from functools import partial
 
-
-def _run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, int]:
-    """(wall ms, child CPU ms, exit status) of one process."""
-    devnull = os.open(os.devnull, os.O_RDWR)
-    try:
-        fa = [
-            (os.POSIX_SPAWN_DUP2, devnull, 0),
-            (os.POSIX_SPAWN_DUP2, devnull, 1),
-            (os.POSIX_SPAWN_DUP2, devnull, 2),
-        ]
-        old = os.getcwd()
-        os.chdir(cwd)
-        try:
-            t0 = time.perf_counter()
-            pid = os.posix_spawn(argv[0], argv, env, file_actions=fa)
-            _, status, ru = os.wait4(pid, 0)
-            wall = (time.perf_counter() - t0) * 1000
-        finally:
-            os.chdir(old)
-    finally:
-        os.close(devnull)
-    return wall, (ru.ru_utime + ru.ru_stime) * 1000, os.waitstatus_to_exitcode(status)
-
+from _spawn_timing import interleaved, spawn  # bench/_spawn_timing.py (the scripts' own directory)
 
 #: what a ``hookwise fire`` imports (the program's module, the fire command, the engine, hook package discovery,
 #: direct exec), without reading settings or running a hook
@@ -146,20 +123,12 @@ def main() -> int:
         if check:
             print(check, file=sys.stderr)
             return 1
-        wall: dict[str, list[float]] = {k: [] for k in variants}
-        cpu: dict[str, list[float]] = {k: [] for k in variants}
-        for argv, (env, cwd) in variants.values():  # warm-up (page cache, .pyc files)
-            _run(argv, env, cwd)
-        for _ in range(n):
-            for name, (argv, (env, cwd)) in variants.items():
-                w, c, status = _run(argv, env, cwd)
-                if status != 0:
-                    print(f"{name} exited {status}", file=sys.stderr)
-                    return 1
-                wall[name].append(w)
-                cpu[name].append(c)
-    med = {k: statistics.median(v) for k, v in wall.items()}
-    medc = {k: statistics.median(v) for k, v in cpu.items()}
+        both = interleaved(
+            {name: partial(spawn, argv, env, cwd) for name, (argv, (env, cwd)) in variants.items()},
+            n,
+        )
+    med = {k: wall for k, (wall, _) in both.items()}
+    medc = {k: cpu for k, (_, cpu) in both.items()}
     print(f"start-up, N={n} (median wall ms / median child CPU ms)")
     for k in variants:
         print(f"  {k:38s} {med[k]:7.2f} ms  {medc[k]:7.2f} ms cpu")

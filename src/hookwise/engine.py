@@ -21,16 +21,17 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
+from hookwise.core.outcome import skipped
 from hookwise.core.plan import Plan, Planner, matcher_warning, once_key, select
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, PythonSpec, Registry
-from hookwise.errors import PayloadError
 from hookwise.events import EVENT_SPECS, HookEvent, build_input, check_input, parse_event
+from hookwise.input_errors import PayloadError
 from hookwise.monitors import Monitors
 from hookwise.otel_switch import TelemetrySwitch
 from hookwise.result import FireResult, HookOutcome, Outcome, outcome_warnings, unanswered
 from hookwise.runners import RUNNERS, Runner
 from hookwise.runners._process import DEFAULT_CAP
-from hookwise.runners.base import Firing
+from hookwise.runners.base import Firing, HostServices
 from hookwise.settings.layers import user_dir
 from hookwise.settings.load import LoadedSettings, load_settings
 
@@ -40,16 +41,14 @@ if (
     from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
     from typing import Any
 
+    from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
     from hookwise.runners.background import Background
-    from hookwise.runners.persistent import PersistentPool
     from hookwise.telemetry.observer import HookTelemetry
     from hookwise.trust import TrustStore
 
     PythonHook = Callable[
         [dict[str, Any]], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
     ]
-    from hookwise.monitors import AfterMonitor, BeforeMonitor, Monitor
-
 _EVENTS: dict[str, HookEvent] = {e.value: e for e in HookEvent}
 _MATCH_FIELD: dict[HookEvent, str | None] = {e: s.match_field for e, s in EVENT_SPECS.items()}
 
@@ -61,6 +60,13 @@ def _call_matches(rule: Any, payload: Mapping[str, Any], *, project_dir: str, ho
     return call_matches(rule, payload, project_dir=project_dir, home=home)
 
 
+def _is_async(func: Any) -> bool:
+    """A coroutine function (the worker module, and with it threading and inspect, loads here)."""
+    from hookwise.runners._workers import is_async
+
+    return is_async(func)
+
+
 def _uuid4() -> str:
     """A random (version 4) UUID string, without importing :mod:`uuid`."""
     b = bytearray(os.urandom(16))
@@ -70,12 +76,10 @@ def _uuid4() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-_POOL_LOCK = (
-    _thread.allocate_lock()
-)  # creating a HookSystem's persistent-hook pool or its sanitised environment
+_TRUST_LOCK = _thread.allocate_lock()  # creating a HookSystem's trust store
 
 
-class HookSystem:
+class HookSystem(HostServices):
     """Every configured hook of a project, ready to fire.
 
     :param project_dir: the project (default: the current directory). Hooks run
@@ -187,6 +191,7 @@ class HookSystem:
         matcher: str | None = None,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
         sequential: bool = False,
+        inline: bool = False,
     ) -> HookEntry:
         """Register an in-process Python hook (source ``runtime``). Returns its entry (for :meth:`unregister`).
 
@@ -196,12 +201,22 @@ class HookSystem:
         and ``KeyboardInterrupt`` too: a hook cannot end the host). Every function
         runs on a worker thread with its own loop: at the timeout the firing goes on
         with outcome ``timeout``, even if the hook blocks (docs/hook-types.md).
+
+        ``inline=True`` (a plain function of the host's own, trusted code; no settings file can ask for it)
+        calls ``func`` on the firing's thread instead, without the worker's hand-off: a few microseconds
+        instead of tens, but a call that overruns its timeout cannot be abandoned. The firing waits for it,
+        then discards its answer (outcome ``timeout``, with a warning). docs/hook-types.md "inline".
         """
         ev = parse_event(event)
         if not callable(func):
             raise TypeError(f"hook {name!r}: func must be callable")
         if not name:
             raise ValueError("a Python hook needs a name")
+        if inline and _is_async(func):
+            raise ValueError(
+                f"hook {name!r}: inline=True is for plain functions; a coroutine function needs an "
+                "event loop and runs on a worker"
+            )
         refused = matcher_warning(matcher, EVENT_SPECS[ev].matcher)
         if refused is not None:  # a matcher that could hang a firing (docs/sources.md)
             raise ValueError(f"hook {name!r}: {refused.split('; its definition')[0]}")
@@ -213,7 +228,7 @@ class HookSystem:
             sequential=sequential,
             timeout_ms=int(timeout_ms),
             source="runtime",
-            spec=PythonSpec(func=func),
+            spec=PythonSpec(func=func, inline=bool(inline)),
         )
         self._runtime.append(entry)
         self._registry.add(entry)
@@ -228,6 +243,7 @@ class HookSystem:
         matcher: str | None = None,
         timeout_ms: int = DEFAULT_TIMEOUT_MS,
         sequential: bool = False,
+        inline: bool = False,
     ) -> Callable[[PythonHook], PythonHook]:
         """Decorator form of :meth:`register` (the name defaults to the function's name)."""
 
@@ -239,6 +255,7 @@ class HookSystem:
                 matcher=matcher,
                 timeout_ms=timeout_ms,
                 sequential=sequential,
+                inline=inline,
             )
             return func
 
@@ -257,7 +274,7 @@ class HookSystem:
         if store is None:
             from hookwise.trust import TrustStore
 
-            with _POOL_LOCK:
+            with _TRUST_LOCK:
                 store = self._trust_store
                 if store is None:
                     store = self._trust_store = TrustStore(self._user_dir, self.project_dir)
@@ -272,16 +289,8 @@ class HookSystem:
 
     def untrusted(self) -> list[HookEntry]:
         """Enabled project/extension hooks that would be skipped (de-duplicated by identity)."""
-        seen: set[str] = set()
-        out = []
-        for e in [
-            *self._registry.all,
-            *self.settings.relayed,
-        ]:  # relayed: the agent bridge's (docs/agents.md)
-            if e.needs_trust and e.identity not in seen and not self.trust_store.is_trusted(e):
-                seen.add(e.identity)
-                out.append(e)
-        return out
+        # relayed: the Claude events the agent bridge passes on under their own name (docs/agents.md)
+        return self.trust_store.untrusted([*self._registry.all, *self.settings.relayed])
 
     def trust(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
         """Record ``entries`` as trusted; returns the ones that were not trusted before."""
@@ -323,8 +332,9 @@ class HookSystem:
         self, event: str | HookEvent, payload: Mapping[str, Any] | None, fields: dict[str, Any]
     ) -> tuple[HookEvent, dict[str, Any], Plan]:
         """The event, the given fields (as a dict of this firing's own) and the plan; nothing checked yet."""
-        ev = _EVENTS.get(event) if isinstance(event, str) else None  # type: ignore[call-overload]
-        if ev is None:
+        try:  # a HookEvent is a str: found by its value too
+            ev = _EVENTS[event]  # type: ignore[index]
+        except (KeyError, TypeError):
             ev = parse_event(event)
         if payload is None:
             data = fields
@@ -336,7 +346,9 @@ class HookSystem:
             )
         mf = _MATCH_FIELD[ev]
         value = data.get(mf) if mf is not None else None
-        return ev, data, self._planner.plan(ev, value if isinstance(value, str) else None)
+        if value is not None and value.__class__ is not str and not isinstance(value, str):
+            value = None
+        return ev, data, self._planner.plan(ev, value)
 
     def _unmatched(self, ev: HookEvent, data: dict[str, Any]) -> FireResult:
         """The result of a firing no hook matched: the input checked (docs/contract.md §5), assembled only when
@@ -451,7 +463,8 @@ class HookSystem:
     def _narrow(
         self, ev: HookEvent, inp: dict[str, Any], plan: Plan
     ) -> tuple[Plan, list[HookOutcome]]:
-        """``if`` rules and spent ``once`` hooks applied, ``async`` hooks started in the background.
+        """``if`` rules and spent ``once`` hooks applied (:func:`hookwise.core.plan.select`), ``async`` hooks
+        started in the background (:class:`hookwise.runners.background.Background`).
 
         Returns the plan of the hooks to run now, and the outcomes of hooks skipped
         visibly (an ``if`` rule that does not parse).
@@ -465,30 +478,13 @@ class HookSystem:
             spent=self._spent,
             matches=_call_matches,
         )
-        extra = [
-            HookOutcome(
-                name=e.display_name,
-                command=e.target,
-                source=e.source,
-                event=ev.value,
-                outcome=Outcome.SKIPPED,
-                hook_type=e.type,
-                error=why,
-            )
-            for e, why in bad
-        ]
+        extra = [skipped(e, ev, why) for e, why in bad]
         if any(e.run_async for e in plan.entries):
-            now = []
-            for e in plan.entries:
-                if e.run_async:
-                    if self._background is None:
-                        from hookwise.runners.background import Background
+            if self._background is None:
+                from hookwise.runners.background import Background
 
-                        self._background = Background()
-                    self._background.start(e.display_name, self._background_job(e, ev, inp))
-                else:
-                    now.append(e)
-            plan = Plan(tuple(now), plan.sequential)
+                self._background = Background(self._run, self._ran, self._watch)
+            plan = self._background.start_async(ev, inp, plan)
         return plan, extra
 
     @property
@@ -501,34 +497,6 @@ class HookSystem:
             if e.once and o.outcome is Outcome.OK:
                 self._spent.add(once_key(e))
         return outcomes
-
-    def _background_job(
-        self, e: HookEntry, ev: HookEvent, inp: dict[str, Any]
-    ) -> Callable[[], list[str]]:
-        """The job of an ``async`` hook, run in the caller's context (a host's current span stays its parent)."""
-        import contextvars
-
-        ctx = contextvars.copy_context()
-        return lambda: ctx.run(self._run_in_background, e, ev, inp)
-
-    def _run_in_background(self, entry: HookEntry, ev: HookEvent, inp: dict[str, Any]) -> list[str]:
-        """Run one ``async`` hook to completion; the lines to report about it (its answer cannot act)."""
-        plan = Plan((entry,), True)
-        outcomes, notes = self._run(
-            ev, plan, inp
-        )  # a firing of its own for the call monitors (telemetry)
-        (o,) = self._ran(plan, outcomes)
-        lines = (
-            []
-            if notes is None
-            else [f"{n} (async)" for n in self._watch.after(ev, plan, inp, outcomes, notes)]
-        )
-        from hookwise.runners.background import report_lines  # loaded with the first async hook
-
-        lines.extend(report_lines(o, ev))
-        if self._watch.recording:
-            lines.extend(self._watch.record_calls(ev, inp, [o], "async "))
-        return lines
 
     @property
     def background_running(self) -> int:
@@ -552,48 +520,6 @@ class HookSystem:
         (outcome,) = run_plan(Firing(entry.event, self), Plan((entry,), True), inp, self.runners)
         return outcome
 
-    # ---- what runners read (runners.base.Host) --------------------------------------------
-    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
-    direct_spawn: bool = True
-
-    def env_for(self, entry: HookEntry) -> dict[str, str]:
-        """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
-        red = self.settings.redaction
-        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
-            return self.env
-        env = self._sanitized
-        if env is None:
-            with (
-                _POOL_LOCK
-            ):  # one sanitised copy per configuration (persistent hooks compare it by identity)
-                env = self._sanitized
-                if env is None:
-                    from hookwise.runners.env import is_strict, sanitize
-
-                    env = self._sanitized = sanitize(
-                        self.env, red.allowed, red.blocked, is_strict(self.env)
-                    )
-        return env
-
-    def extra_vars(self, session_id: str) -> dict[str, str]:
-        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
-        return self.settings.hook_vars(self.project_dir, session_id, self.env)
-
-    _pool: PersistentPool | None = None  # created on first use
-
-    def persistent_pool(self) -> PersistentPool:
-        """The processes of this system's persistent hooks (created on first use, stopped by :meth:`close`)."""
-        with _POOL_LOCK:
-            pool = self._pool
-            if pool is None:
-                import weakref
-
-                from hookwise.runners.persistent import PersistentPool
-
-                pool = self._pool = PersistentPool()
-                weakref.finalize(self, pool.close)
-        return pool
-
     def close(self) -> None:
         """Wait for ``async`` hooks still running, stop persistent hooks' processes, close http hooks' kept-alive
         connections (idempotent; the hook system stays usable and starts what it needs again).
@@ -603,13 +529,7 @@ class HookSystem:
         background = getattr(self, "_background", None)
         if background is not None and background.running:
             self.warnings.extend(background.wait())
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.close()
-        for runner in getattr(self, "runners", {}).values():  # per-host resources (http keep-alive)
-            release = getattr(runner, "release", None)
-            if release is not None:
-                release(self)
+        self.release_runners(getattr(self, "runners", {}))
 
     def __enter__(self) -> HookSystem:
         return self

@@ -20,54 +20,18 @@ Exceptions are for bad input from the user or the host, and for bugs::
     ├── ProfileError         an unknown product profile name (--profile, HOOKWISE_PROFILE)
     └── AgentStopped         a hook stopped a framework agent that can only stop by raising (.reason)
 
-Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it).
+Every class is exported from :mod:`hookwise` (``tests/engine/test_tables.py`` checks it). The five a firing
+can raise (HookwiseError, SettingsError, UnknownEventError, PayloadError, ProfileError) are defined in
+:mod:`hookwise.input_errors`, which the modules of the firing path import (start-up time).
 """
 
 from __future__ import annotations
 
-
-class HookwiseError(Exception):
-    """Base class of every exception hookwise raises on purpose."""
-
-
-class SettingsError(HookwiseError):
-    """A settings file could not be read or parsed.
-
-    ``str(err)`` is ``path:line:col: message`` (line and column are 1-based and
-    omitted when unknown).
-    """
-
-    def __init__(
-        self, path: str, message: str, line: int | None = None, column: int | None = None
-    ) -> None:
-        self.path = path
-        self.message = message
-        self.line = line
-        self.column = column
-        super().__init__(self.location() + ": " + message)
-
-    def location(self) -> str:
-        if self.line is None:
-            return self.path
-        if self.column is None:
-            return f"{self.path}:{self.line}"
-        return f"{self.path}:{self.line}:{self.column}"
-
-
-class UnknownEventError(HookwiseError, ValueError):
-    """An event name that is not one of the eleven hook events."""
-
-    def __init__(self, name: str, suggestion: str | None = None) -> None:
-        self.name = name
-        self.suggestion = suggestion
-        msg = f"unknown event {name!r}"
-        if suggestion:
-            msg += f" (did you mean {suggestion!r}?)"
-        super().__init__(msg)
-
-
-class PayloadError(HookwiseError, ValueError):
-    """An event input that is not a JSON object, or whose fields have the wrong type."""
+from hookwise.input_errors import HookwiseError as HookwiseError
+from hookwise.input_errors import PayloadError as PayloadError
+from hookwise.input_errors import ProfileError as ProfileError
+from hookwise.input_errors import SettingsError as SettingsError
+from hookwise.input_errors import UnknownEventError as UnknownEventError
 
 
 class HookNotFoundError(HookwiseError, LookupError):
@@ -119,10 +83,6 @@ class PluginError(HookwiseError):
 
 class ExtensionError(HookwiseError):
     """An extension operation that cannot be done (``hookwise extensions``); names path and key; nothing changed."""
-
-
-class ProfileError(HookwiseError, ValueError):
-    """An unknown product profile name (``--profile``, ``HOOKWISE_PROFILE``)."""
 
 
 class AgentStopped(HookwiseError):

@@ -237,7 +237,7 @@ def parse_event(name: str | HookEvent) -> HookEvent:
     try:
         return HookEvent(name)
     except ValueError:
-        from hookwise.errors import UnknownEventError
+        from hookwise.input_errors import UnknownEventError
 
         raise UnknownEventError(name, suggest_event(name)) from None
 
@@ -341,13 +341,13 @@ def check_input(event: HookEvent, data: Mapping[str, object]) -> None:
             _wrong_type(k, want, v)
     for k in REQUIRED[event]:  # a host bug (a field left out) must surface, not fire an empty input
         if data.get(k) is None and k not in BASE_INPUT_FIELDS:
-            from hookwise.errors import PayloadError
+            from hookwise.input_errors import PayloadError
 
             raise PayloadError(f"input field {k!r} is required for {event.value} and is missing")
 
 
 def _wrong_type(key: str, want: type | tuple[type, ...], value: object) -> None:
-    from hookwise.errors import PayloadError
+    from hookwise.input_errors import PayloadError
 
     raise PayloadError(
         f"input field {key!r} must be {_TYPE_NAMES.get(want, want)}, got {type(value).__name__}"

@@ -348,11 +348,11 @@ def unanswered(
     ``FireResult(event, input, warnings=warnings)`` it stands for.
     """
     r: FireResult = object.__new__(FireResult)
-    r.__dict__ = {
-        "event": event,
-        "output": {},
-        "hooks": [],
-        "warnings": [] if warnings is None else warnings,
-        "_input_parts": input_parts,
-    }
+    # one attribute at a time: assigning ``r.__dict__`` whole costs as much again (it gives up the
+    # instance's inline attribute storage)
+    r.event = event
+    r.output = {}
+    r.hooks = []
+    r.warnings = [] if warnings is None else warnings
+    r._input_parts = input_parts  # type: ignore[attr-defined]
     return r

@@ -124,9 +124,7 @@ class TrustStore:
     # ---- keys ------------------------------------------------------------------------------
     def scope(self, entry: HookEntry) -> str:
         """The directory a hook's trust is recorded under (project dir, or the extension's dir)."""
-        if entry.source in ("extension", "plugin") and entry.extension_dir:
-            return entry.extension_dir
-        return self.project_dir
+        return entry.own_dir or self.project_dir
 
     def material(self, entry: HookEntry) -> Material:
         """What trusting ``entry`` approves, as its kind declares it (:meth:`HookKind.trust_material
@@ -188,6 +186,16 @@ class TrustStore:
             return True
         key = self.key(entry)
         return key in self.session_keys or key in self.trusted_keys(self.scope(entry))
+
+    def untrusted(self, entries: Iterable[HookEntry]) -> list[HookEntry]:
+        """The ``entries`` that need trust and do not have it, de-duplicated by identity."""
+        seen: set[str] = set()
+        out = []
+        for e in entries:
+            if e.needs_trust and e.identity not in seen and not self.is_trusted(e):
+                seen.add(e.identity)
+                out.append(e)
+        return out
 
     def trust_for_session(self, entries: Iterable[HookEntry]) -> None:
         """Trust ``entries`` for as long as this store lives (one session); nothing is recorded."""

@@ -112,6 +112,7 @@ def test_after_tool_block_hides_the_result(hooks: Hooks, kit: Kit) -> None:
     assert "contains secrets" in r.request_text(1) and "shell:cat .env" not in r.request_text(1)
 
 
+@pytest.mark.slow
 def test_after_tool_tail_calls_are_capped(hooks: Hooks, kit: Kit) -> None:
     hooks.on(
         "AfterTool",

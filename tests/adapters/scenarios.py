@@ -214,6 +214,14 @@ class AdapterEnv:
 
 Scenario = Callable[[Driver, AdapterEnv], None]
 SCENARIOS: list[Scenario] = []
+#: the scenarios an adapter's quick tier (``-m "not slow"``) runs; the full suite runs them all
+QUICK_SCENARIOS = {
+    "before_tool_deny",
+    "after_tool_tail_call",
+    "before_agent_context_is_per_prompt",
+    "lifecycle",
+    "hook_failure_warns_and_proceeds",
+}
 
 
 def scenario(fn: Scenario) -> Scenario:

@@ -29,12 +29,21 @@ from agent_framework import (  # noqa: E402
     tool,
 )
 
+from _tiers import quick_where  # noqa: E402
 from hookwise import HookSystem  # noqa: E402
 from hookwise.adapters import AgentStopped  # noqa: E402
 from hookwise.adapters.agent_framework import HookwiseMiddleware  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_adapter_conformance  # noqa: E402
 
-from .scenarios import CONFORMANCE_SETTINGS, SCENARIOS, AdapterEnv, Request, Run, Scenario  # noqa: E402
+from .scenarios import (  # noqa: E402
+    CONFORMANCE_SETTINGS,
+    QUICK_SCENARIOS,  # noqa: E402
+    SCENARIOS,
+    AdapterEnv,
+    Request,
+    Run,
+    Scenario,
+)
 
 SETTING_NAMES = {"temperature": "temperature", "max_tokens": "maxOutputTokens", "top_p": "topP"}
 
@@ -189,7 +198,11 @@ def _session_history(session: Any) -> list[tuple[str, str]]:
 DEVIATIONS = {"before_tool_ask_native_approve", "before_tool_ask_native_reject"}
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
+@pytest.mark.parametrize(
+    "scenario",
+    quick_where(SCENARIOS, lambda s: s.__name__ in QUICK_SCENARIOS),
+    ids=lambda s: s.__name__,
+)
 def test_scenario(scenario: Scenario, adapter_env: AdapterEnv) -> None:
     if scenario.__name__ in DEVIATIONS:
         pytest.skip('documented deviation: ask="native" is not wired to the framework\'s approvals')

@@ -21,13 +21,14 @@ from crewai.hooks import (
 from crewai.llms.base_llm import BaseLLM  # noqa: E402
 from crewai.tools import tool  # noqa: E402
 
+from _tiers import quick_where  # noqa: E402
 from hookwise import HookSystem  # noqa: E402
 from hookwise.adapters.crewai import HookwiseCrewHooks  # noqa: E402
 from hookwise.host.verdicts import MODIFIED_NOTE  # noqa: E402
 from hookwise.testing.conformance import Conversation, ToolCall, Turn, assert_adapter_conformance  # noqa: E402
 
 from ._kit import Hooks, Messages, Tools  # noqa: E402
-from .scenarios import SCENARIOS, AdapterEnv, Request, Run, Scenario  # noqa: E402
+from .scenarios import QUICK_SCENARIOS, SCENARIOS, AdapterEnv, Request, Run, Scenario  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -298,7 +299,11 @@ CONFORMANCE_IGNORED: dict[str, set[str]] = {
 }
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
+@pytest.mark.parametrize(
+    "scenario",
+    quick_where(SCENARIOS, lambda s: s.__name__ in QUICK_SCENARIOS),
+    ids=lambda s: s.__name__,
+)
 def test_scenario(scenario: Scenario, adapter_env: AdapterEnv) -> None:
     if scenario.__name__ in CREWAI_DEVIATIONS:
         pytest.skip("documented CrewAI deviation (docs/adapters.md)")

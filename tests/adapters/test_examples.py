@@ -63,6 +63,7 @@ def test_openai_agents_example(_isolated_gemini_home: Path) -> None:
     assert "git push --force-with-lease origin main" in out and "agent: Pushed safely." in out
 
 
+@pytest.mark.slow
 def test_agent_framework_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("agent_framework")
     out = run_example("agent_framework_example.py", _isolated_gemini_home)
@@ -71,6 +72,7 @@ def test_agent_framework_example(_isolated_gemini_home: Path) -> None:
     assert "answer: Cleaned up" in out
 
 
+@pytest.mark.slow
 def test_crewai_example(_isolated_gemini_home: Path) -> None:
     pytest.importorskip("crewai.hooks")
     out = run_example("crewai_example.py", _isolated_gemini_home)

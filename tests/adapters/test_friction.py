@@ -54,6 +54,7 @@ def _run_script(source: str, env: AdapterEnv, tmp_path: Path) -> subprocess.Comp
     )
 
 
+@pytest.mark.slow
 def test_session_ends_without_close_when_the_capability_goes(
     adapter_env: AdapterEnv, tmp_path: Path
 ) -> None:
@@ -94,6 +95,7 @@ agent.invoke({"messages": [{"role": "user", "content": "hello"}]})
 """
 
 
+@pytest.mark.slow
 def test_session_ends_at_process_exit_without_close(
     adapter_env: AdapterEnv, tmp_path: Path
 ) -> None:

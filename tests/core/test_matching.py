@@ -71,6 +71,7 @@ def patterns(draw: st.DrawFn) -> str:
 subjects = st.text(st.sampled_from("aAb_! \n1é"), max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(patterns(), st.lists(subjects, min_size=1, max_size=6))
 def test_answers_are_the_ones_re_gives(pattern: str, texts: list[str]) -> None:
@@ -99,6 +100,7 @@ def _adversarial(kind: int, seed: int) -> str:
     return "".join(chr(rng.randint(32, 0x2FF)) for _ in range(10_000))
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(patterns(), st.integers(0, 5), st.integers(0, 1000))
 def test_random_patterns_on_adversarial_subjects_finish_in_50_ms(

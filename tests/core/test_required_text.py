@@ -30,6 +30,11 @@ def test_every_alternative_has_a_required_text() -> None:
     assert required_texts(r"\b(?:sk|rk)_(?:live|test)_x{2,}|\.git/") == ("sk_", "rk_", ".git/")
 
 
+def test_the_written_markers_are_what_the_pattern_requires() -> None:
+    # env._MARKERS is written out (not computed at import): it must stay what the pattern requires
+    assert required_texts(env.SECRET_VALUE_PATTERN) == env._MARKERS
+
+
 def test_the_prefilter_agrees_with_the_expression() -> None:
     pattern = re.compile(env.SECRET_VALUE_PATTERN)
     for s in SECRETS:

@@ -35,7 +35,7 @@ def test_every_kind_defines_every_member(name: str) -> None:
 
 
 def test_no_two_kinds_own_the_same_key() -> None:
-    from hookwise.settings.schema import SHARED_HOOK_KEYS
+    from hookwise.runners.hook_keys import SHARED_HOOK_KEYS
 
     names = [row.name for k in KINDS.values() for row in resolve_kind(k).keys]
     names += [row.name for row in SHARED_HOOK_KEYS]
@@ -86,7 +86,7 @@ def test_a_fourth_kind_is_one_module_and_one_row(
     code, out, _ = _cli(capsys, project, "validate", "--json")
     problems = json.loads(out)["problems"]
     assert code == 1 and any('missing "text"' in p["message"] for p in problems), problems
-    from hookwise.settings.schema import json_schema
+    from hookwise.settings.json_schema import json_schema
 
     assert "echo" in json_schema()["definitions"]["hook"]["properties"]["type"]["enum"]
     # list: the kind names what its hooks run

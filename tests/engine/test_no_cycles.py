@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from tests.conftest import Project, emit
 
+from _tiers import first_quick
 from hookwise import HookSystem
 
 
@@ -45,7 +46,7 @@ def system(project: Project, sequential: bool) -> HookSystem:
     return hs
 
 
-@pytest.mark.parametrize("sequential", [False, True], ids=["parallel", "sequential"])
+@pytest.mark.parametrize("sequential", first_quick([False, True]), ids=["parallel", "sequential"])
 def test_fire_leaves_no_cycles(project: Project, sequential: bool, collector_off: None) -> None:
     hs = system(project, sequential)
     assert hs.fire("BeforeTool", tool_name="t", tool_input={}).decision == "allow"

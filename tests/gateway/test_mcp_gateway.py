@@ -21,6 +21,8 @@ import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
+from _tiers import first_quick  # noqa: E402
+
 UPSTREAM = textwrap.dedent('''
     from mcp.server import MCPServer
 
@@ -208,12 +210,17 @@ def test_gateway_fronts_a_streamable_http_server(gateway: tuple[Any, Path]) -> N
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [
-        ([], "needs the server's command after --"),
-        (["--", "/nonexistent/mcp-server"], "cannot reach the MCP server /nonexistent/mcp-server"),
-        (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
-        (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
-    ],
+    first_quick(
+        [
+            ([], "needs the server's command after --"),
+            (
+                ["--", "/nonexistent/mcp-server"],
+                "cannot reach the MCP server /nonexistent/mcp-server",
+            ),
+            (["--token-file", "t", "--", "srv"], "--token-file goes with --listen"),
+            (["--listen", "8766", "--", "srv"], "--listen 8766: expected HOST:PORT"),
+        ]
+    ),
 )
 def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
     import subprocess
@@ -228,6 +235,7 @@ def test_cli_says_what_is_wrong(tmp_path: Path, args: list[str], message: str) -
     assert out.returncode == 1 and message in out.stderr, out.stderr
 
 
+@pytest.mark.slow
 def test_audit_mode_through_the_gateway_records_what_it_would_have_denied(
     gateway: tuple[Any, Path], tmp_path: Path
 ) -> None:

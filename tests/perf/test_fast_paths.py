@@ -79,6 +79,13 @@ HEAVY = (
 )
 
 
+#: how many of hookwise's own modules a plain fire may import: each costs ~0.1 ms of start-up however small it
+#: is (finding, reading and running it), ~1 % of the floor; a module the fire does not need is imported where it
+#: is used (docs/architecture.md, "The start-up rule"). 41 today: 39, plus hookwise.atomic and hookwise.errors
+#: for the first fire in a fresh home, which writes the hook package cache (settings/packages.py)
+FIRE_MODULE_BUDGET = 41
+
+
 def _imported(
     argv: list[str], cwd: Any, env: dict[str, str]
 ) -> tuple[set[str], subprocess.CompletedProcess[str]]:
@@ -117,6 +124,10 @@ def test_fire_cli_does_not_import_heavy_modules(project: Any) -> None:
     assert [h["outcome"] for h in json.loads(out.stdout)["hooks"]] == ["ok", "ok"]
     assert "hookwise.engine" in loaded and "hookwise.jsonc.codec" in loaded
     assert sorted(m for m in HEAVY if m in loaded - before) == []
+    ours = sorted(m for m in loaded if m == "hookwise" or m.startswith("hookwise."))
+    assert len(ours) <= FIRE_MODULE_BUDGET, (
+        f"a plain fire imports {len(ours)} hookwise modules (budget {FIRE_MODULE_BUDGET}): {ours}"
+    )
 
 
 @pytest.mark.slow

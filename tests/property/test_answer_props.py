@@ -13,6 +13,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from faults._stats import counted
 from hookwise import HookSystem
 from hookwise.core.answer import FIELDS, SPECIFIC_FIELDS, check_answer
 from hookwise.events import HookEvent
+
+pytestmark = pytest.mark.slow  # property runs; tests/core/test_answers.py keeps the quick tier
 
 #: examples per property (Python hooks are cheap; command hooks start a process per example)
 PY_EXAMPLES = 400

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 
+from _tiers import first_quick
 from hookwise import HookSystem
 from hookwise.events import EVENT_NAMES
 
@@ -358,7 +359,7 @@ def listener() -> Iterator[Listener]:
     ln.close()
 
 
-@pytest.fixture(params=SOURCES)
+@pytest.fixture(params=first_quick(SOURCES))  # the quick tier: the Gemini repository
 def repo(
     request: pytest.FixtureRequest, tmp_path: Path, listener: Listener, _isolated_gemini_home: Path
 ) -> Repo:

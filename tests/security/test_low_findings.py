@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from tests.conftest import Project
 
+from _tiers import first_quick
 from hookwise import HookSystem
 from hookwise.runners.env import sanitize
 
@@ -81,7 +82,19 @@ def _extension(path: Path, name: str) -> Path:
 
 @pytest.mark.parametrize(
     "name",
-    ["extension-enablement.json", "-rf", "--help", "x\ny", "ok\n", "a" * 300, ".hidden", "a/b", ""],
+    first_quick(
+        [
+            "extension-enablement.json",
+            "-rf",
+            "--help",
+            "x\ny",
+            "ok\n",
+            "a" * 300,
+            ".hidden",
+            "a/b",
+            "",
+        ]
+    ),
 )
 def test_unusable_extension_names_are_refused_with_one_message(tmp_path: Path, name: str) -> None:
     home = tmp_path / "home"

@@ -20,6 +20,7 @@ from tests.conftest import Project
 from hookwise.cli.main import main
 from hookwise.core.keys import FLAG, TEXT, USER_AND_SYSTEM, Flag, Key, Names, OneOf, Origin
 from hookwise.core.keys import HOOK_SOURCES as SOURCES
+from hookwise.settings.json_schema import json_schema
 from hookwise.settings.load import load_settings
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
@@ -28,7 +29,6 @@ from hookwise.settings.schema import (
     HOOKS_CONFIG_KEYS,
     REDACTION_KEYS,
     TELEMETRY_KEYS,
-    json_schema,
 )
 from hookwise.settings.validate import validate_project
 

@@ -8,7 +8,7 @@ For each hook object of a document (docs/contract.md §1, §2):
 - every error ``validate`` reports is a load-time warning with the same file, position, pointer
   and message, and every load-time warning is something ``validate`` reports;
 - the timeout ``hookwise list --json`` shows is the loaded entry's ``timeout_ms``, which is the
-  documented rule (settings/schema.py, "Timeouts") written out again here; two firings prove a
+  documented rule (core/keys.py: Timeout) written out again here; two firings prove a
   hook runs with it.
 
 Documents come from systematic enumeration of the schema tables (every key of a hook, a
@@ -31,13 +31,13 @@ from tests.conftest import Project
 
 from hookwise import HookSystem
 from hookwise.cli.main import main
+from hookwise.settings.json_schema import json_schema
 from hookwise.settings.load import load_settings
 from hookwise.settings.schema import (
     DEFINITION_KEYS,
     HOOK_KEYS,
     HOOKS_CONFIG_KEYS,
     OLD_LOCATIONS,
-    json_schema,
 )
 from hookwise.settings.validate import Problem, check_text
 

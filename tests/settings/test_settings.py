@@ -121,7 +121,7 @@ def test_malformed_parts_are_skipped_individually(project: Project) -> None:
     )
     assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w
     assert all(x.startswith(str(path) + ":") for x in hs.warnings)
-    # a timeout that is not a number skips the hook (settings/schema.py, "Timeouts"), like any wrong type
+    # a timeout that is not a number skips the hook (core/keys.py: Timeout), like any wrong type
     assert "/hooks/BeforeAgent/3/hooks/4/timeout" in w and "must be a number of milliseconds" in w
     assert [h.name for h in hs.fire("BeforeAgent", prompt="p").hooks] == ["good"]
 

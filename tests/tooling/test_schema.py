@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.jsonc.parse import parse
-from hookwise.settings.schema import SCHEMA_FILE, json_schema, json_schema_text
+from hookwise.settings.json_schema import json_schema, json_schema_text
+from hookwise.settings.schema import SCHEMA_FILE
 from hookwise.settings.validate import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "validate"
@@ -134,7 +135,7 @@ def test_schema_on_fixture_files() -> None:
 
 
 def test_shipped_schema_is_the_generated_one() -> None:
-    """Regenerate with ``python -m hookwise.settings.schema --write`` after changing settings/schema.py."""
+    """Regenerate with ``python -m hookwise.settings.json_schema --write`` after changing settings/schema.py."""
     shipped = resources.files("hookwise").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
     assert shipped == json_schema_text()
     assert json.loads(shipped) == json_schema()

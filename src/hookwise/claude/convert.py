@@ -41,8 +41,8 @@ from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 from hookwise.runners import KINDS, spec_from_keys
+from hookwise.runners.hook_keys import HOOK_KEYS, HOOK_TYPES, sync_kinds
 from hookwise.runners.kind import HookKind
-from hookwise.settings.schema import HOOK_KEYS, HOOK_TYPES, sync_kinds
 
 
 @dataclass(frozen=True)
@@ -301,7 +301,7 @@ def _timeout_ms(seconds: Any) -> int | None:
     return int(round(seconds * 1000))
 
 
-def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt, the only function over the cap)
+def convert_claude_hook(  # noqa: C901 (one branch per Claude field; known debt: at 34 the most branchy function here)
     raw: Any,
     *,
     claude_event: str,
@@ -1012,7 +1012,7 @@ def _gemini_common_to_claude(
         t = raw["timeout"]
         ms, notes = HOOK_KEYS["timeout"].kind.read(
             "timeout", t
-        )  # the loader's rule (settings/schema.py)
+        )  # the loader's rule (core/keys.py: Timeout)
         if not any(n.severity == "error" for n in notes):
             secs: float = ms / 1000
             out["timeout"] = int(secs) if secs == int(secs) else round(secs, 3)

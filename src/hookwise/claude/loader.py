@@ -17,7 +17,7 @@ from hookwise.claude.names import (
     RELAYED_EVENTS,
     never_fires_here,
 )
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import PROJECT, USER, HookEntry
 from hookwise.errors import SettingsError
 from hookwise.events import HookEvent
 from hookwise.jsonc import parse as jsonc
@@ -72,11 +72,11 @@ def load_claude_entries(
             line, col = jsonc.locate(text, "/disableAllHooks")
             whose = (
                 "no Claude Code hooks are"
-                if label == "user"
+                if label == USER
                 else "this project's Claude Code hooks are not"
             )
             warnings.append(f"{path}:{line}:{col}: /disableAllHooks: true, so {whose} loaded")
-            off.update(("user", "project") if label == "user" else ("project",))
+            off.update((USER, PROJECT) if label == USER else (PROJECT,))
     for label, path, text, doc in loaded:
         if label in off:
             continue
@@ -85,7 +85,7 @@ def load_claude_entries(
         roots = (
             [PluginRoot(os.path.abspath(inherited), None)]
             if inherited
-            else plugin_root_candidates(path, project_dir if label == "project" else None)
+            else plugin_root_candidates(path, project_dir if label == PROJECT else None)
         )
         converted, findings = convert_claude_document(
             doc, file=path, text=text, plugin_roots=roots, native=True

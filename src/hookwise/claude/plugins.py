@@ -24,14 +24,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import PLUGIN, HookEntry
 from hookwise.errors import PluginError, SettingsError
+from hookwise.home import user_dir
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 DEFAULT_HOOKS = os.path.join("hooks", "hooks.json")
-SOURCE_LABEL = "plugin"
+SOURCE_LABEL = PLUGIN
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: "$" would let a trailing newline in
 
 
@@ -60,8 +61,6 @@ def claude_dir(env: Mapping[str, str]) -> str:
     """Claude Code's own directory: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (next to the gemini user dir)."""
     if env.get("CLAUDE_CONFIG_DIR"):
         return os.path.abspath(env["CLAUDE_CONFIG_DIR"])
-    from hookwise.settings.layers import user_dir
-
     return os.path.join(os.path.dirname(user_dir(env)), ".claude")
 
 
@@ -71,8 +70,6 @@ def data_dir(plugin_id: str, env: Mapping[str, str], *, claude_installed: bool =
     safe = re.sub(r"[^A-Za-z0-9._-]", "-", plugin_id) or "plugin"
     if claude_installed:
         return os.path.join(claude_dir(env), "plugins", "data", safe)
-    from hookwise.settings.layers import user_dir
-
     return os.path.join(user_dir(env), "plugin-data", safe)
 
 

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
     from typing import Any
-from hookwise.errors import PayloadError, UnknownEventError
 from hookwise.events import (
     EVENT_SPECS,
     PRE_COMPRESS_TRIGGERS,
@@ -21,6 +20,7 @@ from hookwise.events import (
     HookEvent,
     parse_event,
 )
+from hookwise.input_errors import PayloadError, UnknownEventError
 
 DEFAULTS: dict[HookEvent, dict[str, Any]] = {
     HookEvent.BEFORE_TOOL: {"tool_input": {}},

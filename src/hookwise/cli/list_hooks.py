@@ -8,7 +8,7 @@ from typing import Any
 
 from hookwise.cli.base import CliContext
 from hookwise.cli.render import relpath, table
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import EXTENSION, HookEntry
 from hookwise.runners import KINDS
 from hookwise.runners.kind import visible
 
@@ -114,7 +114,7 @@ def _origin(e: HookEntry) -> str | None:
     """The plugin or extension a hook belongs to (its name), else None."""
     if e.extra.get("plugin"):
         return str(e.extra["plugin"])
-    if e.source == "extension" and e.extension_dir:
+    if e.source == EXTENSION and e.extension_dir:
         import os
 
         return os.path.basename(e.extension_dir)

@@ -185,6 +185,10 @@ def _failed(exc: Exception) -> int:
     return 70
 
 
+#: the young generation's collection threshold of the ``hookwise`` program (see :func:`console`)
+_GC_YOUNG_THRESHOLD = 20_000
+
+
 def console() -> int:
     """The ``hookwise`` program (scripts/hookwise, ``python -m hookwise``): :func:`main` in a process that ends next.
 
@@ -199,6 +203,13 @@ def console() -> int:
     no exit handler. The process then ends right after flushing its output (:func:`os._exit`), skipping the
     tear-down of every module (about 1.5 ms of a ``fire``). Otherwise it exits the ordinary way.
     """
+    import gc
+
+    # The imports of a command make tens of thousands of objects that all live to the end (modules, classes,
+    # functions, tables) and almost no garbage: at the default threshold (700) the young generation is
+    # collected about fifty times for nothing, ~4 % of a ``fire``'s instructions. A larger first threshold
+    # keeps collections rare; long-running commands (agent, serve, mcp) still collect, just in larger steps.
+    gc.set_threshold(_GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     if sys.argv[1:2] == [
         "hook"
     ]:  # an agent's hook call: a warm service answers it first (docs/agents.md)
@@ -213,8 +224,6 @@ def console() -> int:
         True  # a process of our own: no other thread changes directory (see _process.SPAWN_HERE)
     )
     status = main()
-    import gc
-
     gc.freeze()
     if "threading" not in sys.modules and "atexit" not in sys.modules:
         try:

@@ -17,7 +17,7 @@ import argparse
 import os
 
 from hookwise.cli.base import CliContext, UsageError
-from hookwise.core.registry import HookEntry
+from hookwise.core.registry import SYSTEM, USER, HookEntry
 from hookwise.errors import EditError, HookNotFoundError, SettingsError
 from hookwise.settings import edit
 from hookwise.settings.edit import Target
@@ -89,7 +89,7 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
         if name not in target.disabled:
             raise _unknown(exc, entries) from None
         matches = []
-    if matches and all(e.source == "system" for e in matches):
+    if matches and all(e.switched_by == SYSTEM for e in matches):
         raise UsageError(
             f"{name!r} is a system hook ({matches[0].file}); only hooksConfig.disabled in the "
             "system settings can switch it off, and hookwise does not edit those"
@@ -108,7 +108,7 @@ def _disable(name: str, target: Target, ctx: CliContext) -> int:
         f"Disabled hook {name!r}: added it to hooksConfig.disabled in {target.label}.",
         file=ctx.stdout,
     )
-    if any(e.source == "system" for e in matches):
+    if any(e.switched_by == SYSTEM for e in matches):
         ctx.warn(
             f"a system hook is also named {name!r}; it stays enabled (only the system settings can "
             "disable it)"
@@ -188,16 +188,14 @@ def _disable_all(target: Target, ctx: CliContext) -> int:
     reachable = [
         e
         for e in entries
-        if e.source not in ("system", "runtime") and (target.scope == "user" or e.needs_trust)
+        if e.switched_by in (USER, "any") and (target.scope == USER or e.needs_trust)
     ]
     names: list[str] = []
     for e in reachable:
         if e.display_name not in names:
             names.append(e.display_name)
     missing = [n for n in names if n not in target.disabled]
-    system = sorted(
-        {e.display_name for e in entries if e not in reachable and e.source != "runtime"}
-    )
+    system = sorted({e.display_name for e in entries if e not in reachable and e.switched_by})
     if not missing:
         print(f"All hooks are already disabled in {target.label}.", file=ctx.stdout)
     else:

@@ -22,6 +22,7 @@ Unknown fields are kept as they are (hosts and dialects may read them).
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING
+from hookwise.jsonc.codec import compact_text
 
 if TYPE_CHECKING:  # typing (and the re and enum it imports) is not loaded when firing
     from typing import Any
@@ -70,7 +71,16 @@ def json_kind(value: Any) -> str:
 
 
 def _type_error(obj: dict[str, Any], table: dict[str, type], where: str) -> str | None:
-    for key, want in table.items():
+    if len(obj) < len(
+        table
+    ):  # a short answer (the usual one): its own fields looked up, no error found
+        for key, value in obj.items():
+            want = table.get(key)
+            if want is not None and value is not None and not isinstance(value, want):
+                break
+        else:
+            return None
+    for key, want in table.items():  # the first wrong field in the table's order is the one named
         value = obj.get(key)
         if value is None or isinstance(value, want):
             continue
@@ -130,8 +140,12 @@ def _same(out: dict[Any, Any], value: dict[Any, Any]) -> bool:
     return all(out[k] is value[k] for k in out)
 
 
-def check_answer(output: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
-    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when malformed."""
+def check_answer(
+    output: dict[str, Any] | None, encodable: bool = False
+) -> tuple[dict[str, Any] | None, str | None]:
+    """``(answer, error)``: the answer with its text made encodable, or ``(None, why)`` when malformed.
+
+    ``encodable``: the caller already knows every string of ``output`` encodes (nothing to replace)."""
     if output is None:
         return None, None
     if not isinstance(output, dict):
@@ -139,4 +153,20 @@ def check_answer(output: dict[str, Any] | None) -> tuple[dict[str, Any] | None, 
     err = answer_error(output)
     if err is not None:
         return None, err + "; the answer was ignored"
-    return clean(output), None
+    return (output if encodable or _encodable(output) else clean(output)), None
+
+
+def _encodable(value: dict[str, Any]) -> bool:
+    """Every string of ``value`` (keys too) encodes as UTF-8, so :func:`clean` would return it as is: one
+    pass of the C encoder instead of a Python walk (False also when it cannot tell: :func:`clean` decides)."""
+    try:
+        text = compact_text(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.jsonc.codec import dumps
+from hookwise.jsonc.codec import compact_text, dumps
 from hookwise.jsonc.parse import loads_strict
 from hookwise.result import Outcome, asks_to_block
 
@@ -33,6 +33,8 @@ class Interpretation:
     output: dict[str, Any] | None
     error: str | None
     is_json: bool = False  # the output is the hook's own JSON object (not a text fallback)
+    #: the output is known to be JSON whose every string encodes (ASCII): the answer check need not look again
+    encodable: bool = False
 
 
 def parse_object(text: str) -> dict[str, Any] | None:
@@ -173,15 +175,28 @@ def interpret_python(name: str, value: Any) -> Interpretation:
         return Interpretation(Outcome.OK, None, None)
     if isinstance(value, dict):
         try:
-            dumps(value, allow_nan=False)
-        except (TypeError, ValueError) as exc:
+            text = compact_text(value, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as exc:
             return Interpretation(
-                Outcome.FAILED, None, f"returned a dict that is not JSON-serialisable: {exc}"
+                Outcome.FAILED,
+                None,
+                f"returned a dict that is not JSON-serialisable: {_why(value, exc)}",
             )
-        return Interpretation(Outcome.OK, value, None)
+        return Interpretation(Outcome.OK, value, None, False, text.isascii())
     return Interpretation(
         Outcome.FAILED, None, f"returned {type(value).__name__}, expected a dict or None"
     )
+
+
+def _why(value: dict[str, Any], exc: Exception) -> Exception:
+    """What :func:`dumps` says about ``value`` (a cycle is "Circular reference detected", not a recursion)."""
+    if not isinstance(exc, RecursionError):
+        return exc
+    try:
+        dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as again:
+        return again
+    return exc  # pragma: no cover - dumps fails wherever compact_text does
 
 
 def fail_closed_output(

@@ -9,6 +9,8 @@ description. Pure: reading a value never touches the file system.
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING, dataclass
+from hookwise.core.registry import PROJECT as PROJECT  # the source labels, here for the key tables
+from hookwise.core.registry import SOURCES, SYSTEM, USER
 from hookwise.jsonc.codec import dumps
 from hookwise.jsonc.parse import kind_of, pointer
 
@@ -192,14 +194,161 @@ class Headers(Kind):
         return out, notes
 
 
-#: the source labels of the settings files (docs/contract.md §1); system defaults and system overrides are both
-#: ``system``. Extension ``hooks.json`` files, plugins and packages contribute hooks only, never these keys.
-SYSTEM, USER, PROJECT = "system", "user", "project"
-EVERY_LAYER: tuple[str, ...] = (SYSTEM, USER, PROJECT)
+#: the longest timeout a hook can have; larger values are capped (with a warning)
+MAX_TIMEOUT_MS = 86_400_000
+#: below this many milliseconds ``validate`` hints that the value looks like seconds
+SECONDS_HINT_MS = 1000
+
+
+class Timeout(Kind):
+    """Milliseconds, the one rule for a hook's ``"timeout"`` (the loader, ``validate`` and migration read it).
+
+    absent                          the default, 60000 ms
+    not a number (string, boolean,  error: the hook is skipped (Gemini CLI would fire it with a
+    null, array, object)            timer of 0 ms, so it would time out on every firing)
+    NaN                             error (only reachable from hooks sections built in Python)
+    below 1 (0, negative, 0.5)      error: nothing can run in less than a millisecond; 0.5 most
+                                    likely meant seconds and the message says to write 500
+    1 ... 86400000                  used, rounded *up* to a whole millisecond (1.5 → 2, never 0);
+                                    below 1000 ``validate`` adds a "looks like seconds" hint
+    above 86400000 (24 h)           capped at 86400000 with a warning (loader and ``validate``);
+                                    this includes 1e400, which JSON readers turn into infinity
+
+    :func:`timeout_ms` applies it; ``hookwise list`` shows the value it returns, which is the
+    value the hook runs with.
+    """
+
+    def json(self) -> dict[str, Any]:
+        return {"type": "number", "minimum": 1}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not _is_number(value):
+            return None, [Note(f'"{key}" must be a number of milliseconds, got {kind_of(value)}')]
+        if value != value:
+            return None, [Note(f'"{key}" must be a number of milliseconds, got NaN')]
+        if value < 1:
+            if value > 0:
+                return None, [
+                    Note(
+                        f'"{key}" is in milliseconds and {_num(value)} ms is too short to run anything; '
+                        f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}"
+                    )
+                ]
+            return None, [
+                Note(
+                    f'"{key}" must be a positive number of milliseconds (at least 1), got {_num(value)}'
+                )
+            ]
+        if value > MAX_TIMEOUT_MS:
+            return MAX_TIMEOUT_MS, [
+                Note(
+                    f'"{key}" {_num(value)} ms is more than the maximum of {MAX_TIMEOUT_MS} ms '
+                    f"(24 hours); using {MAX_TIMEOUT_MS}",
+                    WARNING,
+                    at_load=True,
+                )
+            ]
+        ms = _ceil(value)
+        notes = []
+        if ms != value:
+            notes.append(
+                Note(
+                    f'"{key}" is a whole number of milliseconds; {_num(value)} is rounded up to {ms}',
+                    WARNING,
+                )
+            )
+        if value < SECONDS_HINT_MS:
+            notes.append(
+                Note(
+                    f'"{key}" is in milliseconds: {_num(value)} is {value / 1000:g} s; '
+                    f"if you meant {_num(value)} seconds, write {_ceil(value * 1000)}",
+                    WARNING,
+                )
+            )
+        return ms, notes
+
+
+def timeout_ms(value: Any) -> int | None:
+    """The milliseconds a hook written with ``"timeout": value`` runs with; None when it is not loaded."""
+    ms, notes = TIMEOUT.read("timeout", value)
+    return None if any(n.severity == ERROR for n in notes) else int(ms)
+
+
+class EnvMap(Kind):
+    def json(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {"type": ["string", "number"]}}
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        if not isinstance(value, dict):
+            return None, [Note(f'"{key}" must be an object of strings, got {kind_of(value)}')]
+        env: dict[str, str] = {}
+        notes: list[Note] = []
+        for k, v in value.items():
+            if isinstance(v, str):
+                env[str(k)] = v
+            elif _is_number(v):
+                env[str(k)] = str(v)
+                notes.append(
+                    Note(
+                        f"environment value {v!r} is a number; it is passed as the string "
+                        f"{show(str(v))} (quote it)",
+                        WARNING,
+                        suffix=pointer(str(k)),
+                    )
+                )
+            else:
+                notes.append(
+                    Note(
+                        f"environment values must be strings, got {kind_of(v)}",
+                        suffix=pointer(str(k)),
+                    )
+                )
+        return env, notes
+
+
+class Rule(Kind):
+    """A Claude Code permission rule (``if``): one that does not parse loads, and its hook is skipped when it fires."""
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "type": "string"
+        }  # any string loads; one that does not parse is a warning, and skips its hook
+
+    def read(self, key: str, value: Any) -> tuple[Any, list[Note]]:
+        from hookwise.core.rules import rule_error
+
+        err = rule_error(value)
+        if err is None:
+            return value, []
+        if not isinstance(value, str):
+            return None, [Note(f'"{key}" {err}; the hook is skipped')]
+        if (
+            "bounded time" in err
+        ):  # could hang a firing: rejected like a tool matcher (docs/sources.md)
+            return None, [Note(f'"{key}" rule {show(value)} {err}; the hook is skipped')]
+        return value, [
+            Note(
+                f'"{key}" rule {show(value)} {err}; the hook is skipped (never run for every call) '
+                "until the rule is fixed",
+                WARNING,
+                at_load=True,
+            )
+        ]
+
+
+TIMEOUT = Timeout()
+ENV = EnvMap()
+
+
+#: the source labels of the settings files (docs/contract.md §1; ``settings`` rows of
+#: :data:`hookwise.core.registry.SOURCES`). Extension ``hooks.json`` files, plugins and packages contribute
+#: hooks only, never these keys.
+EVERY_LAYER: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.settings)
 USER_AND_SYSTEM: tuple[str, ...] = (USER, SYSTEM)
 SYSTEM_ONLY: tuple[str, ...] = (SYSTEM,)
-#: the sources hooks come from; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run only once trusted
-HOOK_SOURCES: tuple[str, ...] = (SYSTEM, USER, PROJECT, "extension", "plugin", "package")
+#: the sources whose hooks are written in files; those of :data:`hookwise.core.registry.UNTRUSTED_SOURCES` run
+#: only once trusted
+HOOK_SOURCES: tuple[str, ...] = tuple(s.label for s in SOURCES.values() if s.in_files)
 
 
 @dataclass(frozen=True)

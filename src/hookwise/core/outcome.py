@@ -23,7 +23,7 @@ def finish(
     truncated: bool = False,
 ) -> HookOutcome:
     """The outcome of one hook call from its interpretation (answer checked, fail-closed applied, §6)."""
-    output, malformed = check_answer(it.output)
+    output, malformed = check_answer(it.output, it.encodable)
     if malformed is not None:  # one validator for every kind's answer (core/answer.py)
         it = Interpretation(Outcome.FAILED, None, malformed)
     if entry.fail_closed and it.outcome in (Outcome.FAILED, Outcome.NOT_RUN, Outcome.TIMEOUT):
@@ -45,9 +45,15 @@ def finish(
     )
 
 
-def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
-    """The outcome of a hook that was not run because it is not trusted (docs/contract.md §7)."""
-    where = entry.file or entry.source
+def skipped(entry: HookEntry, event: HookEvent, why: str | None = None) -> HookOutcome:
+    """The outcome of a hook that was not run: ``why`` (an ``if`` rule that does not parse), by default
+    because it is not trusted (docs/contract.md §7)."""
+    if why is None:
+        where = entry.file or entry.source
+        why = (
+            f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
+            + (f"; it would run: {entry.command}" if entry.command and entry.name else "")
+        )
     return HookOutcome(
         name=entry.display_name,
         command=entry.target,
@@ -55,6 +61,5 @@ def skipped(entry: HookEntry, event: HookEvent) -> HookOutcome:
         event=event.value,
         outcome=Outcome.SKIPPED,
         hook_type=entry.type,
-        error=f"not trusted: {entry.source} hook from {where} has not been approved (run `hookwise trust`)"
-        + (f"; it would run: {entry.command}" if entry.command and entry.name else ""),
+        error=why,
     )

@@ -1,9 +1,10 @@
 """Configured hooks: :class:`HookEntry` (one hook of one definition) and the per-event index.
 
-An entry keeps its true source label (``system``, ``user``, ``project``,
-``extension``, ``runtime``), the file and JSON pointer it came from, and whether
-it is enabled. The :class:`Registry` groups enabled entries by event in layer
-order (runtime first) so that planning an event touches only its own entries.
+An entry keeps its true source label (a row of :data:`SOURCES`: ``runtime``,
+``system``, ``user``, ``project``, ``extension``, ``plugin``, ``package``), the
+file and JSON pointer it came from, and whether it is enabled. The :class:`Registry`
+groups enabled entries by event in layer order (runtime first) so that planning an
+event touches only its own entries.
 """
 
 from __future__ import annotations
@@ -17,19 +18,58 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_MS = 60_000
 
-#: source labels in merge order (docs/contract.md §1); runtime hooks run first
-SOURCE_ORDER: dict[str, int] = {
-    "runtime": 0,
-    "system": 1,
-    "user": 1,
-    "project": 1,
-    "extension": 2,
-    "plugin": 2,
-    "package": 2,
+
+@dataclass(frozen=True)
+class Source:
+    """One place hooks come from (docs/sources.md): the ``source`` label its hooks carry and what follows from it.
+
+    ``order``        run order: runtime hooks first, then the settings layers, then extensions, plugins, packages
+    ``trusted``      its hooks run without ``hookwise trust``, in the full environment (docs/contract.md §7)
+    ``settings``     a settings file: may set keys besides hooks (a key's ``Origin`` names these labels)
+    ``in_files``     its hooks are written in files (every source but hooks registered from code)
+    ``own_dir``      its hooks live in a directory of their own (``extension_dir``): trust is recorded under it
+                     and the words of a command are resolved in it
+    ``switched_by``  whose ``hooksConfig.disabled`` reaches its hooks: ``system`` (only the system settings),
+                     ``user`` (user and system settings), ``any`` (a project's too), ``""`` (no file)
+    ``module_root``  where a ``python`` hook's own module is looked up: ``project`` (the project directory),
+                     ``own`` (its ``extension_dir``), ``""`` (``sys.path`` only)
+    """
+
+    label: str
+    order: int
+    trusted: bool
+    settings: bool
+    in_files: bool
+    own_dir: bool
+    switched_by: str
+    module_root: str
+
+
+RUNTIME, SYSTEM, USER, PROJECT = "runtime", "system", "user", "project"
+EXTENSION, PLUGIN, PACKAGE = "extension", "plugin", "package"
+
+#: every source, in run order (docs/sources.md; tests/core/test_sources.py checks the code and the docs read it).
+#: System defaults and system overrides are both ``system``; Claude Code's files load as ``user`` / ``project``;
+#: Tabnine's and TerminaI's files are profiles of the same layers (settings/profiles.py).
+SOURCES: dict[str, Source] = {
+    s.label: s
+    for s in (
+        Source(RUNTIME, 0, True, False, False, False, "", ""),
+        Source(SYSTEM, 1, True, True, True, False, SYSTEM, ""),
+        Source(USER, 1, True, True, True, False, USER, ""),
+        Source(PROJECT, 1, False, True, True, False, "any", PROJECT),
+        Source(EXTENSION, 2, False, False, True, True, "any", "own"),
+        Source(PLUGIN, 2, False, False, True, True, "any", ""),
+        Source(PACKAGE, 2, True, False, True, False, USER, ""),
+    )
 }
+#: source labels in merge order (docs/contract.md §1); runtime hooks run first
+SOURCE_ORDER: dict[str, int] = {s.label: s.order for s in SOURCES.values()}
 #: sources whose hooks run only once trusted, with a sanitized environment (docs/contract.md §7); package hooks
 #: run at user trust (the user installed the package)
-UNTRUSTED_SOURCES = frozenset({"project", "extension", "plugin"})
+UNTRUSTED_SOURCES = frozenset(s.label for s in SOURCES.values() if not s.trusted)
+#: sources whose hooks live in a directory of their own (trust scope, where a command's words resolve)
+OWN_DIR_SOURCES = frozenset(s.label for s in SOURCES.values() if s.own_dir)
 
 
 @dataclass(frozen=True)
@@ -79,6 +119,9 @@ class PythonSpec(KindSpec):
     callable: str = ""
     func: Callable[..., Any] | None = None
     isolate: bool = False  # run in a subprocess of its own (runners/_isolated.py)
+    #: call ``func`` on the firing's own thread (``HookSystem.register(..., inline=True)``): set from code
+    #: only, no settings key has it, and the runner honours it for a registered function only
+    inline: bool = False
 
     @property
     def target(self) -> str:
@@ -106,7 +149,7 @@ class HookEntry:
     matcher: str | None = None
     sequential: bool = False
     timeout_ms: int = DEFAULT_TIMEOUT_MS
-    source: str = "project"
+    source: str = PROJECT
     file: str | None = None
     pointer: str = ""
     env: dict[str, str] = field(default_factory=dict)
@@ -159,6 +202,27 @@ class HookEntry:
     def sanitized_env(self) -> bool:
         """Project, extension and plugin hooks get a sanitized environment by default."""
         return self.source in UNTRUSTED_SOURCES
+
+    @property
+    def switched_by(self) -> str:
+        """Whose ``hooksConfig.disabled`` reaches this hook (:attr:`Source.switched_by`; ``user`` for a label
+        that is not a row)."""
+        row = SOURCES.get(self.source)
+        return USER if row is None else row.switched_by
+
+    def module_dir(self, project_dir: str) -> str | None:
+        """Where a ``python`` hook's own module is looked up besides ``sys.path`` (:attr:`Source.module_root`):
+        the project, the extension's directory, or None."""
+        row = SOURCES.get(self.source)
+        root = "" if row is None else row.module_root
+        if root == PROJECT:
+            return project_dir
+        return self.extension_dir if root == "own" else None
+
+    @property
+    def own_dir(self) -> str | None:
+        """The directory of its own an extension's or plugin's hook lives in (trust scope), else None."""
+        return self.extension_dir if self.source in OWN_DIR_SOURCES else None
 
 
 class Registry:

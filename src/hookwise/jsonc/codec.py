@@ -135,6 +135,28 @@ def dumps(
     return "".join(encoder(value, 0))
 
 
+#: the reusable encoders of :func:`compact_text`, by ``allow_nan`` (made on first use)
+_compact: dict[bool, Any] = {}
+
+
+def compact_text(value: Any, *, allow_nan: bool = True) -> str:
+    """``value`` as compact JSON text with non-ASCII characters as they are, for checks on the firing path.
+
+    Unlike :func:`dumps` it reuses one encoder per ``allow_nan`` (building an encoder costs as much as
+    encoding a small answer) and so cannot detect cycles (the encoder's ``markers`` dict would be shared
+    between threads): a value that contains itself raises :class:`RecursionError` instead of
+    :class:`ValueError`. Anything else it raises is what :func:`dumps` raises for the same value.
+    """
+    encoder = _compact.get(allow_nan)
+    if encoder is None:
+        if _c is None:  # pragma: no cover - CPython always has _json
+            return dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)
+        encoder = _compact[allow_nan] = _c.make_encoder(
+            None, _not_serializable, _c.encode_basestring, None, ":", ",", False, False, allow_nan
+        )
+    return "".join(encoder(value, 0))
+
+
 #: the JSON text of the three constants (looked up by identity: ``1 == True`` must not match)
 _LITERAL_TEXT: tuple[tuple[object, str], ...] = ((None, "null"), (True, "true"), (False, "false"))
 

@@ -16,7 +16,7 @@ import os
 import stat
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.errors import SettingsError
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc.codec import loads
 
 if TYPE_CHECKING:

@@ -107,6 +107,8 @@ class LazyKind:
         if kind is None:
             __import__(self.module)  # not importlib: it is not on the firing path
             kind = self._kind = getattr(sys.modules[self.module], self.cls)()
+            # what every firing calls, found directly from now on (not through __getattr__)
+            self.run, self.run_async = kind.run, kind.run_async
         return kind
 
     def __getattr__(self, member: str) -> Any:

@@ -115,8 +115,4 @@ if __name__ == "__main__":
 
 def import_root(firing: Firing, entry: HookEntry) -> str | None:
     """The directory a settings hook's own module is looked up in (project or extension), else None."""
-    if entry.source == "project":
-        return firing.host.project_dir
-    if entry.source == "extension":
-        return entry.extension_dir
-    return None
+    return entry.module_dir(firing.host.project_dir)

@@ -13,7 +13,8 @@ until the deadline and then gives up on the call (outcome ``timeout``):
   thread); the worker is abandoned: it finishes the call in the background,
   its answer is discarded, and it exits instead of taking new work.
 
-Every Python hook runs on a worker (see :mod:`hookwise.runners.python`), plain
+Every Python hook runs on a worker (see :mod:`hookwise.runners.python`; the one
+exception is a function the host registered with ``inline=True``), plain
 functions too: a function that sleeps past its timeout is abandoned like a
 blocked coroutine, so a firing returns by its hooks' timeouts. A
 ``BaseException`` that is not an ``Exception`` raised by the hook
@@ -28,7 +29,6 @@ import _thread
 import contextvars
 import inspect
 import os
-import queue
 import threading
 from collections.abc import Awaitable, Callable
 from types import FunctionType, MethodType
@@ -63,73 +63,9 @@ class HookEscaped(Exception):
         self.escaped = exc
 
 
-class _NotYet(Exception):
-    """A :class:`_Slot`'s deadline passed (never confused with a ``TimeoutError`` the hook raised)."""
-
-
-class _Slot:
-    """A one-shot result a worker hands to a waiting thread: the part of ``concurrent.futures.Future`` that
-    :func:`call` uses, on one raw lock (a Future builds a Condition per call: about half a Python hook's cost).
-    """
-
-    __slots__ = ("_ready", "_state", "_value", "_error")
-
-    _PENDING, _RUNNING, _DONE, _CANCELLED = range(4)
-    _guard = _thread.allocate_lock()  # state changes only: never held while a hook runs
-
-    def __init__(self) -> None:
-        self._ready = _thread.allocate_lock()
-        self._ready.acquire()  # released once, when the result is in
-        self._state = self._PENDING
-        self._value: Any = None
-        self._error: BaseException | None = None
-
-    def set_running_or_notify_cancel(self) -> bool:
-        with self._guard:
-            if self._state == self._CANCELLED:
-                return False
-            self._state = self._RUNNING
-            return True
-
-    def cancel(self) -> bool:
-        with self._guard:
-            if self._state != self._PENDING:
-                return self._state == self._CANCELLED
-            self._state = self._CANCELLED
-        self._ready.release()
-        return True
-
-    def cancelled(self) -> bool:
-        return self._state == self._CANCELLED
-
-    def done(self) -> bool:
-        return self._state in (self._DONE, self._CANCELLED)
-
-    def _finish(self, value: Any, error: BaseException | None) -> None:
-        self._value, self._error = value, error
-        with self._guard:
-            self._state = self._DONE
-        self._ready.release()
-
-    def set_result(self, value: Any) -> None:
-        self._finish(value, None)
-
-    def set_exception(self, error: BaseException) -> None:
-        self._finish(None, error)
-
-    def result(self, timeout: float = 0.0) -> Any:
-        """The value (or raise the hook's exception); :class:`_NotYet` when not done by ``timeout``."""
-        if not self._ready.acquire(True, timeout):
-            raise _NotYet
-        self._ready.release()  # stays readable: a second result() returns at once
-        if self._state == self._CANCELLED:
-            raise HookTimeout(True)
-        if self._error is not None:
-            raise self._error
-        return self._value
-
-
 class _Job:
+    """One call handed to a worker: ``func(arg)`` (awaited if it returns an awaitable), or ``awaitable``."""
+
     __slots__ = ("func", "arg", "awaitable", "timeout", "future", "abandoned", "context")
 
     def __init__(
@@ -138,19 +74,14 @@ class _Job:
         arg: Any,
         awaitable: Awaitable[Any] | None,
         timeout: float,
-        light: bool = False,
+        future: Any = None,
     ) -> None:
         self.func = func
         self.arg = arg
         self.awaitable = awaitable
         self.timeout = timeout
-        self.future: Any
-        if light:
-            self.future = _Slot()
-        else:
-            import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
-
-            self.future = concurrent.futures.Future()
+        #: :func:`call_async`'s ``concurrent.futures.Future``; None: :func:`call`, the answer is the worker's
+        self.future = future
         self.abandoned = False
         #: the caller's context variables: a hook sees them as if it ran on the caller's thread
         self.context = contextvars.copy_context()
@@ -160,60 +91,119 @@ async def _await(aw: Awaitable[Any]) -> Any:
     return await aw
 
 
+# the states of a worker's current call (changed under _guard only)
+_PENDING, _RUNNING, _DONE, _GAVE_UP = range(4)
+_guard = _thread.allocate_lock()  # never held while a hook runs
+
+
 class _Worker:
+    """A daemon thread with its own event loop, given one call at a time.
+
+    The hand-off of :func:`call` is two raw locks of the worker's own, made once: the caller stores the job
+    and releases ``go``; the worker stores the answer and releases ``done``, which the caller waits on until
+    its deadline. (A queue plus a ``concurrent.futures.Future`` per call cost several locks, a Condition and
+    their allocations: a third of a Python hook's cost.) The caller, not the worker, puts the worker back among
+    the idle ones once it has read the answer, so the worker is waiting again (the GIL given up) as soon as it
+    has answered. A worker whose call the caller gave up on (:data:`_GAVE_UP`) never answers and exits.
+    """
+
     def __init__(self) -> None:
         import asyncio
 
-        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.go = _thread.allocate_lock()
+        self.go.acquire()  # released once per job
+        self.done = _thread.allocate_lock()
+        self.done.acquire()  # released once per answer of call()
+        self.job: _Job | None = None
+        self.state = _PENDING
+        self.value: Any = None
+        self.error: BaseException | None = None
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._main, name="hookwise-python-hook", daemon=True)
         self.thread.start()
+
+    def start(self, job: _Job | None) -> None:
+        """Give the (idle) worker its next job; None: end."""
+        self.job = job
+        self.state = _PENDING
+        self.go.release()
 
     def _main(self) -> None:
         import asyncio
 
         asyncio.set_event_loop(self.loop)
         try:
-            while True:
-                job = self.jobs.get()
-                if job is None:
-                    return
-                self._run(job)
-                if job.abandoned or not _release(self):
-                    return
+            while self._next():
+                pass
         finally:
             try:
                 self.loop.close()
             except Exception:  # pragma: no cover - a hook left the loop in a bad state
                 pass
 
-    def _run(self, job: _Job) -> None:
+    def _next(self) -> bool:
+        """Wait for a job and run it; False when the worker ends."""
+        self.go.acquire()
+        job = self.job
+        if job is None:
+            return False
+        if job.future is not None:  # call_async: the answer goes to the call's own Future
+            self._run_future(job)
+            return not job.abandoned and _release(self)
+        with _guard:
+            if (
+                self.state == _GAVE_UP
+            ):  # the deadline passed before the call started: never start it
+                return False
+            self.state = _RUNNING
+        value, error = self._call(job)
+        with _guard:
+            if self.state == _GAVE_UP:  # abandoned while it ran: the answer is discarded
+                return False
+            self.value, self.error, self.state = value, error, _DONE
+        self.done.release()
+        return True
+
+    def _call(self, job: _Job) -> tuple[Any, BaseException | None]:
+        """Run ``job``: ``(value, None)``, or ``(None, what the caller is to raise)``."""
+        try:
+            value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
+            if value is not None and value.__class__ is not dict and inspect.isawaitable(value):
+                value = self._wait(value, job.timeout)
+        except BaseException as exc:  # handed to the caller, never raised here
+            return None, _caught(exc)
+        return value, None
+
+    def _wait(self, value: Awaitable[Any], timeout: float) -> Any:
         import asyncio
 
+        try:
+            return self.loop.run_until_complete(asyncio.wait_for(_await(value), timeout))
+        except asyncio.TimeoutError:
+            raise HookTimeout(False) from None
+
+    def _run_future(self, job: _Job) -> None:
         fut = job.future
         if not fut.set_running_or_notify_cancel():
             return
-        try:
-            value = job.context.run(job.func, job.arg) if job.func is not None else job.awaitable
-            if inspect.isawaitable(value):
-                try:
-                    value = self.loop.run_until_complete(
-                        asyncio.wait_for(_await(value), job.timeout)
-                    )
-                except asyncio.TimeoutError:
-                    raise HookTimeout(False) from None
-        except (
-            asyncio.CancelledError
-        ):  # raised by the hook itself: must not look like the caller's cancellation
-            fut.set_exception(RuntimeError("the hook raised CancelledError"))
-        except Exception as exc:  # handed to the caller, never raised here
-            fut.set_exception(exc)
-        except (
-            BaseException
-        ) as exc:  # SystemExit, KeyboardInterrupt... from the hook: never the host's
-            fut.set_exception(HookEscaped(exc))
-        else:
+        value, error = self._call(job)
+        if error is None:
             fut.set_result(value)
+        else:
+            fut.set_exception(error)
+
+
+def _caught(exc: BaseException) -> BaseException:
+    """What the caller of a hook that raised ``exc`` gets: an ``Exception`` as is; ``CancelledError`` (the
+    hook's own, never the caller's cancellation) as a ``RuntimeError``; ``SystemExit``, ``KeyboardInterrupt``
+    and the like wrapped in :class:`HookEscaped`, never the host's end."""
+    import asyncio
+
+    if isinstance(exc, asyncio.CancelledError):
+        return RuntimeError("the hook raised CancelledError")
+    if isinstance(exc, Exception):
+        return exc
+    return HookEscaped(exc)
 
 
 _idle: list[_Worker] = []
@@ -222,9 +212,10 @@ _lock = threading.Lock()
 
 def _after_fork_in_child() -> None:
     """A forked child has none of the parent's threads: forget their workers."""
-    global _lock
+    global _lock, _guard
     _idle.clear()
     _lock = threading.Lock()
+    _guard = _thread.allocate_lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -245,18 +236,6 @@ def _release(worker: _Worker) -> bool:
             _idle.append(worker)
             return True
     return False
-
-
-def _submit(
-    func: Callable[[Any], Any] | None,
-    arg: Any,
-    awaitable: Awaitable[Any] | None,
-    timeout: float,
-    light: bool = False,
-) -> _Job:
-    job = _Job(func, arg, awaitable, max(timeout, 0.0), light)
-    _acquire().jobs.put(job)
-    return job
 
 
 def _abandon(job: _Job) -> None:
@@ -289,21 +268,35 @@ def call(
     Blocks the calling thread at most ``timeout`` + :data:`CANCEL_GRACE_S` seconds; raises :class:`HookTimeout`
     after that, and whatever the hook raised otherwise.
     """
-    job = _submit(func, arg, awaitable, timeout, light=True)
-    try:
-        return job.future.result(max(timeout, 0.0) + CANCEL_GRACE_S)
-    except _NotYet:
-        if job.future.done() and not job.future.cancelled():
-            return job.future.result()
-        _abandon(job)
-        raise HookTimeout(True) from None
+    timeout = max(timeout, 0.0)
+    worker = _acquire()
+    worker.start(_Job(func, arg, awaitable, timeout))
+    if not worker.done.acquire(True, timeout + CANCEL_GRACE_S):
+        with _guard:
+            answered = worker.state == _DONE
+            if not answered:
+                worker.state = (
+                    _GAVE_UP  # the worker never answers now: it ends once the call returns
+                )
+        if not answered:
+            raise HookTimeout(True)
+        worker.done.acquire()  # it answered just now (released right after the state changed)
+    value, error = worker.value, worker.error
+    worker.value = worker.error = worker.job = None
+    if not _release(worker):
+        worker.start(None)
+    if error is not None:
+        raise error
+    return value
 
 
 async def call_async(func: Callable[[Any], Any], arg: Any, timeout: float) -> Any:
     """Like :func:`call`, for a caller on an event loop: the caller's loop is never blocked."""
     import asyncio
+    import concurrent.futures  # here, not at the top: it pulls in logging (~4 ms of CLI start-up)
 
-    job = _submit(func, arg, None, timeout)
+    job = _Job(func, arg, None, max(timeout, 0.0), concurrent.futures.Future())
+    _acquire().start(job)
     wrapped = asyncio.wrap_future(job.future)
     try:
         return await asyncio.wait_for(wrapped, max(timeout, 0.0) + CANCEL_GRACE_S)

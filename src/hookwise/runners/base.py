@@ -9,6 +9,8 @@ here for the runners).
 
 from __future__ import annotations
 
+import _thread
+
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.outcome import finish, skipped
 from hookwise.core.registry import HookEntry
@@ -18,6 +20,8 @@ from hookwise.result import HookOutcome
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Protocol
+
+    from hookwise.runners.persistent import PersistentPool
 else:
     Protocol = object  # a typing.Protocol for type checkers, a plain base class at run time
 
@@ -44,6 +48,77 @@ class Host(Protocol):
     def persistent_pool(self) -> Any:
         """The host's :class:`~hookwise.runners.persistent.PersistentPool` (created on first use)."""
         ...
+
+
+_HOST_LOCK = (
+    _thread.allocate_lock()
+)  # creating a host's persistent-hook pool or its sanitised environment
+
+
+class HostServices:
+    """The :class:`Host` services of a hook system (:class:`hookwise.HookSystem` is built on it): the environment
+    a hook's process starts from, the hook variables besides ``GEMINI_*`` and the persistent-hook pool.
+
+    It reads the system's ``env``, ``project_dir`` and ``settings`` (their redaction policy and hook
+    variables); the system clears ``_sanitized`` when it reloads its settings.
+    """
+
+    env: dict[str, str]
+    project_dir: str
+    settings: Any  # hookwise.settings.load.LoadedSettings (the runners never import settings/)
+    _sanitized: dict[str, str] | None = None  # computed when a hook first needs it
+    _pool: PersistentPool | None = None  # created on first use
+
+    #: run a command without ``bash -c`` when bash would only exec it (see :mod:`hookwise.runners._direct`)
+    direct_spawn: bool = True
+
+    def env_for(self, entry: HookEntry) -> dict[str, str]:
+        """The base environment of ``entry``'s process: sanitised for project/extension hooks (docs/contract.md §7)."""
+        red = self.settings.redaction
+        if not (red.enabled_for_untrusted if entry.sanitized_env else red.enabled_for_trusted):
+            return self.env
+        env = self._sanitized
+        if env is None:
+            with (
+                _HOST_LOCK
+            ):  # one sanitised copy per configuration (persistent hooks compare it by identity)
+                env = self._sanitized
+                if env is None:
+                    from hookwise.runners.env import is_strict, sanitize
+
+                    env = self._sanitized = sanitize(
+                        self.env, red.allowed, red.blocked, is_strict(self.env)
+                    )
+        return env
+
+    def extra_vars(self, session_id: str) -> dict[str, str]:
+        """Hook variables besides ``GEMINI_*``: the profile's names and ``CLAUDE_PLUGIN_ROOT`` (docs/sources.md)."""
+        vars_: dict[str, str] = self.settings.hook_vars(self.project_dir, session_id, self.env)
+        return vars_
+
+    def persistent_pool(self) -> PersistentPool:
+        """The processes of this system's persistent hooks (created on first use, stopped by ``close``)."""
+        with _HOST_LOCK:
+            pool = self._pool
+            if pool is None:
+                import weakref
+
+                from hookwise.runners.persistent import PersistentPool
+
+                pool = self._pool = PersistentPool()
+                weakref.finalize(self, pool.close)
+        return pool
+
+    def release_runners(self, runners: Mapping[str, object]) -> None:
+        """Stop the persistent hooks' processes and let each runner free what it keeps for this host (http
+        keep-alive); idempotent, the host starts what it needs again."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+        for runner in runners.values():
+            release = getattr(runner, "release", None)
+            if release is not None:
+                release(self)
 
 
 #: AfterTool answer fields hookwise applies only in the tool result's shape (docs/claude.md, updatedToolOutput)

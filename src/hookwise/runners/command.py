@@ -17,8 +17,8 @@ from hookwise.core.expand import expand_command
 from hookwise.core.interpret import Interpretation, interpret
 from hookwise.core.keys import FLAG, Key, OneOf, Text
 from hookwise.core.registry import CommandSpec, HookEntry, KindSpec
-from hookwise.errors import PayloadError
 from hookwise.events import HookEvent
+from hookwise.input_errors import PayloadError
 from hookwise.jsonc.codec import dumps
 from hookwise.result import HookOutcome, Outcome
 from hookwise.runners import _process

@@ -8,7 +8,6 @@ file switches redaction on for every hook.
 from __future__ import annotations
 
 from hookwise._records import TYPE_CHECKING
-from hookwise.core.required_text import required_texts
 
 if TYPE_CHECKING:
     import re
@@ -100,8 +99,25 @@ SECRET_VALUE_PATTERN = (
 
 _COMPILED: list[re.Pattern[str]] = []
 #: text one of which every secret-looking value contains (None: always search); a value without any of it
-#: is not searched, so a firing whose environment holds no secret never imports :mod:`re`
-_MARKERS = required_texts(SECRET_VALUE_PATTERN)
+#: is not searched, so a firing whose environment holds no secret never imports :mod:`re`. Written out rather
+#: than computed at import (a sixth of this module's import); ``tests/core/test_required_text.py`` checks
+#: it is what :func:`hookwise.core.required_text.required_texts` reads from the pattern.
+_MARKERS: tuple[str, ...] | None = (
+    "-----BEGIN ",
+    "://",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "AIzaSy",
+    "AKIA",
+    "eyJ",
+    "sk_",
+    "rk_",
+    "xox",
+)
 
 
 def _secret_value() -> re.Pattern[str]:

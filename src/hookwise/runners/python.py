@@ -1,16 +1,20 @@
 """The runner of in-process Python hooks (``type: "python"``: registered from code, or ``callable`` in settings).
 
-One body for both entry points: :meth:`PythonRunner.run` (``fire``) calls a
-plain function inline on the caller's thread — the fast path — and hands a
-coroutine function to a worker (:mod:`hookwise.runners._workers`), abandoned at
-its deadline; :meth:`PythonRunner.run_async` (``fire_async``) runs every hook on
-a worker so that none can block the host's loop. Either way the answer goes
-through :func:`_settle`: a raised exception is ``failed``, an overrun
-``timeout`` (its answer discarded), anything else :func:`interpret_python`.
+One body for both entry points: :meth:`PythonRunner.run` (``fire``) and
+:meth:`PythonRunner.run_async` (``fire_async``) hand every call to a worker
+(:mod:`hookwise.runners._workers`), abandoned at its deadline, so that no hook
+can hold a firing or block the host's loop. The one exception is a function the
+host registered with ``inline=True`` (code only, never from settings): it is
+called on the firing's thread (:func:`_run_inline`) and, past its timeout,
+waited for and discarded. Either way the answer goes through :func:`_settle`:
+a raised exception is ``failed``, an overrun ``timeout`` (its answer discarded),
+anything else :func:`interpret_python`.
 """
 
 from __future__ import annotations
 
+import contextvars
+import inspect
 import os
 import sys
 import time
@@ -47,6 +51,8 @@ class PythonRunner(PerHookRunner):
 
             return iso.run(firing, entry, inp, d, import_root(firing, entry))
         t0 = time.perf_counter()
+        if _inline(entry):
+            return _run_inline(firing, entry, func, inp, d, t0)
         try:  # on a worker, plain functions too: abandoned at the deadline (docs/hook-types.md)
             value = _workers.call(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:  # a hook's bug is its outcome, not ours
@@ -67,11 +73,46 @@ class PythonRunner(PerHookRunner):
             root = import_root(firing, entry)
             return await in_thread(iso.run, firing, entry, inp, d, root)  # type: ignore[no-any-return]
         t0 = time.perf_counter()
+        if _inline(
+            entry
+        ):  # the host's own choice: on its loop's thread (it blocks the loop while it runs)
+            return _run_inline(firing, entry, func, inp, d, t0)
         try:  # on a worker, never on the caller's loop: a hook that blocks cannot stall the host
             value = await _workers.call_async(func, inp, entry.timeout_ms / 1000.0)
         except Exception as exc:
             return _settle(firing, entry, t0, None, exc)
         return _settle(firing, entry, t0, value, None, d, inp)
+
+
+def _inline(entry: HookEntry) -> bool:
+    """``register(..., inline=True)``: a function of the host's own code, called on the firing's thread.
+
+    Only a function registered from code qualifies (``spec.func``): no settings key sets ``inline``, and a
+    ``callable`` from a settings file always runs on a worker (docs/security.md).
+    """
+    spec = entry.spec
+    return spec.__class__ is PythonSpec and spec.inline and spec.func is not None  # type: ignore[attr-defined]
+
+
+def _run_inline(
+    firing: Firing, entry: HookEntry, func: Any, inp: dict[str, Any], d: Any, t0: float
+) -> HookOutcome:
+    """Call ``func(inp)`` here, in a copy of the caller's context (as on a worker: the hook sees the caller's
+    context variables and cannot change them). What it raises is its outcome, ``SystemExit`` and
+    ``KeyboardInterrupt`` too; a call past its timeout cannot be abandoned, so its answer is discarded
+    afterwards (:func:`_settle`: outcome ``timeout``). An awaitable it returns is awaited on a worker."""
+    try:
+        value = contextvars.copy_context().run(func, inp)
+        if value is not None and value.__class__ is not dict and inspect.isawaitable(value):
+            left = entry.timeout_ms / 1000.0 - (time.perf_counter() - t0)
+            value = _workers.call(None, None, left, value)
+    except Exception as exc:  # a hook's bug is its outcome, not ours
+        return _settle(firing, entry, t0, None, exc)
+    except (
+        BaseException
+    ) as exc:  # SystemExit, KeyboardInterrupt...: the hook's, never the host's end
+        return _settle(firing, entry, t0, None, _workers.HookEscaped(exc))
+    return _settle(firing, entry, t0, value, None, d, inp)
 
 
 def _isolated(entry: HookEntry) -> bool:
@@ -102,11 +143,7 @@ def _func(firing: Firing, entry: HookEntry) -> Callable[[dict[str, Any]], Any] |
 
 def import_root(firing: Firing, entry: HookEntry) -> str | None:
     """The directory a settings hook's own module is looked up in (project or extension), else None."""
-    if entry.source == "project":
-        return firing.host.project_dir
-    if entry.source == "extension":
-        return entry.extension_dir
-    return None
+    return entry.module_dir(firing.host.project_dir)
 
 
 def _shape(

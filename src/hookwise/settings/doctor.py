@@ -319,11 +319,7 @@ class _Where:
     def __init__(self, entry: HookEntry, project_dir: str) -> None:
         self.entry = entry
         self.project_dir = project_dir
-        self.base = (
-            entry.extension_dir
-            if entry.source in ("extension", "plugin") and entry.extension_dir
-            else project_dir
-        )
+        self.base = entry.own_dir or project_dir
 
     def resolve(self, word: str) -> str:
         if os.path.isabs(word):

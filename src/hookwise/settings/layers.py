@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.errors import SettingsError
+from hookwise.core.registry import EXTENSION, PROJECT, SYSTEM, USER
+from hookwise.home import user_dir as user_dir  # the user layer's directory (hookwise/home.py)
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
 
@@ -14,13 +16,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.settings.profiles import Profile
-
-
-def user_dir(env: Mapping[str, str] | None = None) -> str:
-    """The user's gemini directory: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``."""
-    env = os.environ if env is None else env
-    home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, ".gemini")
 
 
 def user_settings_path(env: Mapping[str, str] | None = None) -> str:
@@ -110,17 +105,17 @@ def discover_layers(
         sys_settings = (
             profile.system_settings_var and env.get(profile.system_settings_var)
         ) or sys_settings
-    layers = [SettingsLayer("system", "system-defaults", sys_defaults)]
+    layers = [SettingsLayer(SYSTEM, "system-defaults", sys_defaults)]
     gemini_user = os.path.join(udir, "settings.json")
     if os.path.abspath(user_path) != os.path.abspath(gemini_user):
         # another product's profile adds its user file; it never drops the user's own Gemini settings (their
         # guard hooks, URL allow-list and redaction list): a cloned project's .tabnine/ or .terminai/
         # folder can choose the profile (docs/security.md)
-        layers.append(SettingsLayer("user", "user", gemini_user))
-    layers.append(SettingsLayer("user", "user", user_path))
+        layers.append(SettingsLayer(USER, "user", gemini_user))
+    layers.append(SettingsLayer(USER, "user", user_path))
     if os.path.abspath(proj_path) != os.path.abspath(user_path):
-        layers.append(SettingsLayer("project", "project", proj_path))
-    layers.append(SettingsLayer("system", "system", sys_settings))
+        layers.append(SettingsLayer(PROJECT, "project", proj_path))
+    layers.append(SettingsLayer(SYSTEM, "system", sys_settings))
     ext_root = os.path.join(udir, "extensions")
     try:
         names = sorted(os.listdir(ext_root))
@@ -144,7 +139,7 @@ def discover_layers(
         ):
             layers.append(
                 SettingsLayer(
-                    "extension",
+                    EXTENSION,
                     "extension",
                     claude_manifest,
                     extension_dir=ext_dir,
@@ -155,7 +150,7 @@ def discover_layers(
         elif os.path.isfile(hooks_file):
             layers.append(
                 SettingsLayer(
-                    "extension", "extension", hooks_file, extension_dir=ext_dir, extension_name=name
+                    EXTENSION, "extension", hooks_file, extension_dir=ext_dir, extension_name=name
                 )
             )
     return layers

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING, dataclass, field
-from hookwise.core.registry import HookEntry
-from hookwise.errors import SettingsError
+from hookwise.core.registry import EXTENSION, SYSTEM, USER, HookEntry
+from hookwise.input_errors import SettingsError
 from hookwise.jsonc import parse as jsonc
 from hookwise.settings.layers import SettingsLayer, discover_layers, project_settings_path, user_dir
 from hookwise.settings.profiles import PROFILES, Profile, select_profile
@@ -191,17 +191,17 @@ class _Switches:
     def add_hooks_config(self, cfg: dict[str, Any], layer: SettingsLayer) -> None:
         names = cfg.get("disabled", [])
         self.disabled_all.extend(names)
-        if layer.label == "system":
+        if layer.label == SYSTEM:
             self.disabled_system.extend(names)
-        if layer.label in ("user", "system"):
+        if layer.label in (USER, SYSTEM):
             self.disabled_trusted.extend(names)
         if layer.kind == "project":
             self.disabled_by_project.extend(names)
         if "enabled" in cfg:
             self.enabled_all = cfg["enabled"]
-            if layer.label == "system":
+            if layer.label == SYSTEM:
                 self.enabled_system = cfg["enabled"]
-            if layer.label in ("user", "system"):
+            if layer.label in (USER, SYSTEM):
                 self.enabled_trusted = cfg["enabled"]
             if layer.kind == "project" and cfg["enabled"] is False:
                 self.project_switched_off = True
@@ -408,7 +408,7 @@ def _claude_plugin_extension(
         report.warnings.append(f"{exc}; extension {layer.extension_name!r} not loaded")
         return []
     plugin.origin = f"extension {layer.extension_name}"
-    entries, warnings = plugin_entries(plugin, env, label="extension")
+    entries, warnings = plugin_entries(plugin, env, label=EXTENSION)
     report.warnings.extend(warnings)
     return entries
 
@@ -441,11 +441,12 @@ def _apply_switches(
     dis_all = set(sw.disabled_all)
     dis_sys = set(sw.disabled_system)
     dis_trusted = set(sw.disabled_trusted)
-    user_names = {e.display_name for e in entries if e.source == "user"}
+    user_names = {e.display_name for e in entries if e.source == USER}
     for e in entries:
-        if e.source == "system":
+        by = e.switched_by  # whose switches reach it (core/registry.py: SOURCES)
+        if by == SYSTEM:
             e.enabled = sw.enabled_system and e.display_name not in dis_sys
-        elif e.needs_trust:
+        elif by == "any":
             e.enabled = sw.enabled_all and e.display_name not in dis_all
         else:
             e.enabled = sw.enabled_trusted and e.display_name not in dis_trusted
@@ -461,7 +462,7 @@ def _apply_switches(
             f"{project_file}: /hooksConfig/enabled: the project settings switch off project and "
             "extension hooks; your user hooks stay enabled"
         )
-    sys_named = {e.display_name for e in entries if e.source == "system"}
+    sys_named = {e.display_name for e in entries if e.source == SYSTEM}
     ignored = sorted(sys_named.intersection(dis_all - dis_sys))
     if ignored:
         warnings.append(

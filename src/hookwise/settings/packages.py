@@ -31,6 +31,7 @@ import stat
 import sys
 
 from hookwise._records import TYPE_CHECKING
+from hookwise.core.registry import PACKAGE
 from hookwise.jsonc.codec import dumps, loads
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 GROUP = "hookwise.hooks"
-SOURCE = "package"
+SOURCE = PACKAGE  # the source label of its hooks (core/registry.py: SOURCES)
 CACHE_FILE = "entry-points.json"
 _CACHE_VERSION = 1
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from hookwise._records import TYPE_CHECKING, dataclass
-from hookwise.errors import ProfileError
+from hookwise.input_errors import ProfileError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

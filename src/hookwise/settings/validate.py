@@ -22,10 +22,12 @@ from typing import Any
 
 from hookwise.claude.names import CLAUDE_TO_GEMINI_TOOL
 from hookwise.core.plan import matcher_is_valid_regex
+from hookwise.core.registry import PLUGIN
 from hookwise.errors import SettingsError
 from hookwise.events import EVENT_SPECS, HookEvent, MatcherKind
 from hookwise.jsonc import parse as jsonc
 from hookwise.jsonc.parse import kind_of
+from hookwise.runners.hook_keys import sync_kinds
 from hookwise.settings.schema import (
     ERROR,
     EXACT_VALUES,
@@ -37,7 +39,6 @@ from hookwise.settings.schema import (
     close_match,
     read_hooks_section,
     read_object,
-    sync_kinds,
 )
 
 #: Claude Code tool names and the Gemini CLI tool a matcher most likely means (from the migration table)
@@ -401,9 +402,7 @@ def _check_loaded_sources(
                 report.files.append(path)
                 prefixes.append(path)
         prefixes.append(os.path.join(claude_dir(env), "plugins"))
-    roots = {
-        e.extension_dir for e in loaded.entries if e.source == "plugin" or e.extra.get("plugin")
-    }
+    roots = {e.extension_dir for e in loaded.entries if e.source == PLUGIN or e.extra.get("plugin")}
     roots.update(os.path.abspath(d) for d in plugin_dirs)
     for root in sorted(r for r in roots if r):
         prefixes.append(root.rstrip(os.sep) + os.sep)
