@@ -190,9 +190,10 @@ def _relay(agent: Agent, req: Request, hs: HookSystem) -> BridgeAnswer:
     from hookwise.bridge import relay
 
     payload = relay.as_claude(agent, req.payload)
-    entries = relay.matching(hs.settings.relayed, req.agent_event, payload, hs)
-    outcomes = relay.run(hs, req.agent_event, entries, payload) if entries else []
-    warnings = [*hs.warnings, *hs.wait_background()]
+    notes: list[str] = []  # this call's own (a warm system's warnings are shared by every call)
+    entries = relay.matching(hs.settings.relayed, req.agent_event, payload, hs, notes)
+    outcomes = relay.run(hs, req.agent_event, entries, payload, notes) if entries else []
+    warnings = [*hs.warnings, *notes, *hs.wait_background()]
     return BridgeAnswer(stdout=relay.answer(agent, req.agent_event, outcomes, entries, warnings))
 
 
