@@ -315,3 +315,21 @@ def test_moved_windsurf_hooks_block_with_exit_2_only(project: Project) -> None:
     _own(project, "run", exit=2)
     out = _call("windsurf", run, project)
     assert out.exit_code == 2 and "stopped by run" in out.stderr
+
+
+def test_hookwise_trust_approves_the_moved_hooks(project: Project) -> None:
+    _setup(project, "cursor")
+    _hookwise(project, "install", "cursor", "--take-over")
+    _own(project, "shell", {"permission": "deny", "agent_message": "guarded"})
+    shell = _cursor_call(project, "beforeShellExecution", command="ls", cwd=".")
+    env = {"HOOKWISE_TRUST_ALL": "0"}
+    r = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "trust", "--all"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(project.home), **env},
+        timeout=60,
+    )
+    assert r.returncode == 0 and "own.py shell" in r.stdout, r.stdout + r.stderr
+    out = json.loads(_call("cursor", shell, project, trust=False).stdout)
+    assert out["permission"] == "deny" and out["agent_message"] == "guarded"
