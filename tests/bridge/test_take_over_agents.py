@@ -333,3 +333,20 @@ def test_hookwise_trust_approves_the_moved_hooks(project: Project) -> None:
     assert r.returncode == 0 and "own.py shell" in r.stdout, r.stdout + r.stderr
     out = json.loads(_call("cursor", shell, project, trust=False).stdout)
     assert out["permission"] == "deny" and out["agent_message"] == "guarded"
+
+
+def test_take_over_of_the_users_file_and_back(project: Project) -> None:
+    (project.root / "own.py").write_text(OWN_HOOK)
+    path = Path(AGENTS["cursor"].config_path(str(project.root), {"HOME": str(project.home)}, True))
+    original = ORIGINAL["cursor"].replace("PY", sys.executable)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(original)
+    r = _hookwise(project, "install", "cursor", "--user", "--take-over")
+    assert r.returncode == 0 and "took over" in r.stdout, r.stderr
+    assert "own.py" not in path.read_text()
+    # a user file's moved hooks are user hooks: they run without hookwise trust
+    _own(project, "shell", {"permission": "deny", "agent_message": "user guard"})
+    shell = _cursor_call(project, "beforeShellExecution", command="ls", cwd=".")
+    assert json.loads(_call("cursor", shell, project, trust=False).stdout)["permission"] == "deny"
+    r = _hookwise(project, "uninstall", "cursor", "--user")
+    assert r.returncode == 0 and path.read_text() == original
