@@ -288,7 +288,9 @@ def review(entry: HookEntry, store: TrustStore, project_dir: str, trusted: bool)
     state = "" if trusted else " [untrusted]"
     name = visible(entry.name) if entry.name else "(no name)"
     event = (
-        entry.extra["claude_event"] if "relay" in entry.extra else entry.event.value
+        (entry.extra.get("claude_event") or entry.extra.get("agent_event"))
+        if "relay" in entry.extra
+        else entry.event.value
     )  # docs/agents.md
     out = [f"{label} hook {name} ({event}{matcher}) from {visible(where)}{state}"]
     kind = KINDS.get(entry.type)

@@ -375,3 +375,63 @@ def _assert_guarded(proj: Path, model: FakeModel, why: str, *, rewrite_applied: 
     # the first stop was blocked: the agent went on, and the model was told why
     assert (proj / ".gemini" / "hooks" / "stopped-once").exists(), why
     assert _later_requests_say(model, KEEP_GOING, 2), why
+
+
+#: a Copilot hook of the team's own (camelCase format, in another .github/hooks file): denies `rm`
+COPILOT_OWN_GUARD = f"""
+import json, sys
+d = json.load(sys.stdin)
+args = d.get("toolArgs")
+args = json.loads(args) if isinstance(args, str) else args or {{}}
+if "rm " in str(args.get("command", "")):
+    print(json.dumps({{"permissionDecision": "deny", "permissionDecisionReason": "TEAM-{DENY}"}}))
+"""
+
+
+def test_copilot_cli_take_over(
+    agents_cache: Path, agent_home: Path, agent_project: Path, model: FakeModel
+) -> None:
+    """Copilot's own hook, moved by `install copilot --take-over`, still guards the real CLI:
+    hookwise runs it in Copilot's format (its file's hooks are emptied), and uninstall gives the
+    file back."""
+    exe = _agent_bin(agents_cache, "copilot")
+    guard = agent_project / "team_guard.py"
+    guard.write_text(COPILOT_OWN_GUARD)
+    team = agent_project / ".github" / "hooks" / "team.json"
+    team.parent.mkdir(parents=True)
+    original = json.dumps(
+        {
+            "version": 1,
+            "hooks": {"preToolUse": [{"type": "command", "bash": f'{sys.executable} "{guard}"'}]},
+        },
+        indent=2,
+    )
+    team.write_text(original)
+    _install(agent_project, agent_home, "copilot", "--take-over")
+    assert json.loads(team.read_text())["hooks"] == {}
+    extra = {
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": model.url + "/v1",
+        "COPILOT_PROVIDER_TYPE": "openai",
+        "COPILOT_PROVIDER_API_KEY": "dummy",
+        "COPILOT_MODEL": "gpt-4.1",
+        "COPILOT_ALLOW_ALL": "true",
+        "COPILOT_AUTO_UPDATE": "false",
+        "COPILOT_HOME": str(agent_home / ".copilot"),
+    }
+    r = _run([exe, "--allow-all-tools", "-p", "go"], agent_project, _env(agent_home, extra))
+    why = _diagnose(r, model)
+    assert r.returncode == 0, why
+    assert not (agent_project / "denied.txt").exists(), why  # the moved hook denied the rm call
+    assert _later_requests_say(model, f"TEAM-{DENY}", 1), why
+    assert (agent_project / "original.txt").exists(), (
+        why
+    )  # no hookwise hook here: the next call ran
+    r = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(agent_project), "uninstall", "copilot"],
+        capture_output=True,
+        text=True,
+        env=_env(agent_home, {}),
+        timeout=60,
+    )
+    assert r.returncode == 0 and team.read_text() == original, r.stdout + r.stderr

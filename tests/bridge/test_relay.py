@@ -343,3 +343,24 @@ def test_a_plugins_hook_is_relayed_to_claude_code_with_its_root(project: Project
     project.write_settings({"hooksConfig": {"claudePlugins": ["tools/guard-plugin"]}}, layer="user")
     out = _call("claude", _permission_request("claude", project), project=str(project.root))
     assert _decision(out) == {"behavior": "deny", "message": "denied by guard-plugin"}
+
+
+@pytest.mark.usefixtures("trust_all")
+def test_notification_variants_map_to_the_contracts_notification(project: Project) -> None:
+    """Claude's newer notification types have the same meaning as the contract's Notification: they
+    map there with their own type (a matcher can name it); only permission_prompt is renamed
+    ToolPermission."""
+    log = project.root / "seen.jsonl"
+    hook = {"type": "command", "command": f"cat >> '{log}'; echo >> '{log}'"}
+    project.hooks("Notification", hook, matcher="idle_prompt|agent_needs_input", layer="user")
+    for kind in ("idle_prompt", "agent_needs_input", "auth_success"):
+        data = {
+            "hook_event_name": "Notification",
+            "session_id": "s1",
+            "cwd": str(project.root),
+            "message": "waiting",
+            "notification_type": kind,
+        }
+        assert _call("claude", data) == {}
+    seen = [json.loads(x)["notification_type"] for x in log.read_text().splitlines()]
+    assert seen == ["idle_prompt", "agent_needs_input"]

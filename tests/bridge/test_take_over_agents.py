@@ -146,11 +146,80 @@ def test_changed_after_take_over_gives_the_hooks_back_by_value(project: Project)
     assert "hookwise" not in path.read_text()
 
 
-def test_copilot_take_over_is_refused_with_the_reason(project: Project) -> None:
+TEAM = """{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      {"type": "command", "bash": "PY own.py pre", "timeoutSec": 30, "env": {"TEAM": "infra"}}
+    ],
+    "agentStop": [ {"type": "command", "bash": "PY own.py stop"} ]
+  },
+  "x-note": "kept"
+}
+"""
+#: a file with an event hookwise does not bridge: left to Copilot
+MIXED = '{"version": 1, "hooks": {"errorOccurred": [{"type": "command", "bash": "log.sh"}]}}\n'
+
+
+def _copilot_files(project: Project) -> tuple[Path, Path, str]:
+    (project.root / "own.py").write_text(OWN_HOOK)
+    folder = project.root / ".github" / "hooks"
+    folder.mkdir(parents=True)
+    team = TEAM.replace("PY", sys.executable)
+    (folder / "team.json").write_text(team)
+    (folder / "mixed.json").write_text(MIXED)
+    return folder / "team.json", folder / "mixed.json", team
+
+
+def test_copilot_take_over_and_back_byte_for_byte(project: Project) -> None:
+    team, mixed, original = _copilot_files(project)
     r = _hookwise(project, "install", "copilot", "--take-over")
+    assert r.returncode == 0, r.stderr
+    assert "mixed.json left to" in r.stdout and "errorOccurred" in r.stdout
+    doc = json.loads(team.read_text())
+    assert doc["hooks"] == {} and doc["x-note"] == "kept" and doc["version"] == 1
+    assert mixed.read_text() == MIXED
+    store = project.root / ".github" / "hookwise-takeover.copilot.json"  # not in the hooks folder
+    assert json.loads(store.read_text())["files"] == {"team.json": original}
+    own = project.root / ".github" / "hooks" / "hookwise.json"
+    assert "hookwise hook copilot preToolUse" in own.read_text()
+    r = _hookwise(project, "uninstall", "copilot")
+    assert r.returncode == 0 and "byte for byte" in r.stdout, r.stdout + r.stderr
+    assert team.read_text() == original and mixed.read_text() == MIXED
+    assert not store.exists() and not own.exists()
+
+
+def test_moved_copilot_hooks_run_in_copilots_format(project: Project) -> None:
+    from tests.bridge.conftest import payload
+
+    _copilot_files(project)
+    assert _hookwise(project, "install", "copilot", "--take-over").returncode == 0
+    env = {**os.environ, "HOME": str(project.home), "HOOKWISE_TRUST_ALL": "1"}
+    pre = payload("copilot", "preToolUse", project)
+
+    def call(event: str, data: dict[str, Any]) -> Any:
+        return answer(
+            "copilot", event, json.dumps(data).encode(), project=str(project.root), env=env
+        )
+
+    assert call("preToolUse", pre).stdout == ""  # it said nothing: no decision
+    assert _seen(project, "pre") == [pre] and _seen(project, "stop") == []
+    _own(project, "pre", {"permissionDecision": "deny", "permissionDecisionReason": "not here"})
+    out = json.loads(call("preToolUse", pre).stdout)
+    assert out == {"permissionDecision": "deny", "permissionDecisionReason": "not here"}
+    _own(project, "pre", {"permissionDecision": "allow", "modifiedArgs": {"command": "echo SAFE"}})
+    out = json.loads(call("preToolUse", pre).stdout)
+    assert out["permissionDecision"] == "allow" and out["modifiedArgs"] == {"command": "echo SAFE"}
+    _own(project, "stop", {"decision": "block", "reason": "tests first"})
+    out = json.loads(call("agentStop", payload("copilot", "agentStop", project)).stdout)
+    assert out == {"decision": "block", "reason": "tests first"}
+
+
+def test_copilot_pascal_take_over_is_refused_with_the_reason(project: Project) -> None:
+    r = _hookwise(project, "install", "copilot-pascal", "--take-over")
     assert r.returncode == 1
-    assert "--take-over is not available for GitHub Copilot CLI" in r.stderr
-    assert "every .github/hooks/*.json file" in r.stderr
+    assert "--take-over is not available for GitHub Copilot CLI (PascalCase" in r.stderr
+    assert "hookwise install copilot --take-over" in r.stderr
 
 
 def _cursor_call(project: Project, event: str, **fields: Any) -> dict[str, Any]:
@@ -248,3 +317,38 @@ def test_moved_windsurf_hooks_block_with_exit_2_only(project: Project) -> None:
     _own(project, "run", exit=2)
     out = _call("windsurf", run, project)
     assert out.exit_code == 2 and "stopped by run" in out.stderr
+
+
+def test_hookwise_trust_approves_the_moved_hooks(project: Project) -> None:
+    _setup(project, "cursor")
+    _hookwise(project, "install", "cursor", "--take-over")
+    _own(project, "shell", {"permission": "deny", "agent_message": "guarded"})
+    shell = _cursor_call(project, "beforeShellExecution", command="ls", cwd=".")
+    env = {"HOOKWISE_TRUST_ALL": "0"}
+    r = subprocess.run(
+        [sys.executable, "-m", "hookwise", "--project", str(project.root), "trust", "--all"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(project.home), **env},
+        timeout=60,
+    )
+    assert r.returncode == 0 and "own.py shell" in r.stdout, r.stdout + r.stderr
+    out = json.loads(_call("cursor", shell, project, trust=False).stdout)
+    assert out["permission"] == "deny" and out["agent_message"] == "guarded"
+
+
+def test_take_over_of_the_users_file_and_back(project: Project) -> None:
+    (project.root / "own.py").write_text(OWN_HOOK)
+    path = Path(AGENTS["cursor"].config_path(str(project.root), {"HOME": str(project.home)}, True))
+    original = ORIGINAL["cursor"].replace("PY", sys.executable)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(original)
+    r = _hookwise(project, "install", "cursor", "--user", "--take-over")
+    assert r.returncode == 0 and "took over" in r.stdout, r.stderr
+    assert "own.py" not in path.read_text()
+    # a user file's moved hooks are user hooks: they run without hookwise trust
+    _own(project, "shell", {"permission": "deny", "agent_message": "user guard"})
+    shell = _cursor_call(project, "beforeShellExecution", command="ls", cwd=".")
+    assert json.loads(_call("cursor", shell, project, trust=False).stdout)["permission"] == "deny"
+    r = _hookwise(project, "uninstall", "cursor", "--user")
+    assert r.returncode == 0 and path.read_text() == original

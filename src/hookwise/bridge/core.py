@@ -162,7 +162,9 @@ def _fire(
     if req.event is None:
         return _relay(agent, req, hs)
     result: FireResult = hs.fire(req.event, req.input)
-    if hs.settings.relayed:  # hooks moved out of Cursor's, agy's, Windsurf's files (bridge.moved)
+    if (
+        hs.settings.relayed
+    ):  # hooks moved out of Cursor, agy, Windsurf, Copilot files (bridge.moved)
         from hookwise.bridge import moved
 
         mine = moved.moved_for(hs, req.agent_event)
@@ -190,9 +192,10 @@ def _relay(agent: Agent, req: Request, hs: HookSystem) -> BridgeAnswer:
     from hookwise.bridge import relay
 
     payload = relay.as_claude(agent, req.payload)
-    entries = relay.matching(hs.settings.relayed, req.agent_event, payload, hs)
-    outcomes = relay.run(hs, req.agent_event, entries, payload) if entries else []
-    warnings = [*hs.warnings, *hs.wait_background()]
+    notes: list[str] = []  # this call's own (a warm system's warnings are shared by every call)
+    entries = relay.matching(hs.settings.relayed, req.agent_event, payload, hs, notes)
+    outcomes = relay.run(hs, req.agent_event, entries, payload, notes) if entries else []
+    warnings = [*hs.warnings, *notes, *hs.wait_background()]
     return BridgeAnswer(stdout=relay.answer(agent, req.agent_event, outcomes, entries, warnings))
 
 

@@ -58,22 +58,34 @@ class Change:
     #: the take-over store: ``(path, text)`` to write, ``(path, None)`` to remove
     store: tuple[str, str | None] | None = None
     notes: list[str] = field(default_factory=list)
+    #: other files the change edits: ``(path, before, after)`` (Copilot's take-over: its other hook
+    #: files)
+    others: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return self.before != self.after or self.delete or self.store is not None
+        return (
+            self.before != self.after
+            or self.delete
+            or self.store is not None
+            or any(b != a for _, b, a in self.others)
+        )
 
     def diff(self) -> str:
-        import difflib
+        out = _diff(self.path, self.before, "" if self.delete else self.after, self.delete)
+        return out + "".join(_diff(p, b, a, False) for p, b, a in self.others)
 
-        after = "" if self.delete else self.after
-        lines = difflib.unified_diff(
-            self.before.splitlines(keepends=True),
-            after.splitlines(keepends=True),
-            fromfile=self.path if self.before else "/dev/null",
-            tofile="/dev/null" if self.delete else self.path,
-        )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+def _diff(path: str, before: str, after: str, delete: bool) -> str:
+    import difflib
+
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=path if before else "/dev/null",
+        tofile="/dev/null" if delete else path,
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 def config_path(agent: Agent, project: str, env: Mapping[str, str], user: bool) -> str:
@@ -81,6 +93,12 @@ def config_path(agent: Agent, project: str, env: Mapping[str, str], user: bool) 
 
 
 def store_path(path: str, agent: Agent) -> str:
+    if (
+        agent.own_file
+    ):  # Copilot reads every *.json of its hooks folder: the store lives beside the folder
+        from hookwise.bridge.copilot_takeover import store_path as beside
+
+        return beside(path, agent)
     return os.path.join(os.path.dirname(path), f"hookwise-takeover.{agent.name}.json")
 
 
@@ -202,7 +220,7 @@ def plan_install(
         change.empty_hooks = True
     text = _add_entries(agent, text, doc, program, path, fail_closed)
     change.after = text
-    if change.store is not None and change.store[1] is not None:
+    if change.store is not None and change.store[1] is not None and not agent.own_file:
         rec = _store_record(change.store[1])
         rec["installed_sha256"] = _sha(text)
         change.store = (change.store[0], dumps_indented(rec, ensure_ascii=False) + "\n")
@@ -231,13 +249,16 @@ def _add_entries(
 
 def _take_over(agent: Agent, change: Change, doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Move the agent's own hooks out of its file (kept in the store), or say why nothing moves."""
+    if agent.own_file and agent.name == "copilot":
+        from hookwise.bridge.copilot_takeover import take_over
+
+        take_over(agent, change)  # its other hook files; hookwise's own file is written as usual
+        return change.after, doc
     if agent.own_file:
         raise EditError(
-            f"--take-over is not available for {agent.product}: it runs the hooks of every "
-            f"{os.path.dirname(agent.project_file)}/*.json file and hookwise's entries live in a "
-            "file of their own, so there is no file of its hooks to take over; leave the other "
-            f"files to {agent.product} (hookwise never runs them, so nothing runs twice; "
-            "docs/agents.md)"
+            f"--take-over is not available for {agent.product}: the shape of the hook entries of "
+            "its PascalCase files is not documented, so hookwise cannot run them safely; take over "
+            "the camelCase files with `hookwise install copilot --take-over` (docs/agents.md)"
         )
     spath = store_path(change.path, agent)
     if os.path.exists(spath):
@@ -295,7 +316,11 @@ def plan_uninstall(
         raise EditError(f"{exc}; the file does not parse, so it is not edited") from None
     change = Change(agent, path, before, before)
     spath = store_path(path, agent)
-    if os.path.exists(spath):
+    if os.path.exists(spath) and agent.own_file:
+        from hookwise.bridge.copilot_takeover import restore
+
+        restore(agent, change, spath)  # the other hook files; hookwise's own file is removed below
+    elif os.path.exists(spath):
         return _restore(agent, change, doc, spath)
     _check_shape(agent, path, doc)
     keep = _receipts(env).get(os.path.abspath(path), False)
@@ -415,6 +440,9 @@ def apply(change: Change, env: Mapping[str, str] | None = None) -> None:
     elif change.after != change.before:
         os.makedirs(os.path.dirname(change.path) or ".", exist_ok=True)
         edit.write_atomic(change.path, change.after)
+    for path, before, after in change.others:
+        if after != before:
+            edit.write_atomic(path, after)
     if change.store is not None:
         spath, text = change.store
         if text is None:

@@ -1,5 +1,5 @@
-"""Hooks ``install --take-over`` moved out of Cursor's, agy's and Windsurf's own files, run in their
-own format (docs/agents.md, "--take-over").
+"""Hooks ``install --take-over`` moved out of Cursor's, agy's, Windsurf's and Copilot's own files,
+run in their format (docs/agents.md, "--take-over").
 
 Such a hook was written for the agent: it reads the agent's payload
 (``beforeShellExecution {command, cwd}``, agy's ``toolCall``, Windsurf's ``tool_info``) and answers
@@ -25,10 +25,12 @@ if TYPE_CHECKING:
     from hookwise.result import FireResult
 
     Reader = Callable[[str, dict[str, Any]], dict[str, Any]]
+    #: one hook of the agent's file: ``(command, timeout in seconds, name, environment)``
+    Command = tuple[str, Any, str, dict[str, str]]
 
 #: the agents whose own hooks take-over moves and this module runs (hookwise.bridge.agents
 #: ``config``)
-STYLES = ("cursor", "agy", "windsurf")
+STYLES = ("cursor", "agy", "windsurf", "copilot")
 #: a moved hook's timeout when its file gives none (seconds; none of the three documents a default)
 DEFAULT_TIMEOUT_S = 60
 
@@ -95,6 +97,36 @@ def _windsurf(event: str, out: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _copilot(event: str, out: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """Copilot's camelCase answers: ``permissionDecision`` (+ reason, ``modifiedArgs``) on
+    ``preToolUse``, ``decision: "block"`` + ``reason`` on ``agentStop``/``subagentStop``,
+    ``additionalContext``. Its payloads do not name their event: ``event`` is the contract's
+    (BeforeTool, AfterAgent…)."""
+    answer: dict[str, Any] = {}
+    reason = out.get("permissionDecisionReason") or out.get("reason")
+    d = out.get("permissionDecision") if event == "BeforeTool" else None
+    if d in ("allow", "deny", "ask"):
+        answer["decision"] = d
+    if event == "AfterAgent" and out.get("decision") == "block":
+        answer["decision"] = "deny"  # AfterAgent's deny: the agent goes on, with the reason
+    if "decision" in answer and isinstance(reason, str) and reason:
+        answer["reason"] = reason
+    hso: dict[str, Any] = {}
+    args = out.get("modifiedArgs")
+    if event == "BeforeTool" and isinstance(args, dict):
+        from hookwise.bridge.agents import AGENTS
+        from hookwise.bridge.common import contract_tool
+
+        tool = payload.get("toolName")
+        hso["tool_input"] = contract_tool(AGENTS["copilot"], str(tool or ""), args)[1]
+    context = out.get("additionalContext")
+    if isinstance(context, str) and context:
+        hso["additionalContext"] = context
+    if hso:
+        answer["hookSpecificOutput"] = hso
+    return answer
+
+
 READERS: dict[str, Reader] = {"cursor": _cursor, "agy": _agy, "windsurf": _windsurf}
 
 
@@ -105,7 +137,8 @@ class AgentDialect:
 
     def __init__(self, style: str) -> None:
         self.name = f"agent-{style}"
-        self._read = READERS[style]
+        self.style = style
+        self._read = READERS.get(style, _windsurf)
 
     def input_key(self, entry: HookEntry) -> object:
         return None
@@ -114,6 +147,8 @@ class AgentDialect:
         return inp
 
     def normalize_output(self, event: Any, output: dict[str, Any], inp: Any) -> dict[str, Any]:
+        if self.style == "copilot":
+            return _copilot(getattr(event, "value", str(event)), output, inp)
         own = inp.get("hook_event_name") or inp.get("hookEventName") or inp.get("agent_action_name")
         return self._read(str(own or ""), output)
 
@@ -142,6 +177,7 @@ class AgentDialect:
 CURSOR = AgentDialect("cursor")
 AGY = AgentDialect("agy")
 WINDSURF = AgentDialect("windsurf")
+COPILOT = AgentDialect("copilot")
 
 
 # --------------------------------------------------------------------------- entries
@@ -166,34 +202,36 @@ def entries_of(
             continue
         target = agent.contract_event(ev)
         for i, item in enumerate(items):
-            for j, (cmd, timeout, name) in enumerate(_commands(agent.config, item)):
+            for j, (cmd, timeout, name, env) in enumerate(_commands(agent.config, item)):
                 if target is None:  # install --take-over left it in the agent's file, which runs it
                     continue
                 entries.append(
-                    _entry(agent, label, store, ev, target, cmd, timeout, name, f"{i}/{j}")
+                    _entry(agent, label, store, ev, target, (cmd, timeout, name, env), f"{i}/{j}")
                 )
     return entries, warnings
 
 
-def _commands(style: str, item: Any) -> list[tuple[str, Any, str]]:
-    """``(command, timeout, name)`` of one item of the agent's file (agy: a named group of
-    hooks)."""
+def _commands(style: str, item: Any) -> list[Command]:
+    """The hooks of one item of the agent's file (agy: a named group of hooks)."""
     if not isinstance(item, dict):
         return []
     if style == "agy":
         group = item.get("hooks")
         name = str(item["name"]) if isinstance(item.get("name"), str) else ""
         return [c for h in group if (c := _one(h, name))] if isinstance(group, list) else []
+    if style == "copilot":  # {type, bash, powershell, cwd, env, timeoutSec}
+        item = {**item, "command": item.get("bash"), "timeout": item.get("timeoutSec")}
     one = _one(item, "")
-    if one and style == "windsurf" and isinstance(item.get("working_directory"), str):
+    where = item.get("working_directory" if style == "windsurf" else "cwd")
+    if one and style in ("windsurf", "copilot") and isinstance(where, str) and where:
         import shlex
 
-        cmd, timeout, name = one
-        one = (f"cd {shlex.quote(item['working_directory'])} && {cmd}", timeout, name)
+        cmd, timeout, name, env = one
+        one = (f"cd {shlex.quote(where)} && {cmd}", timeout, name, env)
     return [one] if one else []
 
 
-def _one(hook: Any, group: str) -> tuple[str, Any, str] | None:
+def _one(hook: Any, group: str) -> Command | None:
     if (
         not isinstance(hook, dict)
         or not isinstance(hook.get("command"), str)
@@ -201,24 +239,19 @@ def _one(hook: Any, group: str) -> tuple[str, Any, str] | None:
     ):
         return None
     name = str(hook["name"]) if isinstance(hook.get("name"), str) else group
-    return str(hook["command"]), hook.get("timeout"), name
+    raw = hook.get("env")
+    env = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    return str(hook["command"]), hook.get("timeout"), name, env
 
 
 def _entry(
-    agent: Agent,
-    label: str,
-    store: str,
-    ev: str,
-    target: str,
-    cmd: str,
-    timeout: Any,
-    name: str,
-    at: str,
+    agent: Agent, label: str, store: str, ev: str, target: str, hook: Command, at: str
 ) -> HookEntry:
     from hookwise.core.registry import HookEntry
     from hookwise.events import HookEvent
     from hookwise.runners import KINDS, spec_from_keys
 
+    cmd, timeout, name, env = hook
     secs = (
         timeout
         if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0
@@ -232,6 +265,7 @@ def _entry(
         source=label,
         file=store,
         pointer=f"/original/hooks/{ev}/{at}",
+        env=env,
         dialect=f"agent-{agent.config}",
         # agy reads a hook that gave no readable answer as a deny (reported): on a tool call a moved
         # agy hook that failed, timed out or could not start denies too

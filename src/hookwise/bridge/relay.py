@@ -112,10 +112,14 @@ def as_claude(agent: Agent, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def matching(
-    entries: list[HookEntry], agent_event: str, payload: dict[str, Any], hs: HookSystem
+    entries: list[HookEntry],
+    agent_event: str,
+    payload: dict[str, Any],
+    hs: HookSystem,
+    notes: list[str],
 ) -> list[HookEntry]:
     """The enabled relayed hooks of ``agent_event`` whose Claude matcher and ``if`` rule accept the
-    payload (an ``if`` that does not parse skips its hook, with a warning in ``hs.warnings``)."""
+    payload (an ``if`` that does not parse skips its hook, with a warning in ``notes``)."""
     rel = RELAYS[agent_event]
     value = payload.get(rel.match_field) if rel.match_field else None
     out = []
@@ -126,21 +130,19 @@ def matching(
             e.matcher, value if isinstance(value, str) else ""
         ):
             continue
-        if e.condition is None or _condition(e, payload, hs):
+        if e.condition is None or _condition(e, payload, hs, notes):
             out.append(e)
     return out
 
 
-def _condition(e: HookEntry, payload: dict[str, Any], hs: HookSystem) -> bool:
+def _condition(e: HookEntry, payload: dict[str, Any], hs: HookSystem, notes: list[str]) -> bool:
     """``e``'s ``if`` rule on the payload's tool call (Claude's names: :func:`as_claude`)."""
     from hookwise.core.plan import condition_error
     from hookwise.core.rules import parse_rule
 
     err = condition_error(e)
     if err is not None:
-        hs.warnings.append(
-            f"hook {e.display_name} ({e.extra.get('claude_event')}) was skipped: {err}"
-        )
+        notes.append(f"hook {e.display_name} ({e.extra.get('claude_event')}) was skipped: {err}")
         return False
     tool, args, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
     if not isinstance(tool, str):
@@ -171,11 +173,15 @@ def _matches(matcher: str | None, value: str) -> bool:
 
 
 def run(
-    hs: HookSystem, agent_event: str, entries: list[HookEntry], payload: dict[str, Any]
+    hs: HookSystem,
+    agent_event: str,
+    entries: list[HookEntry],
+    payload: dict[str, Any],
+    notes: list[str],
 ) -> list[HookOutcome]:
-    """Run the relayed hooks on the agent's payload (all at once, as Claude Code runs a event's
+    """Run the relayed hooks on the agent's payload (all at once, as Claude Code runs an event's
     hooks); their outcomes, named after the agent's event and written to the trace like any hook
-    call."""
+    call (a trace that cannot be written is a warning in ``notes``)."""
     from hookwise.claude.loader import RELAY_CARRIER
     from hookwise.core.execute import run_plan
     from hookwise.core.plan import Plan
@@ -195,9 +201,7 @@ def run(
         try:
             hs.trace_record(hook_call_record(payload, o))
         except Exception as exc:  # the answer must survive a broken trace file
-            hs.warnings.append(
-                f"could not record hook {o.name} ({agent_event}) in the trace: {exc}"
-            )
+            notes.append(f"could not record hook {o.name} ({agent_event}) in the trace: {exc}")
             break
     return outcomes
 

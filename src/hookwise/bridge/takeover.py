@@ -33,7 +33,7 @@ def taken_over_entries(
         return entries, warnings
     user_file = agent.config_path(project, env, user=True)
     for label, path in (("user", user_file), ("project", agent.config_path(project, env))):
-        store = os.path.join(os.path.dirname(path), f"hookwise-takeover.{agent.name}.json")
+        store = _store(agent, path)
         if label == "project" and os.path.abspath(path) == os.path.abspath(user_file):
             continue  # the project is the home directory: one file, read once
         if os.path.isfile(store):
@@ -43,7 +43,30 @@ def taken_over_entries(
     return entries, warnings
 
 
+def _store(agent: Agent, path: str) -> str:
+    if agent.own_file:  # Copilot: beside its hooks folder (bridge.copilot_takeover)
+        from hookwise.bridge.copilot_takeover import store_path
+
+        return store_path(path, agent)
+    return os.path.join(os.path.dirname(path), f"hookwise-takeover.{agent.name}.json")
+
+
+def _copilot_entries(agent: Agent, label: str, store: str) -> tuple[list[HookEntry], list[str]]:
+    from hookwise.bridge.copilot_takeover import originals
+    from hookwise.bridge.moved import entries_of
+
+    docs, warnings = originals(store)
+    entries: list[HookEntry] = []
+    for _name, doc in docs:
+        more, notes = entries_of(agent, label, store, doc if isinstance(doc, dict) else {})
+        entries.extend(more)
+        warnings.extend(notes)
+    return entries, warnings
+
+
 def _entries_of(agent: Agent, label: str, store: str) -> tuple[list[HookEntry], list[str]]:
+    if agent.own_file:
+        return _copilot_entries(agent, label, store)
     from hookwise.errors import SettingsError
     from hookwise.jsonc.parse import parse, read_file
 

@@ -23,6 +23,7 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     for w in hs.warnings:
         ctx.warn(w)
     pending = hs.untrusted()
+    pending.extend(_taken_over(hs, ctx, {e.identity for e in pending}))
     if not pending:
         print("every project and extension hook is trusted", file=ctx.stdout)
         return 0
@@ -41,13 +42,33 @@ def run(args: argparse.Namespace, ctx: CliContext) -> int:
     added = hs.trust(approved)
     for e in added:
         event = (
-            e.extra["claude_event"] if "relay" in e.extra else e.event.value
+            (e.extra.get("claude_event") or e.extra.get("agent_event"))
+            if "relay" in e.extra
+            else e.event.value
         )  # relayed: docs/agents.md
         print(f"trusted: {visible(e.display_name)} ({event}, {e.source})", file=ctx.stdout)
     left = len(pending) - len(approved)
     if left:
         print(f"{left} hook(s) left untrusted; they are skipped until approved", file=ctx.stdout)
     return 0
+
+
+def _taken_over(hs: HookSystem, ctx: CliContext, seen: set[str]) -> list[HookEntry]:
+    """Untrusted hooks that ``install --take-over`` moved out of an agent's project file: the agent
+    bridge runs them (docs/agents.md), so they are reviewed here like the project's own."""
+    import os
+
+    from hookwise.bridge.agents import AGENTS
+    from hookwise.bridge.takeover import taken_over_entries
+
+    out = []
+    for agent in AGENTS.values():
+        entries, _ = taken_over_entries(agent, ctx.project_dir, os.environ)
+        for e in entries:
+            if e.needs_trust and e.identity not in seen and not hs.trust_store.is_trusted(e):
+                seen.add(e.identity)
+                out.append(e)
+    return out
 
 
 def describe(e: HookEntry, hs: HookSystem, ctx: CliContext) -> None:

@@ -154,6 +154,7 @@ DIALECTS: dict[str, str] = {
     "agent-cursor": "hookwise.bridge.moved:CURSOR",
     "agent-agy": "hookwise.bridge.moved:AGY",
     "agent-windsurf": "hookwise.bridge.moved:WINDSURF",
+    "agent-copilot": "hookwise.bridge.moved:COPILOT",
 }
 
 #: the strategy for Claude-style fields in any hook's answer ("module:attribute", loaded on first
