@@ -24,7 +24,7 @@ from time import time_ns as _time_ns
 from hookwise._records import TYPE_CHECKING
 from hookwise.core.execute import run_plan, run_plan_async
 from hookwise.core.merge import merge
-from hookwise.core.plan import Plan, Planner, once_key
+from hookwise.core.plan import Plan, Planner, narrows, once_key
 from hookwise.core.registry import DEFAULT_TIMEOUT_MS, HookEntry, Registry
 from hookwise.events import (
     EVENT_SPECS,
@@ -391,14 +391,10 @@ class HookSystem(HostServices):
         inp = assemble_input(
             ev, data, self.session_id, self.transcript_path, self.cwd, iso_ms(_time_ns())
         )
-        if not self._watch.calls:
-            for e in plan.entries:
-                if e.condition is not None or e.once or e.run_async:
-                    break
-            else:
-                # no call monitors, no `if`, `once` or `async` hook: _to_run, _run and _finish have
-                # nothing to do
-                return self._result(ev, inp, run_plan(Firing(ev, self), plan, inp, self.runners))
+        if not self._watch.calls and not narrows(plan):
+            # no call monitors, no `if`, `once` or `async` hook: _to_run, _run and _finish have
+            # nothing to do
+            return self._result(ev, inp, run_plan(Firing(ev, self), plan, inp, self.runners))
         return self._planned(ev, inp, plan)
 
     def _planned(self, ev: HookEvent, inp: dict[str, Any], plan: Plan) -> FireResult:
@@ -455,10 +451,7 @@ class HookSystem(HostServices):
     ) -> tuple[Plan, list[HookOutcome]] | FireResult:
         """The hooks of a matched plan to run now and the visibly skipped ones (:meth:`_narrow`), or
         the firing's result when none is left to run."""
-        for e in plan.entries:
-            if e.condition is not None or e.once or e.run_async:
-                break
-        else:  # no `if`, `once` or `async` hook: nothing to narrow
+        if not narrows(plan):
             return plan, []
         plan, extra = self._narrow(ev, inp, plan)
         if not plan:

@@ -139,6 +139,16 @@ class Plan:
 EMPTY_PLAN = Plan((), False)
 
 
+def narrows(plan: Plan) -> bool:
+    """A hook of ``plan`` has ``if``, ``once`` or ``async``: the firing narrows the plan before it
+    runs (hookwise.narrowing); otherwise the plan runs as it is."""
+    # a loop, not any(<generator>): every firing with a hook asks, and the generator costs more
+    for e in plan.entries:  # noqa: SIM110
+        if e.condition is not None or e.once or e.run_async:
+            return True
+    return False
+
+
 def dedupe(entries: Sequence[HookEntry]) -> list[HookEntry]:
     """Drop entries whose identity (``name:command``) an earlier entry has (first kept)."""
     seen: set[str] = set()
