@@ -254,7 +254,7 @@ class _Worker:
             fut.set_result(value)
 
 
-def _caught(exc: BaseException) -> BaseException:
+def _caught(exc: BaseException) -> Exception:
     """What the caller of a hook that raised ``exc`` gets: an ``Exception`` as is;
     ``CancelledError`` (the hook's own, never the caller's cancellation) as a ``RuntimeError``;
     ``SystemExit``, ``KeyboardInterrupt`` and the like wrapped in :class:`HookEscaped`, never the

@@ -213,8 +213,7 @@ def _run_in_place(
             left = entry.timeout_ms / 1000.0 - (time.perf_counter() - t0)
             value = _workers.call(None, None, left, value)
     except BaseException as exc:  # a hook's bug is its outcome, as on a worker
-        caught = _workers._caught(exc)
-        error = caught if isinstance(caught, Exception) else _workers.HookEscaped(caught)
+        error = _workers._caught(exc)
     if not place.settle():
         raise Abandoned  # the host answered with the timeout meanwhile
     return _settle(firing, entry, t0, value, error, d, inp)
