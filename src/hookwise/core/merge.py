@@ -55,6 +55,14 @@ def _decisions(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) -> Non
             sr = _str(o.get("stopReason"))
             if sr:
                 stop_reasons.append(sr)
+    _write_decision(merged, decision, stopped, stop_reasons)
+
+
+def _write_decision(
+    merged: dict[str, Any], decision: str | None, stopped: bool, stop_reasons: list[str]
+) -> None:
+    """``decision``, ``continue`` and ``stopReason`` of the merged answer (a REPLACE merge's dict
+    may hold them already): the tightest decision, else ``allow`` unless a hook stopped."""
     if decision is not None:
         merged["decision"] = decision
     elif not stopped:
@@ -96,18 +104,7 @@ def _common_fields(outputs: Sequence[dict[str, Any]], merged: dict[str, Any]) ->
             stops, suppresses = _texts(o, stop_reasons, reasons, messages)
             stopped = stopped or stops
             suppress = suppress or suppresses
-    # from here on as _decisions writes them (a REPLACE merge's dict may hold the fields already)
-    if decision is not None:
-        merged["decision"] = decision
-    elif not stopped:
-        merged["decision"] = "allow"
-    elif "decision" in merged:
-        del merged["decision"]
-    merged["continue"] = not stopped
-    if stop_reasons:
-        merged["stopReason"] = "\n".join(stop_reasons)
-    elif "stopReason" in merged:
-        del merged["stopReason"]
+    _write_decision(merged, decision, stopped, stop_reasons)
     if reasons:
         merged["reason"] = "\n".join(reasons)
     if messages:
