@@ -8,29 +8,11 @@ import time
 
 import pytest
 from tests.conftest import Project
+from tests.runners._procs import wait_dead
 
 from hookwise import HookSystem, Outcome
 
 pytestmark = pytest.mark.usefixtures("trust_all")
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def wait_dead(pids: list[int], seconds: float = 3.0) -> list[int]:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        left = [p for p in pids if alive(p)]
-        if not left:
-            return []
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
 
 
 @pytest.mark.slow
@@ -57,7 +39,7 @@ def test_timeout_with_grandchild_holding_stdout(project: Project) -> None:
     assert r.hooks[0].outcome is Outcome.TIMEOUT
     assert elapsed < 1.0 + 3.0
     pids = [int(p) for p in pidfile.read_text().split()]
-    assert wait_dead(pids) == []
+    assert wait_dead(pids, 3.0) == []
 
 
 def test_exited_hook_is_not_waited_on_for_its_background_child(project: Project) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import Project
+from tests.runners._procs import alive, wait_dead
 
 from hookwise import HookSystem, Outcome
 from hookwise.runners import _reaper, _warm
@@ -35,25 +36,6 @@ def _own_zygotes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     _warm.close_all()
     yield
     _warm.close_all()
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def wait_dead(pids: list[int], seconds: float = 5.0) -> list[int]:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        left = [p for p in pids if alive(p)]
-        if not left:
-            return []
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
 
 
 def live_group(pgid: int) -> list[int]:
@@ -229,7 +211,7 @@ def test_a_warm_hook_timeout_kills_its_process_group(project: Project) -> None:
         assert r.hooks[0].stdout.strip() == "partial output"
         assert time.monotonic() - t0 < 0.8 + 3.0
         pid, child, ppid = (int(x) for x in pidfile.read_text().splitlines()[i].split())
-        assert wait_dead([pid, child]) == []
+        assert wait_dead([pid, child], 5.0) == []
         assert live_group(pid) == []
     assert ppid in _warm.zygote_pids()  # the last one was warm
 
@@ -256,7 +238,7 @@ def test_a_warm_hook_is_not_waited_for_its_background_child(project: Project) ->
         assert r.hooks[0].outcome is Outcome.OK and r.blocked
     rows = [[int(x) for x in line.split()] for line in pidfile.read_text().splitlines()]
     assert rows[2][1] in _warm.zygote_pids()
-    assert wait_dead([row[0] for row in rows]) == []
+    assert wait_dead([row[0] for row in rows], 5.0) == []
 
 
 def test_a_killed_zygote_falls_back_visibly_and_is_replaced(project: Project) -> None:
@@ -273,7 +255,7 @@ def test_a_killed_zygote_falls_back_visibly_and_is_replaced(project: Project) ->
     results, hs = fire_three(project, cmd)
     (zygote,) = _warm.zygote_pids()
     os.kill(zygote, signal.SIGKILL)
-    assert wait_dead([zygote]) == []
+    assert wait_dead([zygote], 5.0) == []
     r = fire(hs)
     assert r.hooks[0].outcome is Outcome.OK and r.decision == "allow"
     assert any("warm Python" in w and "started the normal way" in w for w in r.warnings), r.warnings
@@ -457,4 +439,4 @@ def test_the_zygote_ends_with_its_host(project: Project, tmp_path: Path, how: st
     if how == "killed":
         proc.kill()
     proc.wait(timeout=30)
-    assert wait_dead([zygote]) == []
+    assert wait_dead([zygote], 5.0) == []
